@@ -1,0 +1,1 @@
+"""What runs inside gdb (the extension) and what drives gdb (capture)."""

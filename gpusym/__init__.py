@@ -1,0 +1,3 @@
+"""gpusym: GPU programs debuggable with ordinary tools."""
+
+__version__ = "0.1.0"

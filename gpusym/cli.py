@@ -1,0 +1,51 @@
+"""The ``gpusym`` command: one entry point, one subcommand per job."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from gpusym import __version__
+
+EXIT_USAGE = 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gpusym",
+        description="GPU programs debuggable with ordinary tools.",
+    )
+    parser.add_argument("--version", action="version", version=f"gpusym {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.add_parser(
+        "build",
+        help="compile and link HIP, C and C++ sources for the simulated device",
+        add_help=False,
+    )
+    demo = commands.add_parser("demo", help="build and run the sample programs, then report")
+    demo.add_argument("--build-dir", default="build/samples", help="where the programs go (%(default)s)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["build"]:
+        # Compiler-style flags: parsed by the driver, not by argparse.
+        from sample_apps.driver.driver import build
+
+        return build(argv[1:])
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command == "demo":
+        from sample_apps.demo import run_demo
+
+        return run_demo(args.build_dir)
+    parser.print_help()
+    return EXIT_USAGE
+
+
+def entry_point() -> None:
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        sys.exit(130)

@@ -1,0 +1,1 @@
+"""The simulated device runtime, the sample programs and their build."""

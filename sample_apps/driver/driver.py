@@ -1,0 +1,90 @@
+"""Runs a whole ``gpusym build``: compiles each source, then links."""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+from sample_apps import runtime_library, toolchain
+from sample_apps.driver import hip_source, options as build_options
+
+EXIT_USAGE = 2
+
+
+def _object_path(source: Path, options: build_options.BuildOptions, workdir: Path, index: int) -> Path:
+    if options.compile_only:
+        return options.output or Path(source.with_suffix(".o").name)
+    return workdir / f"{index}-{source.stem}.o"
+
+
+def _compile(source: build_options.Source, options: build_options.BuildOptions, output: Path, workdir: Path) -> None:
+    if source.language == "hip":
+        hip_source.compile_hip(source.path, options, output, workdir)
+        return
+    compiler = toolchain.tool("clang" if source.language == "c" else "clang++")
+    command = [
+        compiler,
+        "-x",
+        source.language,
+        f"-I{runtime_library.INCLUDE_DIR}",
+        *options.compile_flags,
+        "-c",
+        str(source.path),
+        "-o",
+        str(output),
+    ]
+    result = toolchain.run(command, verbose=options.verbose)
+    if result.returncode != 0:
+        raise hip_source.CompileError(result.returncode)
+
+
+def _link(objects: list[Path], options: build_options.BuildOptions) -> None:
+    runtime = runtime_library.runtime_directory(options.verbose)
+    command = [
+        toolchain.tool("clang++"),
+        *(["-shared"] if options.shared else []),
+        *map(str, objects),
+        *options.link_flags,
+        f"-L{runtime}",
+        f"-l{runtime_library.LIBRARY_NAME}",
+        f"-Wl,-rpath,{runtime}",
+        "-o",
+        str(options.output or "a.out"),
+    ]
+    result = toolchain.run(command, verbose=options.verbose)
+    if result.returncode != 0:
+        raise hip_source.CompileError(result.returncode)
+
+
+def build(argv: list[str]) -> int:
+    """``gpusym build ARGS``; returns the exit status."""
+    if any(arg in ("-h", "--help") for arg in argv):
+        print(build_options.USAGE, end="")
+        return 0
+    try:
+        options = build_options.parse(argv)
+    except build_options.UsageError as error:
+        print(f"gpusym build: {error}", file=sys.stderr)
+        print(build_options.USAGE.splitlines()[0], file=sys.stderr)
+        return EXIT_USAGE
+    for source in options.sources:
+        if not source.path.is_file():
+            print(f"gpusym build: {source.path}: no such file", file=sys.stderr)
+            return 1
+    try:
+        with tempfile.TemporaryDirectory(prefix="gpusym-build-") as scratch:
+            workdir = Path(scratch)
+            objects = []
+            for index, source in enumerate(options.sources):
+                output = _object_path(source.path, options, workdir, index)
+                _compile(source, options, output, workdir / f"{index}-{source.path.stem}")
+                objects.append(output)
+            if not options.compile_only:
+                _link(objects + options.objects, options)
+    except hip_source.CompileError as error:
+        return error.returncode
+    except (toolchain.ToolMissing, runtime_library.RuntimeBuildError) as error:
+        print(f"gpusym build: {error}", file=sys.stderr)
+        return 1
+    return 0

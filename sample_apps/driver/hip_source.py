@@ -1,0 +1,167 @@
+"""One HIP source through the real toolchain: AMDGPU code objects, the
+simulated device's code object, the offload bundle, and the host object that
+embeds it.
+
+The simulated device is compiled by clang's own HIP device front end for
+x86-64.  Its -cc1 command is derived from the one clang's driver would run for
+the host side of the same source (``-###``), so that include paths, language
+options and the user's flags stay identical; only the device switches change.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shlex
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from sample_apps import runtime_library, toolchain
+from sample_apps.driver import signatures
+from sample_apps.driver.options import BuildOptions
+from symbols import offload_bundle
+
+HOST_TRIPLE = "x86_64-pc-linux-gnu"
+
+
+class CompileError(Exception):
+    """A compiler step failed; its diagnostics were already printed."""
+
+    def __init__(self, returncode: int):
+        super().__init__(f"compiler exited with {returncode}")
+        self.returncode = returncode
+
+
+def _check(result, *, echo: bool = True) -> None:
+    """Prints a step's diagnostics (always when it failed) and raises on failure."""
+    if result.stderr and (echo or result.returncode != 0):
+        print(result.stderr, end="", file=sys.stderr)
+    if result.returncode != 0:
+        raise CompileError(result.returncode)
+
+
+def compilation_id(source: Path, options: BuildOptions) -> str:
+    """The CUID shared by every compile of one source, as clang's driver
+    derives it: static kernels' externalised names depend on it."""
+    key = f"{source.resolve()}\0{' '.join(options.compile_flags)}"
+    return hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+def _common_flags(options: BuildOptions) -> list[str]:
+    return ["-x", "hip", "-nogpuinc", "-nogpulib", f"-I{runtime_library.INCLUDE_DIR}", *options.compile_flags]
+
+
+def _amdgpu_object(source: Path, arch: str, cuid: str, options: BuildOptions, out: Path):
+    command = [
+        toolchain.tool("clang++"),
+        *_common_flags(options),
+        "--cuda-device-only",
+        "--no-gpu-bundle-output",
+        f"--offload-arch={arch}",
+        f"-cuid={cuid}",
+        "-mprintf-kind=buffered",
+        "-c",
+        str(source),
+        "-o",
+        str(out),
+    ]
+    return toolchain.run(command, verbose=options.verbose, capture=True)
+
+
+def _sim_cc1(source: Path, cuid: str, options: BuildOptions, out: Path) -> list[str]:
+    """The -cc1 command compiling `source`'s device code for the simulated device."""
+    probe = [
+        toolchain.tool("clang++"),
+        "-###",
+        *_common_flags(options),
+        "--cuda-host-only",
+        "-c",
+        str(source),
+        "-o",
+        str(out),
+    ]
+    result = toolchain.run(probe, capture=True)
+    _check(result, echo=False)
+    cc1 = next(shlex.split(line) for line in result.stderr.splitlines() if '"-cc1"' in line)
+    command, skip = [], False
+    for arg in cc1:
+        if skip:
+            skip = False
+        elif arg == "-aux-triple":
+            command += ["-aux-triple", HOST_TRIPLE]
+            skip = True
+        elif arg == "-pic-is-pie" or arg.startswith("-debug-info-kind="):
+            pass  # a shared object, with full type information for signatures
+        else:
+            command.append(arg)
+    insert_at = command.index("-cc1") + 1
+    command[insert_at:insert_at] = [
+        "-fcuda-is-device",
+        f"-cuid={cuid}",
+        "-debug-info-kind=standalone",
+    ]
+    if "-dwarf-version=5" not in command:
+        command[insert_at:insert_at] = ["-dwarf-version=5", "-debugger-tuning=gdb"]
+    return command
+
+
+def _sim_code_object(source: Path, cuid: str, options: BuildOptions, workdir: Path) -> bytes:
+    """The simulated device's code object: an x86-64 shared object."""
+    device_object = workdir / "sim.o"
+    result = toolchain.run(_sim_cc1(source, cuid, options, device_object), verbose=options.verbose, capture=True)
+    _check(result)
+    descriptors, shared = signatures.describe(device_object)
+    generated = workdir / "sim_signatures.s"
+    generated.write_text(signatures.assembly(descriptors, shared))
+    shared_object = workdir / "sim.so"
+    link = [
+        toolchain.tool("clang++"),
+        "-shared",
+        "-fuse-ld=lld",
+        "-Wl,-Bsymbolic",
+        "-Wl,--build-id",
+        str(device_object),
+        str(generated),
+        "-o",
+        str(shared_object),
+    ]
+    if not options.debug:
+        link.append("-Wl,--strip-debug")
+    _check(toolchain.run(link, verbose=options.verbose, capture=True))
+    return shared_object.read_bytes()
+
+
+def compile_hip(source: Path, options: BuildOptions, output: Path, workdir: Path) -> None:
+    """Compiles one HIP source into the host object `output`."""
+    cuid = compilation_id(source, options)
+    workdir.mkdir(parents=True, exist_ok=True)
+    # The simulated device first and alone: a source with errors reports them
+    # once, as the first device compile of clang's own driver does.
+    sim_image = _sim_code_object(source, cuid, options, workdir)
+    with ThreadPoolExecutor(max_workers=len(options.archs)) as pool:
+        outputs = {arch: workdir / f"{arch}.co" for arch in options.archs}
+        results = list(pool.map(lambda a: _amdgpu_object(source, a, cuid, options, outputs[a]), options.archs))
+    for result in results:
+        _check(result)
+    entries = [(offload_bundle.HOST_ID, b"")]
+    entries += [(offload_bundle.amdgpu_id(arch), outputs[arch].read_bytes()) for arch in options.archs]
+    entries.append((offload_bundle.SIM_ID, sim_image))
+    bundle = workdir / "fatbin.bundle"
+    bundle.write_bytes(offload_bundle.write(entries))
+    host = [
+        toolchain.tool("clang++"),
+        *_common_flags(options),
+        "--cuda-host-only",
+        *[f"--offload-arch={arch}" for arch in options.archs],
+        "-Xclang",
+        f"-cuid={cuid}",
+        "-Xclang",
+        "-fcuda-include-gpubinary",
+        "-Xclang",
+        str(bundle),
+        "-c",
+        str(source),
+        "-o",
+        str(output),
+    ]
+    _check(toolchain.run(host, verbose=options.verbose, capture=True))

@@ -1,0 +1,139 @@
+"""The command line of ``gpusym build``: a compiler driver's, parsed by hand
+because its flags are clang's (joined or separate values, repeatable, order
+sensitive ``-x``) rather than an argparse-shaped grammar."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+USAGE = """\
+usage: gpusym build [-g] [-O<n>] [--offload-arch ARCH ...] [-c | -shared]
+                    [-I DIR] [-D NAME[=VALUE]] [-L DIR] [-l LIB] [-f...] [-x hip|c|c++]
+                    [-v] SOURCES... [-o OUT]
+
+Compiles HIP, C and C++ sources with clang-19 and links them with the gpusym
+simulated runtime.  Each HIP source gets a real host object (stubs, handles,
+registration) and a fat binary holding real AMDGPU code objects for every
+--offload-arch (default gfx90a) plus a code object for the simulated device.
+
+  -c                compile only; -o names the object (one source)
+  -shared           link a shared library
+  --offload-arch A  AMDGPU target, repeatable (gfx90a, gfx942, ...)
+  -x LANG           language of the following sources: hip, c, c++ or none
+  -v                print each command before running it
+Other options (-std=, -fPIC, -W..., -m...) are passed to clang unchanged.
+"""
+
+HIP_SUFFIXES = {".hip", ".cu"}
+C_SUFFIXES = {".c"}
+CXX_SUFFIXES = {".cc", ".cpp", ".cxx", ".C", ".c++"}
+LANGUAGES = {"hip", "c", "c++", "none"}
+
+# Options whose value may come as the next argument.
+_COMPILE_WITH_VALUE = {"-I", "-D", "-U", "-isystem", "-include", "-iquote", "-idirafter"}
+_LINK_WITH_VALUE = {"-L", "-l"}
+_COMPILE_ONLY_PREFIXES = ("-std=", "-W", "-pedantic", "-w")
+
+
+class UsageError(Exception):
+    """The command line is wrong; the message says how."""
+
+
+@dataclass
+class Source:
+    path: Path
+    language: str  # "hip", "c" or "c++"
+
+
+@dataclass
+class BuildOptions:
+    sources: list[Source] = field(default_factory=list)
+    objects: list[Path] = field(default_factory=list)  # .o/.a/.so given to the link
+    output: Path | None = None
+    compile_only: bool = False
+    shared: bool = False
+    debug: bool = False
+    verbose: bool = False
+    offload_archs: list[str] = field(default_factory=list)
+    compile_flags: list[str] = field(default_factory=list)
+    link_flags: list[str] = field(default_factory=list)
+
+    @property
+    def archs(self) -> list[str]:
+        return self.offload_archs or ["gfx90a"]
+
+
+def _language_of(path: Path, forced: str) -> str | None:
+    if forced != "none":
+        return forced
+    if path.suffix in HIP_SUFFIXES:
+        return "hip"
+    if path.suffix in C_SUFFIXES:
+        return "c"
+    if path.suffix in CXX_SUFFIXES:
+        return "c++"
+    return None
+
+
+def parse(argv: list[str]) -> BuildOptions:
+    options = BuildOptions()
+    language = "none"
+    args = iter(argv)
+    for arg in args:
+
+        def value(flag: str) -> str:
+            joined = arg[len(flag) :].lstrip("=") if arg != flag else None
+            if joined:
+                return joined
+            try:
+                return next(args)
+            except StopIteration:
+                raise UsageError(f"{flag} needs a value") from None
+
+        if arg == "-o" or (arg.startswith("-o") and len(arg) > 2):
+            options.output = Path(value("-o"))
+        elif arg == "-c":
+            options.compile_only = True
+        elif arg == "-shared":
+            options.shared = True
+        elif arg == "-v":
+            options.verbose = True
+        elif arg.startswith("--offload-arch"):
+            options.offload_archs += [a for a in value("--offload-arch").split(",") if a]
+        elif arg == "-x" or (arg.startswith("-x") and len(arg) > 2):
+            language = value("-x")
+            if language not in LANGUAGES:
+                raise UsageError(f"unsupported language '-x {language}' (use hip, c, c++ or none)")
+        elif arg.startswith("-g"):
+            options.debug = arg != "-g0"
+            options.compile_flags.append(arg)
+        elif arg.startswith("-O"):
+            options.compile_flags.append(arg)
+        elif any(arg == f or arg.startswith(f) for f in _COMPILE_WITH_VALUE):
+            flag = next(f for f in sorted(_COMPILE_WITH_VALUE, key=len, reverse=True) if arg.startswith(f))
+            options.compile_flags += [flag, value(flag)]
+        elif any(arg.startswith(f) for f in _LINK_WITH_VALUE):
+            flag = arg[:2]
+            options.link_flags.append(flag + value(flag))
+        elif arg.startswith("-Wl,") or arg in ("-rdynamic", "-static-libstdc++", "-static-libgcc"):
+            options.link_flags.append(arg)
+        elif arg.startswith(_COMPILE_ONLY_PREFIXES):
+            options.compile_flags.append(arg)
+        elif arg.startswith("-") and arg != "-":
+            options.compile_flags.append(arg)  # -f..., -m..., -pthread: both steps
+            options.link_flags.append(arg)
+        else:
+            path = Path(arg)
+            source_language = _language_of(path, language)
+            if source_language:
+                options.sources.append(Source(path, source_language))
+            else:
+                options.objects.append(path)
+    if not options.sources and not options.objects:
+        raise UsageError("no input files")
+    if options.compile_only and options.output and len(options.sources) > 1:
+        raise UsageError("cannot specify -o with -c and several sources")
+    if options.compile_only and options.shared:
+        raise UsageError("-c and -shared exclude each other")
+    return options

@@ -1,0 +1,284 @@
+"""Kernel parameter descriptors for the simulated device, read from DWARF.
+
+The runtime receives a kernel's arguments as ``void **args`` and must call the
+x86-64 kernel with the System V calling convention.  For every function the
+simulated code object defines, this module describes each parameter as the
+ABI sees it (grammar in the runtime's ``signature.cpp``): scalars by kind and
+width, by-value aggregates by size, alignment and the class of each eightbyte.
+The descriptors are embedded in the code object as ``__gpusym_signatures``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from elftools.dwarf.die import DIE
+from elftools.elf.elffile import ELFFile
+
+#: Undefined thread-local symbols of device code are ``extern __shared__``
+#: arrays; they all alias one buffer of this size per CPU thread.
+DYNAMIC_SHARED_BYTES = 64 * 1024
+#: Prefix of the runtime's own symbols (such as the thread-local __gpusym_lane).
+RUNTIME_PREFIX = "__gpusym_"
+
+_QUALIFIERS = {
+    "DW_TAG_typedef",
+    "DW_TAG_const_type",
+    "DW_TAG_volatile_type",
+    "DW_TAG_restrict_type",
+    "DW_TAG_atomic_type",
+}
+_POINTERS = {
+    "DW_TAG_pointer_type",
+    "DW_TAG_reference_type",
+    "DW_TAG_rvalue_reference_type",
+    "DW_TAG_unspecified_type",  # decltype(nullptr)
+}
+_AGGREGATES = {"DW_TAG_structure_type", "DW_TAG_class_type", "DW_TAG_union_type"}
+_FLOAT_ENCODINGS = {0x04}  # DW_ATE_float
+_COMPLEX_ENCODINGS = {0x03}  # DW_ATE_complex_float
+_SIGNED_ENCODINGS = {0x05, 0x06, 0x0D}  # signed, signed_char, signed_fixed
+_PASS_BY_REFERENCE = 0x04  # DW_CC_pass_by_reference
+
+
+class Unsupported(Exception):
+    """A parameter type the simulated device cannot pass."""
+
+
+@dataclass(frozen=True)
+class _Leaf:
+    offset: int
+    size: int
+    kind: str  # "int", "sse" or "x87"
+
+
+def _strip(die: DIE) -> DIE:
+    while die.tag in _QUALIFIERS:
+        if "DW_AT_type" not in die.attributes:
+            raise Unsupported("void")
+        die = die.get_DIE_from_attribute("DW_AT_type")
+    return die
+
+
+def _attr(die: DIE, name: str, default=None):
+    attribute = die.attributes.get(name)
+    return attribute.value if attribute is not None else default
+
+
+def _array_count(die: DIE) -> int:
+    count = 1
+    for child in die.iter_children():
+        if child.tag == "DW_TAG_subrange_type":
+            if "DW_AT_count" in child.attributes:
+                count *= _attr(child, "DW_AT_count")
+            elif "DW_AT_upper_bound" in child.attributes:
+                count *= _attr(child, "DW_AT_upper_bound") + 1
+            else:
+                raise Unsupported("array of unknown size")
+    return count
+
+
+def _size(die: DIE) -> int:
+    die = _strip(die)
+    if die.tag in _POINTERS:
+        return 8
+    if die.tag == "DW_TAG_array_type":
+        return _array_count(die) * _size(die.get_DIE_from_attribute("DW_AT_type"))
+    size = _attr(die, "DW_AT_byte_size")
+    if size is None:
+        raise Unsupported(f"{die.tag} without a size")
+    return size
+
+
+def _alignment(die: DIE) -> int:
+    die = _strip(die)
+    if "DW_AT_alignment" in die.attributes:
+        return _attr(die, "DW_AT_alignment")
+    if die.tag in _POINTERS or die.tag == "DW_TAG_ptr_to_member_type":
+        return 8
+    if die.tag == "DW_TAG_array_type":
+        return _alignment(die.get_DIE_from_attribute("DW_AT_type"))
+    if die.tag in _AGGREGATES:
+        members = [
+            child.get_DIE_from_attribute("DW_AT_type")
+            for child in die.iter_children()
+            if child.tag in ("DW_TAG_member", "DW_TAG_inheritance") and _is_field(child)
+        ]
+        return max((_alignment(member) for member in members), default=1)
+    size = _size(die)
+    if _attr(die, "DW_AT_encoding") in _COMPLEX_ENCODINGS:
+        return size // 2
+    return min(size, 16)
+
+
+def _is_field(member: DIE) -> bool:
+    return "DW_AT_external" not in member.attributes and "DW_AT_declaration" not in member.attributes
+
+
+def _leaves(die: DIE, offset: int) -> list[_Leaf]:
+    """The scalar pieces of a value of type `die` placed at `offset`."""
+    die = _strip(die)
+    if die.tag in _POINTERS:
+        return [_Leaf(offset, 8, "int")]
+    if die.tag == "DW_TAG_ptr_to_member_type":
+        return [_Leaf(offset + 8 * i, 8, "int") for i in range(_size(die) // 8)]
+    if die.tag == "DW_TAG_enumeration_type":
+        return [_Leaf(offset, _size(die), "int")]
+    if die.tag == "DW_TAG_base_type":
+        size, encoding = _size(die), _attr(die, "DW_AT_encoding")
+        if encoding in _FLOAT_ENCODINGS:
+            if size == 16:
+                return [_Leaf(offset, 16, "x87")]
+            if size not in (4, 8):
+                raise Unsupported(f"{size}-byte floating point")
+            return [_Leaf(offset, size, "sse")]
+        if encoding in _COMPLEX_ENCODINGS:
+            half = size // 2
+            kind = "x87" if half == 16 else "sse"
+            return [_Leaf(offset, half, kind), _Leaf(offset + half, half, kind)]
+        return [_Leaf(offset + 8 * i, min(8, size), "int") for i in range(max(1, size // 8))]
+    if die.tag == "DW_TAG_array_type":
+        if "DW_AT_GNU_vector" in die.attributes:
+            raise Unsupported("vector type")
+        element = die.get_DIE_from_attribute("DW_AT_type")
+        step = _size(element)
+        count = min(_array_count(die), 64)  # beyond 16 bytes the class is memory anyway
+        return [leaf for i in range(count) for leaf in _leaves(element, offset + i * step)]
+    if die.tag in _AGGREGATES:
+        return _aggregate_leaves(die, offset)
+    raise Unsupported(die.tag)
+
+
+def _aggregate_leaves(die: DIE, offset: int) -> list[_Leaf]:
+    if "DW_AT_declaration" in die.attributes:
+        raise Unsupported("incomplete type")
+    leaves = []
+    for child in die.iter_children():
+        if child.tag == "DW_TAG_inheritance":
+            if _attr(child, "DW_AT_virtuality"):
+                raise Unsupported("virtual base class")
+            base = offset + _attr(child, "DW_AT_data_member_location", 0)
+            leaves += _leaves(child.get_DIE_from_attribute("DW_AT_type"), base)
+        elif child.tag == "DW_TAG_member" and _is_field(child):
+            if "DW_AT_bit_size" in child.attributes:
+                first = _attr(child, "DW_AT_data_bit_offset", 0)
+                last = first + _attr(child, "DW_AT_bit_size") - 1
+                leaves += [_Leaf(offset + first // 8, 1, "int"), _Leaf(offset + last // 8, 1, "int")]
+                continue
+            location = _attr(child, "DW_AT_data_member_location", 0)
+            if not isinstance(location, int):
+                raise Unsupported("member at a computed location")
+            leaves += _leaves(child.get_DIE_from_attribute("DW_AT_type"), offset + location)
+    return leaves
+
+
+def _aggregate(die: DIE) -> str:
+    if _attr(die, "DW_AT_calling_convention") == _PASS_BY_REFERENCE:
+        raise Unsupported("type with a non-trivial copy constructor or destructor")
+    size, align = _size(die), _alignment(die)
+    leaves = _leaves(die, 0)
+    in_memory = (
+        size > 16
+        or any(leaf.kind == "x87" for leaf in leaves)
+        or any(leaf.offset % min(leaf.size, 8) for leaf in leaves)
+    )
+    if in_memory:
+        if align > 8:
+            raise Unsupported("over-aligned aggregate passed in memory")
+        return f"{{{size},{align}:M}}"
+    classes = ""
+    for start in range(0, size, 8):
+        kinds = {leaf.kind for leaf in leaves if leaf.offset < start + 8 and leaf.offset + leaf.size > start}
+        classes += "S" if kinds == {"sse"} else "I"
+    return f"{{{size},{align}:{classes}}}"
+
+
+def parameter_descriptor(type_die: DIE) -> str:
+    """The descriptor of one parameter of type `type_die` (``?why`` if unsupported)."""
+    try:
+        die = _strip(type_die)
+        if die.tag in _POINTERS:
+            return "p"
+        if die.tag in _AGGREGATES:
+            return _aggregate(die)
+        if die.tag == "DW_TAG_ptr_to_member_type":
+            return "i64" if _size(die) == 8 else "{16,8:II}"
+        if die.tag == "DW_TAG_enumeration_type":
+            underlying = die.get_DIE_from_attribute("DW_AT_type") if "DW_AT_type" in die.attributes else None
+            signed = underlying is None or _attr(_strip(underlying), "DW_AT_encoding") in _SIGNED_ENCODINGS
+            return f"{'i' if signed else 'u'}{8 * _size(die)}"
+        if die.tag == "DW_TAG_base_type":
+            size, encoding = _size(die), _attr(die, "DW_AT_encoding")
+            if encoding in _FLOAT_ENCODINGS:
+                names = {4: "f32", 8: "f64", 16: "f80"}
+                if size not in names:
+                    raise Unsupported(f"{size}-byte floating point")
+                return names[size]
+            if encoding in _COMPLEX_ENCODINGS or size == 16:
+                return _aggregate(die)
+            return f"{'i' if encoding in _SIGNED_ENCODINGS else 'u'}{8 * size}"
+        raise Unsupported(die.tag)
+    except Unsupported as why:
+        return "?" + str(why).replace(",", ";").replace(" ", "_")
+
+
+def _linkage_name(die: DIE) -> str | None:
+    for attribute in ("DW_AT_linkage_name", "DW_AT_MIPS_linkage_name"):
+        if attribute in die.attributes:
+            return _attr(die, attribute).decode()
+    for reference in ("DW_AT_specification", "DW_AT_abstract_origin"):
+        if reference in die.attributes:
+            return _linkage_name(die.get_DIE_from_attribute(reference))
+    name = _attr(die, "DW_AT_name")
+    return name.decode() if name else None
+
+
+def describe(object_path: Path) -> tuple[dict[str, str], list[str]]:
+    """Descriptors of every function `object_path` defines and exports, and
+    the names of its undefined thread-local symbols (``extern __shared__``)."""
+    with open(object_path, "rb") as stream:
+        elf = ELFFile(stream)
+        symtab = elf.get_section_by_name(".symtab")
+        defined, shared = set(), []
+        for symbol in symtab.iter_symbols() if symtab else ():
+            info = symbol["st_info"]
+            if symbol["st_shndx"] == "SHN_UNDEF":
+                if info["type"] == "STT_TLS" and not symbol.name.startswith(RUNTIME_PREFIX):
+                    shared.append(symbol.name)
+            elif info["type"] == "STT_FUNC" and info["bind"] in ("STB_GLOBAL", "STB_WEAK"):
+                defined.add(symbol.name)
+        descriptors: dict[str, str] = {}
+        if elf.has_dwarf_info():
+            for unit in elf.get_dwarf_info().iter_CUs():
+                for die in unit.iter_DIEs():
+                    if die.tag != "DW_TAG_subprogram" or "DW_AT_low_pc" not in die.attributes:
+                        continue
+                    name = _linkage_name(die)
+                    if name in defined and name not in descriptors:
+                        descriptors[name] = ",".join(
+                            parameter_descriptor(child.get_DIE_from_attribute("DW_AT_type"))
+                            for child in die.iter_children()
+                            if child.tag == "DW_TAG_formal_parameter"
+                        )
+    return descriptors, shared
+
+
+def assembly(descriptors: dict[str, str], shared: list[str]) -> str:
+    """Assembly defining ``__gpusym_signatures`` and the dynamic shared buffer."""
+    lines = [
+        '\t.section .gpusym_signatures,"a",@progbits',
+        "\t.globl __gpusym_signatures",
+        "\t.type __gpusym_signatures,@object",
+        "__gpusym_signatures:",
+    ]
+    lines += [f'\t.ascii "{name} {text}\\n"' for name, text in sorted(descriptors.items())]
+    lines += ["\t.byte 0", "\t.size __gpusym_signatures, .-__gpusym_signatures"]
+    if shared:
+        lines += ['\t.section .tbss,"awT",@nobits', "\t.p2align 4"]
+        for name in shared:
+            lines += [f"\t.globl {name}", f"\t.type {name},@object", f"\t.size {name}, {DYNAMIC_SHARED_BYTES}"]
+        lines += [f"{name}:" for name in shared]
+        lines += [f"\t.zero {DYNAMIC_SHARED_BYTES}"]
+    lines.append('\t.section .note.GNU-stack,"",@progbits')
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,126 @@
+/*
+ * The debugger interface of the gpusym simulated runtime.
+ *
+ * In the spirit of glibc's r_debug/_dl_debug_state and GDB's JIT interface:
+ * the runtime exports one structure, `gpusym_debug`, describing what is loaded
+ * and running, and calls the empty function `gpusym_debug_state()` after each
+ * change.  A debugger sets a breakpoint on that function, and on each hit (or
+ * at any other stop) reads the structure; `last_event` says what changed.
+ *
+ * Layout rules: a debugger must check `version` first.  Fields are only ever
+ * appended to the records; each array is (count, pointer) and the pointer may
+ * change whenever `generation` changes.  Strings are NUL-terminated and live as
+ * long as the record that points to them.
+ */
+#ifndef GPUSYM_DEBUG_INTERFACE_H
+#define GPUSYM_DEBUG_INTERFACE_H
+
+#include <stdint.h>
+
+#include "gpusym/lane.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GPUSYM_DEBUG_VERSION 1
+
+/*
+ * The bundle entry id of the simulated device's code object in a fat binary:
+ * an x86-64 ELF shared object built from the program's own device code.
+ */
+#define GPUSYM_SIM_BUNDLE_ID "hipv4-x86_64-unknown-linux-gnu-gpusym"
+
+/* Capacity of the dispatch ring: launches beyond it wait for a free slot. */
+#define GPUSYM_DEBUG_DISPATCH_SLOTS 1024
+
+enum gpusym_debug_event {
+  GPUSYM_EVENT_NONE = 0,
+  GPUSYM_EVENT_CODE_OBJECT_LOADED = 1,   /* event_index: code object */
+  GPUSYM_EVENT_CODE_OBJECT_UNLOADED = 2, /* event_index: code object */
+  GPUSYM_EVENT_KERNEL_REGISTERED = 3,    /* event_index: kernel */
+  GPUSYM_EVENT_DISPATCH_QUEUED = 4,      /* event_index: dispatch slot */
+  GPUSYM_EVENT_DISPATCH_STARTED = 5,     /* event_index: dispatch slot */
+  GPUSYM_EVENT_DISPATCH_COMPLETED = 6,   /* event_index: dispatch slot */
+};
+
+/* One fat binary registered by the program (one per HIP translation unit). */
+struct gpusym_debug_code_object {
+  uint32_t module_id;           /* order of registration, from 0 */
+  uint32_t loaded;              /* 1 while registered, 0 after unregistration */
+  const void *fatbin_wrapper;   /* the program's __hip_fatbin_wrapper */
+  const char *host_path;        /* host binary holding the fat binary */
+  const char *path;             /* file of the simulated code object, or NULL */
+  uintptr_t load_address;       /* its load bias (link_map l_addr), or 0 */
+};
+
+/* One kernel registered with __hipRegisterFunction. */
+struct gpusym_debug_kernel {
+  const void *handle;           /* host address naming the kernel */
+  const char *device_name;      /* mangled name in the device code objects */
+  uintptr_t device_entry;       /* entry in the simulated code object, or 0 */
+  uint32_t module_id;
+  uint32_t reserved;
+  uint64_t launch_count;
+};
+
+enum gpusym_dispatch_state {
+  GPUSYM_DISPATCH_FREE = 0,       /* slot unused */
+  GPUSYM_DISPATCH_QUEUED = 1,
+  GPUSYM_DISPATCH_RUNNING = 2,
+  GPUSYM_DISPATCH_COMPLETE = 3,   /* kept until the slot is reused */
+};
+
+/* One kernel launch. */
+struct gpusym_debug_dispatch {
+  uint64_t id;                  /* 1, 2, ... in launch order */
+  uint32_t state;               /* enum gpusym_dispatch_state */
+  uint32_t kernel_index;        /* index into gpusym_debug.kernels */
+  struct gpusym_dim3 grid;
+  struct gpusym_dim3 block;
+  uint64_t shared_mem;          /* dynamic shared memory in bytes */
+  const void *stream;           /* hipStream_t, NULL for the null stream */
+  uint64_t host_thread;         /* kernel thread id (gettid) of the launcher */
+  uint32_t device;
+  uint32_t reserved;
+};
+
+/* One CPU thread that runs lanes: a worker, or a launching thread when
+ * GPUSYM_LAUNCH_BLOCKING=1. */
+struct gpusym_debug_executor {
+  uint64_t os_thread;           /* kernel thread id (gettid) */
+  struct gpusym_lane *lane;     /* lane running now, or NULL */
+  struct gpusym_lane *lanes;    /* the lanes of the block it runs */
+  uint32_t lane_count;          /* lanes in that block, 0 when idle */
+  uint32_t reserved;
+};
+
+struct gpusym_debug {
+  uint32_t version;             /* GPUSYM_DEBUG_VERSION */
+  uint32_t last_event;          /* enum gpusym_debug_event */
+  uint64_t event_index;
+  uint64_t generation;          /* bumped on every change */
+
+  uint32_t code_object_count;
+  uint32_t kernel_count;
+  struct gpusym_debug_code_object *code_objects;
+  struct gpusym_debug_kernel *kernels;
+
+  struct gpusym_debug_dispatch *dispatches;  /* GPUSYM_DEBUG_DISPATCH_SLOTS */
+  uint64_t dispatch_count;                   /* launches so far */
+
+  uint32_t executor_count;
+  uint32_t reserved;
+  struct gpusym_debug_executor *executors;
+};
+
+extern struct gpusym_debug gpusym_debug;
+
+/* Called after every change to gpusym_debug; a breakpoint target. */
+void gpusym_debug_state(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

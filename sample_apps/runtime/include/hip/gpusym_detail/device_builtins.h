@@ -1,0 +1,84 @@
+/*
+ * Device built-ins: coordinates, barriers, fences, printf, warpSize.
+ *
+ * On AMDGPU they are clang's amdgcn builtins.  On the simulated device they
+ * read the current lane (gpusym/lane.h) and call into the runtime, which the
+ * device code object is linked against when it is loaded.
+ */
+#ifndef GPUSYM_DEVICE_BUILTINS_H
+#define GPUSYM_DEVICE_BUILTINS_H
+
+#if defined(__AMDGCN__)
+
+#define __GPUSYM_THREAD_IDX(c) __builtin_amdgcn_workitem_id_##c()
+#define __GPUSYM_BLOCK_IDX(c) __builtin_amdgcn_workgroup_id_##c()
+#define __GPUSYM_BLOCK_DIM(c) __builtin_amdgcn_workgroup_size_##c()
+#define __GPUSYM_GRID_DIM(c) (__builtin_amdgcn_grid_size_##c() / __builtin_amdgcn_workgroup_size_##c())
+
+static __device__ inline void __syncthreads(void) {
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup");
+  __builtin_amdgcn_s_barrier();
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup");
+}
+static __device__ inline void __threadfence(void) {
+  __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "agent");
+}
+static __device__ inline void __threadfence_block(void) {
+  __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "workgroup");
+}
+/*
+ * Device printf lowers to the ROCm device library, which is not available
+ * without ROCm.  The AMDGPU code objects are built for their symbols and
+ * metadata and are never run here, so the buffered printf's allocator
+ * reports "no buffer" and the call prints nothing.
+ */
+extern "C" __device__ __attribute__((weak, used)) char *__printf_alloc(unsigned int) {
+  return nullptr;
+}
+
+#else /* the simulated device, and the host pass of clang's HIP compile */
+
+#include "gpusym/lane.h"
+
+extern "C" __device__ __thread __attribute__((tls_model("initial-exec")))
+struct gpusym_lane *__gpusym_lane;
+extern "C" __device__ void __gpusym_syncthreads(void);
+
+#define __GPUSYM_THREAD_IDX(c) (__gpusym_lane->thread_idx.c)
+#define __GPUSYM_BLOCK_IDX(c) (__gpusym_lane->block_idx.c)
+#define __GPUSYM_BLOCK_DIM(c) (__gpusym_lane->block_dim.c)
+#define __GPUSYM_GRID_DIM(c) (__gpusym_lane->grid_dim.c)
+
+static __device__ inline void __syncthreads(void) { __gpusym_syncthreads(); }
+static __device__ inline void __threadfence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+static __device__ inline void __threadfence_block(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+
+#endif
+
+extern "C" __device__ int printf(const char *format, ...);
+
+/* threadIdx.x and friends, as read-only properties like HIP's own. */
+#define __GPUSYM_COORDINATES(type, getter)                                       \
+  struct type {                                                                  \
+    __declspec(property(get = __get_x)) unsigned int x;                          \
+    __declspec(property(get = __get_y)) unsigned int y;                          \
+    __declspec(property(get = __get_z)) unsigned int z;                          \
+    static __device__ inline unsigned int __get_x(void) { return getter(x); }    \
+    static __device__ inline unsigned int __get_y(void) { return getter(y); }    \
+    static __device__ inline unsigned int __get_z(void) { return getter(z); }    \
+    __device__ inline operator dim3() const { return dim3(getter(x), getter(y), getter(z)); } \
+  }
+
+__GPUSYM_COORDINATES(__gpusym_thread_idx_t, __GPUSYM_THREAD_IDX);
+__GPUSYM_COORDINATES(__gpusym_block_idx_t, __GPUSYM_BLOCK_IDX);
+__GPUSYM_COORDINATES(__gpusym_block_dim_t, __GPUSYM_BLOCK_DIM);
+__GPUSYM_COORDINATES(__gpusym_grid_dim_t, __GPUSYM_GRID_DIM);
+
+extern const __device__ __attribute__((weak)) __gpusym_thread_idx_t threadIdx;
+extern const __device__ __attribute__((weak)) __gpusym_block_idx_t blockIdx;
+extern const __device__ __attribute__((weak)) __gpusym_block_dim_t blockDim;
+extern const __device__ __attribute__((weak)) __gpusym_grid_dim_t gridDim;
+
+static constexpr int warpSize = 64;
+
+#endif

@@ -1,0 +1,307 @@
+// Execution of dispatches on CPU threads.
+//
+// The null stream is an in-order queue.  Worker threads take blocks of the
+// dispatch at its front; each block runs wholly on one worker, its lanes
+// (simulated GPU threads) one after another on their own small stacks.  A
+// lane that calls __syncthreads() switches back to the block's scheduler,
+// which runs every other lane up to the barrier before resuming any of them.
+// A lane that never waits finishes in one go and hands its stack to the next.
+#include <pthread.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <thread>
+
+#include "internal.h"
+
+extern "C" {
+__thread __attribute__((tls_model("initial-exec"), visibility("default")))
+gpusym_lane *__gpusym_lane = nullptr;
+
+void gpusym_fiber_switch(void **save_sp, void *load_sp);
+void gpusym_fiber_entry(void);
+}
+
+namespace gpusym {
+
+namespace {
+
+constexpr uint32_t kMaxLanes = 1024;
+constexpr uint32_t kMaxExecutors = 256;
+
+struct Dispatch {
+  uint64_t id;
+  Kernel *kernel;
+  LaunchConfig config;
+  std::vector<max_align_t> arguments;   // copies of the arguments
+  std::vector<void *> argv;              // pointers into `arguments`, for ffi_call
+  uint64_t total_blocks;
+  std::atomic<uint64_t> next_block{0};
+  uint64_t done_blocks = 0;              // under the queue's mutex
+  gpusym_debug_dispatch *record;
+};
+
+struct Queue {
+  std::mutex mutex;
+  std::condition_variable work;   // a dispatch has blocks to take
+  std::condition_variable done;   // a dispatch completed
+  std::deque<Dispatch *> pending; // in launch order; the front one runs
+  uint64_t launches = 0;
+  bool workers_started = false;
+};
+
+Queue &queue() {
+  static Queue *instance = new Queue;  // never destroyed: workers outlive exit
+  return *instance;
+}
+
+gpusym_debug_dispatch dispatch_records[GPUSYM_DEBUG_DISPATCH_SLOTS];
+gpusym_debug_executor executor_records[kMaxExecutors];
+
+size_t stack_size() {
+  static const size_t size = static_cast<size_t>(env_long("GPUSYM_STACK_SIZE", 256 * 1024));
+  return size;
+}
+
+// A CPU thread that runs lanes: its lanes, their stacks, its scheduler context.
+struct Executor {
+  gpusym_debug_executor *record;
+  gpusym_lane lanes[kMaxLanes];
+  void *lane_stacks[kMaxLanes] = {};
+  std::vector<void *> free_stacks;
+  void *scheduler_sp = nullptr;
+  Dispatch *dispatch = nullptr;
+
+  Executor() {
+    std::lock_guard<std::mutex> lock(registry_mutex());
+    static gpusym_debug_executor overflow;
+    uint32_t index = gpusym_debug.executor_count;
+    record = index < kMaxExecutors ? &executor_records[index] : &overflow;
+    record->os_thread = current_os_thread();
+    if (index < kMaxExecutors) gpusym_debug.executor_count = index + 1;
+    gpusym_debug.executors = executor_records;
+  }
+};
+
+Executor &this_executor() {
+  static thread_local Executor *executor = new Executor;
+  return *executor;
+}
+
+void *new_stack() {
+  size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  size_t total = stack_size() + page;
+  void *base = mmap(nullptr, total, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+  if (base == MAP_FAILED) {
+    warn("cannot allocate a lane stack of %zu bytes", total);
+    abort();
+  }
+  mprotect(base, page, PROT_NONE);  // guard page: an overflow faults
+  return static_cast<char *>(base) + total;  // stacks grow down from the top
+}
+
+// Runs one lane from the start; switches back to the scheduler when it exits.
+[[noreturn]] void lane_main(gpusym_lane *lane) {
+  Executor &executor = this_executor();
+  Dispatch &dispatch = *executor.dispatch;
+  ffi_call(&dispatch.kernel->signature.cif, FFI_FN(dispatch.kernel->entry), nullptr,
+           dispatch.argv.data());
+  lane->state = GPUSYM_LANE_EXITED;
+  gpusym_fiber_switch(&lane->saved_sp, executor.scheduler_sp);
+  __builtin_unreachable();
+}
+
+// Runs `lane` until it exits or waits at a barrier.
+void resume(Executor &executor, gpusym_lane &lane) {
+  uint32_t index = lane.flat_thread;
+  void *sp;
+  if (lane.state == GPUSYM_LANE_UNSTARTED) {
+    if (executor.free_stacks.empty()) executor.free_stacks.push_back(new_stack());
+    void *top = executor.free_stacks.back();
+    executor.free_stacks.pop_back();
+    executor.lane_stacks[index] = top;
+    // The frame gpusym_fiber_switch pops: MXCSR and x87 control word, r15,
+    // r14, r13 (function), r12 (lane), rbx, rbp, then the return address.
+    auto *frame = static_cast<uint64_t *>(top) - 8;
+    frame[0] = 0x1f80 | (uint64_t{0x037f} << 32);
+    frame[1] = frame[2] = 0;
+    frame[3] = reinterpret_cast<uint64_t>(&lane_main);
+    frame[4] = reinterpret_cast<uint64_t>(&lane);
+    frame[5] = frame[6] = 0;
+    frame[7] = reinterpret_cast<uint64_t>(&gpusym_fiber_entry);
+    sp = frame;
+  } else {
+    sp = lane.saved_sp;
+  }
+  lane.state = GPUSYM_LANE_RUNNING;
+  __gpusym_lane = &lane;
+  executor.record->lane = &lane;
+  gpusym_fiber_switch(&executor.scheduler_sp, sp);
+  __gpusym_lane = nullptr;
+  executor.record->lane = nullptr;
+  if (lane.state == GPUSYM_LANE_EXITED) {
+    executor.free_stacks.push_back(executor.lane_stacks[index]);
+    executor.lane_stacks[index] = nullptr;
+  }
+}
+
+void run_block(Executor &executor, Dispatch &dispatch, uint64_t block) {
+  const LaunchConfig &config = dispatch.config;
+  gpusym_dim3 grid{config.grid.x, config.grid.y, config.grid.z};
+  gpusym_dim3 dim{config.block.x, config.block.y, config.block.z};
+  gpusym_dim3 block_idx{static_cast<uint32_t>(block % grid.x),
+                        static_cast<uint32_t>(block / grid.x % grid.y),
+                        static_cast<uint32_t>(block / grid.x / grid.y)};
+  uint32_t count = dim.x * dim.y * dim.z;
+  for (uint32_t i = 0; i < count; i++) {
+    executor.lanes[i] = gpusym_lane{{i % dim.x, i / dim.x % dim.y, i / dim.x / dim.y},
+                                    block_idx, dim, grid, dispatch.id, i,
+                                    GPUSYM_LANE_UNSTARTED, nullptr};
+  }
+  executor.record->lanes = executor.lanes;
+  executor.record->lane_count = count;
+  for (bool waiting = true; waiting;) {
+    waiting = false;
+    for (uint32_t i = 0; i < count; i++) {
+      gpusym_lane &lane = executor.lanes[i];
+      if (lane.state == GPUSYM_LANE_EXITED) continue;
+      resume(executor, lane);
+      waiting |= lane.state == GPUSYM_LANE_AT_BARRIER;
+    }
+  }
+  executor.record->lane_count = 0;
+}
+
+void set_state(Dispatch &dispatch, gpusym_dispatch_state state, gpusym_debug_event event) {
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  dispatch.record->state = state;
+  notify(event, dispatch.record - dispatch_records);
+}
+
+// Under the queue's mutex: the front dispatch has run all its blocks.
+void complete_front(Queue &q) {
+  Dispatch *dispatch = q.pending.front();
+  q.pending.pop_front();
+  set_state(*dispatch, GPUSYM_DISPATCH_COMPLETE, GPUSYM_EVENT_DISPATCH_COMPLETED);
+  delete dispatch;
+  q.work.notify_all();
+  q.done.notify_all();
+}
+
+void worker_main(uint32_t index) {
+  char name[16];
+  snprintf(name, sizeof name, "gpusym-w%u", index);
+  pthread_setname_np(pthread_self(), name);
+  Executor &executor = this_executor();
+  Queue &q = queue();
+  std::unique_lock<std::mutex> lock(q.mutex);
+  for (;;) {
+    q.work.wait(lock, [&q] {
+      return !q.pending.empty() && q.pending.front()->next_block < q.pending.front()->total_blocks;
+    });
+    Dispatch *dispatch = q.pending.front();
+    if (dispatch->record->state == GPUSYM_DISPATCH_QUEUED)
+      set_state(*dispatch, GPUSYM_DISPATCH_RUNNING, GPUSYM_EVENT_DISPATCH_STARTED);
+    lock.unlock();
+    executor.dispatch = dispatch;
+    uint64_t ran = 0;
+    for (uint64_t block; (block = dispatch->next_block.fetch_add(1)) < dispatch->total_blocks; ran++)
+      run_block(executor, *dispatch, block);
+    lock.lock();
+    dispatch->done_blocks += ran;
+    if (dispatch->done_blocks == dispatch->total_blocks) complete_front(q);
+  }
+}
+
+void start_workers(Queue &q) {
+  long count = env_long("GPUSYM_WORKERS", std::thread::hardware_concurrency());
+  for (uint32_t i = 0; i < static_cast<uint32_t>(count < 1 ? 1 : count); i++)
+    std::thread(worker_main, i).detach();
+  q.workers_started = true;
+}
+
+bool launch_blocking() {
+  static const bool blocking = env_long("GPUSYM_LAUNCH_BLOCKING", 0) != 0;
+  return blocking;
+}
+
+}  // namespace
+
+// Called by device code: wait at the block's barrier.
+extern "C" void __gpusym_syncthreads(void) {
+  gpusym_lane *lane = __gpusym_lane;
+  lane->state = GPUSYM_LANE_AT_BARRIER;
+  gpusym_fiber_switch(&lane->saved_sp, this_executor().scheduler_sp);
+}
+
+void synchronize() {
+  Queue &q = queue();
+  std::unique_lock<std::mutex> lock(q.mutex);
+  q.done.wait(lock, [&q] { return q.pending.empty(); });
+}
+
+hipError_t launch(Kernel &kernel, const LaunchConfig &config, void **args) {
+  const Signature &signature = kernel_signature(kernel);
+  if (!signature.error.empty()) return hipErrorInvalidDeviceFunction;
+  if (!args && !signature.params.empty()) return hipErrorInvalidValue;
+
+  auto *dispatch = new Dispatch;
+  dispatch->kernel = &kernel;
+  dispatch->config = config;
+  dispatch->total_blocks = uint64_t{config.grid.x} * config.grid.y * config.grid.z;
+  dispatch->arguments.resize(signature.buffer_size / sizeof(max_align_t) + 1);
+  auto *buffer = reinterpret_cast<uint8_t *>(dispatch->arguments.data());
+  for (size_t i = 0; i < signature.params.size(); i++) {
+    memcpy(buffer + signature.offsets[i], args[i], signature.params[i]->size);
+    dispatch->argv.push_back(buffer + signature.offsets[i]);
+  }
+
+  Queue &q = queue();
+  std::unique_lock<std::mutex> lock(q.mutex);
+  dispatch->id = ++q.launches;
+  gpusym_debug_dispatch *record = &dispatch_records[(dispatch->id - 1) % GPUSYM_DEBUG_DISPATCH_SLOTS];
+  // A full ring is a full hardware queue: wait for the oldest launch.
+  q.done.wait(lock, [record] {
+    return record->state == GPUSYM_DISPATCH_FREE || record->state == GPUSYM_DISPATCH_COMPLETE;
+  });
+  dispatch->record = record;
+  {
+    std::lock_guard<std::mutex> registry_lock(registry_mutex());
+    *record = gpusym_debug_dispatch{dispatch->id, GPUSYM_DISPATCH_QUEUED, kernel.index,
+                                    {config.grid.x, config.grid.y, config.grid.z},
+                                    {config.block.x, config.block.y, config.block.z},
+                                    config.shared_mem, config.stream, current_os_thread(), 0, 0};
+    gpusym_debug.dispatches = dispatch_records;
+    gpusym_debug.dispatch_count = dispatch->id;
+    gpusym_debug.kernels[kernel.index].launch_count++;
+    notify(GPUSYM_EVENT_DISPATCH_QUEUED, record - dispatch_records);
+  }
+
+  if (launch_blocking()) {
+    // Run it here, after everything queued before it, and return when done.
+    q.done.wait(lock, [&q] { return q.pending.empty(); });
+    dispatch->next_block = dispatch->total_blocks;  // no worker takes its blocks
+    q.pending.push_back(dispatch);
+    lock.unlock();
+    set_state(*dispatch, GPUSYM_DISPATCH_RUNNING, GPUSYM_EVENT_DISPATCH_STARTED);
+    Executor &executor = this_executor();
+    executor.dispatch = dispatch;
+    for (uint64_t block = 0; block < dispatch->total_blocks; block++)
+      run_block(executor, *dispatch, block);
+    lock.lock();
+    complete_front(q);
+    return hipSuccess;
+  }
+  if (!q.workers_started) start_workers(q);
+  q.pending.push_back(dispatch);
+  q.work.notify_all();
+  return hipSuccess;
+}
+
+}  // namespace gpusym

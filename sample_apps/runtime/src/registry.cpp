@@ -1,0 +1,278 @@
+// The registration ABI clang emits (__hipRegisterFatBinary and friends) and
+// the loading of each fat binary's simulated-device code object.
+//
+// A code object is written to a private directory and dlopen'ed, so that a
+// debugger sees it as an ordinary shared library with its symbols and DWARF.
+#include <dirent.h>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <link.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <deque>
+#include <memory>
+
+#include "internal.h"
+
+namespace gpusym {
+
+struct Module {
+  uint32_t id;
+  std::string host_path;
+  std::string path;           // the extracted code object, empty when none
+  void *library = nullptr;    // dlopen handle
+  std::unordered_map<std::string, std::string> signatures;
+};
+
+namespace {
+
+constexpr uint32_t kFatbinMagic = 0x48495046;  // "HIPF"
+constexpr char kBundleMagic[] = "__CLANG_OFFLOAD_BUNDLE__";
+constexpr size_t kBundleMagicSize = sizeof(kBundleMagic) - 1;
+
+struct FatbinWrapper {
+  uint32_t magic;
+  uint32_t version;
+  const void *binary;
+  const void *unused;
+};
+
+struct Registry {
+  std::deque<Module> modules;
+  std::deque<Kernel> kernels;
+  std::deque<Variable> variables;
+  std::unordered_map<const void *, Kernel *> kernels_by_handle;
+  std::unordered_map<const void *, Variable *> variables_by_shadow;
+  std::vector<gpusym_debug_code_object> debug_code_objects;
+  std::vector<gpusym_debug_kernel> debug_kernels;
+};
+
+Registry &registry() {
+  static Registry *instance = new Registry;  // never destroyed: used until exit
+  return *instance;
+}
+
+// The simulated device's entry of a clang offload bundle, or {null, 0}.
+std::pair<const uint8_t *, size_t> find_sim_entry(const uint8_t *bundle) {
+  if (memcmp(bundle, kBundleMagic, kBundleMagicSize) != 0) return {nullptr, 0};
+  const uint8_t *cursor = bundle + kBundleMagicSize;
+  uint64_t count;
+  memcpy(&count, cursor, 8);
+  cursor += 8;
+  for (uint64_t i = 0; i < count && i < 4096; i++) {
+    uint64_t offset, size, id_size;
+    memcpy(&offset, cursor, 8);
+    memcpy(&size, cursor + 8, 8);
+    memcpy(&id_size, cursor + 16, 8);
+    cursor += 24;
+    if (id_size > 4096) break;
+    std::string id(reinterpret_cast<const char *>(cursor), id_size);
+    cursor += id_size;
+    if (id == GPUSYM_SIM_BUNDLE_ID) return {bundle + offset, size};
+  }
+  return {nullptr, 0};
+}
+
+// ${TMPDIR:-/tmp}/gpusym-UID/PID, created 0700; directories of processes that
+// are gone are removed on the way.
+const std::string &private_directory() {
+  static const std::string path = [] {
+    const char *tmp = getenv("TMPDIR");
+    std::string base = std::string(tmp && *tmp ? tmp : "/tmp") + "/gpusym-" + std::to_string(getuid());
+    mkdir(base.c_str(), 0700);
+    struct stat info;
+    if (lstat(base.c_str(), &info) != 0 || !S_ISDIR(info.st_mode) || info.st_uid != getuid() ||
+        (info.st_mode & 077) != 0) {
+      warn("%s is not a private directory of this user; not loading device code", base.c_str());
+      return std::string();
+    }
+    if (DIR *dir = opendir(base.c_str())) {
+      while (dirent *entry = readdir(dir)) {
+        char *end;
+        long pid = strtol(entry->d_name, &end, 10);
+        if (*end || pid <= 0 || kill(pid, 0) == 0 || errno != ESRCH) continue;
+        std::string stale = base + "/" + entry->d_name;
+        if (DIR *files = opendir(stale.c_str())) {
+          while (dirent *file = readdir(files))
+            if (file->d_name[0] != '.') unlink((stale + "/" + file->d_name).c_str());
+          closedir(files);
+        }
+        rmdir(stale.c_str());
+      }
+      closedir(dir);
+    }
+    std::string mine = base + "/" + std::to_string(getpid());
+    mkdir(mine.c_str(), 0700);
+    return mine;
+  }();
+  return path;
+}
+
+std::string host_path_of(const void *address) {
+  Dl_info info;
+  if (dladdr(address, &info) && info.dli_fname && info.dli_fname[0]) return info.dli_fname;
+  char exe[4096];
+  ssize_t length = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  return length > 0 ? std::string(exe, length) : std::string("program");
+}
+
+bool write_file(const std::string &path, const uint8_t *data, size_t size) {
+  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) return false;
+  size_t done = 0;
+  while (done < size) {
+    ssize_t wrote = write(fd, data + done, size - done);
+    if (wrote <= 0) break;
+    done += wrote;
+  }
+  close(fd);
+  return done == size;
+}
+
+// "name descriptor\n" lines embedded by the driver as __gpusym_signatures.
+void read_signatures(Module &module) {
+  auto *table = static_cast<const char *>(dlsym(module.library, "__gpusym_signatures"));
+  if (!table) return;
+  for (const char *line = table; *line;) {
+    const char *end = strchr(line, '\n');
+    if (!end) end = line + strlen(line);
+    const char *space = static_cast<const char *>(memchr(line, ' ', end - line));
+    if (space)
+      module.signatures.emplace(std::string(line, space), std::string(space + 1, end));
+    line = *end ? end + 1 : end;
+  }
+}
+
+void load_code_object(Module &module, const uint8_t *image, size_t size) {
+  const std::string &directory = private_directory();
+  if (directory.empty()) return;
+  std::string base = module.host_path.substr(module.host_path.rfind('/') + 1);
+  std::string path = directory + "/" + base + ".gpusym." + std::to_string(module.id) + ".so";
+  if (!write_file(path, image, size)) {
+    warn("cannot write the device code object %s: %s", path.c_str(), strerror(errno));
+    return;
+  }
+  // The driver links code objects with -Bsymbolic, so the device code's own
+  // symbols never resolve to the host's handles and shadows of the same name.
+  module.library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!module.library) {
+    warn("cannot load the device code object of %s: %s", module.host_path.c_str(), dlerror());
+    unlink(path.c_str());
+    return;
+  }
+  module.path = path;
+  read_signatures(module);
+}
+
+}  // namespace
+
+Kernel *find_kernel(const void *handle) {
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  auto found = registry().kernels_by_handle.find(handle);
+  return found == registry().kernels_by_handle.end() ? nullptr : found->second;
+}
+
+Variable *find_variable(const void *host_shadow) {
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  auto found = registry().variables_by_shadow.find(host_shadow);
+  return found == registry().variables_by_shadow.end() ? nullptr : found->second;
+}
+
+const Signature &kernel_signature(Kernel &kernel) {
+  std::call_once(kernel.signature_once, [&kernel] {
+    auto found = kernel.module->signatures.find(kernel.device_name);
+    if (found == kernel.module->signatures.end())
+      kernel.signature.error = "the code object does not describe its parameters";
+    else
+      parse_signature(found->second, kernel.signature);
+    if (!kernel.signature.error.empty())
+      warn("cannot launch %s: %s", kernel.device_name.c_str(), kernel.signature.error.c_str());
+  });
+  return kernel.signature;
+}
+
+}  // namespace gpusym
+
+using namespace gpusym;
+
+extern "C" {
+
+void **__hipRegisterFatBinary(const void *data) {
+  auto *wrapper = static_cast<const FatbinWrapper *>(data);
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  Registry &r = registry();
+  Module &module = r.modules.emplace_back();
+  module.id = static_cast<uint32_t>(r.modules.size() - 1);
+  module.host_path = host_path_of(data);
+  if (wrapper->magic != kFatbinMagic) {
+    warn("%s: fat binary wrapper has a bad magic number", module.host_path.c_str());
+  } else {
+    auto [image, size] = find_sim_entry(static_cast<const uint8_t *>(wrapper->binary));
+    if (image) load_code_object(module, image, size);
+  }
+  uintptr_t load_address = 0;
+  link_map *map = nullptr;
+  if (module.library && dlinfo(module.library, RTLD_DI_LINKMAP, &map) == 0) load_address = map->l_addr;
+  r.debug_code_objects.push_back({module.id, 1, data, module.host_path.c_str(),
+                                  module.path.empty() ? nullptr : module.path.c_str(), load_address});
+  gpusym_debug.code_objects = r.debug_code_objects.data();
+  gpusym_debug.code_object_count = static_cast<uint32_t>(r.debug_code_objects.size());
+  notify(GPUSYM_EVENT_CODE_OBJECT_LOADED, module.id);
+  return reinterpret_cast<void **>(&module);
+}
+
+void __hipRegisterFunction(void **modules, const void *host_function, char *device_function,
+                           const char *device_name, unsigned int, void *, void *, void *, void *,
+                           int *) {
+  (void)device_function;
+  auto *module = reinterpret_cast<Module *>(modules);
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  Registry &r = registry();
+  Kernel &kernel = r.kernels.emplace_back();
+  kernel.handle = host_function;
+  kernel.device_name = device_name;
+  kernel.module = module;
+  kernel.entry = module->library ? dlsym(module->library, device_name) : nullptr;
+  kernel.index = static_cast<uint32_t>(r.debug_kernels.size());
+  r.kernels_by_handle[host_function] = &kernel;
+  r.debug_kernels.push_back({host_function, kernel.device_name.c_str(),
+                             reinterpret_cast<uintptr_t>(kernel.entry), module->id, 0, 0});
+  gpusym_debug.kernels = r.debug_kernels.data();
+  gpusym_debug.kernel_count = static_cast<uint32_t>(r.debug_kernels.size());
+  notify(GPUSYM_EVENT_KERNEL_REGISTERED, kernel.index);
+}
+
+void __hipRegisterVar(void **modules, void *var, char *host_var, char *device_var, int, size_t size,
+                      int, int) {
+  (void)host_var;
+  auto *module = reinterpret_cast<Module *>(modules);
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  Registry &r = registry();
+  void *address = module->library ? dlsym(module->library, device_var) : nullptr;
+  Variable &variable = r.variables.emplace_back(Variable{var, device_var, module, address, size});
+  r.variables_by_shadow[var] = &variable;
+}
+
+void __hipUnregisterFatBinary(void **modules) {
+  auto *module = reinterpret_cast<Module *>(modules);
+  synchronize();
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  Registry &r = registry();
+  for (auto it = r.kernels_by_handle.begin(); it != r.kernels_by_handle.end();)
+    it = it->second->module == module ? r.kernels_by_handle.erase(it) : std::next(it);
+  for (auto it = r.variables_by_shadow.begin(); it != r.variables_by_shadow.end();)
+    it = it->second->module == module ? r.variables_by_shadow.erase(it) : std::next(it);
+  r.debug_code_objects[module->id].loaded = 0;
+  notify(GPUSYM_EVENT_CODE_OBJECT_UNLOADED, module->id);
+  if (module->library) dlclose(module->library);
+  module->library = nullptr;
+  if (!module->path.empty()) unlink(module->path.c_str());
+  // The last module out removes the directory (it fails while others remain).
+  rmdir(private_directory().c_str());
+}
+
+}  // extern "C"

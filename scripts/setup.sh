@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs what gpusym needs on Debian 12, only what is missing: the LLVM 19
+# toolchain, gdb and libffi from Debian, and a Python environment (.venv) made
+# from the interpreter gdb embeds, so that the gdb extension can import it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(clang-19 lld-19 llvm-19 gdb libffi-dev python3-venv)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  echo "installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+python=$(gdb -nx -batch -ex 'python import sys; print(f"{sys.base_exec_prefix}/bin/python{sys.version_info[0]}.{sys.version_info[1]}")')
+if ! .venv/bin/python -c "import sys; sys.exit(sys.base_exec_prefix + '/bin/python%d.%d' % sys.version_info[:2] != '$python')" 2>/dev/null; then
+  rm -rf .venv
+  "$python" -m venv .venv
+fi
+
+stamp=".venv/.installed-$(sha256sum pyproject.toml | cut -c1-16)"
+if [ ! -e "$stamp" ]; then
+  if ! .venv/bin/pip install -q -e '.[test]' >.venv/pip.log 2>&1; then
+    cat .venv/pip.log >&2
+    exit 1
+  fi
+  rm -f .venv/.installed-*
+  touch "$stamp"
+fi

@@ -1,0 +1,88 @@
+"""The clang offload bundle: the container in a HIP program's `.hip_fatbin`.
+
+Layout (all integers little-endian u64, offsets relative to the bundle):
+magic ``__CLANG_OFFLOAD_BUNDLE__``, entry count, then per entry its offset,
+size, id length and id (``hipv4-amdgcn-amd-amdhsa--gfx90a``), then the
+entries' bytes.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+
+MAGIC = b"__CLANG_OFFLOAD_BUNDLE__"
+#: Entry id of the host, present (and empty) in every bundle clang writes.
+HOST_ID = "host-x86_64-unknown-linux--"
+#: Entry id of this project's simulated device: an x86-64 ELF shared object
+#: built from the program's device code (see the runtime's debug_interface.h).
+SIM_ID = "hipv4-x86_64-unknown-linux-gnu-gpusym"
+#: Entries start at multiples of this, as clang aligns them.
+ENTRY_ALIGNMENT = 4096
+
+
+class BundleError(ValueError):
+    """The bytes are not a well-formed offload bundle."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    id: str
+    offset: int
+    size: int
+
+    @property
+    def target(self) -> str:
+        """The processor the entry is for (``gfx90a``), or ``""`` for none."""
+        kind, _, rest = self.id.partition("-")
+        parts = rest.split("-", 4)
+        return parts[4] if len(parts) == 5 else ""
+
+
+def amdgpu_id(arch: str) -> str:
+    return f"hipv4-amdgcn-amd-amdhsa--{arch}"
+
+
+def write(entries: list[tuple[str, bytes]]) -> bytes:
+    """A bundle holding `entries` (id, bytes) in order, each aligned."""
+    header_size = len(MAGIC) + 8 + sum(24 + len(id.encode()) for id, _ in entries)
+    offsets, cursor = [], header_size
+    for _, data in entries:
+        cursor = -(-cursor // ENTRY_ALIGNMENT) * ENTRY_ALIGNMENT if data else cursor
+        offsets.append(cursor)
+        cursor += len(data)
+    out = bytearray(MAGIC + struct.pack("<Q", len(entries)))
+    for (id, data), offset in zip(entries, offsets):
+        encoded = id.encode()
+        out += struct.pack("<QQQ", offset, len(data), len(encoded)) + encoded
+    for (_, data), offset in zip(entries, offsets):
+        out += bytes(offset - len(out)) + data
+    return bytes(out)
+
+
+def read_entries(data: bytes | memoryview) -> list[Entry]:
+    """The entries of the bundle at the start of `data`, bounds-checked."""
+    view = memoryview(data)
+    if bytes(view[: len(MAGIC)]) != MAGIC:
+        raise BundleError("not a clang offload bundle (bad magic)")
+    cursor = len(MAGIC)
+    if len(view) < cursor + 8:
+        raise BundleError("truncated bundle header")
+    (count,) = struct.unpack_from("<Q", view, cursor)
+    cursor += 8
+    if count > (len(view) - cursor) // 24:
+        raise BundleError(f"entry count {count} does not fit in {len(view)} bytes")
+    entries = []
+    for _ in range(count):
+        if len(view) < cursor + 24:
+            raise BundleError("truncated entry table")
+        offset, size, id_size = struct.unpack_from("<QQQ", view, cursor)
+        cursor += 24
+        if id_size > len(view) - cursor:
+            raise BundleError(f"entry id of {id_size} bytes runs past the end")
+        id = bytes(view[cursor : cursor + id_size]).decode("ascii", "replace")
+        cursor += id_size
+        if offset > len(view) or size > len(view) - offset:
+            raise BundleError(f"entry {id} ({size} bytes at {offset}) lies outside the bundle")
+        entries.append(Entry(id, offset, size))
+    return entries
