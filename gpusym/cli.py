@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from gpusym import __version__
 
 EXIT_USAGE = 2
+EXIT_INTERNAL = 70  # EX_SOFTWARE: a defect in gpusym itself
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -45,7 +47,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def entry_point() -> None:
+    """The console script: no traceback reaches the user unless GPUSYM_DEBUG=1."""
     try:
         sys.exit(main())
     except KeyboardInterrupt:
         sys.exit(130)
+    except Exception as error:  # noqa: BLE001 - the last line of defence
+        if os.environ.get("GPUSYM_DEBUG") == "1":
+            raise
+        print(f"gpusym: internal error: {type(error).__name__}: {error} (GPUSYM_DEBUG=1 shows where)", file=sys.stderr)
+        sys.exit(EXIT_INTERNAL)

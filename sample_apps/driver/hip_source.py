@@ -105,29 +105,38 @@ def _sim_cc1(source: Path, cuid: str, options: BuildOptions, out: Path) -> list[
     return command
 
 
-def _sim_code_object(source: Path, cuid: str, options: BuildOptions, workdir: Path) -> bytes:
-    """The simulated device's code object: an x86-64 shared object."""
-    device_object = workdir / "sim.o"
-    result = toolchain.run(_sim_cc1(source, cuid, options, device_object), verbose=options.verbose, capture=True)
-    _check(result)
-    descriptors, shared = signatures.describe(device_object)
-    generated = workdir / "sim_signatures.s"
-    generated.write_text(signatures.assembly(descriptors, shared))
-    shared_object = workdir / "sim.so"
+def _link_shared(inputs: list[Path], output: Path, options: BuildOptions, *, strip: bool) -> None:
     link = [
         toolchain.tool("clang++"),
         "-shared",
         "-fuse-ld=lld",
         "-Wl,-Bsymbolic",
         "-Wl,--build-id",
-        str(device_object),
-        str(generated),
+        *map(str, inputs),
         "-o",
-        str(shared_object),
+        str(output),
     ]
-    if not options.debug:
+    if strip:
         link.append("-Wl,--strip-debug")
     _check(toolchain.run(link, verbose=options.verbose, capture=True))
+
+
+def _sim_code_object(source: Path, cuid: str, options: BuildOptions, workdir: Path) -> bytes:
+    """The simulated device's code object: an x86-64 shared object.
+
+    Linked twice: the DWARF of a linked object needs no relocations (a
+    relocatable one has TLS relocations DWARF readers do not apply), and the
+    final link adds the parameter descriptors read from the first."""
+    device_object = workdir / "sim.o"
+    result = toolchain.run(_sim_cc1(source, cuid, options, device_object), verbose=options.verbose, capture=True)
+    _check(result)
+    described = workdir / "sim-described.so"
+    _link_shared([device_object], described, options, strip=False)
+    descriptors, shared = signatures.describe(described)
+    generated = workdir / "sim_signatures.s"
+    generated.write_text(signatures.assembly(descriptors, shared))
+    shared_object = workdir / "sim.so"
+    _link_shared([device_object, generated], shared_object, options, strip=not options.debug)
     return shared_object.read_bytes()
 
 

@@ -234,12 +234,12 @@ def _linkage_name(die: DIE) -> str | None:
     return name.decode() if name else None
 
 
-def describe(object_path: Path) -> tuple[dict[str, str], list[str]]:
-    """Descriptors of every function `object_path` defines and exports, and
+def describe(shared_object: Path) -> tuple[dict[str, str], list[str]]:
+    """Descriptors of every function `shared_object` defines and exports, and
     the names of its undefined thread-local symbols (``extern __shared__``)."""
-    with open(object_path, "rb") as stream:
+    with open(shared_object, "rb") as stream:
         elf = ELFFile(stream)
-        symtab = elf.get_section_by_name(".symtab")
+        symtab = elf.get_section_by_name(".dynsym")
         defined, shared = set(), []
         for symbol in symtab.iter_symbols() if symtab else ():
             info = symbol["st_info"]
