@@ -18,7 +18,7 @@ RUNTIME_DIR = Path(__file__).resolve().parent / "runtime"
 INCLUDE_DIR = RUNTIME_DIR / "include"
 LIBRARY_NAME = "gpusym_runtime"
 _FLAGS = ["-std=c++20", "-O2", "-g", "-fPIC", "-shared", "-Wall", "-Wextra", "-pthread"]
-_LIBS = ["-lffi", "-ldl"]
+_LIBS = ["-lffi", "-ldl", "-lm"]
 
 
 class RuntimeBuildError(Exception):

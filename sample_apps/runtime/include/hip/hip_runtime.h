@@ -27,6 +27,7 @@ extern "C" hipError_t __hipPopCallConfiguration(dim3 *gridDim, dim3 *blockDim,
 
 #include "hip/gpusym_detail/device_builtins.h"
 #include "hip/gpusym_detail/device_atomics.h"
+#include "hip/gpusym_detail/device_math.h"
 
 #endif /* __HIP__ */
 

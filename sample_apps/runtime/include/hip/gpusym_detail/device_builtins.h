@@ -26,16 +26,6 @@ static __device__ inline void __threadfence(void) {
 static __device__ inline void __threadfence_block(void) {
   __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "workgroup");
 }
-/*
- * Device printf lowers to the ROCm device library, which is not available
- * without ROCm.  The AMDGPU code objects are built for their symbols and
- * metadata and are never run here, so the buffered printf's allocator
- * reports "no buffer" and the call prints nothing.
- */
-extern "C" __device__ __attribute__((weak, used)) char *__printf_alloc(unsigned int) {
-  return nullptr;
-}
-
 #else /* the simulated device, and the host pass of clang's HIP compile */
 
 #include "gpusym/lane.h"

@@ -1,0 +1,103 @@
+"""``gpusym demo``: builds the sample programs with the real toolchain, runs
+them on the simulated device, stops plain gdb inside a kernel, and reports."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from sample_apps.samples import SAMPLES, BuildFailed, Sample, build_sample
+
+RUN_TIMEOUT = 120
+
+
+@dataclass
+class Outcome:
+    sample: Sample
+    build_seconds: float
+    passed: bool
+    output: str
+    blocking_passed: bool
+
+
+def _run(program: Path, blocking: bool) -> subprocess.CompletedProcess:
+    env = dict(os.environ, GPUSYM_LAUNCH_BLOCKING="1" if blocking else "0")
+    return subprocess.run([program], capture_output=True, text=True, env=env, timeout=RUN_TIMEOUT)
+
+
+def _gdb_stop_in_kernel(program: Path) -> str | None:
+    """The line plain gdb prints when `break vector_add` stops in the kernel."""
+    command = [
+        "gdb", "-nx", "-batch",
+        "-ex", "set breakpoint pending on",
+        "-ex", "break vector_add",
+        "-ex", "run",
+        "-ex", "kill",
+        str(program),
+    ]  # fmt: skip
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, timeout=RUN_TIMEOUT)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    match = re.search(r"hit Breakpoint 1, (vector_add \(.*?\)) at .*?(\w+\.hip:\d+)", result.stdout)
+    return f"{match.group(1)} at {match.group(2)}" if match else None
+
+
+def run_demo(build_dir: str) -> int:
+    console = Console()
+    out_dir = Path(build_dir)
+    outcomes: list[Outcome] = []
+    for sample in SAMPLES:
+        with console.status(f"building {sample.name} with gpusym build -g ..."):
+            started = time.perf_counter()
+            try:
+                program = build_sample(sample, out_dir)
+            except BuildFailed as error:
+                console.print(f"[red]{error}[/red]")
+                return 1
+            seconds = time.perf_counter() - started
+        with console.status(f"running {sample.name} on the simulated device ..."):
+            run = _run(program, blocking=False)
+            blocking = _run(program, blocking=True)
+        outcomes.append(
+            Outcome(sample, seconds, run.returncode == 0, (run.stdout + run.stderr).strip(), blocking.returncode == 0)
+        )
+
+    table = Table(title=f"gpusym demo: sample programs built into {out_dir}/")
+    table.add_column("program")
+    table.add_column("shows")
+    table.add_column("build", justify="right")
+    table.add_column("async")
+    table.add_column("blocking")
+    verdict = {True: "[green]pass[/green]", False: "[red]FAIL[/red]"}
+    for outcome in outcomes:
+        table.add_row(
+            outcome.sample.name,
+            outcome.sample.summary,
+            f"{outcome.build_seconds:.1f} s",
+            verdict[outcome.passed],
+            verdict[outcome.blocking_passed],
+        )
+    console.print(table)
+    console.print("what each program printed (its own check of the device's results):")
+    for outcome in outcomes:
+        console.print(f"  {outcome.output.splitlines()[-1] if outcome.output else '(nothing)'}", highlight=False)
+
+    with console.status("plain gdb: break vector_add, run ..."):
+        stop = _gdb_stop_in_kernel(out_dir / "vector_add")
+    if stop:
+        console.print("plain gdb, [bold]break vector_add[/bold] (pending until the runtime loads the code object):")
+        console.print(f"  stopped in the device kernel: {stop}", highlight=False)
+    else:
+        console.print("[red]plain gdb did not stop in the vector_add kernel[/red]")
+
+    ok = all(o.passed and o.blocking_passed for o in outcomes) and stop is not None
+    console.print("[bold green]all samples passed[/bold green]" if ok else "[bold red]some samples failed[/bold red]")
+    return 0 if ok else 1
