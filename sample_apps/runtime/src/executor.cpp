@@ -72,10 +72,12 @@ size_t stack_size() {
 struct Executor {
   gpusym_debug_executor *record;
   gpusym_lane lanes[kMaxLanes];
-  void *lane_stacks[kMaxLanes] = {};
   std::vector<void *> free_stacks;
+  void *fiber_stack = nullptr;   // stack of the fiber being started
   void *scheduler_sp = nullptr;
   Dispatch *dispatch = nullptr;
+  uint32_t lane_count = 0;       // lanes in the block being run
+  uint32_t next_unstarted = 0;   // first lane not started yet
 
   Executor() {
     std::lock_guard<std::mutex> lock(registry_mutex());
@@ -106,49 +108,58 @@ void *new_stack() {
   return static_cast<char *>(base) + total;  // stacks grow down from the top
 }
 
-// Runs one lane from the start; switches back to the scheduler when it exits.
+// Makes `lane` the one running on this CPU thread.
+void enter(Executor &executor, gpusym_lane &lane) {
+  lane.state = GPUSYM_LANE_RUNNING;
+  __gpusym_lane = &lane;
+  executor.record->lane = &lane;
+}
+
+// Runs lanes from the start on one stack: when a lane exits without having
+// waited at a barrier, the next unstarted lane of the block takes over its
+// stack directly.  Switches back to the scheduler when the lane running waits
+// at a barrier (it keeps the stack) or when no unstarted lane is left.
 [[noreturn]] void lane_main(gpusym_lane *lane) {
   Executor &executor = this_executor();
   Dispatch &dispatch = *executor.dispatch;
-  ffi_call(&dispatch.kernel->signature.cif, FFI_FN(dispatch.kernel->entry), nullptr,
-           dispatch.argv.data());
-  lane->state = GPUSYM_LANE_EXITED;
+  void *stack = executor.fiber_stack;
+  for (;;) {
+    ffi_call(&dispatch.kernel->signature.cif, FFI_FN(dispatch.kernel->entry), nullptr,
+             dispatch.argv.data());
+    lane->state = GPUSYM_LANE_EXITED;
+    if (executor.next_unstarted == executor.lane_count) break;
+    lane = &executor.lanes[executor.next_unstarted++];
+    enter(executor, *lane);
+  }
+  executor.free_stacks.push_back(stack);
   gpusym_fiber_switch(&lane->saved_sp, executor.scheduler_sp);
   __builtin_unreachable();
 }
 
-// Runs `lane` until it exits or waits at a barrier.
+// Starts the next unstarted lane on a fresh stack.
+void start_next(Executor &executor) {
+  gpusym_lane &lane = executor.lanes[executor.next_unstarted++];
+  if (executor.free_stacks.empty()) executor.free_stacks.push_back(new_stack());
+  void *top = executor.free_stacks.back();
+  executor.free_stacks.pop_back();
+  executor.fiber_stack = top;
+  // The frame gpusym_fiber_switch pops: MXCSR and x87 control word, r15,
+  // r14, r13 (function), r12 (lane), rbx, rbp, then the return address.
+  auto *frame = static_cast<uint64_t *>(top) - 8;
+  frame[0] = 0x1f80 | (uint64_t{0x037f} << 32);
+  frame[1] = frame[2] = 0;
+  frame[3] = reinterpret_cast<uint64_t>(&lane_main);
+  frame[4] = reinterpret_cast<uint64_t>(&lane);
+  frame[5] = frame[6] = 0;
+  frame[7] = reinterpret_cast<uint64_t>(&gpusym_fiber_entry);
+  enter(executor, lane);
+  gpusym_fiber_switch(&executor.scheduler_sp, frame);
+}
+
+// Resumes a lane waiting at a barrier until it waits again or exits.
 void resume(Executor &executor, gpusym_lane &lane) {
-  uint32_t index = lane.flat_thread;
-  void *sp;
-  if (lane.state == GPUSYM_LANE_UNSTARTED) {
-    if (executor.free_stacks.empty()) executor.free_stacks.push_back(new_stack());
-    void *top = executor.free_stacks.back();
-    executor.free_stacks.pop_back();
-    executor.lane_stacks[index] = top;
-    // The frame gpusym_fiber_switch pops: MXCSR and x87 control word, r15,
-    // r14, r13 (function), r12 (lane), rbx, rbp, then the return address.
-    auto *frame = static_cast<uint64_t *>(top) - 8;
-    frame[0] = 0x1f80 | (uint64_t{0x037f} << 32);
-    frame[1] = frame[2] = 0;
-    frame[3] = reinterpret_cast<uint64_t>(&lane_main);
-    frame[4] = reinterpret_cast<uint64_t>(&lane);
-    frame[5] = frame[6] = 0;
-    frame[7] = reinterpret_cast<uint64_t>(&gpusym_fiber_entry);
-    sp = frame;
-  } else {
-    sp = lane.saved_sp;
-  }
-  lane.state = GPUSYM_LANE_RUNNING;
-  __gpusym_lane = &lane;
-  executor.record->lane = &lane;
-  gpusym_fiber_switch(&executor.scheduler_sp, sp);
-  __gpusym_lane = nullptr;
-  executor.record->lane = nullptr;
-  if (lane.state == GPUSYM_LANE_EXITED) {
-    executor.free_stacks.push_back(executor.lane_stacks[index]);
-    executor.lane_stacks[index] = nullptr;
-  }
+  enter(executor, lane);
+  gpusym_fiber_switch(&executor.scheduler_sp, lane.saved_sp);
 }
 
 void run_block(Executor &executor, Dispatch &dispatch, uint64_t block) {
@@ -164,17 +175,25 @@ void run_block(Executor &executor, Dispatch &dispatch, uint64_t block) {
                                     block_idx, dim, grid, dispatch.id, i,
                                     GPUSYM_LANE_UNSTARTED, nullptr};
   }
+  executor.lane_count = count;
+  executor.next_unstarted = 0;
   executor.record->lanes = executor.lanes;
   executor.record->lane_count = count;
+  // First round: every lane runs up to its first barrier (or to its end).
+  while (executor.next_unstarted < count) start_next(executor);
+  // Each further round releases the barrier: every waiting lane runs on to
+  // its next barrier before any of them is resumed again.
   for (bool waiting = true; waiting;) {
     waiting = false;
     for (uint32_t i = 0; i < count; i++) {
       gpusym_lane &lane = executor.lanes[i];
-      if (lane.state == GPUSYM_LANE_EXITED) continue;
+      if (lane.state != GPUSYM_LANE_AT_BARRIER) continue;
       resume(executor, lane);
       waiting |= lane.state == GPUSYM_LANE_AT_BARRIER;
     }
   }
+  __gpusym_lane = nullptr;
+  executor.record->lane = nullptr;
   executor.record->lane_count = 0;
 }
 

@@ -1,0 +1,125 @@
+// Speed of the simulated runtime, each figure next to a baseline measured in
+// the same run: launch latency against a condition-variable round trip
+// between two threads, kernels against the same work as a serial host loop.
+#include <hip/hip_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+using Clock = std::chrono::steady_clock;
+
+__global__ void empty() {}
+
+__global__ void vector_add(const float* a, const float* b, float* c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) c[i] = a[i] + b[i];
+}
+
+__global__ void block_sum(const float* in, float* partial, int n) {
+  __shared__ float tile[256];
+  int t = threadIdx.x;
+  int i = blockIdx.x * blockDim.x + t;
+  tile[t] = i < n ? in[i] : 0.0f;
+  __syncthreads();
+  for (int stride = blockDim.x / 2; stride > 0; stride /= 2) {
+    if (t < stride) tile[t] += tile[t + stride];
+    __syncthreads();
+  }
+  if (t == 0) partial[blockIdx.x] = tile[0];
+}
+
+template <typename F>
+static double median_us(int repeats, F body) {
+  std::vector<double> samples;
+  for (int r = 0; r < repeats; r++) {
+    auto start = Clock::now();
+    body();
+    samples.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
+  }
+  std::sort(samples.begin(), samples.end());
+  return samples[samples.size() / 2];
+}
+
+static double condvar_round_trip_us(int repeats) {
+  std::mutex mutex;
+  std::condition_variable cv;
+  int turn = 0;
+  bool stop = false;
+  std::thread partner([&] {
+    std::unique_lock<std::mutex> lock(mutex);
+    for (;;) {
+      cv.wait(lock, [&] { return turn == 1 || stop; });
+      if (stop) return;
+      turn = 0;
+      cv.notify_all();
+    }
+  });
+  double result = median_us(repeats, [&] {
+    std::unique_lock<std::mutex> lock(mutex);
+    turn = 1;
+    cv.notify_all();
+    cv.wait(lock, [&] { return turn == 0; });
+  });
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    stop = true;
+  }
+  cv.notify_all();
+  partner.join();
+  return result;
+}
+
+int main() {
+  const int repeats = 2000;
+  empty<<<1, 1>>>();
+  hipDeviceSynchronize();
+  double launch = median_us(repeats, [] {
+    empty<<<1, 1>>>();
+    hipDeviceSynchronize();
+  });
+  double round_trip = condvar_round_trip_us(repeats);
+  printf("launch_latency_us %.2f\n", launch);
+  printf("condvar_round_trip_us %.2f\n", round_trip);
+
+  const int n = 1 << 24;
+  std::vector<float> a(n, 1.0f), b(n, 2.0f), c(n);
+  float *da, *db, *dc, *dp;
+  hipMalloc(&da, n * sizeof(float));
+  hipMalloc(&db, n * sizeof(float));
+  hipMalloc(&dc, n * sizeof(float));
+  hipMalloc(&dp, n / 256 * sizeof(float));
+  hipMemcpy(da, a.data(), n * sizeof(float), hipMemcpyHostToDevice);
+  hipMemcpy(db, b.data(), n * sizeof(float), hipMemcpyHostToDevice);
+  double kernel = median_us(5, [&] {
+    vector_add<<<n / 256, 256>>>(da, db, dc, n);
+    hipDeviceSynchronize();
+  });
+  double loop = median_us(5, [&] {
+    for (int i = 0; i < n; i++) c[i] = a[i] + b[i];
+    __asm__ volatile("" : : "r"(c.data()) : "memory");
+  });
+  printf("vector_add_us %.0f\n", kernel);
+  printf("vector_add_loop_us %.0f\n", loop);
+
+  double reduce = median_us(5, [&] {
+    block_sum<<<n / 256, 256>>>(da, dp, n);
+    hipDeviceSynchronize();
+  });
+  std::vector<float> partial(n / 256);
+  double reduce_loop = median_us(5, [&] {
+    for (int block = 0; block < n / 256; block++) {
+      float sum = 0;
+      for (int i = 0; i < 256; i++) sum += a[block * 256 + i];
+      partial[block] = sum;
+    }
+    __asm__ volatile("" : : "r"(partial.data()) : "memory");
+  });
+  printf("block_sum_us %.0f\n", reduce);
+  printf("block_sum_loop_us %.0f\n", reduce_loop);
+  return 0;
+}

@@ -1,0 +1,42 @@
+"""Benchmarks of the simulated runtime: builds bench/programs with
+``gpusym build -O2``, runs them, and prints each figure with its baseline
+from the same run and the ratio."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from sample_apps.driver.driver import build
+
+BENCH_DIR = Path(__file__).resolve().parent
+OUT_DIR = Path("build/bench")
+
+# (figure, baseline, what the ratio means)
+COMPARISONS = [
+    ("launch_latency_us", "condvar_round_trip_us", "empty-kernel launch + synchronize vs a condition-variable round trip"),
+    ("vector_add_us", "vector_add_loop_us", "vector add of 2^24 floats, 256-thread blocks, vs a serial loop"),
+    ("block_sum_us", "block_sum_loop_us", "shared-memory block sums with __syncthreads vs a serial loop"),
+]
+
+
+def main() -> int:
+    OUT_DIR.mkdir(parents=True, exist_ok=True)
+    program = OUT_DIR / "runtime_speed"
+    if build(["-O2", str(BENCH_DIR / "programs" / "runtime_speed.hip"), "-o", str(program)]) != 0:
+        return 1
+    result = subprocess.run([program], capture_output=True, text=True, timeout=600)
+    if result.returncode != 0:
+        print(result.stdout + result.stderr, file=sys.stderr)
+        return 1
+    figures = {name: float(value) for name, value in (line.split() for line in result.stdout.splitlines())}
+    print(f"{'figure':<24}{'value':>12}{'baseline':>12}{'ratio':>8}  what")
+    for figure, baseline, what in COMPARISONS:
+        ratio = figures[figure] / figures[baseline]
+        print(f"{figure:<24}{figures[figure]:>12.2f}{figures[baseline]:>12.2f}{ratio:>7.1f}x  {what}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
