@@ -88,13 +88,14 @@ def run_demo(build_dir: str) -> int:
     console.print(table)
     console.print("what each program printed (its own check of the device's results):")
     for outcome in outcomes:
-        console.print(f"  {outcome.output.splitlines()[-1] if outcome.output else '(nothing)'}", highlight=False)
+        line = outcome.output.splitlines()[-1] if outcome.output else "(nothing)"
+        console.print(f"  {line}", highlight=False, soft_wrap=True)
 
     with console.status("plain gdb: break vector_add, run ..."):
         stop = _gdb_stop_in_kernel(out_dir / "vector_add")
     if stop:
         console.print("plain gdb, [bold]break vector_add[/bold] (pending until the runtime loads the code object):")
-        console.print(f"  stopped in the device kernel: {stop}", highlight=False)
+        console.print(f"  stopped in the device kernel: {stop}", highlight=False, soft_wrap=True)
     else:
         console.print("[red]plain gdb did not stop in the vector_add kernel[/red]")
 
