@@ -233,6 +233,9 @@ void worker_main(uint32_t index) {
     for (uint64_t block; (block = dispatch->next_block.fetch_add(1)) < dispatch->total_blocks; ran++)
       run_block(executor, *dispatch, block);
     lock.lock();
+    // A worker that took no block may find the dispatch already completed
+    // and freed; one that ran blocks keeps it alive until it has added them.
+    if (ran == 0) continue;
     dispatch->done_blocks += ran;
     if (dispatch->done_blocks == dispatch->total_blocks) complete_front(q);
   }
