@@ -286,12 +286,14 @@ hipError_t launch(Kernel &kernel, const LaunchConfig &config, void **args) {
 
   Queue &q = queue();
   std::unique_lock<std::mutex> lock(q.mutex);
+  // A full ring is a full hardware queue: wait for the oldest launch.  The id
+  // is taken only then, so ids follow the order of the queue.
+  q.done.wait(lock, [&q] {
+    uint32_t state = dispatch_records[q.launches % GPUSYM_DEBUG_DISPATCH_SLOTS].state;
+    return state == GPUSYM_DISPATCH_FREE || state == GPUSYM_DISPATCH_COMPLETE;
+  });
   dispatch->id = ++q.launches;
   gpusym_debug_dispatch *record = &dispatch_records[(dispatch->id - 1) % GPUSYM_DEBUG_DISPATCH_SLOTS];
-  // A full ring is a full hardware queue: wait for the oldest launch.
-  q.done.wait(lock, [record] {
-    return record->state == GPUSYM_DISPATCH_FREE || record->state == GPUSYM_DISPATCH_COMPLETE;
-  });
   dispatch->record = record;
   {
     std::lock_guard<std::mutex> registry_lock(registry_mutex());

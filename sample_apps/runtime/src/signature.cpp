@@ -28,11 +28,19 @@ ffi_type *integer_type(size_t bytes, bool is_signed) {
   return nullptr;
 }
 
-// Aggregate types live as long as the process: kernels are few, and a
-// signature is built once per kernel.
-std::mutex aggregate_mutex;
-std::deque<ffi_type> aggregate_types;
-std::deque<std::vector<ffi_type *>> aggregate_elements;
+// Aggregate types live as long as the process (kernels are few, a signature
+// is built once per kernel) and are never destroyed: a worker may still be
+// calling a kernel while the process exits.
+struct AggregateTypes {
+  std::mutex mutex;
+  std::deque<ffi_type> types;
+  std::deque<std::vector<ffi_type *>> elements;
+};
+
+AggregateTypes &aggregates() {
+  static auto *instance = new AggregateTypes;
+  return *instance;
+}
 
 // An ffi struct type that System V classifies and lays out like the
 // aggregate: one run of elements per eightbyte, of the eightbyte's class.
@@ -63,10 +71,11 @@ ffi_type *aggregate_type(size_t size, size_t align, const std::string &classes, 
     }
   }
   elements.push_back(nullptr);
-  std::lock_guard<std::mutex> lock(aggregate_mutex);
-  aggregate_elements.push_back(std::move(elements));
-  aggregate_types.push_back(ffi_type{0, 0, FFI_TYPE_STRUCT, aggregate_elements.back().data()});
-  return &aggregate_types.back();
+  AggregateTypes &store = aggregates();
+  std::lock_guard<std::mutex> lock(store.mutex);
+  store.elements.push_back(std::move(elements));
+  store.types.push_back(ffi_type{0, 0, FFI_TYPE_STRUCT, store.elements.back().data()});
+  return &store.types.back();
 }
 
 ffi_type *parameter_type(const std::string &text, std::string &error) {
