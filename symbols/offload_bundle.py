@@ -16,7 +16,10 @@ MAGIC = b"__CLANG_OFFLOAD_BUNDLE__"
 HOST_ID = "host-x86_64-unknown-linux--"
 #: Entry id of this project's simulated device: an x86-64 ELF shared object
 #: built from the program's device code (see the runtime's debug_interface.h).
-SIM_ID = "hipv4-x86_64-unknown-linux-gnu-gpusym"
+#: Stored as clang-offload-bundler-19 stores target
+#: ``hipv4-x86_64-unknown-linux-gnu-gpusym`` (with a trailing dash), so that
+#: ``--unbundle --targets=hipv4-x86_64-unknown-linux-gnu-gpusym`` extracts it.
+SIM_ID = "hipv4-x86_64-unknown-linux-gnu-gpusym-"
 #: Entries start at multiples of this, as clang aligns them.
 ENTRY_ALIGNMENT = 4096
 
@@ -36,7 +39,7 @@ class Entry:
         """The processor the entry is for (``gfx90a``), or ``""`` for none."""
         kind, _, rest = self.id.partition("-")
         parts = rest.split("-", 4)
-        return parts[4] if len(parts) == 5 else ""
+        return parts[4].rstrip("-") if len(parts) == 5 else ""
 
 
 def amdgpu_id(arch: str) -> str:

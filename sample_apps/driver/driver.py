@@ -65,8 +65,7 @@ def build(argv: list[str]) -> int:
     try:
         options = build_options.parse(argv)
     except build_options.UsageError as error:
-        print(f"gpusym build: {error}", file=sys.stderr)
-        print(build_options.USAGE.splitlines()[0], file=sys.stderr)
+        print(f"gpusym build: {error} (gpusym build --help shows the usage)", file=sys.stderr)
         return EXIT_USAGE
     for source in options.sources:
         if not source.path.is_file():

@@ -225,17 +225,22 @@ void worker_main(uint32_t index) {
       return !q.pending.empty() && q.pending.front()->next_block < q.pending.front()->total_blocks;
     });
     Dispatch *dispatch = q.pending.front();
+    // The first block is claimed under the lock: a dispatch completes only
+    // when every claimed block is counted, so it stays alive until this
+    // worker has counted its own.  Other workers claim blocks without the
+    // lock, so the last one may already be gone.
+    uint64_t block = dispatch->next_block.fetch_add(1);
+    if (block >= dispatch->total_blocks) continue;
     if (dispatch->record->state == GPUSYM_DISPATCH_QUEUED)
       set_state(*dispatch, GPUSYM_DISPATCH_RUNNING, GPUSYM_EVENT_DISPATCH_STARTED);
     lock.unlock();
     executor.dispatch = dispatch;
     uint64_t ran = 0;
-    for (uint64_t block; (block = dispatch->next_block.fetch_add(1)) < dispatch->total_blocks; ran++)
+    do {
       run_block(executor, *dispatch, block);
+      ran++;
+    } while ((block = dispatch->next_block.fetch_add(1)) < dispatch->total_blocks);
     lock.lock();
-    // A worker that took no block may find the dispatch already completed
-    // and freed; one that ran blocks keeps it alive until it has added them.
-    if (ran == 0) continue;
     dispatch->done_blocks += ran;
     if (dispatch->done_blocks == dispatch->total_blocks) complete_front(q);
   }

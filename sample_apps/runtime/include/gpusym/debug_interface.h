@@ -27,9 +27,11 @@ extern "C" {
 
 /*
  * The bundle entry id of the simulated device's code object in a fat binary:
- * an x86-64 ELF shared object built from the program's own device code.
+ * an x86-64 ELF shared object built from the program's own device code.  It is
+ * the form clang-offload-bundler writes for target
+ * hipv4-x86_64-unknown-linux-gnu-gpusym (note the trailing dash).
  */
-#define GPUSYM_SIM_BUNDLE_ID "hipv4-x86_64-unknown-linux-gnu-gpusym"
+#define GPUSYM_SIM_BUNDLE_ID "hipv4-x86_64-unknown-linux-gnu-gpusym-"
 
 /* Capacity of the dispatch ring: launches beyond it wait for a free slot. */
 #define GPUSYM_DEBUG_DISPATCH_SLOTS 1024

@@ -1,0 +1,124 @@
+"""Reading binaries with independent tools (LLVM 19's readelf, objcopy and
+offload bundler, binutils' c++filt), never with gpusym's own code, so that
+the tests that use them check gpusym against an outside opinion."""
+
+from __future__ import annotations
+
+import re
+import struct
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+READELF = "llvm-readelf-19"
+OBJCOPY = "llvm-objcopy-19"
+BUNDLER = "clang-offload-bundler-19"
+CXXFILT = "c++filt"
+
+_SECTION = re.compile(r"^\s*\[\s*(\d+)\]\s+(\S+)\s+(\S+)")
+_SYMBOL = re.compile(r"^\s*\d+:\s+([0-9a-f]+)\s+(\S+)\s+(\w+)\s+(\w+)\s+(\w+)\s+(\w+)\s+(\S+)\s*$")
+
+
+def check_output(command: list[str | Path]) -> str:
+    result = subprocess.run([str(c) for c in command], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, (
+        f"$ {' '.join(map(str, command))}\nexit status {result.returncode}\n{result.stdout}{result.stderr}"
+    )
+    return result.stdout
+
+
+@dataclass(frozen=True)
+class Symbol:
+    name: str
+    type: str  # FUNC, OBJECT, ...
+    bind: str  # GLOBAL, WEAK, LOCAL
+    section: str  # section name, or UND / ABS
+
+
+def sections(path: Path) -> dict[int, str]:
+    """Section index -> name, from ``llvm-readelf -S``."""
+    table = {}
+    for line in check_output([READELF, "-SW", path]).splitlines():
+        match = _SECTION.match(line)
+        if match and match.group(1) != "0":
+            table[int(match.group(1))] = match.group(2)
+    return table
+
+
+def section_names(path: Path) -> set[str]:
+    return set(sections(path).values())
+
+
+def symbols(path: Path) -> dict[str, Symbol]:
+    """Every named symbol of `path` (.symtab preferred over .dynsym), by name."""
+    by_index = sections(path)
+    found: dict[str, Symbol] = {}
+    table = None
+    for line in check_output([READELF, "-sW", path]).splitlines():
+        if line.startswith("Symbol table"):
+            table = ".symtab" if "'.symtab'" in line else ".dynsym"
+            continue
+        match = _SYMBOL.match(line)
+        if not match:
+            continue
+        _, _, type_, bind, _, ndx, name = match.groups()
+        name = name.split("@")[0]
+        section = by_index.get(int(ndx), f"#{ndx}") if ndx.isdigit() else ndx
+        if name and (name not in found or table == ".symtab"):
+            found[name] = Symbol(name, type_, bind, section)
+    return found
+
+
+def elf_header(path: Path) -> dict[str, str]:
+    """``llvm-readelf -h`` as field -> value (``Type``, ``Machine``, ``Class``...)."""
+    header = {}
+    for line in check_output([READELF, "-hW", path]).splitlines():
+        key, sep, value = line.partition(":")
+        if sep:
+            header[key.strip()] = value.strip()
+    return header
+
+
+def demangle(names) -> dict[str, str]:
+    """Mangled name -> what c++filt makes of it."""
+    names = list(names)
+    result = subprocess.run([CXXFILT], input="\n".join(names) + "\n", capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return dict(zip(names, result.stdout.splitlines()))
+
+
+def dump_fatbin(program: Path, out: Path) -> Path:
+    """The bytes of `program`'s .hip_fatbin section, written to `out`."""
+    check_output([OBJCOPY, f"--dump-section=.hip_fatbin={out}", program, out.with_suffix(".unused")])
+    return out
+
+
+def bundle_ids(bundle: Path) -> list[str]:
+    """The entry ids ``clang-offload-bundler --list`` reports, in its order."""
+    return check_output([BUNDLER, "--list", "--type=o", f"--input={bundle}"]).split()
+
+
+def unbundle(bundle: Path, target: str, out: Path) -> subprocess.CompletedProcess:
+    """``clang-offload-bundler --unbundle`` of one entry into `out`."""
+    command = [BUNDLER, "--unbundle", "--type=o", f"--targets={target}", f"--input={bundle}", f"--output={out}"]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120)
+
+
+def bundle_entry_bytes(bundle: Path, target: str) -> bytes:
+    """One entry of a clang offload bundle, read by this test suite's own
+    parser of the documented layout (clang's ClangOffloadBundler docs, "Bundled
+    Binary File Layout": magic, u64 count, then per entry u64 offset, u64 size,
+    u64 id length and the id; all little-endian)."""
+    data = bundle.read_bytes()
+    magic = b"__CLANG_OFFLOAD_BUNDLE__"
+    assert data.startswith(magic), f"{bundle} is not a clang offload bundle"
+    (count,) = struct.unpack_from("<Q", data, len(magic))
+    cursor = len(magic) + 8
+    for _ in range(count):
+        offset, size, id_size = struct.unpack_from("<QQQ", data, cursor)
+        cursor += 24
+        entry_id = data[cursor : cursor + id_size].decode()
+        cursor += id_size
+        if entry_id == target:
+            return data[offset : offset + size]
+    raise AssertionError(f"{bundle} has no entry {target}")

@@ -1,0 +1,60 @@
+"""Misused HIP API calls return HIP's own error codes and the program goes on.
+
+tests/programs/api_errors.hip makes each bad call and prints
+``<case>: <hipGetErrorName of the result> survived`` right after it returns;
+at the end a valid launch must still work."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import describe, run
+
+EXPECTED = {
+    "launch of a host variable": "hipErrorInvalidDeviceFunction",
+    "block of 2048 threads": "hipErrorInvalidConfiguration",
+    "block dimension 0": "hipErrorInvalidConfiguration",
+    "memcpy host to device into a stack array": "hipErrorInvalidValue",
+    "memcpy device to host from a host pointer": "hipErrorInvalidValue",
+    "free of a host pointer": "hipErrorInvalidValue",
+    "memcpy to a non-symbol": "hipErrorInvalidSymbol",
+    # hipGetLastError returns the last error, then clears it.
+    "last error": "hipErrorInvalidSymbol",
+    "last error after reading it": "hipSuccess",
+}
+
+
+@pytest.fixture(scope="module", params=["queued", "blocking"])
+def api_errors_run(request, build_program):
+    env = {"GPUSYM_LAUNCH_BLOCKING": "1"} if request.param == "blocking" else {}
+    return run([build_program("api_errors.hip")], env=env)
+
+
+@pytest.fixture(scope="module")
+def reported(api_errors_run) -> dict[str, str]:
+    """case -> the rest of its line."""
+    cases = {}
+    for line in api_errors_run.stdout.splitlines():
+        case, sep, rest = line.partition(": ")
+        if sep:
+            cases[case] = rest
+    return cases
+
+
+def test_program_survives_every_bad_call_and_exits_0(api_errors_run):
+    assert api_errors_run.returncode == 0, describe(api_errors_run)
+
+
+@pytest.mark.parametrize("case", EXPECTED)
+def test_bad_call_returns_the_hip_error_code(reported, api_errors_run, case):
+    assert case in reported, f"no line for {case!r}: the program stopped before it\n{describe(api_errors_run)}"
+    assert reported[case] == f"{EXPECTED[case]} survived"
+
+
+def test_valid_launch_still_works_after_the_errors(reported, api_errors_run):
+    assert reported.get("valid launch afterwards") == "hipSuccess, 0 wrong", describe(api_errors_run)
+
+
+def test_every_case_is_reported_once_in_order(api_errors_run):
+    cases = [line.partition(": ")[0] for line in api_errors_run.stdout.splitlines()]
+    assert cases == [*EXPECTED, "valid launch afterwards"], describe(api_errors_run)
