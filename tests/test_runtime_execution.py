@@ -28,3 +28,10 @@ def test_device_math_matches_the_host_libm(build_program):
     ]  # fmt: skip
     for name, device, host in lines:
         assert device == host, f"{name}: device {device}, host {host}"
+
+
+@pytest.mark.parametrize("blocking", ["0", "1"])
+def test_syncthreads_orders_a_block_of_1024_lanes(build_program, blocking):
+    result = run([build_program("barrier_1024.hip")], env={"GPUSYM_LAUNCH_BLOCKING": blocking})
+    assert result.returncode == 0, describe(result)
+    assert result.stdout.strip() == "barrier_1024: 0 wrong", describe(result)
