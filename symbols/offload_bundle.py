@@ -11,6 +11,8 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 
+from symbols.errors import FormatError
+
 MAGIC = b"__CLANG_OFFLOAD_BUNDLE__"
 #: Entry id of the host, present (and empty) in every bundle clang writes.
 HOST_ID = "host-x86_64-unknown-linux--"
@@ -22,10 +24,6 @@ HOST_ID = "host-x86_64-unknown-linux--"
 SIM_ID = "hipv4-x86_64-unknown-linux-gnu-gpusym-"
 #: Entries start at multiples of this, as clang aligns them.
 ENTRY_ALIGNMENT = 4096
-
-
-class BundleError(ValueError):
-    """The bytes are not a well-formed offload bundle."""
 
 
 @dataclass(frozen=True)
@@ -67,25 +65,25 @@ def read_entries(data: bytes | memoryview) -> list[Entry]:
     """The entries of the bundle at the start of `data`, bounds-checked."""
     view = memoryview(data)
     if bytes(view[: len(MAGIC)]) != MAGIC:
-        raise BundleError("not a clang offload bundle (bad magic)")
+        raise FormatError("not a clang offload bundle (bad magic)")
     cursor = len(MAGIC)
     if len(view) < cursor + 8:
-        raise BundleError("truncated bundle header")
+        raise FormatError("truncated bundle header")
     (count,) = struct.unpack_from("<Q", view, cursor)
     cursor += 8
     if count > (len(view) - cursor) // 24:
-        raise BundleError(f"entry count {count} does not fit in {len(view)} bytes")
+        raise FormatError(f"entry count {count} does not fit in {len(view)} bytes")
     entries = []
     for _ in range(count):
         if len(view) < cursor + 24:
-            raise BundleError("truncated entry table")
+            raise FormatError("truncated entry table")
         offset, size, id_size = struct.unpack_from("<QQQ", view, cursor)
         cursor += 24
         if id_size > len(view) - cursor:
-            raise BundleError(f"entry id of {id_size} bytes runs past the end")
+            raise FormatError(f"entry id of {id_size} bytes runs past the end")
         id = bytes(view[cursor : cursor + id_size]).decode("ascii", "replace")
         cursor += id_size
         if offset > len(view) or size > len(view) - offset:
-            raise BundleError(f"entry {id} ({size} bytes at {offset}) lies outside the bundle")
+            raise FormatError(f"entry {id} ({size} bytes at {offset}) lies outside the bundle")
         entries.append(Entry(id, offset, size))
     return entries
