@@ -1,0 +1,235 @@
+"""A small, fast ELF reader: header, sections, symbols and notes.
+
+Reads from any buffer (an mmap of a 150 MB library, or a code object inside
+one) without copying section contents, unpacks symbol tables in bulk with
+``struct.iter_unpack``, and checks every offset and size against the buffer.
+32- and 64-bit, little- and big-endian.  Bad input raises ``FormatError``.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Iterator
+
+from symbols.errors import FormatError
+
+MAGIC = b"\x7fELF"
+
+EM_X86_64 = 62
+EM_CUDA = 190
+EM_AMDGPU = 224
+
+ET_REL, ET_EXEC, ET_DYN = 1, 2, 3
+
+SHT_NOBITS = 8
+SHT_SYMTAB = 2
+SHT_DYNSYM = 11
+SHT_NOTE = 7
+SHF_ALLOC = 0x2
+SHN_UNDEF = 0
+SHN_LORESERVE = 0xFF00
+SHN_XINDEX = 0xFFFF
+
+STT_NAMES = {0: "NOTYPE", 1: "OBJECT", 2: "FUNC", 3: "SECTION", 4: "FILE", 5: "COMMON", 6: "TLS", 10: "GNU_IFUNC"}
+STB_NAMES = {0: "LOCAL", 1: "GLOBAL", 2: "WEAK", 10: "GNU_UNIQUE"}
+
+#: How many sections a file may declare before it is called corrupt.
+MAX_SECTIONS = 1 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    index: int
+    name: str
+    type: int
+    flags: int
+    addr: int
+    offset: int
+    size: int
+    link: int
+    entsize: int
+
+
+@dataclass(frozen=True, slots=True)
+class Symbol:
+    name: str
+    value: int
+    size: int
+    type: str  # "FUNC", "OBJECT", ...
+    bind: str  # "LOCAL", "GLOBAL", "WEAK", ...
+    other: int  # st_other: visibility in the low bits, processor flags above
+    shndx: int
+
+    @property
+    def defined(self) -> bool:
+        return self.shndx != SHN_UNDEF
+
+
+class ElfFile:
+    """An ELF image in `data` (bytes, mmap or memoryview)."""
+
+    def __init__(self, data: bytes | memoryview):
+        self.data = memoryview(data).cast("B") if not isinstance(data, memoryview) else data
+        if len(self.data) < 16 or bytes(self.data[:4]) != MAGIC:
+            raise FormatError("not an ELF file")
+        ei_class, ei_data = self.data[4], self.data[5]
+        if ei_class not in (1, 2) or ei_data not in (1, 2):
+            raise FormatError(f"unknown ELF class {ei_class} or data encoding {ei_data}")
+        self.is64 = ei_class == 2
+        self.endian = "<" if ei_data == 1 else ">"
+        header = (self.endian + ("HHIQQQIHHHHHH" if self.is64 else "HHIIIIIHHHHHH"))
+        fields = self._unpack(header, 16, "ELF header")
+        (self.type, self.machine, _, self.entry, self.phoff, shoff, self.flags, _, _, _,
+         shentsize, shnum, shstrndx) = fields  # fmt: skip
+        self._shoff, self._shentsize, self._shnum, self._shstrndx = shoff, shentsize, shnum, shstrndx
+
+    # ---- raw access ----
+
+    def _unpack(self, fmt: str, offset: int, what: str) -> tuple:
+        size = struct.calcsize(fmt)
+        if offset < 0 or offset + size > len(self.data):
+            raise FormatError(f"{what} at offset {offset} lies outside the file ({len(self.data)} bytes)")
+        return struct.unpack_from(fmt, self.data, offset)
+
+    def bytes_at(self, offset: int, size: int, what: str) -> memoryview:
+        if offset < 0 or size < 0 or offset + size > len(self.data):
+            raise FormatError(f"{what} ({size} bytes at offset {offset}) lies outside the file ({len(self.data)} bytes)")
+        return self.data[offset : offset + size]
+
+    # ---- sections ----
+
+    @cached_property
+    def sections(self) -> list[Section]:
+        if self._shoff == 0:
+            return []  # no section header table (stripped of it, or a core file)
+        entry = (self.endian + ("IIQQQQIIQQ" if self.is64 else "IIIIIIIIII"))
+        entry_size = struct.calcsize(entry)
+        if self._shentsize != entry_size:
+            raise FormatError(f"section header size {self._shentsize}, expected {entry_size}")
+        count, names_index = self._shnum, self._shstrndx
+        if count == 0 or names_index == SHN_XINDEX:
+            first = self._unpack(entry, self._shoff, "section header 0")
+            count = count or first[5]
+            names_index = first[6] if names_index == SHN_XINDEX else names_index
+        if count > MAX_SECTIONS:
+            raise FormatError(f"{count} sections declared")
+        table = self.bytes_at(self._shoff, count * entry_size, "section header table")
+        raw = list(struct.iter_unpack(entry, table))
+        if names_index >= len(raw):
+            raise FormatError(f"section name table index {names_index} out of range")
+        names = self._section_contents(raw[names_index], "section name table")
+        sections = []
+        for index, (name, type_, flags, addr, offset, size, link, _, _, entsize) in enumerate(raw):
+            sections.append(Section(index, _cstring(names, name), type_, flags, addr, offset, size, link, entsize))
+        return sections
+
+    def _section_contents(self, raw: tuple, what: str) -> bytes:
+        type_, offset, size = raw[1], raw[4], raw[5]
+        return b"" if type_ == SHT_NOBITS else bytes(self.bytes_at(offset, size, what))
+
+    @cached_property
+    def _sections_by_name(self) -> dict[str, Section]:
+        by_name: dict[str, Section] = {}
+        for section in self.sections:
+            by_name.setdefault(section.name, section)
+        return by_name
+
+    def section(self, name: str) -> Section | None:
+        return self._sections_by_name.get(name)
+
+    def contents(self, section: Section) -> memoryview:
+        """A section's bytes (empty for NOBITS), without copying."""
+        if section.type == SHT_NOBITS:
+            return memoryview(b"")
+        return self.bytes_at(section.offset, section.size, f"section {section.name}")
+
+    def file_offset(self, address: int) -> int | None:
+        """The file offset of virtual `address` in an allocated section."""
+        for section in self.sections:
+            if (section.flags & SHF_ALLOC and section.type != SHT_NOBITS
+                    and section.addr <= address < section.addr + section.size):  # fmt: skip
+                return section.offset + address - section.addr
+        return None
+
+    def cstring_at(self, address: int, limit: int = 1 << 16) -> str:
+        """The NUL-terminated string at virtual `address`."""
+        offset = self.file_offset(address)
+        if offset is None:
+            raise FormatError(f"address {address:#x} is in no section of the file")
+        window = bytes(self.data[offset : offset + limit])
+        end = window.find(b"\0")
+        if end < 0:
+            raise FormatError(f"string at {address:#x} is not terminated")
+        return window[:end].decode("utf-8", "replace")
+
+    # ---- symbols ----
+
+    def symbols(self, section: Section) -> list[Symbol]:
+        """The symbols of a SYMTAB or DYNSYM section (entry 0 excluded)."""
+        entry = self.endian + ("IBBHQQ" if self.is64 else "IIIBBH")
+        entry_size = struct.calcsize(entry)
+        if section.size % entry_size:
+            raise FormatError(f"{section.name}: size {section.size} is not a multiple of {entry_size}")
+        if section.link >= len(self.sections):
+            raise FormatError(f"{section.name}: string table index {section.link} out of range")
+        strings = bytes(self.contents(self.sections[section.link]))
+        table = self.contents(section)
+        symbols = []
+        for fields in struct.iter_unpack(entry, table[entry_size:]):
+            if self.is64:
+                name, info, other, shndx, value, size = fields
+            else:
+                name, value, size, info, other, shndx = fields
+            symbols.append(
+                Symbol(
+                    _cstring(strings, name),
+                    value,
+                    size,
+                    STT_NAMES.get(info & 0xF, str(info & 0xF)),
+                    STB_NAMES.get(info >> 4, str(info >> 4)),
+                    other,
+                    shndx,
+                )
+            )
+        return symbols
+
+    @cached_property
+    def symtab(self) -> list[Symbol]:
+        """.symtab, or empty when the file is stripped of it."""
+        section = next((s for s in self.sections if s.type == SHT_SYMTAB), None)
+        return self.symbols(section) if section else []
+
+    @cached_property
+    def dynsym(self) -> list[Symbol]:
+        section = next((s for s in self.sections if s.type == SHT_DYNSYM), None)
+        return self.symbols(section) if section else []
+
+    # ---- notes ----
+
+    def notes(self, section: Section) -> Iterator[tuple[str, int, memoryview]]:
+        """(owner, type, descriptor) of each note in a NOTE section."""
+        data = self.contents(section)
+        cursor = 0
+        while cursor + 12 <= len(data):
+            name_size, desc_size, note_type = struct.unpack_from(self.endian + "III", data, cursor)
+            name_start = cursor + 12
+            desc_start = name_start + _align4(name_size)
+            end = desc_start + _align4(desc_size)
+            if desc_start + desc_size > len(data):
+                raise FormatError(f"{section.name}: note at {cursor} runs past the section")
+            owner = bytes(data[name_start : name_start + name_size]).rstrip(b"\0").decode("ascii", "replace")
+            yield owner, note_type, data[desc_start : desc_start + desc_size]
+            cursor = end
+
+
+def _align4(size: int) -> int:
+    return (size + 3) & ~3
+
+
+def _cstring(table: bytes, offset: int) -> str:
+    if offset >= len(table):
+        return ""
+    end = table.find(b"\0", offset)
+    return table[offset : end if end >= 0 else len(table)].decode("utf-8", "replace")
