@@ -1,0 +1,158 @@
+"""NVIDIA's fatbin: the ``.nv_fatbin`` section of CUDA objects and programs.
+
+NVIDIA documents only the wrapper in ``.nvFatBinSegment`` (CUDA's
+fatbinary_section.h: {int magic 0x466243B1; int version; pointer to the
+fatbin; pointer to an offline file name (version 1) or to the prelinked
+fatbins (version 2)}).  The rest, as other public readers of the format and
+the fatbins of CUDA 13's nvcc agree (little-endian):
+
+* fatbin header (16 bytes): u32 magic 0xBA55ED50, u16 version 1, u16 header
+  size, u64 size of the entries that follow the header;
+* entry header (64 bytes or more, ``-G`` and PTX entries are longer): u16
+  kind (1 PTX, 2 cubin), u16 version, u32 header size, u64 payload size
+  (padded to 8), u32 compressed size, u32, u16 minor, u16 major, u32 SM
+  architecture, u32 name offset, u32 name size, u64 flags (0x1 64-bit, 0x2
+  debug, 0x10 Linux, 0x2000 LZ4-compressed, 0x8000 zstd-compressed), u64,
+  u64 uncompressed size; the payload follows the entry header.
+
+Several fatbins follow each other in a linked program's section.  nvcc 13
+compresses PTX with zstd by default, everything with ``-Xfatbin
+-compress-all`` (zstd, or with ``-compress-mode=speed`` LZ4 blocks).
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+from dataclasses import dataclass
+from typing import Literal
+
+from symbols.compressed_bundle import inflate
+from symbols.errors import FormatError
+
+MAGIC = 0xBA55ED50
+WRAPPER_MAGIC = 0x466243B1
+_HEADER = struct.Struct("<IHHQ")
+_ENTRY = struct.Struct("<HHIQIIHHIIIQQQ")
+_WRAPPER = struct.Struct("<IIQQ")
+KINDS: dict[int, Literal["cubin", "ptx"]] = {1: "ptx", 2: "cubin"}
+#: Compression flag -> format; None: compressed in a format nobody
+#: documents (0x1000, which third-party readers report in older fatbins).
+COMPRESSIONS = {0x8000: "zstd", 0x2000: "lz4", 0x1000: None}
+_INFLATABLE = {"zstd", "lz4"}
+_NOT_ZERO = re.compile(rb"[^\x00]")
+
+
+@dataclass(frozen=True)
+class FatbinEntry:
+    kind: Literal["cubin", "ptx"]
+    sm: int  # 90 for sm_90 and compute_90
+    offset: int  # of the payload, from the start of the data read
+    size: int  # of the payload as stored (compressed, or padded to 8)
+    compressed: bool
+    compression: str | None  # "zstd", "lz4"; None if not compressed or unknown
+    uncompressed_size: int | None  # None if not compressed
+
+
+@dataclass(frozen=True)
+class FatbinWrapper:
+    version: int
+    fatbin_address: int
+    filename_or_fatbins: int
+
+
+def read_wrappers(data: bytes | memoryview) -> list[FatbinWrapper]:
+    """The wrappers in a ``.nvFatBinSegment`` section (one per object linked
+    in; 64-bit little-endian hosts), as stored: 0 in a relocatable object."""
+    view = memoryview(data)
+    if len(view) % _WRAPPER.size:
+        raise FormatError(f"fatbin segment of {len(view)} bytes is not a whole number of wrappers")
+    wrappers = []
+    for magic, version, address, extra in _WRAPPER.iter_unpack(view):
+        if magic != WRAPPER_MAGIC:
+            raise FormatError(f"bad fatbin wrapper magic {magic:#x}")
+        wrappers.append(FatbinWrapper(version, address, extra))
+    return wrappers
+
+
+def read_entries(data: bytes | memoryview) -> list[FatbinEntry]:
+    """The cubin and PTX entries of the fatbins in `data` (a ``.nv_fatbin``
+    section), in order.  Zero bytes between or after fatbins are padding;
+    entries of other kinds are skipped."""
+    view = memoryview(data)
+    entries: list[FatbinEntry] = []
+    cursor = 0
+    while (start := _NOT_ZERO.search(view, cursor)) is not None:
+        found, cursor = _read_fatbin(view, start.start())
+        entries += found
+    return entries
+
+
+def _read_fatbin(view: memoryview, start: int) -> tuple[list[FatbinEntry], int]:
+    """The entries of the fatbin at `start`, and its end."""
+    if len(view) - start < _HEADER.size:
+        raise FormatError(f"truncated fatbin header at offset {start}")
+    magic, _, header_size, size = _HEADER.unpack_from(view, start)
+    if magic != MAGIC:
+        raise FormatError(f"bad fatbin magic {magic:#x} at offset {start}")
+    if header_size < _HEADER.size or not _fits(start + header_size, size, len(view)):
+        raise FormatError(f"fatbin at offset {start} ({header_size} + {size} bytes) runs past the end")
+    entries = []
+    cursor, end = start + header_size, start + header_size + size
+    while cursor < end:
+        entry, cursor = _read_entry(view, cursor, end)
+        if entry is not None:
+            entries.append(entry)
+    return entries, end
+
+
+def _read_entry(view: memoryview, start: int, end: int) -> tuple[FatbinEntry | None, int]:
+    """The entry at `start` (None unless a cubin or PTX), and its end."""
+    if end - start < _ENTRY.size:
+        raise FormatError(f"truncated fatbin entry header at offset {start}")
+    kind, _, header_size, padded_size, compressed_size, _, _, _, sm, _, _, flags, _, uncompressed_size = (
+        _ENTRY.unpack_from(view, start)
+    )
+    payload = start + header_size
+    if header_size < _ENTRY.size or not _fits(payload, padded_size, end):
+        raise FormatError(f"fatbin entry at offset {start} ({header_size} + {padded_size} bytes) runs past its fatbin")
+    compressions = [flag for flag in COMPRESSIONS if flags & flag]
+    if compressions and compressed_size > padded_size:
+        raise FormatError(f"compressed fatbin entry at offset {start} is larger than its payload")
+    if kind not in KINDS:
+        return None, payload + padded_size
+    entry = FatbinEntry(
+        kind=KINDS[kind],
+        sm=sm,
+        offset=payload,
+        size=compressed_size if compressions else padded_size,
+        compressed=bool(compressions),
+        compression=COMPRESSIONS[compressions[0]] if len(compressions) == 1 else None,
+        uncompressed_size=uncompressed_size if compressions else None,
+    )
+    return entry, payload + padded_size
+
+
+def _fits(offset: int, size: int, limit: int) -> bool:
+    return offset <= limit and size <= limit - offset
+
+
+def payload(data: bytes | memoryview, entry: FatbinEntry, *, max_output: int) -> bytes | None:
+    """The cubin or PTX of `entry` (read from the same `data`), inflated; None
+    when it is compressed in a format this module cannot inflate.  An
+    uncompressed payload keeps its padding; PTX ends with NUL bytes."""
+    if not _fits(entry.offset, entry.size, len(data)):
+        raise FormatError(f"fatbin payload ({entry.size} bytes at {entry.offset}) lies outside the data")
+    stored = memoryview(data)[entry.offset : entry.offset + entry.size]
+    if not entry.compressed:
+        _check_limit(entry.size, max_output)
+        return bytes(stored)
+    if entry.compression not in _INFLATABLE or entry.uncompressed_size is None:
+        return None
+    _check_limit(entry.uncompressed_size, max_output)
+    return inflate(stored, entry.compression, entry.uncompressed_size)
+
+
+def _check_limit(size: int, max_output: int) -> None:
+    if size > max_output:
+        raise FormatError(f"fatbin payload of {size} bytes exceeds the limit of {max_output}")
