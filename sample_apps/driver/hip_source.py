@@ -59,6 +59,7 @@ def _amdgpu_object(source: Path, arch: str, cuid: str, options: BuildOptions, ou
         "--no-gpu-bundle-output",
         f"--offload-arch={arch}",
         f"-cuid={cuid}",
+        "-fhip-kernel-arg-name",  # parameter names in the kernel metadata
         # Without ROCm's device library, its functions (__ocml_*, __ockl_*)
         # stay undefined references in the code object instead of failing.
         "-Xoffload-linker",

@@ -6,7 +6,7 @@
 #define GPUSYM_DEVICE_ATOMICS_H
 
 #define __GPUSYM_ATOMIC(name, builtin, type)                                      \
-  static __device__ inline type name(type *address, type value) {                \
+  static __device__ __GPUSYM_INLINE type name(type *address, type value) {                \
     return builtin(address, value, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);  \
   }
 
@@ -28,21 +28,21 @@ __GPUSYM_ATOMIC(atomicOr, __hip_atomic_fetch_or, unsigned int)
 __GPUSYM_ATOMIC(atomicXor, __hip_atomic_fetch_xor, int)
 __GPUSYM_ATOMIC(atomicXor, __hip_atomic_fetch_xor, unsigned int)
 
-static __device__ inline int atomicSub(int *address, int value) {
+static __device__ __GPUSYM_INLINE int atomicSub(int *address, int value) {
   return atomicAdd(address, -value);
 }
-static __device__ inline unsigned int atomicSub(unsigned int *address, unsigned int value) {
+static __device__ __GPUSYM_INLINE unsigned int atomicSub(unsigned int *address, unsigned int value) {
   return atomicAdd(address, 0u - value);
 }
-static __device__ inline float atomicSub(float *address, float value) {
+static __device__ __GPUSYM_INLINE float atomicSub(float *address, float value) {
   return atomicAdd(address, -value);
 }
-static __device__ inline double atomicSub(double *address, double value) {
+static __device__ __GPUSYM_INLINE double atomicSub(double *address, double value) {
   return atomicAdd(address, -value);
 }
 
 #define __GPUSYM_ATOMIC_CAS(type)                                                 \
-  static __device__ inline type atomicCAS(type *address, type compare, type value) { \
+  static __device__ __GPUSYM_INLINE type atomicCAS(type *address, type compare, type value) { \
     __hip_atomic_compare_exchange_strong(address, &compare, value, __ATOMIC_RELAXED, \
                                          __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT); \
     return compare;                                                               \

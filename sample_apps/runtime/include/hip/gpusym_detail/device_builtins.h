@@ -8,6 +8,10 @@
 #ifndef GPUSYM_DEVICE_BUILTINS_H
 #define GPUSYM_DEVICE_BUILTINS_H
 
+/* Built-ins are always inlined, as in HIP's headers: no out-of-line copies in
+ * code objects, and no extra frames when stepping through `threadIdx.x`. */
+#define __GPUSYM_INLINE __attribute__((always_inline)) inline
+
 #if defined(__AMDGCN__)
 
 #define __GPUSYM_THREAD_IDX(c) __builtin_amdgcn_workitem_id_##c()
@@ -15,15 +19,15 @@
 #define __GPUSYM_BLOCK_DIM(c) __builtin_amdgcn_workgroup_size_##c()
 #define __GPUSYM_GRID_DIM(c) (__builtin_amdgcn_grid_size_##c() / __builtin_amdgcn_workgroup_size_##c())
 
-static __device__ inline void __syncthreads(void) {
+static __device__ __GPUSYM_INLINE void __syncthreads(void) {
   __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup");
   __builtin_amdgcn_s_barrier();
   __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup");
 }
-static __device__ inline void __threadfence(void) {
+static __device__ __GPUSYM_INLINE void __threadfence(void) {
   __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "agent");
 }
-static __device__ inline void __threadfence_block(void) {
+static __device__ __GPUSYM_INLINE void __threadfence_block(void) {
   __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "workgroup");
 }
 #else /* the simulated device, and the host pass of clang's HIP compile */
@@ -39,9 +43,9 @@ extern "C" __device__ void __gpusym_syncthreads(void);
 #define __GPUSYM_BLOCK_DIM(c) (__gpusym_lane->block_dim.c)
 #define __GPUSYM_GRID_DIM(c) (__gpusym_lane->grid_dim.c)
 
-static __device__ inline void __syncthreads(void) { __gpusym_syncthreads(); }
-static __device__ inline void __threadfence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
-static __device__ inline void __threadfence_block(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+static __device__ __GPUSYM_INLINE void __syncthreads(void) { __gpusym_syncthreads(); }
+static __device__ __GPUSYM_INLINE void __threadfence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+static __device__ __GPUSYM_INLINE void __threadfence_block(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 
 #endif
 
@@ -53,9 +57,9 @@ extern "C" __device__ int printf(const char *format, ...);
     __declspec(property(get = __get_x)) unsigned int x;                          \
     __declspec(property(get = __get_y)) unsigned int y;                          \
     __declspec(property(get = __get_z)) unsigned int z;                          \
-    static __device__ inline unsigned int __get_x(void) { return getter(x); }    \
-    static __device__ inline unsigned int __get_y(void) { return getter(y); }    \
-    static __device__ inline unsigned int __get_z(void) { return getter(z); }    \
+    static __device__ __GPUSYM_INLINE unsigned int __get_x(void) { return getter(x); }    \
+    static __device__ __GPUSYM_INLINE unsigned int __get_y(void) { return getter(y); }    \
+    static __device__ __GPUSYM_INLINE unsigned int __get_z(void) { return getter(z); }    \
     __device__ inline operator dim3() const { return dim3(getter(x), getter(y), getter(z)); } \
   }
 
