@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 
-from gpusym import __version__
+from gpusym import __version__, query
 
 EXIT_USAGE = 2
 EXIT_INTERNAL = 70  # EX_SOFTWARE: a defect in gpusym itself
@@ -24,6 +24,7 @@ def _parser() -> argparse.ArgumentParser:
         help="compile and link HIP, C and C++ sources for the simulated device",
         add_help=False,
     )
+    query.add_parser(commands)
     demo = commands.add_parser("demo", help="build and run the sample programs, then report")
     demo.add_argument("--build-dir", default="build/samples", help="where the programs go (%(default)s)")
     return parser
@@ -38,6 +39,8 @@ def main(argv: list[str] | None = None) -> int:
         return build(argv[1:])
     parser = _parser()
     args = parser.parse_args(argv)
+    if args.command == "query":
+        return query.run(args)
     if args.command == "demo":
         from sample_apps.demo import run_demo
 

@@ -1,0 +1,295 @@
+"""``gpusym query``: kernels, their stubs, handles and device instances, and
+every other GPU-related symbol, for any number of binaries."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import re
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+from gpusym import __version__
+from symbols.analysis import Analysis, analyze
+from symbols.errors import FormatError
+from symbols.lookup import find_entities, find_kernels
+from symbols.model import SCHEMA_VERSION, Role
+
+EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE = 0, 1, 2
+_KNOWN_MAGICS = (b"\x7fELF", b"__CLANG_OFFLOAD_BUNDLE__", b"CCOB", b"\x50\xed\x55\xba", b"\x10\xff\x10\xad")
+_LARGE_FILE = 32 << 20
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "query",
+        help="kernels, stubs, handles and device symbols of binaries",
+        description="Reports each kernel's host stub, handle and device instances, and classifies the other "
+        "GPU-related symbols, for ELF binaries, offload bundles and code objects. With '-' among the paths, "
+        "reads names or addresses from standard input, one per line, and answers each in order.",
+    )
+    formats = parser.add_mutually_exclusive_group()
+    for name in ("json", "jsonl", "csv", "table"):
+        formats.add_argument(f"--{name}", dest="format", action="store_const", const=name,
+                             help=f"{name} output" + (" (the default on a terminal)" if name == "table" else ""))  # fmt: skip
+    parser.add_argument("--kernel", metavar="REGEX", help="only kernels whose mangled or demangled name matches")
+    parser.add_argument("--role", metavar="ROLE", action="append", choices=[r.value for r in Role],
+                        help="list host and device symbols of this role (repeatable): " + ", ".join(r.value for r in Role))  # fmt: skip
+    parser.add_argument("--target", metavar="ARCH", help="only code objects and instances for this target (gfx90a, sm_90, gpusym)")
+    parser.add_argument("--addr", metavar="ADDR", action="append", default=[],
+                        help="which symbol contains ADDR; TARGET:ADDR or #INDEX:ADDR for a code object (repeatable)")  # fmt: skip
+    parser.add_argument("-r", "--recursive", action="store_true", help="read the binaries in directories, recursively")
+    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
+                        help="read files in N processes (default: %(default)s)")  # fmt: skip
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="binaries, directories with -r, or - for stdin queries")
+
+
+@dataclass
+class Outcome:
+    path: str
+    analysis: Analysis | None
+    error: str | None
+
+
+def _analyze(path: str, roles: tuple[str, ...] | None) -> Outcome:
+    host_roles = {Role(r) for r in roles} if roles else None
+    try:
+        return Outcome(path, analyze(path, host_roles), None)
+    except FormatError as error:
+        return Outcome(path, None, str(error))
+    except IsADirectoryError:
+        return Outcome(path, None, "is a directory (use -r to read the binaries in it)")
+    except OSError as error:
+        return Outcome(path, None, error.strerror or str(error))
+
+
+def _expand(paths: list[str], recursive: bool) -> Iterator[str]:
+    for path in paths:
+        if recursive and Path(path).is_dir():
+            for root, dirs, files in os.walk(path):
+                dirs.sort()
+                for name in sorted(files):
+                    candidate = Path(root, name)
+                    if candidate.is_file() and not candidate.is_symlink() and _looks_binary(candidate):
+                        yield str(candidate)
+        else:
+            yield path
+
+
+def _looks_binary(path: Path) -> bool:
+    try:
+        with open(path, "rb") as stream:
+            return stream.read(24).startswith(_KNOWN_MAGICS)
+    except OSError:
+        return True  # reported as an error when read
+
+
+def _run_all(paths: list[str], roles: tuple[str, ...] | None, jobs: int, progress: bool) -> list[Outcome]:
+    if jobs <= 1 or len(paths) <= 1:
+        iterator = (_analyze(path, roles) for path in paths)
+        return list(_with_progress(iterator, len(paths), progress))
+    with ProcessPoolExecutor(max_workers=min(jobs, len(paths))) as pool:
+        iterator = pool.map(_analyze, paths, [roles] * len(paths), chunksize=1)
+        return list(_with_progress(iterator, len(paths), progress))
+
+
+def _with_progress(outcomes, total: int, show: bool):
+    if not show:
+        yield from outcomes
+        return
+    from rich.progress import Progress
+
+    with Progress(transient=True, console=_stderr_console()) as progress:
+        task = progress.add_task("reading binaries", total=total)
+        for outcome in outcomes:
+            progress.advance(task)
+            yield outcome
+
+
+def _stderr_console():
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+# ---- filtering and rendering ----
+
+
+def _binary_json(outcome: Outcome, args: argparse.Namespace) -> dict:
+    data = outcome.analysis.report.to_json()
+    if args.kernel:
+        pattern = re.compile(args.kernel)
+        data["kernels"] = [k for k in data["kernels"] if pattern.search(k["name"]) or pattern.search(k["demangled"])]
+    if args.role:
+        groups = {"device-kernel": "kernels", "device-function": "device_functions", "device-variable": "device_variables"}
+        for role, group in groups.items():
+            if role not in args.role:
+                data[group] = []
+    if args.target:
+        keep = {c["index"] for c in data["code_objects"] if c["target"] == args.target}
+        data["code_objects"] = [c for c in data["code_objects"] if c["index"] in keep]
+        for group in ("kernels", "device_functions", "device_variables"):
+            for entity in data[group]:
+                entity["device"] = [d for d in entity["device"] if d["code_object"] in keep]
+            data[group] = [e for e in data[group] if e["device"]]
+    return data
+
+
+def _parse_address(text: str, report) -> tuple[int | None, int]:
+    """(code object index or None for the host, address) of ``[TARGET:|#N:]ADDR``."""
+    space, _, number = text.rpartition(":")
+    address = int(number, 0)
+    if not space:
+        return None, address
+    if space.startswith("#"):
+        return int(space[1:]), address
+    for code_object in report.code_objects:
+        if code_object.target == space:
+            return code_object.index, address
+    raise ValueError(f"no code object for target {space}")
+
+
+def _answer_address(query: str, outcome: Outcome) -> dict:
+    report = outcome.analysis.report
+    answer = {"query": query, "binary": outcome.path}
+    try:
+        space, address = _parse_address(query, report)
+    except ValueError as error:
+        return answer | {"error": str(error)}
+    found = outcome.analysis.addresses.lookup(address, space)
+    answer |= {"code_object": space, "address": address}
+    if found is None:
+        return answer | {"symbol": None}
+    return answer | {"symbol": found.name, "offset": address - found.start, "role": found.role.value, "kernel": found.kernel}
+
+
+def _answer_name(query: str, outcome: Outcome) -> list[dict]:
+    report = outcome.analysis.report
+    base = {"query": query, "binary": outcome.path}
+    answers = [base | {"kind": "kernel", "match": k.to_json()} for k in find_kernels(report, query)]
+    answers += [base | {"kind": "device-function", "match": f.to_json(False)} for f in find_entities(report.device_functions, query)]
+    answers += [base | {"kind": "device-variable", "match": v.to_json(True)} for v in find_entities(report.device_variables, query)]
+    answers += [base | {"kind": "host-symbol", "match": s.to_json()} for s in report.host_symbols if query in (s.symbol, s.demangled)]
+    return answers or [base | {"match": None}]
+
+
+def _is_address(text: str) -> bool:
+    return bool(re.fullmatch(r"(?:[#\w.-]+:)?(?:0[xX][0-9a-fA-F]+|\d+)", text))
+
+
+def _answers(query: str, outcomes: list[Outcome]) -> list[dict]:
+    readable = [o for o in outcomes if o.analysis]
+    if _is_address(query):
+        return [_answer_address(query, o) for o in readable]
+    return [answer for o in readable for answer in _answer_name(query, o)]
+
+
+def _print_answer(answer: dict, fmt: str) -> None:
+    if fmt in ("json", "jsonl"):
+        print(json.dumps(answer), flush=True)
+        return
+    match = answer.get("match")
+    if "address" in answer:
+        where = f"{answer['symbol']}+{answer.get('offset', 0):#x} ({answer.get('role')})" if answer.get("symbol") else "no symbol"
+        text = f"{answer['query']}: {where}" + (f" kernel {answer['kernel']}" if answer.get("kernel") else "")
+    elif match is None:
+        text = f"{answer['query']}: not found" + (f" ({answer['error']})" if "error" in answer else "")
+    else:
+        text = f"{answer['query']}: {answer['kind']} {match.get('demangled', match.get('symbol'))}"
+    print(f"{answer['binary']}: {text}", flush=True)
+
+
+def _print_csv(binaries: list[dict]) -> None:
+    writer = csv.writer(sys.stdout)
+    writer.writerow(["binary", "kernel", "demangled", "stub", "handle", "handle_kind", "code_object", "target", "address", "size"])
+    for binary in binaries:
+        for kernel in binary["kernels"]:
+            stub = kernel["stub"]["symbol"] if kernel["stub"] else ""
+            handle = kernel["handle"] or {}
+            for instance in kernel["device"] or [None]:
+                device = instance or {}
+                writer.writerow([binary["path"], kernel["name"], kernel["demangled"], stub, handle.get("symbol", ""),
+                                 handle.get("kind", ""), device.get("code_object", ""), device.get("target", ""),
+                                 device.get("address", ""), device.get("size", "")])  # fmt: skip
+
+
+def _print_table(binaries: list[dict], roles: list[str] | None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    for binary in binaries:
+        targets = ", ".join(dict.fromkeys(c["target"] or c["triple"] for c in binary["code_objects"])) or "none"
+        table = Table(title=f"{binary['path']} ({binary['format']}; code objects: {targets})", title_justify="left")
+        for column in ("kernel", "stub", "handle", "device instances"):
+            table.add_column(column, overflow="fold")
+        for kernel in binary["kernels"]:
+            stub = "yes" if kernel["stub"] else "[yellow]none[/yellow]"
+            handle = kernel["handle"]["kind"] if kernel["handle"] else "[yellow]none[/yellow]"
+            instances = ", ".join(d["target"] for d in kernel["device"]) or "[red]no device code[/red]"
+            if kernel["missing_targets"]:
+                instances += f" [yellow](missing: {', '.join(kernel['missing_targets'])})[/yellow]"
+            table.add_row(kernel["demangled"], stub, handle, instances)
+        console.print(table)
+        console.print(f"  device functions: {len(binary['device_functions'])}, device variables: "
+                      f"{len(binary['device_variables'])}", highlight=False)  # fmt: skip
+        if roles:
+            for symbol in binary["host_symbols"]:
+                console.print(f"  {symbol['role']:<16} {symbol['demangled']}", highlight=False, soft_wrap=True)
+        for note in binary["notes"]:
+            console.print(f"  [yellow]note:[/yellow] {note}", soft_wrap=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    fmt = args.format or ("table" if sys.stdout.isatty() else "json")
+    stdin_queries = "-" in args.paths
+    paths = list(_expand([p for p in args.paths if p != "-"], args.recursive))
+    if not paths:
+        print("gpusym query: no binaries to read", file=sys.stderr)
+        return EXIT_USAGE
+    if args.kernel:
+        try:
+            re.compile(args.kernel)
+        except re.error as error:
+            print(f"gpusym query: --kernel: bad regular expression: {error}", file=sys.stderr)
+            return EXIT_USAGE
+    roles = tuple(args.role) if args.role else None
+    large = any(os.path.isfile(p) and os.path.getsize(p) > _LARGE_FILE for p in paths)
+    progress = sys.stderr.isatty() and (len(paths) > 4 or large)
+    outcomes = _run_all(paths, roles, args.jobs, progress)
+    errors = [{"path": o.path, "error": o.error} for o in outcomes if o.error]
+    for error in errors:
+        print(f"gpusym query: {error['path']}: {error['error']}", file=sys.stderr)
+    status = EXIT_SOME_FAILED if errors else EXIT_OK
+
+    if args.addr or stdin_queries:
+        queries = list(args.addr)
+        for query in queries:
+            for answer in _answers(query, outcomes):
+                _print_answer(answer, fmt)
+        if stdin_queries:
+            for line in sys.stdin:
+                if line.strip():
+                    for answer in _answers(line.strip(), outcomes):
+                        _print_answer(answer, fmt)
+        return status
+
+    binaries = [_binary_json(o, args) for o in outcomes if o.analysis]
+    if fmt == "json":
+        json.dump({"gpusym": __version__, "schema": SCHEMA_VERSION, "binaries": binaries, "errors": errors},
+                  sys.stdout, indent=1)  # fmt: skip
+        print()
+    elif fmt == "jsonl":
+        for binary in binaries:
+            for kernel in binary["kernels"]:
+                print(json.dumps({"binary": binary["path"]} | kernel))
+    elif fmt == "csv":
+        _print_csv(binaries)
+    else:
+        _print_table(binaries, args.role)
+    return status

@@ -1,0 +1,256 @@
+"""One binary, whole: its code objects, their symbols, the host symbols, and
+each kernel's stub, handle and device instances correlated into one record.
+
+Conventions read (see the README): clang HIP (stub ``__device_stub__`` +
+handle variable named like the kernel), clang CUDA (the stub is the handle),
+nvcc (stub ``__device_stub__<mangled>`` + a host function named like the
+kernel, which is the handle), the new offload driver (offloading entries).
+"""
+
+from __future__ import annotations
+
+import bisect
+import mmap
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from symbols import containers, device_code, roles
+from symbols.demangle import demangle
+from symbols.device_code import DeviceContents
+from symbols.elf import ET_DYN, ET_EXEC, ET_REL, ElfFile, Symbol
+from symbols.errors import FormatError
+from symbols.mangling import parse_stub, undecorated_kernel
+from symbols.model import (
+    NOT_GPU_ROLES,
+    BinaryReport,
+    CodeObject,
+    DeviceEntity,
+    DeviceSymbol,
+    HostRef,
+    HostSymbol,
+    Kernel,
+    Role,
+)
+
+_ELF_FORMATS = {ET_EXEC: "elf-executable", ET_DYN: "elf-shared-object", ET_REL: "elf-relocatable"}
+
+
+def pretty(name: str) -> str:
+    return demangle(name) or name
+
+
+@dataclass
+class _Range:
+    start: int
+    end: int
+    name: str
+    role: Role
+    kernel: str | None
+
+
+@dataclass
+class AddressIndex:
+    """Which symbol contains an address, in the host or in one code object."""
+
+    ranges: dict[int | None, list[_Range]] = field(default_factory=dict)  # None: the host
+    starts: dict[int | None, list[int]] = field(default_factory=dict)
+
+    def add(self, space: int | None, symbol: Symbol, role: Role, kernel: str | None) -> None:
+        self.ranges.setdefault(space, []).append(
+            _Range(symbol.value, symbol.value + max(symbol.size, 1), symbol.name, role, kernel)
+        )
+
+    def freeze(self) -> None:
+        for space, ranges in self.ranges.items():
+            ranges.sort(key=lambda r: r.start)
+            self.starts[space] = [r.start for r in ranges]
+
+    def lookup(self, address: int, code_object: int | None = None) -> _Range | None:
+        """The symbol containing `address`; among overlapping ones (aliases,
+        a function inside a bigger one), the one starting last."""
+        ranges = self.ranges.get(code_object, [])
+        position = bisect.bisect_right(self.starts.get(code_object, []), address)
+        for candidate in reversed(ranges[max(0, position - 64) : position]):
+            if address < candidate.end:
+                return candidate
+        return None
+
+
+@dataclass
+class Analysis:
+    report: BinaryReport
+    addresses: AddressIndex
+
+
+def _map(path: Path) -> memoryview:
+    with open(path, "rb") as stream:
+        size = os.fstat(stream.fileno()).st_size
+        if size == 0:
+            raise FormatError("empty file")
+        return memoryview(mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ))
+
+
+def _host_symbols(elf: ElfFile, report: BinaryReport) -> list[Symbol]:
+    """.symtab and .dynsym merged (a stripped file has only the latter)."""
+    if not elf.sections:
+        report.notes.append("no section headers: no symbols and no device code can be found")
+        return []
+    if not elf.symtab:
+        report.notes.append(
+            "no .symtab (stripped): only dynamic symbols are known; local stubs, handles and"
+            " registration functions are invisible"
+        )
+    seen = {(s.name, s.value) for s in elf.symtab}
+    return elf.symtab + [s for s in elf.dynsym if (s.name, s.value) not in seen]
+
+
+def _read_device(found: list[containers.Found], report: BinaryReport) -> list[DeviceContents | None]:
+    contents: list[DeviceContents | None] = []
+    for item in found:
+        code_object = item.code_object
+        if item.image is None:
+            report.notes.append(
+                f"code object {code_object.index} ({code_object.target}) is compressed in a format"
+                " gpusym cannot read: its symbols are unknown"
+            )
+            contents.append(None)
+            continue
+        try:
+            contents.append(device_code.read(item.image, code_object.format))
+        except FormatError as error:
+            report.notes.append(f"code object {code_object.index} ({code_object.target}): {error}")
+            contents.append(None)
+    return contents
+
+
+def analyze(path: str | Path, host_roles: set[Role] | None = None) -> Analysis:
+    """Reads `path` (a host binary, a container or a code object).
+
+    `host_roles`: which host symbols the report lists (default: every role
+    with a GPU meaning).  Raises FormatError or OSError for unreadable input."""
+    path = Path(path)
+    data = _map(path)
+    found = containers.in_container_file(data)
+    elf: ElfFile | None = None
+    if found is None:
+        elf = ElfFile(data)
+        is_pie = elf.type == ET_DYN and elf.section(".interp") is not None
+        report = BinaryReport(str(path), "elf-executable" if is_pie else _ELF_FORMATS.get(elf.type, f"elf-type-{elf.type}"))
+        host = _host_symbols(elf, report)
+        found = containers.in_elf(elf)
+    else:
+        report = BinaryReport(str(path), "container")
+        host = []
+    report.code_objects = [f.code_object for f in found]
+    contents = _read_device(found, report)
+    addresses = AddressIndex()
+    _correlate(report, host, report.code_objects, contents, addresses, host_roles)
+    addresses.freeze()
+    return Analysis(report, addresses)
+
+
+def _correlate(report: BinaryReport, host: list[Symbol], code_objects: list[CodeObject],
+               contents: list[DeviceContents | None], addresses: AddressIndex,
+               host_roles: set[Role] | None) -> None:  # fmt: skip
+    defined = [s for s in host if s.defined and s.type in ("FUNC", "OBJECT", "GNU_IFUNC", "TLS", "COMMON")]
+    device_kernels = {s.name: None for device in contents if device for s in device.kernels}
+    by_undecorated = {undecorated_kernel(name): name for name in device_kernels}
+    stubs: dict[str, Symbol] = {}
+    stub_of: dict[str, str] = {}
+    for symbol in defined:
+        if symbol.type == "FUNC" and (stub := parse_stub(symbol.name)):
+            kernel = next((n for n in stub.device_names if n in device_kernels), None) or next(
+                (by_undecorated[n] for n in stub.device_names if n in by_undecorated), stub.kernel
+            )
+            stubs.setdefault(kernel, symbol)
+            stub_of[symbol.name] = kernel
+    host_by_name: dict[str, Symbol] = {}
+    for symbol in defined:
+        host_by_name.setdefault(symbol.name, symbol)
+
+    # Kernel names: what the device code says, then what the stubs and
+    # handles say (the simulated device's functions need them to be sorted).
+    kernel_names: dict[str, None] = {}
+    for device in contents:
+        for symbol in device.kernels if device else ():
+            kernel_names.setdefault(symbol.name)
+    for name in stubs:
+        kernel_names.setdefault(name)
+    for device in contents:
+        if device and device.exported_functions:
+            for symbol in device.exported_functions:
+                (device.kernels if symbol.name in kernel_names else device.functions).append(symbol)
+            device.exported_functions = []
+
+    is_cuda = any(c.triple.startswith("nvptx") for c in code_objects) or any(
+        s.name.startswith("__cudaRegister") for s in host if not s.defined
+    )
+    kernels = {name: Kernel(name, pretty(name)) for name in kernel_names}
+    functions: dict[str, DeviceEntity] = {}
+    variables: dict[str, DeviceEntity] = {}
+    readable_targets: list[tuple[int, str]] = []
+    for code_object, device in zip(code_objects, contents):
+        if device is None:
+            continue
+        readable_targets.append((code_object.index, code_object.target))
+        for role, symbols in (
+            (Role.DEVICE_KERNEL, device.kernels),
+            (Role.DEVICE_FUNCTION, device.functions),
+            (Role.DEVICE_VARIABLE, device.variables),
+        ):
+            for symbol in symbols:
+                instance = DeviceSymbol(code_object.index, code_object.target, symbol.name, symbol.value,
+                                        symbol.size, role)  # fmt: skip
+                if role is Role.DEVICE_KERNEL:
+                    kernels[symbol.name].device.append(instance)
+                    kernels[symbol.name].args = kernels[symbol.name].args or device.args.get(symbol.name, [])
+                else:
+                    table = functions if role is Role.DEVICE_FUNCTION else variables
+                    table.setdefault(symbol.name, DeviceEntity(symbol.name, pretty(symbol.name))).device.append(instance)
+                addresses.add(code_object.index, symbol, role, symbol.name if role is Role.DEVICE_KERNEL else None)
+
+    for name, kernel in kernels.items():
+        if stub := stubs.get(name):
+            kernel.stub = HostRef(stub.name, stub.value)
+        handle = host_by_name.get(name) or host_by_name.get(undecorated_kernel(name))
+        if handle is not None and handle.name not in stub_of:
+            kernel.handle = HostRef(handle.name, handle.value, "variable" if handle.type == "OBJECT" else "function")
+        elif stub is not None and is_cuda:
+            kernel.handle = HostRef(stub.name, stub.value, "stub")
+        present = {d.code_object for d in kernel.device}
+        kernel.missing_targets = [target for index, target in readable_targets if index not in present]
+    for name, variable in variables.items():
+        shadow = host_by_name.get(name)
+        if shadow is not None and shadow.type in ("OBJECT", "TLS", "COMMON") and name not in kernels:
+            variable.shadow = HostRef(shadow.name, shadow.value)
+
+    wanted = host_roles if host_roles is not None else set(Role) - NOT_GPU_ROLES
+    handles = {k.handle.symbol: k.name for k in kernels.values() if k.handle and k.handle.kind != "stub"}
+    for symbol in host:
+        role, kernel = _host_role(symbol, stub_of, handles, variables)
+        if role is None:
+            continue
+        if symbol.defined:
+            addresses.add(None, symbol, role, kernel)
+        if role in wanted:
+            report.host_symbols.append(
+                HostSymbol(symbol.name, pretty(symbol.name), symbol.value, symbol.size, role, kernel)
+            )
+    report.kernels = sorted(kernels.values(), key=lambda k: k.name)
+    report.device_functions = sorted(functions.values(), key=lambda f: f.name)
+    report.device_variables = sorted(variables.values(), key=lambda v: v.name)
+
+
+def _host_role(symbol: Symbol, stub_of: dict[str, str], handles: dict[str, str],
+               variables: dict[str, DeviceEntity]) -> tuple[Role | None, str | None]:  # fmt: skip
+    if symbol.name in stub_of:
+        return Role.KERNEL_STUB, stub_of[symbol.name]
+    if symbol.defined and symbol.name in handles:
+        return Role.KERNEL_HANDLE, handles[symbol.name]
+    if symbol.defined and symbol.name in variables and symbol.type in ("OBJECT", "TLS", "COMMON"):
+        return Role.HOST_SHADOW, None
+    role = roles.general_role(symbol)
+    if role is not None or not symbol.defined or symbol.type not in ("FUNC", "OBJECT", "GNU_IFUNC", "TLS"):
+        return role, None
+    return roles.plain_role(symbol), None

@@ -1,0 +1,146 @@
+"""Finding the device code objects in a file: the sections of a host ELF that
+hold them (``.hip_fatbin``, ``.llvm.offloading``, ``.nv_fatbin``, bundler
+``__CLANG_OFFLOAD_BUNDLE__*`` sections), or a container given as a file."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from symbols import amdgpu_metadata, compressed_bundle, nv_fatbin, offload_binary, offload_bundle
+from symbols.elf import EM_AMDGPU, EM_CUDA, MAGIC as ELF_MAGIC, SHT_NOTE, ElfFile
+from symbols.errors import FormatError
+from symbols.model import CodeObject
+
+#: Decompression limits: never more than this in all, nor this many times the
+#: compressed size (code objects compress well, but not a thousandfold).
+MAX_DECOMPRESSED = 1 << 31
+MAX_RATIO = 256
+
+_BUNDLE_START = re.compile(re.escape(offload_bundle.MAGIC) + b"|CCOB")
+_FATBIN_MAGIC = b"\x50\xed\x55\xba"
+_OFFLOAD_BINARY_MAGIC = b"\x10\xff\x10\xad"
+_BUNDLER_SECTION = "__CLANG_OFFLOAD_BUNDLE__"
+
+
+@dataclass
+class Found:
+    code_object: CodeObject
+    image: bytes | memoryview | None  # None: compressed in a format nobody reads
+
+
+def _split_id(bundle_id: str) -> tuple[str, str, str]:
+    """(kind, triple, target) of a bundle entry id."""
+    kind, _, rest = bundle_id.partition("-")
+    parts = rest.split("-", 4)
+    triple = "-".join(parts[:4]).rstrip("-")
+    target = parts[4].rstrip("-") if len(parts) == 5 else ""
+    return kind, triple, target
+
+
+class _Collector:
+    def __init__(self) -> None:
+        self.found: list[Found] = []
+
+    def add(self, target: str, triple: str, container: str, offset: int, size: int, compressed: bool,
+            image: bytes | memoryview | None, image_format: str) -> None:  # fmt: skip
+        index = len(self.found)
+        code_object = CodeObject(index, target, triple, container, offset, size, compressed, image_format)
+        self.found.append(Found(code_object, image))
+
+    def bundle_entries(self, bundle: bytes | memoryview, file_offset: int, compressed: bool) -> None:
+        container = "compressed-offload-bundle" if compressed else "offload-bundle"
+        for entry in offload_bundle.read_entries(bundle):
+            kind, triple, target = _split_id(entry.id)
+            if kind == "host" or entry.size == 0:
+                continue
+            image = memoryview(bundle)[entry.offset : entry.offset + entry.size]
+            offset = file_offset if compressed else file_offset + entry.offset
+            self.add(target, triple, container, offset, entry.size, compressed, image, "elf")
+
+    def bundles(self, data: memoryview, file_offset: int) -> None:
+        """Every bundle in `data` (a .hip_fatbin section or a bundle file):
+        uncompressed or compressed, one after another, zero padding between."""
+        cursor = 0
+        while (match := _BUNDLE_START.search(data, cursor)) is not None:
+            start = match.start()
+            view = data[start:]
+            if match.group() == b"CCOB":
+                pieces = compressed_bundle.split(view)
+                piece = pieces[0] if pieces else view
+                header = compressed_bundle.parse_header(piece)
+                limit = min(MAX_DECOMPRESSED, MAX_RATIO * len(piece))
+                self.bundle_entries(compressed_bundle.decompress(piece, max_output=limit), file_offset + start, True)
+                cursor = start + max(len(piece), header.header_size)
+            else:
+                entries = offload_bundle.read_entries(view)
+                self.bundle_entries(view, file_offset + start, False)
+                cursor = start + max([e.offset + e.size for e in entries] + [len(offload_bundle.MAGIC)])
+
+    def offload_binaries(self, data: memoryview, file_offset: int) -> None:
+        for image in offload_binary.read_images(data):
+            image_format = {"elf": "elf", "object": "elf", "cubin": "elf", "ptx": "ptx"}.get(image.image_kind, "unknown")
+            view = data[image.offset : image.offset + image.size]
+            self.add(image.arch, image.triple, "offload-binary", file_offset + image.offset, image.size, False,
+                     view if image_format != "unknown" else None, image_format)  # fmt: skip
+
+    def nv_fatbins(self, data: memoryview, file_offset: int) -> None:
+        for entry in nv_fatbin.read_entries(data):
+            limit = min(MAX_DECOMPRESSED, MAX_RATIO * max(entry.size, 1))
+            payload = nv_fatbin.payload(data, entry, max_output=limit)
+            triple = "nvptx64-nvidia-cuda"
+            image_format = "unknown" if payload is None else ("elf" if entry.kind == "cubin" else "ptx")
+            self.add(f"sm_{entry.sm}", triple, "nv-fatbin", file_offset + entry.offset, entry.size, entry.compressed,
+                     payload, image_format)  # fmt: skip
+
+
+def in_elf(elf: ElfFile) -> list[Found]:
+    """The code objects held by the sections of a host ELF file."""
+    collector = _Collector()
+    for section in elf.sections:
+        data = elf.contents(section)
+        if section.name == ".hip_fatbin":
+            collector.bundles(data, section.offset)
+        elif section.name.startswith(_BUNDLER_SECTION) and section.size:
+            kind, triple, target = _split_id(section.name[len(_BUNDLER_SECTION) :])
+            if kind != "host":
+                collector.add(target, triple, "offload-bundle", section.offset, section.size, False, data, "elf")
+        elif section.name == ".llvm.offloading":
+            collector.offload_binaries(data, section.offset)
+        elif section.name == ".nv_fatbin":
+            collector.nv_fatbins(data, section.offset)
+    return collector.found
+
+
+def in_container_file(data: memoryview) -> list[Found] | None:
+    """The code objects of a file that is itself a container or a code
+    object; None when it is neither (a host ELF, or not a known format)."""
+    head = bytes(data[:24])
+    collector = _Collector()
+    if head.startswith((offload_bundle.MAGIC, b"CCOB")):
+        collector.bundles(data, 0)
+    elif head.startswith(_FATBIN_MAGIC):
+        collector.nv_fatbins(data, 0)
+    elif head.startswith(_OFFLOAD_BINARY_MAGIC):
+        collector.offload_binaries(data, 0)
+    elif head.startswith(ELF_MAGIC):
+        elf = ElfFile(data)
+        if elf.machine == EM_AMDGPU:
+            collector.add(_amdgpu_target(elf), "amdgcn-amd-amdhsa", "file", 0, len(data), False, data, "elf")
+        elif elf.machine == EM_CUDA:
+            collector.add(f"sm_{elf.flags & 0xFF}", "nvptx64-nvidia-cuda", "file", 0, len(data), False, data, "elf")
+        else:
+            return None
+    else:
+        raise FormatError("neither an ELF file nor a known GPU container")
+    return collector.found
+
+
+def _amdgpu_target(elf: ElfFile) -> str:
+    """The processor named by the code object's metadata (``amdhsa.target``)."""
+    for section in elf.sections:
+        if section.type == SHT_NOTE:
+            for owner, note_type, desc in elf.notes(section):
+                if owner == "AMDGPU" and note_type == amdgpu_metadata.NT_AMDGPU_METADATA:
+                    return amdgpu_metadata.target(bytes(desc))
+    return ""

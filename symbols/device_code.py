@@ -1,0 +1,127 @@
+"""The symbols of one device code object: kernels, device functions, device
+variables, and kernel arguments where the code object describes them.
+
+- AMDGPU: a kernel is a FUNC with a ``<name>.kd`` descriptor; its arguments
+  come from the ``NT_AMDGPU_METADATA`` note.
+- cubin (``EM_CUDA``): a kernel is a FUNC with a ``.nv.info.<name>`` section
+  (or the CUDA entry flag in ``st_other``).
+- PTX: ``.entry`` is a kernel, ``.func`` a function, ``.global``/``.const`` variables.
+- the simulated device (x86-64): every exported function; which of them are
+  kernels is decided by correlation with the host and the other code objects.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from symbols import amdgpu_metadata
+from symbols.elf import EM_AMDGPU, EM_CUDA, EM_X86_64, SHT_NOTE, ElfFile, Symbol
+from symbols.errors import FormatError
+from symbols.model import KernelArg
+
+STO_CUDA_ENTRY = 0x10
+
+# Symbols every code object of a kind carries that are not the program's own.
+_AMDGPU_INTERNAL = re.compile(r"^(__hip_cuid_|__oclc_|__ockl_|__ocml_|llvm\.|\.)")
+_SIM_INTERNAL = re.compile(r"^(__gpusym_|__hip_cuid_|_ZT[WH]|_init$|_fini$|_DYNAMIC$|_GLOBAL_OFFSET_TABLE_$|_end$|_edata$|__bss_start$)")
+_PTX_ENTRY = re.compile(r"^\s*(?:\.(?:visible|weak|extern)\s+)*\.entry\s+([\w$]+)", re.M)
+_PTX_FUNC = re.compile(r"^\s*(?:\.(?:visible|weak)\s+)*\.func\s+(?:\([^)]*\)\s*)?([\w$]+)", re.M)
+_PTX_VARIABLE = re.compile(
+    r"^\s*(?:\.(?:visible|weak)\s+)*\.(?:global|const)\s+(?:\.align\s+\d+\s+)?\.\w+\s+([\w$]+)", re.M
+)
+
+
+@dataclass
+class DeviceContents:
+    """Device symbols of one code object, by role."""
+
+    kernels: list[Symbol] = field(default_factory=list)
+    functions: list[Symbol] = field(default_factory=list)
+    variables: list[Symbol] = field(default_factory=list)
+    args: dict[str, list[KernelArg]] = field(default_factory=dict)
+    exported_functions: list[Symbol] = field(default_factory=list)  # simulated device: roles decided later
+
+
+def _defined(symbols: list[Symbol], kind: str) -> list[Symbol]:
+    return [s for s in symbols if s.defined and s.type == kind and s.name]
+
+
+def _amdgpu(elf: ElfFile) -> DeviceContents:
+    symbols = elf.symtab or elf.dynsym
+    descriptors = {s.name[:-3] for s in symbols if s.name.endswith(".kd")}
+    contents = DeviceContents()
+    for symbol in _defined(symbols, "FUNC"):
+        (contents.kernels if symbol.name in descriptors else contents.functions).append(symbol)
+    contents.variables = [
+        s for s in _defined(symbols, "OBJECT") if not s.name.endswith(".kd") and not _AMDGPU_INTERNAL.match(s.name)
+    ]
+    contents.kernels = _unique(contents.kernels)
+    contents.functions = _unique(contents.functions)
+    contents.variables = _unique(contents.variables)
+    for section in elf.sections:
+        if section.type != SHT_NOTE:
+            continue
+        for owner, note_type, desc in elf.notes(section):
+            if owner == "AMDGPU" and note_type == amdgpu_metadata.NT_AMDGPU_METADATA:
+                for kernel in amdgpu_metadata.kernels(bytes(desc)):
+                    name = kernel.symbol[:-3] if kernel.symbol.endswith(".kd") else kernel.name
+                    contents.args[name] = [
+                        KernelArg(a.name, a.type_name, a.size, a.offset, a.value_kind)
+                        for a in kernel.args
+                        if not a.value_kind.startswith("hidden_")  # implicit: grid size, queue, printf buffer...
+                    ]
+    return contents
+
+
+def _cubin(elf: ElfFile) -> DeviceContents:
+    symbols = elf.symtab
+    entries = {s.name[len(".nv.info.") :] for s in elf.sections if s.name.startswith(".nv.info.")}
+    contents = DeviceContents()
+    for symbol in _defined(symbols, "FUNC"):
+        is_kernel = symbol.name in entries or symbol.other & STO_CUDA_ENTRY
+        (contents.kernels if is_kernel else contents.functions).append(symbol)
+    contents.variables = [s for s in _defined(symbols, "OBJECT") if not s.name.startswith(("$", "."))]
+    return contents
+
+
+def _sim(elf: ElfFile) -> DeviceContents:
+    symbols = elf.dynsym or elf.symtab
+    exported = [s for s in symbols if s.bind in ("GLOBAL", "WEAK") and not _SIM_INTERNAL.match(s.name)]
+    contents = DeviceContents()
+    contents.exported_functions = _unique(_defined(exported, "FUNC"))
+    # Thread-local symbols are block-shared memory (extern __shared__), not variables.
+    contents.variables = _unique(_defined(exported, "OBJECT"))
+    return contents
+
+
+def _ptx(text: str) -> DeviceContents:
+    def fake(name: str) -> Symbol:  # PTX has no addresses
+        return Symbol(name, 0, 0, "FUNC", "GLOBAL", 0, 1)
+
+    contents = DeviceContents()
+    contents.kernels = [fake(n) for n in dict.fromkeys(_PTX_ENTRY.findall(text))]
+    contents.functions = [fake(n) for n in dict.fromkeys(_PTX_FUNC.findall(text))]
+    contents.variables = [
+        Symbol(n, 0, 0, "OBJECT", "GLOBAL", 0, 1) for n in dict.fromkeys(_PTX_VARIABLE.findall(text))
+    ]
+    return contents
+
+
+def _unique(symbols: list[Symbol]) -> list[Symbol]:
+    """One symbol per name (symtab can hold aliases of one definition)."""
+    return list({s.name: s for s in symbols}.values())
+
+
+def read(image: bytes | memoryview, image_format: str) -> DeviceContents:
+    """The device symbols of a code object's bytes."""
+    if image_format == "ptx":
+        return _ptx(bytes(image).decode("utf-8", "replace"))
+    elf = ElfFile(image)
+    if elf.machine == EM_AMDGPU:
+        return _amdgpu(elf)
+    if elf.machine == EM_CUDA:
+        return _cubin(elf)
+    if elf.machine == EM_X86_64:
+        return _sim(elf)
+    raise FormatError(f"device code object for unknown machine {elf.machine}")

@@ -1,0 +1,206 @@
+"""``gpusym query`` on programs built at test time, checked against outside
+tools: llvm-readelf, c++filt and clang-offload-bundler."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import elf_oracles as elf
+from conftest import GPUSYM, describe, run, run_gpusym
+from symbols import offload_bundle
+
+SIM_TARGET = "hipv4-x86_64-unknown-linux-gnu-gpusym"
+PROGRAMS = ["vector_add", "templates", "reduction", "interop"]
+
+
+def query_json(*args) -> dict:
+    result = run_gpusym("query", "--json", *args)
+    assert result.returncode == 0, describe(result)
+    return json.loads(result.stdout)
+
+
+def oracle_device_kernels(program: Path, workdir: Path) -> set[tuple[str, str]]:
+    """(target, kernel symbol) pairs as the bundler and llvm-readelf see them:
+    AMDGPU kernels are FUNC symbols with a .kd descriptor; the simulated
+    device defines the same kernels as exported functions."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    bundle = elf.dump_fatbin(program, workdir / "fatbin.bundle")
+    pairs = set()
+    amdgpu_kernels = set()
+    for bundle_id in elf.bundle_ids(bundle):
+        if not bundle_id.startswith("hipv4-amdgcn"):
+            continue
+        out = workdir / f"{bundle_id}.co"
+        assert elf.unbundle(bundle, bundle_id, out).returncode == 0
+        symbols = elf.symbols(out)
+        kernels = {n for n, s in symbols.items() if s.type == "FUNC" and f"{n}.kd" in symbols}
+        amdgpu_kernels |= kernels
+        pairs |= {(bundle_id.rsplit("-", 1)[1], k) for k in kernels}
+    sim = workdir / "sim.so"
+    assert elf.unbundle(bundle, SIM_TARGET, sim).returncode == 0
+    sim_symbols = elf.symbols(sim)
+    pairs |= {("gpusym", k) for k in amdgpu_kernels if k in sim_symbols and sim_symbols[k].type == "FUNC"}
+    return pairs
+
+
+@pytest.mark.parametrize("program", PROGRAMS)
+def test_every_kernel_instance_the_bundler_sees_is_reported(samples, program, tmp_path):
+    report = query_json(samples[program])["binaries"][0]
+    reported = {(d["target"], d["symbol"]) for k in report["kernels"] for d in k["device"]}
+    assert reported == oracle_device_kernels(samples[program], tmp_path)
+    assert {c["target"] for c in report["code_objects"]} == {"gfx90a", "gpusym"}
+
+
+@pytest.mark.parametrize("program", PROGRAMS)
+def test_stub_and_handle_of_each_kernel_are_what_nm_and_cxxfilt_say(samples, program):
+    symbols = elf.symbols(samples[program])
+    report = query_json(samples[program])["binaries"][0]
+    names = [k["name"] for k in report["kernels"]] + [k["stub"]["symbol"] for k in report["kernels"]]
+    demangled = elf.demangle(names)
+    for kernel in report["kernels"]:
+        stub, handle = kernel["stub"]["symbol"], kernel["handle"]
+        assert symbols[stub].type == "FUNC" and symbols[stub].section == ".text", stub
+        assert demangled[stub].replace("__device_stub__", "") == demangled[kernel["name"]]
+        assert handle["kind"] == "variable" and handle["symbol"] == kernel["name"]
+        assert symbols[handle["symbol"]].type == "OBJECT"
+        assert kernel["demangled"] == demangled[kernel["name"]]
+        assert kernel["missing_targets"] == []
+
+
+def test_kernel_arguments_come_from_the_amdgpu_metadata(samples):
+    kernel = query_json(samples["vector_add"])["binaries"][0]["kernels"][0]
+    assert [(a["name"], a["size"], a["offset"], a["value_kind"]) for a in kernel["args"]] == [
+        ("a", 8, 0, "global_buffer"),
+        ("b", 8, 8, "global_buffer"),
+        ("c", 8, 16, "global_buffer"),
+        ("scale", 4, 24, "by_value"),
+        ("n", 4, 28, "by_value"),
+    ]
+
+
+def test_device_functions_variables_and_host_shadows(samples):
+    report = query_json(samples["reduction"])["binaries"][0]
+    functions = {f["demangled"] for f in report["device_functions"]}
+    assert {"weighted(float, int)", "tree_sum(float*, int)"} <= functions
+    variables = {v["name"]: v for v in report["device_variables"]}
+    assert set(variables) == {"weights", "blocks_done"}
+    symbols = elf.symbols(samples["reduction"])
+    for name, variable in variables.items():
+        assert {d["target"] for d in variable["device"]} == {"gfx90a", "gpusym"}
+        assert variable["shadow"]["symbol"] == name and symbols[name].type == "OBJECT"
+    roles = {s["symbol"]: s["role"] for s in report["host_symbols"]}
+    assert roles["weights"] == roles["blocks_done"] == "host-shadow"
+    assert roles["__hip_module_ctor"] == "registration"
+    assert roles["__hipRegisterVar"] == roles["hipLaunchKernel"] == "runtime-api"
+
+
+def test_interop_handle_is_the_variable_plain_cpp_calls_a_function(samples):
+    report = query_json(samples["interop"])["binaries"][0]
+    scale = next(k for k in report["kernels"] if k["demangled"] == "scale(float*, float, int)")
+    assert scale["handle"]["kind"] == "variable"
+    assert elf.symbols(samples["interop"])[scale["handle"]["symbol"]].type == "OBJECT"
+
+
+def test_stripped_binary_still_shows_its_device_kernels_and_says_what_is_lost(samples, tmp_path):
+    stripped = tmp_path / "vector_add.stripped"
+    shutil.copy(samples["vector_add"], stripped)
+    subprocess.run(["llvm-strip-19", "--strip-all", stripped], check=True)
+    report = query_json(stripped)["binaries"][0]
+    kernel = report["kernels"][0]
+    assert kernel["name"] == "_Z10vector_addPKfS0_Pffi"
+    assert {d["target"] for d in kernel["device"]} == {"gfx90a", "gpusym"}
+    assert kernel["stub"] is None and kernel["handle"] is None
+    assert any("stripped" in note for note in report["notes"])
+
+
+def test_bad_inputs_each_get_one_line_and_the_rest_is_reported(samples, tmp_path):
+    junk = tmp_path / "junk.bin"
+    junk.write_bytes(b"not a binary at all")
+    empty = tmp_path / "empty.bin"
+    empty.write_bytes(b"")
+    truncated = tmp_path / "truncated"
+    truncated.write_bytes(samples["vector_add"].read_bytes()[:3000])
+    outside = tmp_path / "outside.bundle"
+    bundle = bytearray(offload_bundle.write([(offload_bundle.HOST_ID, b""), ("hipv4-amdgcn-amd-amdhsa--gfx90a", b"x" * 64)]))
+    entry = len(offload_bundle.MAGIC) + 8 + 24 + len(offload_bundle.HOST_ID)
+    bundle[entry : entry + 8] = (1 << 40).to_bytes(8, "little")  # the second entry's offset
+    outside.write_bytes(bytes(bundle))
+    missing = tmp_path / "missing"
+    bad = [junk, empty, truncated, outside, tmp_path, missing]
+    result = run([GPUSYM, "query", "--json", *bad, samples["vector_add"]])
+    assert result.returncode == 1, describe(result)
+    lines = result.stderr.splitlines()
+    assert len(lines) == len(bad), describe(result)
+    for path, line in zip(bad, lines):
+        assert line.startswith(f"gpusym query: {path}: "), line
+    assert "Traceback" not in result.stderr
+    assert "outside the bundle" in lines[3]
+    document = json.loads(result.stdout)
+    assert [e["path"] for e in document["errors"]] == [str(p) for p in bad]
+    assert [b["path"] for b in document["binaries"]] == [str(samples["vector_add"])]
+
+
+@pytest.mark.parametrize("argv", [["--kernel", "("], ["--no-such-option"], ["--role", "nonsense"]])
+def test_usage_errors_exit_2(samples, argv):
+    result = run_gpusym("query", *argv, samples["vector_add"])
+    assert result.returncode == 2, describe(result)
+    assert "Traceback" not in result.stderr
+
+
+def test_stdin_batch_answers_names_and_addresses_in_order(samples):
+    program = samples["templates"]
+    report = query_json(program)["binaries"][0]
+    fill = next(k for k in report["kernels"] if k["demangled"].startswith("void ns::fill<float>"))
+    gfx90a = next(d for d in fill["device"] if d["target"] == "gfx90a")
+    queries = [
+        "ns::fill",  # every instance
+        "twice",  # both overloads
+        f"{fill['stub']['address'] + 1:#x}",  # inside the stub, on the host
+        f"gfx90a:{gfx90a['address'] + 4:#x}",  # inside the kernel, on the device
+        "no_such_kernel",
+    ]
+    result = subprocess.run([GPUSYM, "query", "--jsonl", program, "-"], input="\n".join(queries) + "\n",
+                            capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    answers = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [a["query"] for a in answers] == [queries[0]] * 3 + [queries[1]] * 2 + queries[2:]
+    assert sorted(a["match"]["demangled"] for a in answers[:3]) == [
+        "void ns::fill<double>(double*, double, int)",
+        "void ns::fill<float>(float*, float, int)",
+        "void ns::fill<int>(int*, int, int)",
+    ]
+    assert {a["match"]["demangled"] for a in answers[3:5]} == {"twice(float*, int)", "twice(int*, int)"}
+    assert answers[5]["role"] == "kernel-stub" and answers[5]["kernel"] == fill["name"] and answers[5]["offset"] == 1
+    assert answers[6]["role"] == "device-kernel" and answers[6]["symbol"] == fill["name"] and answers[6]["offset"] == 4
+    assert answers[7]["match"] is None
+
+
+def test_directories_read_in_parallel_give_what_one_process_gives(samples, tmp_path):
+    for index in range(6):
+        shutil.copy(samples[PROGRAMS[index % len(PROGRAMS)]], tmp_path / f"program{index}")
+    (tmp_path / "notes.txt").write_text("not a binary: skipped by -r")
+    serial = query_json("-r", "-j", "1", tmp_path)
+    parallel = query_json("-r", "-j", "2", tmp_path)
+    assert serial == parallel
+    assert len(serial["binaries"]) == 6 and serial["errors"] == []
+
+
+def test_jsonl_csv_and_filters(samples):
+    program = samples["templates"]
+    lines = run_gpusym("query", "--jsonl", "--kernel", "fill", program).stdout.splitlines()
+    kernels = [json.loads(line) for line in lines]
+    assert len(kernels) == 3 and all(k["binary"] == str(program) for k in kernels)
+    only_sim = query_json("--target", "gpusym", program)["binaries"][0]
+    assert {d["target"] for k in only_sim["kernels"] for d in k["device"]} == {"gpusym"}
+    assert [c["target"] for c in only_sim["code_objects"]] == ["gpusym"]
+    csv_lines = run_gpusym("query", "--csv", program).stdout.splitlines()
+    assert csv_lines[0].startswith("binary,kernel,demangled,stub,handle")
+    assert len(csv_lines) == 1 + 8 * 2  # 8 kernels on 2 targets
+    stubs = query_json("--role", "kernel-stub", program)["binaries"][0]
+    assert stubs["kernels"] == [] and len(stubs["host_symbols"]) == 8
+    assert {s["role"] for s in stubs["host_symbols"]} == {"kernel-stub"}
