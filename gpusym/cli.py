@@ -6,13 +6,15 @@ import argparse
 import os
 import sys
 
-from gpusym import __version__, query
+from gpusym import __version__
 
 EXIT_USAGE = 2
 EXIT_INTERNAL = 70  # EX_SOFTWARE: a defect in gpusym itself
 
 
 def _parser() -> argparse.ArgumentParser:
+    from gpusym import query
+
     parser = argparse.ArgumentParser(
         prog="gpusym",
         description="GPU programs debuggable with ordinary tools.",
@@ -40,6 +42,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     if args.command == "query":
+        from gpusym import query
+
         return query.run(args)
     if args.command == "demo":
         from sample_apps.demo import run_demo
