@@ -29,15 +29,6 @@ class Found:
     image: bytes | memoryview | None  # None: compressed in a format nobody reads
 
 
-def _split_id(bundle_id: str) -> tuple[str, str, str]:
-    """(kind, triple, target) of a bundle entry id."""
-    kind, _, rest = bundle_id.partition("-")
-    parts = rest.split("-", 4)
-    triple = "-".join(parts[:4]).rstrip("-")
-    target = parts[4].rstrip("-") if len(parts) == 5 else ""
-    return kind, triple, target
-
-
 class _Collector:
     def __init__(self) -> None:
         self.found: list[Found] = []
@@ -51,7 +42,7 @@ class _Collector:
     def bundle_entries(self, bundle: bytes | memoryview, file_offset: int, compressed: bool) -> None:
         container = "compressed-offload-bundle" if compressed else "offload-bundle"
         for entry in offload_bundle.read_entries(bundle):
-            kind, triple, target = _split_id(entry.id)
+            kind, triple, target = offload_bundle.split_id(entry.id)
             if kind == "host" or entry.size == 0:
                 continue
             image = memoryview(bundle)[entry.offset : entry.offset + entry.size]
@@ -102,7 +93,7 @@ def in_elf(elf: ElfFile) -> list[Found]:
         if section.name == ".hip_fatbin":
             collector.bundles(data, section.offset)
         elif section.name.startswith(_BUNDLER_SECTION) and section.size:
-            kind, triple, target = _split_id(section.name[len(_BUNDLER_SECTION) :])
+            kind, triple, target = offload_bundle.split_id(section.name[len(_BUNDLER_SECTION) :])
             if kind != "host":
                 collector.add(target, triple, "offload-bundle", section.offset, section.size, False, data, "elf")
         elif section.name == ".llvm.offloading":

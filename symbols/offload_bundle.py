@@ -26,6 +26,16 @@ SIM_ID = "hipv4-x86_64-unknown-linux-gnu-gpusym-"
 ENTRY_ALIGNMENT = 4096
 
 
+def split_id(bundle_id: str) -> tuple[str, str, str]:
+    """(kind, triple, target) of an entry id: ``hipv4-amdgcn-amd-amdhsa--gfx90a``
+    is (``hipv4``, ``amdgcn-amd-amdhsa``, ``gfx90a``)."""
+    kind, _, rest = bundle_id.partition("-")
+    parts = rest.split("-", 4)
+    triple = "-".join(parts[:4]).rstrip("-")
+    target = parts[4].rstrip("-") if len(parts) == 5 else ""
+    return kind, triple, target
+
+
 @dataclass(frozen=True)
 class Entry:
     id: str
@@ -35,9 +45,7 @@ class Entry:
     @property
     def target(self) -> str:
         """The processor the entry is for (``gfx90a``), or ``""`` for none."""
-        kind, _, rest = self.id.partition("-")
-        parts = rest.split("-", 4)
-        return parts[4].rstrip("-") if len(parts) == 5 else ""
+        return split_id(self.id)[2]
 
 
 def amdgpu_id(arch: str) -> str:
