@@ -204,3 +204,21 @@ def test_jsonl_csv_and_filters(samples):
     stubs = query_json("--role", "kernel-stub", program)["binaries"][0]
     assert stubs["kernels"] == [] and len(stubs["host_symbols"]) == 8
     assert {s["role"] for s in stubs["host_symbols"]} == {"kernel-stub"}
+
+
+def test_kernels_present_only_in_some_places_are_reported_as_such(build_program):
+    objects = build_program("partial_kernels.hip", flags=("-c", "--offload-arch=gfx90a", "--offload-arch=gfx942"),
+                            output="partial_kernels.o")  # fmt: skip
+    kernels = {k["demangled"]: k for k in query_json(objects)["binaries"][0]["kernels"]}
+    assert set(kernels) == {"everywhere(int*)", "only_gfx90a(int*)", "host_pass_only(int*)", "device_only(int*)"}
+    targets = {name: sorted(d["target"] for d in k["device"]) for name, k in kernels.items()}
+    assert targets == {
+        "everywhere(int*)": ["gfx90a", "gfx942", "gpusym"],
+        "only_gfx90a(int*)": ["gfx90a"],
+        "host_pass_only(int*)": [],
+        "device_only(int*)": ["gfx90a", "gfx942", "gpusym"],
+    }
+    assert sorted(kernels["only_gfx90a(int*)"]["missing_targets"]) == ["gfx942", "gpusym"]
+    assert sorted(kernels["host_pass_only(int*)"]["missing_targets"]) == ["gfx90a", "gfx942", "gpusym"]
+    assert kernels["host_pass_only(int*)"]["stub"] is not None
+    assert kernels["device_only(int*)"]["stub"] is None and kernels["device_only(int*)"]["handle"] is None
