@@ -1,6 +1,7 @@
-"""Benchmarks of the simulated runtime: builds bench/programs with
-``gpusym build -O2``, runs them, and prints each figure with its baseline
-from the same run and the ratio."""
+"""The benchmarks: the simulated runtime (bench/programs built with
+``gpusym build -O2``, each figure with its baseline from the same run and
+the ratio), then gpusym query on the largest real GPU library
+(bench/query_speed.py)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,9 @@ import sys
 from pathlib import Path
 
 from sample_apps.driver.driver import build
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import query_speed  # noqa: E402 (a sibling script)
 
 BENCH_DIR = Path(__file__).resolve().parent
 OUT_DIR = Path("build/bench")
@@ -21,7 +25,7 @@ COMPARISONS = [
 ]
 
 
-def main() -> int:
+def runtime_speed() -> int:
     OUT_DIR.mkdir(parents=True, exist_ok=True)
     program = OUT_DIR / "runtime_speed"
     if build(["-O2", str(BENCH_DIR / "programs" / "runtime_speed.hip"), "-o", str(program)]) != 0:
@@ -36,6 +40,12 @@ def main() -> int:
         ratio = figures[figure] / figures[baseline]
         print(f"{figure:<24}{figures[figure]:>12.2f}{figures[baseline]:>12.2f}{ratio:>7.1f}x  {what}")
     return 0
+
+
+def main() -> int:
+    status = runtime_speed()
+    print()
+    return status or query_speed.main([])
 
 
 if __name__ == "__main__":
