@@ -281,9 +281,10 @@ def run(args: argparse.Namespace) -> int:
 
     binaries = [_binary_json(o, args) for o in outcomes if o.analysis]
     if fmt == "json":
-        json.dump({"gpusym": __version__, "schema": SCHEMA_VERSION, "binaries": binaries, "errors": errors},
-                  sys.stdout, indent=1)  # fmt: skip
-        print()
+        # json.dumps, compact: json.dump and indentation use the pure-Python
+        # encoder, which on the largest libraries takes longer than reading them.
+        document = {"gpusym": __version__, "schema": SCHEMA_VERSION, "binaries": binaries, "errors": errors}
+        sys.stdout.write(json.dumps(document) + "\n")
     elif fmt == "jsonl":
         for binary in binaries:
             for kernel in binary["kernels"]:

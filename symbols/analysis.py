@@ -12,7 +12,8 @@ from __future__ import annotations
 import bisect
 import mmap
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import NamedTuple
 from pathlib import Path
 
 from symbols import containers, device_code, roles
@@ -40,8 +41,7 @@ def pretty(name: str) -> str:
     return demangle(name) or name
 
 
-@dataclass
-class _Range:
+class _Range(NamedTuple):
     start: int
     end: int
     name: str
@@ -49,28 +49,28 @@ class _Range:
     kernel: str | None
 
 
-@dataclass
 class AddressIndex:
-    """Which symbol contains an address, in the host or in one code object."""
+    """Which symbol contains an address, in the host (space None) or in one
+    code object (space: its index).  Sorted on the first lookup."""
 
-    ranges: dict[int | None, list[_Range]] = field(default_factory=dict)  # None: the host
-    starts: dict[int | None, list[int]] = field(default_factory=dict)
+    def __init__(self) -> None:
+        self._ranges: dict[int | None, list[_Range]] = {}
+        self._starts: dict[int | None, list[int]] = {}
 
     def add(self, space: int | None, symbol: Symbol, role: Role, kernel: str | None) -> None:
-        self.ranges.setdefault(space, []).append(
+        self._ranges.setdefault(space, []).append(
             _Range(symbol.value, symbol.value + max(symbol.size, 1), symbol.name, role, kernel)
         )
+        self._starts.pop(space, None)
 
-    def freeze(self) -> None:
-        for space, ranges in self.ranges.items():
-            ranges.sort(key=lambda r: r.start)
-            self.starts[space] = [r.start for r in ranges]
-
-    def lookup(self, address: int, code_object: int | None = None) -> _Range | None:
+    def lookup(self, address: int, space: int | None = None) -> _Range | None:
         """The symbol containing `address`; among overlapping ones (aliases,
         a function inside a bigger one), the one starting last."""
-        ranges = self.ranges.get(code_object, [])
-        position = bisect.bisect_right(self.starts.get(code_object, []), address)
+        ranges = self._ranges.get(space, [])
+        if space not in self._starts:
+            ranges.sort()
+            self._starts[space] = [r.start for r in ranges]
+        position = bisect.bisect_right(self._starts[space], address)
         for candidate in reversed(ranges[max(0, position - 64) : position]):
             if address < candidate.end:
                 return candidate
@@ -109,7 +109,13 @@ def _read_device(found: list[containers.Found], report: BinaryReport) -> list[De
     contents: list[DeviceContents | None] = []
     for item in found:
         code_object = item.code_object
-        if item.image is None:
+        try:
+            image = item.load()
+        except FormatError as error:
+            report.notes.append(f"code object {code_object.index} ({code_object.target}): {error}")
+            contents.append(None)
+            continue
+        if image is None:
             report.notes.append(
                 f"code object {code_object.index} ({code_object.target}) is compressed in a format"
                 " gpusym cannot read: its symbols are unknown"
@@ -117,7 +123,7 @@ def _read_device(found: list[containers.Found], report: BinaryReport) -> list[De
             contents.append(None)
             continue
         try:
-            contents.append(device_code.read(item.image, code_object.format))
+            contents.append(device_code.read(image, code_object.format))
         except FormatError as error:
             report.notes.append(f"code object {code_object.index} ({code_object.target}): {error}")
             contents.append(None)
@@ -146,7 +152,6 @@ def analyze(path: str | Path, host_roles: set[Role] | None = None) -> Analysis:
     contents = _read_device(found, report)
     addresses = AddressIndex()
     _correlate(report, host, report.code_objects, contents, addresses, host_roles)
-    addresses.freeze()
     return Analysis(report, addresses)
 
 
@@ -204,12 +209,12 @@ def _correlate(report: BinaryReport, host: list[Symbol], code_objects: list[Code
                                         symbol.size, role)  # fmt: skip
                 if role is Role.DEVICE_KERNEL:
                     kernels[symbol.name].device.append(instance)
-                    kernels[symbol.name].args = kernels[symbol.name].args or device.args.get(symbol.name, [])
                 else:
                     table = functions if role is Role.DEVICE_FUNCTION else variables
                     table.setdefault(symbol.name, DeviceEntity(symbol.name, pretty(symbol.name))).device.append(instance)
                 addresses.add(code_object.index, symbol, role, symbol.name if role is Role.DEVICE_KERNEL else None)
 
+    _attach_args(kernels, contents)
     for name, kernel in kernels.items():
         if stub := stubs.get(name):
             kernel.stub = HostRef(stub.name, stub.value)
@@ -240,6 +245,21 @@ def _correlate(report: BinaryReport, host: list[Symbol], code_objects: list[Code
     report.kernels = sorted(kernels.values(), key=lambda k: k.name)
     report.device_functions = sorted(functions.values(), key=lambda f: f.name)
     report.device_variables = sorted(variables.values(), key=lambda v: v.name)
+
+
+def _attach_args(kernels: dict[str, Kernel], contents: list[DeviceContents | None]) -> None:
+    """Arguments from the first code object that describes each kernel,
+    reading as few code objects' metadata as that takes."""
+    lacking = {name for name, kernel in kernels.items() if kernel.device}
+    for device in contents:
+        if not lacking:
+            return
+        if device is None or device.read_args is None or not lacking & {s.name for s in device.kernels}:
+            continue
+        described = device.kernel_args()
+        for name in lacking & described.keys():
+            kernels[name].args = described[name]
+        lacking -= described.keys()
 
 
 def _host_role(symbol: Symbol, stub_of: dict[str, str], handles: dict[str, str],

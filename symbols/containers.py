@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Callable
 
 from symbols import amdgpu_metadata, compressed_bundle, nv_fatbin, offload_binary, offload_bundle
 from symbols.elf import EM_AMDGPU, EM_CUDA, MAGIC as ELF_MAGIC, SHT_NOTE, ElfFile
@@ -26,7 +27,10 @@ _BUNDLER_SECTION = "__CLANG_OFFLOAD_BUNDLE__"
 @dataclass
 class Found:
     code_object: CodeObject
-    image: bytes | memoryview | None  # None: compressed in a format nobody reads
+    # The code object's bytes, made on demand (inflating a compressed entry),
+    # so that only one inflated image need be alive at a time; None when it
+    # is compressed in a format nobody reads.
+    load: Callable[[], bytes | memoryview | None]
 
 
 class _Collector:
@@ -34,10 +38,11 @@ class _Collector:
         self.found: list[Found] = []
 
     def add(self, target: str, triple: str, container: str, offset: int, size: int, compressed: bool,
-            image: bytes | memoryview | None, image_format: str) -> None:  # fmt: skip
+            image: bytes | memoryview | None, image_format: str,
+            load: Callable[[], bytes | memoryview | None] | None = None) -> None:  # fmt: skip
         index = len(self.found)
         code_object = CodeObject(index, target, triple, container, offset, size, compressed, image_format)
-        self.found.append(Found(code_object, image))
+        self.found.append(Found(code_object, load or (lambda: image)))
 
     def bundle_entries(self, bundle: bytes | memoryview, file_offset: int, compressed: bool) -> None:
         container = "compressed-offload-bundle" if compressed else "offload-bundle"
@@ -78,11 +83,11 @@ class _Collector:
     def nv_fatbins(self, data: memoryview, file_offset: int) -> None:
         for entry in nv_fatbin.read_entries(data):
             limit = min(MAX_DECOMPRESSED, MAX_RATIO * max(entry.size, 1))
-            payload = nv_fatbin.payload(data, entry, max_output=limit)
-            triple = "nvptx64-nvidia-cuda"
-            image_format = "unknown" if payload is None else ("elf" if entry.kind == "cubin" else "ptx")
-            self.add(f"sm_{entry.sm}", triple, "nv-fatbin", file_offset + entry.offset, entry.size, entry.compressed,
-                     payload, image_format)  # fmt: skip
+            readable = not entry.compressed or entry.compression in nv_fatbin.INFLATABLE
+            image_format = "unknown" if not readable else ("elf" if entry.kind == "cubin" else "ptx")
+            self.add(f"sm_{entry.sm}", "nvptx64-nvidia-cuda", "nv-fatbin", file_offset + entry.offset, entry.size,
+                     entry.compressed, None, image_format,
+                     lambda entry=entry, limit=limit: nv_fatbin.payload(data, entry, max_output=limit))  # fmt: skip
 
 
 def in_elf(elf: ElfFile) -> list[Found]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Callable
 
 from symbols import amdgpu_metadata
 from symbols.elf import EM_AMDGPU, EM_CUDA, EM_X86_64, SHT_NOTE, ElfFile, Symbol
@@ -39,8 +40,16 @@ class DeviceContents:
     kernels: list[Symbol] = field(default_factory=list)
     functions: list[Symbol] = field(default_factory=list)
     variables: list[Symbol] = field(default_factory=list)
-    args: dict[str, list[KernelArg]] = field(default_factory=dict)
     exported_functions: list[Symbol] = field(default_factory=list)  # simulated device: roles decided later
+    # Reads the kernels' arguments on first use: the same kernels' metadata
+    # is in every code object of a bundle, and usually one is enough.
+    read_args: Callable[[], dict[str, list[KernelArg]]] | None = None
+    _args: dict[str, list[KernelArg]] | None = None
+
+    def kernel_args(self) -> dict[str, list[KernelArg]]:
+        if self._args is None:
+            self._args = self.read_args() if self.read_args else {}
+        return self._args
 
 
 def _defined(symbols: list[Symbol], kind: str) -> list[Symbol]:
@@ -59,6 +68,13 @@ def _amdgpu(elf: ElfFile) -> DeviceContents:
     contents.kernels = _unique(contents.kernels)
     contents.functions = _unique(contents.functions)
     contents.variables = _unique(contents.variables)
+    contents.read_args = lambda: _amdgpu_args(elf)
+    return contents
+
+
+def _amdgpu_args(elf: ElfFile) -> dict[str, list[KernelArg]]:
+    """Each kernel's explicit arguments, from the NT_AMDGPU_METADATA note."""
+    args = {}
     for section in elf.sections:
         if section.type != SHT_NOTE:
             continue
@@ -66,12 +82,12 @@ def _amdgpu(elf: ElfFile) -> DeviceContents:
             if owner == "AMDGPU" and note_type == amdgpu_metadata.NT_AMDGPU_METADATA:
                 for kernel in amdgpu_metadata.kernels(bytes(desc)):
                     name = kernel.symbol[:-3] if kernel.symbol.endswith(".kd") else kernel.name
-                    contents.args[name] = [
+                    args[name] = [
                         KernelArg(a.name, a.type_name, a.size, a.offset, a.value_kind)
                         for a in kernel.args
                         if not a.value_kind.startswith("hidden_")  # implicit: grid size, queue, printf buffer...
                     ]
-    return contents
+    return args
 
 
 def _cubin(elf: ElfFile) -> DeviceContents:

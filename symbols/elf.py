@@ -167,14 +167,16 @@ class ElfFile:
     # ---- symbols ----
 
     def symbols(self, section: Section) -> list[Symbol]:
-        """The symbols of a SYMTAB or DYNSYM section (entry 0 excluded)."""
+        """The program's symbols in a SYMTAB or DYNSYM section: local labels
+        (NOTYPE LOCAL, most of a GPU code object's table), section and file
+        symbols are left out before their names are even read."""
         entry = self.endian + ("IBBHQQ" if self.is64 else "IIIBBH")
         entry_size = struct.calcsize(entry)
         if section.size % entry_size:
             raise FormatError(f"{section.name}: size {section.size} is not a multiple of {entry_size}")
         if section.link >= len(self.sections):
             raise FormatError(f"{section.name}: string table index {section.link} out of range")
-        strings = bytes(self.contents(self.sections[section.link]))
+        name_of = _string_table(bytes(self.contents(self.sections[section.link])))
         table = self.contents(section)
         symbols = []
         for fields in struct.iter_unpack(entry, table[entry_size:]):
@@ -182,17 +184,9 @@ class ElfFile:
                 name, info, other, shndx, value, size = fields
             else:
                 name, value, size, info, other, shndx = fields
-            symbols.append(
-                Symbol(
-                    _cstring(strings, name),
-                    value,
-                    size,
-                    STT_NAMES.get(info & 0xF, str(info & 0xF)),
-                    STB_NAMES.get(info >> 4, str(info >> 4)),
-                    other,
-                    shndx,
-                )
-            )
+            if info in _LEFT_OUT:
+                continue
+            symbols.append(Symbol(name_of(name), value, size, _TYPES[info & 0xF], _BINDS[info >> 4], other, shndx))
         return symbols
 
     @cached_property
@@ -226,6 +220,29 @@ class ElfFile:
 
 def _align4(size: int) -> int:
     return (size + 3) & ~3
+
+
+_TYPES = [STT_NAMES.get(i, str(i)) for i in range(16)]
+# st_info values of local labels, and of section and file symbols (any binding).
+_LEFT_OUT = frozenset([0x00] + [(bind << 4) | kind for bind in range(16) for kind in (3, 4)])
+_BINDS = [STB_NAMES.get(i, str(i)) for i in range(16)]
+
+
+def _string_table(table: bytes):
+    """A function from offset to the NUL-terminated string there.  An ASCII
+    table (nearly all are) is decoded once and sliced, not decoded per name."""
+    if not table.isascii():
+        return lambda offset: _cstring(table, offset)
+    text = table.decode("ascii")
+    size = len(text)
+
+    def name_at(offset: int) -> str:
+        if offset >= size:
+            return ""
+        end = text.find("\0", offset)
+        return text[offset : end if end >= 0 else size]
+
+    return name_at
 
 
 def _cstring(table: bytes, offset: int) -> str:

@@ -39,7 +39,7 @@ KINDS: dict[int, Literal["cubin", "ptx"]] = {1: "ptx", 2: "cubin"}
 #: Compression flag -> format; None: compressed in a format nobody
 #: documents (0x1000, which third-party readers report in older fatbins).
 COMPRESSIONS = {0x8000: "zstd", 0x2000: "lz4", 0x1000: None}
-_INFLATABLE = {"zstd", "lz4"}
+INFLATABLE = {"zstd", "lz4"}
 _NOT_ZERO = re.compile(rb"[^\x00]")
 
 
@@ -147,7 +147,7 @@ def payload(data: bytes | memoryview, entry: FatbinEntry, *, max_output: int) ->
     if not entry.compressed:
         _check_limit(entry.size, max_output)
         return bytes(stored)
-    if entry.compression not in _INFLATABLE or entry.uncompressed_size is None:
+    if entry.compression not in INFLATABLE or entry.uncompressed_size is None:
         return None
     _check_limit(entry.uncompressed_size, max_output)
     return inflate(stored, entry.compression, entry.uncompressed_size)
