@@ -23,6 +23,7 @@ from symbols.model import SCHEMA_VERSION, Role
 EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE = 0, 1, 2
 _KNOWN_MAGICS = (b"\x7fELF", b"__CLANG_OFFLOAD_BUNDLE__", b"CCOB", b"\x50\xed\x55\xba", b"\x10\xff\x10\xad")
 _LARGE_FILE = 32 << 20
+_PARALLEL_BYTES = 64 << 20
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -89,12 +90,23 @@ def _looks_binary(path: Path) -> bool:
         return True  # reported as an error when read
 
 
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
 def _run_all(paths: list[str], roles: tuple[str, ...] | None, jobs: int, progress: bool) -> list[Outcome]:
-    if jobs <= 1 or len(paths) <= 1:
+    # Worker processes pay off only for enough input: a small binary takes a
+    # few milliseconds, less than starting a worker and returning its result.
+    if jobs <= 1 or len(paths) <= 1 or sum(map(_size, paths)) < _PARALLEL_BYTES:
         iterator = (_analyze(path, roles) for path in paths)
         return list(_with_progress(iterator, len(paths), progress))
-    with ProcessPoolExecutor(max_workers=min(jobs, len(paths))) as pool:
-        iterator = pool.map(_analyze, paths, [roles] * len(paths), chunksize=1)
+    workers = min(jobs, len(paths))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        chunk = max(1, len(paths) // (workers * 4))
+        iterator = pool.map(_analyze, paths, [roles] * len(paths), chunksize=chunk)
         return list(_with_progress(iterator, len(paths), progress))
 
 
