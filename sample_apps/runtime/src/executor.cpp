@@ -309,6 +309,7 @@ hipError_t launch(Kernel &kernel, const LaunchConfig &config, void **args) {
     gpusym_debug.dispatches = dispatch_records;
     gpusym_debug.dispatch_count = dispatch->id;
     gpusym_debug.kernels[kernel.index].launch_count++;
+    gpusym_launch_state.dispatch_id = dispatch->id;
     notify(GPUSYM_EVENT_DISPATCH_QUEUED, record - dispatch_records);
   }
 

@@ -25,8 +25,12 @@ using namespace gpusym;
 
 extern "C" {
 
+__thread struct gpusym_launch_state gpusym_launch_state;
+
 hipError_t __hipPushCallConfiguration(dim3 grid, dim3 block, size_t shared_mem, hipStream_t stream) {
   pushed_configurations.push_back({grid, block, shared_mem, stream});
+  gpusym_launch_state = {nullptr, {grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, shared_mem, stream,
+                         gpusym_launch_state.dispatch_id};
   return hipSuccess;
 }
 
@@ -44,6 +48,8 @@ hipError_t __hipPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shared_mem
 
 hipError_t hipLaunchKernel(const void *function_address, dim3 grid, dim3 block, void **args,
                            size_t shared_mem, hipStream_t stream) {
+  gpusym_launch_state = {function_address, {grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, shared_mem,
+                         stream, gpusym_launch_state.dispatch_id};
   if (hipError_t error = check_configuration(grid, block, shared_mem)) return record(error);
   if (stream) return record(hipErrorInvalidHandle);  // only the null stream exists
   Kernel *kernel = find_kernel(function_address);

@@ -116,7 +116,23 @@ struct gpusym_debug {
   struct gpusym_debug_executor *executors;
 };
 
+/*
+ * Per host thread: the launch in progress, or the last one.  Set by
+ * __hipPushCallConfiguration (handle still NULL: the stub has not launched
+ * yet) and by hipLaunchKernel, so that a debugger stopped in a kernel stub or
+ * in the launch call can show what is being launched.
+ */
+struct gpusym_launch_state {
+  const void *handle;           /* kernel handle, NULL before hipLaunchKernel */
+  struct gpusym_dim3 grid;
+  struct gpusym_dim3 block;
+  uint64_t shared_mem;
+  const void *stream;
+  uint64_t dispatch_id;         /* of the last dispatch queued, 0 before any */
+};
+
 extern struct gpusym_debug gpusym_debug;
+extern __thread struct gpusym_launch_state gpusym_launch_state;
 
 /* Called after every change to gpusym_debug; a breakpoint target. */
 void gpusym_debug_state(void);

@@ -8,9 +8,11 @@
 #ifndef GPUSYM_DEVICE_BUILTINS_H
 #define GPUSYM_DEVICE_BUILTINS_H
 
-/* Built-ins are always inlined, as in HIP's headers: no out-of-line copies in
- * code objects, and no extra frames when stepping through `threadIdx.x`. */
-#define __GPUSYM_INLINE __attribute__((always_inline)) inline
+/* Built-ins are always inlined, as in HIP's headers, and carry no debug
+ * information of their own: no out-of-line copies in code objects, and a
+ * debugger stopping or stepping at `threadIdx.x` stays in the user's kernel
+ * instead of entering an inlined accessor. */
+#define __GPUSYM_INLINE __attribute__((always_inline, nodebug)) inline
 
 #if defined(__AMDGCN__)
 
