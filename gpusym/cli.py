@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
+from pathlib import Path
 
 from gpusym import __version__
 
 EXIT_USAGE = 2
 EXIT_INTERNAL = 70  # EX_SOFTWARE: a defect in gpusym itself
+EXIT_GDB_MISSING = 69  # EX_UNAVAILABLE
+EXTENSION = Path(__file__).resolve().parent.parent / "gdbext" / "gpusym_gdb.py"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -27,13 +31,39 @@ def _parser() -> argparse.ArgumentParser:
         add_help=False,
     )
     query.add_parser(commands)
+    commands.add_parser(
+        "gdb",
+        help="start gdb with the gpusym extension: gpusym gdb [GDB-OPTIONS] [-- PROGRAM ARGS...]",
+        description="Starts gdb with gpusym's extension loaded; everything before -- goes to gdb, "
+        "the program and its arguments after it.",
+    )
+    commands.add_parser("gdbinit", help="print the line that loads the gdb extension (for ~/.gdbinit)")
     demo = commands.add_parser("demo", help="build and run the sample programs, then report")
     demo.add_argument("--build-dir", default="build/samples", help="where the programs go (%(default)s)")
     return parser
 
 
+def _run_gdb(arguments: list[str]) -> int:
+    """Replaces this process with gdb, the extension loaded first."""
+    gdb_options, program = arguments, []
+    if "--" in arguments:
+        split = arguments.index("--")
+        gdb_options, program = arguments[:split], arguments[split + 1 :]
+    gdb = shutil.which("gdb")
+    if gdb is None:
+        print("gpusym gdb: gdb is not installed (make demo installs it)", file=sys.stderr)
+        return EXIT_GDB_MISSING
+    command = [gdb, "-q", "-iex", f"source {EXTENSION}", *gdb_options]
+    if program:
+        command += ["--args", *program]
+    os.execv(gdb, command)
+    return 0  # not reached
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["gdb"] and not set(argv[1:2]) & {"-h", "--help"}:
+        return _run_gdb(argv[1:])  # gdb's own options: passed through, not parsed
     if argv[:1] == ["build"]:
         # Compiler-style flags: parsed by the driver, not by argparse.
         from sample_apps.driver.driver import build
@@ -45,6 +75,9 @@ def main(argv: list[str] | None = None) -> int:
         from gpusym import query
 
         return query.run(args)
+    if args.command == "gdbinit":
+        print(f"source {EXTENSION}")
+        return 0
     if args.command == "demo":
         from sample_apps.demo import run_demo
 

@@ -1,0 +1,28 @@
+"""Registers gpusym's commands, convenience functions and frame filter in
+gdb.  Cheap: what they need is read when they are used."""
+
+from __future__ import annotations
+
+import gdb
+
+from gdbext.frames import KernelFrameFilter
+from gdbext.functions import LaneIs, Launching, announce_lane
+from gdbext.kbreak import KbreakCommand
+from gdbext.views import InfoKernels
+
+_registered = False
+
+
+def register() -> None:
+    """Idempotent: sourcing the extension again changes nothing."""
+    global _registered
+    if _registered:
+        return
+    KbreakCommand()
+    InfoKernels()
+    LaneIs()
+    Launching()
+    frame_filter = KernelFrameFilter()
+    gdb.frame_filters[frame_filter.name] = frame_filter
+    gdb.events.stop.connect(announce_lane)
+    _registered = True

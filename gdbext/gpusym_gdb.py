@@ -1,0 +1,35 @@
+"""gpusym's gdb extension.  In gdb: ``source /path/to/gdbext/gpusym_gdb.py``
+(``gpusym gdbinit`` prints that line for ~/.gdbinit; ``gpusym gdb -- PROGRAM``
+starts gdb with it), or ``python import gdbext.gpusym_gdb`` with the
+repository on gdb's Python path.
+
+Only registers commands and hooks here; nothing is read from the program
+until a command needs it.  Loading it twice is harmless."""
+
+import os
+import sys
+
+
+def _python_paths() -> list:
+    """The repository and its .venv (made from gdb's own Python by make demo)."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    version = f"python{sys.version_info[0]}.{sys.version_info[1]}"
+    return [root, os.path.join(root, ".venv", "lib", version, "site-packages")]
+
+
+def _load() -> None:
+    for path in _python_paths():
+        if os.path.isdir(path) and path not in sys.path:
+            sys.path.append(path)
+    try:
+        from gdbext import extension
+    except ImportError as error:
+        missing = error.name or str(error)
+        print(f"gpusym: not loaded: the Python package '{missing}' is missing; run 'make demo' in "
+              f"{_python_paths()[0]} (it installs gpusym for the Python gdb embeds)")
+        return
+    extension.register()
+
+
+if "gdb" in sys.modules:
+    _load()

@@ -1,0 +1,53 @@
+"""What the symbols library knows of the program being debugged: one
+analysis per object file with GPU code (the executable and its shared
+libraries), made on first use and kept while the file is unchanged."""
+
+from __future__ import annotations
+
+import os
+
+import gdb
+
+from symbols.analysis import Analysis, analyze
+from symbols.errors import FormatError
+
+# Files never worth reading: the system's libraries, and the simulated
+# device's code objects (their kernels are found through their host binary).
+_SKIPPED_PREFIXES = ("/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/")
+_cache: dict[str, tuple[tuple[int, int], Analysis | None]] = {}
+
+
+def _is_candidate(path: str) -> bool:
+    name = os.path.basename(path)
+    return bool(path) and not path.startswith(_SKIPPED_PREFIXES) and ".gpusym." not in name
+
+
+def _analysis(path: str) -> Analysis | None:
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    key = (stat.st_mtime_ns, stat.st_size)
+    cached = _cache.get(path)
+    if cached and cached[0] == key:
+        return cached[1]
+    try:
+        result = analyze(path)
+    except (FormatError, OSError):
+        result = None
+    if result is not None and not (result.report.kernels or result.report.code_objects):
+        result = None  # no GPU code: nothing to remember but that
+    _cache[path] = (key, result)
+    return result
+
+
+def analyses() -> list[Analysis]:
+    """Analyses of the object files of the current program that hold GPU code."""
+    paths = [objfile.filename for objfile in gdb.objfiles() if objfile.filename]
+    if not paths and gdb.current_progspace().filename:
+        paths = [gdb.current_progspace().filename]
+    found = []
+    for path in dict.fromkeys(paths):
+        if _is_candidate(path) and (analysis := _analysis(path)) is not None:
+            found.append(analysis)
+    return found

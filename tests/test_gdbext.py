@@ -1,0 +1,146 @@
+"""The gdb extension in real gdb sessions on the sample programs: kbreak in
+each form, stub and launch frames in backtraces, info kernels, loading."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import GPUSYM, REPO, describe, run
+
+EXTENSION = REPO / "gdbext" / "gpusym_gdb.py"
+
+
+def gdb(program: Path | None, *commands: str, before: tuple[str, ...] = ()) -> str:
+    """Output of a batch gdb session: `before` runs ahead of loading the
+    extension, then `commands`; the inferior is killed at the end."""
+    argv = ["gdb", "-nx", "-batch"]
+    for command in (*before, f"source {EXTENSION}", *commands, "kill"):
+        argv += ["-ex", command]
+    if program is not None:
+        argv.append(str(program))
+    result = run(argv, timeout=120)
+    output = result.stdout + result.stderr
+    assert "Traceback" not in output and "Python Exception" not in output, output
+    return output
+
+
+def stops(output: str) -> list[str]:
+    return re.findall(r"hit Breakpoint \d+, (.*)", output)
+
+
+def test_kbreak_stops_in_the_device_kernel_with_its_arguments(vector_add):
+    output = gdb(vector_add, "kbreak vector_add", "run", "info args")
+    assert re.search(r"Breakpoint 1: kernel vector_add\(float const\*, float const\*, float\*, float, int\) — device code "
+                     r"\(gfx90a, gpusym\), pending until its code object is loaded", output), output  # fmt: skip
+    assert stops(output)[0].startswith("vector_add (a=0x")
+    assert "scale = 2.5" in output and "n = 100000" in output
+    assert "[gpusym: block (0,0,0) thread (0,0,0) of dispatch 1]" in output
+
+
+def test_kbreak_locations_are_in_device_code_never_the_handle_or_stub(samples):
+    output = gdb(samples["templates"], "kbreak twice", "kbreak ns::fill", "start", "info breakpoints")
+    locations = re.findall(r"^\d+(?:\.\d+)?\s+(?:breakpoint\s+keep\s+)?y\s+(0x[0-9a-f]+) in (.*?) at ", output, re.M)
+    functions = sorted(function for _, function in locations)
+    assert functions == sorted([
+        "twice(float*, int)", "twice(int*, int)",
+        "ns::fill<float>(float*, float, int)", "ns::fill<int>(int*, int, int)",
+        "ns::fill<double>(double*, double, int)",
+    ])  # fmt: skip
+    for address, _ in locations:
+        where = gdb(samples["templates"], "start", f"info symbol {address}")
+        assert re.search(r"in section \.text of \S+\.gpusym\.\d+\.so", where), where
+
+
+@pytest.mark.parametrize(
+    "name, expected",
+    [
+        ("ns::fill<double>", "ns::fill<double> (out="),
+        ("_ZN2ns4fillIiEEvPT_S1_i", "ns::fill<int> (out="),
+        ("apply", "apply (params=..."),
+    ],
+)
+def test_kbreak_accepts_source_and_mangled_names(samples, name, expected):
+    output = gdb(samples["templates"], f"kbreak {name}", "run")
+    assert stops(output)[0].startswith(expected), output
+
+
+def test_kbreak_block_and_thread_select_one_simulated_thread(vector_add):
+    output = gdb(vector_add, "kbreak vector_add -block 1,0,0 -thread 17", "run", "print __gpusym_lane->block_idx",
+                 "print __gpusym_lane->thread_idx")  # fmt: skip
+    assert "[gpusym: block (1,0,0) thread (17,0,0) of dispatch 1]" in output
+    assert "{x = 1, y = 0, z = 0}" in output and "{x = 17, y = 0, z = 0}" in output
+
+
+def test_kbreak_condition_on_kernel_arguments(vector_add):
+    # gdb evaluates the condition in the kernel's frame: its parameters are visible.
+    held = gdb(vector_add, "kbreak vector_add -block 2 if scale == 2.5 && n == 100000", "run")
+    assert "[gpusym: block (2,0,0) thread (0,0,0) of dispatch 1]" in held, held
+    never = gdb(vector_add, "kbreak vector_add if scale == 3", "run")
+    assert stops(never) == [] and "exited normally" in never
+
+
+def test_kbreak_launch_stops_at_the_stub_with_kernel_and_configuration(vector_add):
+    output = gdb(vector_add, "kbreak -launch vector_add", "run", "bt 2")
+    frame = next(line for line in output.splitlines() if line.startswith("#0"))
+    assert "__device_stub__vector_add(float const*, float const*, float*, float, int)" in frame
+    assert "[kernel vector_add(float const*, float const*, float*, float, int) <<<grid (391,1,1), block (256,1,1), " \
+           "shmem 0, stream 0x0>>>]" in frame  # fmt: skip
+    assert re.search(r"^#1 .* in main \(\) at .*vector_add\.hip:\d+", output, re.M)
+
+
+def test_kbreak_launch_catches_hip_launch_kernel_on_the_handle_from_plain_cpp(samples):
+    output = gdb(samples["interop"], "kbreak -launch scale", "run", "bt 2")
+    frame = next(line for line in output.splitlines() if line.startswith("#0"))
+    assert "hipLaunchKernel  [launching kernel scale(float*, float, int) <<<grid (4,1,1), block (256,1,1), shmem 0, " \
+           "stream 0x0>>>]" in frame, output  # fmt: skip
+    assert re.search(r"^#1 .* in main \(\) at .*main\.cpp:\d+", output, re.M)
+
+
+def test_mi_stack_listing_has_the_same_annotation(vector_add):
+    output = gdb(vector_add, "kbreak -launch vector_add", "run", 'interpreter-exec mi "-enable-frame-filters"',
+                 'interpreter-exec mi "-stack-list-frames 0 0"')  # fmt: skip
+    assert re.search(r'func="__device_stub__vector_add\(.*\)  \[kernel vector_add\(.*\) <<<grid \(391,1,1\)', output), output
+
+
+def test_kbreak_without_debug_info(vector_add_nodebug):
+    output = gdb(vector_add_nodebug, "kbreak vector_add", "run")
+    assert re.search(r"hit Breakpoint 1, 0x[0-9a-f]+ in vector_add\(float const\*, float const\*, float\*, float, int\)",
+                     output), output  # fmt: skip
+
+
+def test_errors_are_one_line(vector_add):
+    output = gdb(vector_add, "kbreak vectr_add", "kbreak", "kbreak vector_add -block x", "info kernels (")
+    assert "kbreak: no kernel named 'vectr_add'; did you mean vector_add?" in output
+    assert "usage: kbreak KERNEL" in output
+    assert "kbreak: -block takes X[,Y[,Z]]" in output
+    assert "info kernels: bad regular expression" in output
+
+
+def test_info_kernels_lists_each_kernel_with_its_launches(samples):
+    # templates launches fill<float>, then fill<int>, then fill<double>.
+    output = gdb(samples["templates"], "kbreak ns::fill<int>", "run", "info kernels fill")
+    rows = {line.split("(")[0]: line for line in output.splitlines() if line.startswith("void ns::fill")}
+    assert set(rows) == {"void ns::fill<float>", "void ns::fill<int>", "void ns::fill<double>"}, output
+    for name, launches in (("void ns::fill<float>", 1), ("void ns::fill<int>", 1), ("void ns::fill<double>", 0)):
+        assert re.search(rf"\s+yes\s+variable\s+gfx90a, gpusym\s+{launches}$", rows[name]), rows[name]
+
+
+def test_loading_twice_is_harmless_and_a_missing_package_is_one_line(vector_add):
+    output = gdb(vector_add, f"source {EXTENSION}", "kbreak vector_add")
+    assert output.count("Breakpoint 1: kernel vector_add") == 1
+    blocked = gdb(vector_add, "echo still usable\\n", before=("python import sys; sys.modules['zstandard'] = None",))
+    lines = [line for line in blocked.splitlines() if line.startswith("gpusym:")]
+    assert lines == [f"gpusym: not loaded: the Python package 'zstandard' is missing; run 'make demo' in {REPO} "
+                     "(it installs gpusym for the Python gdb embeds)"]  # fmt: skip
+    assert "still usable" in blocked
+
+
+def test_gpusym_gdb_and_gdbinit(vector_add):
+    line = subprocess.run([GPUSYM, "gdbinit"], capture_output=True, text=True, check=True).stdout.strip()
+    assert line == f"source {EXTENSION}"
+    result = run([GPUSYM, "gdb", "-batch", "-ex", "kbreak vector_add", "-ex", "run", "-ex", "kill", "--", vector_add])
+    assert "hit Breakpoint 1, vector_add (a=" in result.stdout, describe(result)
