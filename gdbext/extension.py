@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gdb
 
+from gdbext import device_frames
 from gdbext.frames import KernelFrameFilter
 from gdbext.functions import LaneIs, Launching, announce_lane
 from gdbext.kbreak import KbreakCommand
@@ -25,4 +26,5 @@ def register() -> None:
     frame_filter = KernelFrameFilter()
     gdb.frame_filters[frame_filter.name] = frame_filter
     gdb.events.stop.connect(announce_lane)
+    device_frames.enable_capture()
     _registered = True

@@ -18,6 +18,7 @@ import re
 import gdb
 from gdb.FrameDecorator import FrameDecorator
 
+from gdbext import device_frames
 from gdbext.functions import STUB_MARK, symbol_at
 from symbols.demangle import demangle
 
@@ -118,6 +119,8 @@ def decorate(frame_decorator):
 def _decorate(frame_decorator):
     frame = frame_decorator.inferior_frame()
     name = frame.name() or ""
+    if device_frames.is_device(frame):
+        return _Named(frame_decorator, device_frames.lane_note())
     if STUB_MARK in name:
         note = f"kernel {kernel_of_stub(name)}"
         if (config := configuration()) is not None:
@@ -139,4 +142,4 @@ class KernelFrameFilter:
         self.enabled = True
 
     def filter(self, frames):
-        return map(decorate, frames)
+        return device_frames.stitch(map(decorate, frames))

@@ -12,7 +12,7 @@ import difflib
 from symbols.model import BinaryReport, DeviceEntity, Kernel
 
 
-def _strip_parameters(demangled: str) -> str:
+def qualified_name(demangled: str) -> str:
     """``void ns::fill<float>(float*, float, int)`` -> ``ns::fill<float>``."""
     depth = 0
     for index, char in enumerate(demangled):
@@ -50,7 +50,7 @@ def _strip_templates(name: str) -> str:
 
 def names_of(entity: Kernel | DeviceEntity) -> tuple[str, ...]:
     """Every name `entity` answers to, most specific first."""
-    qualified = _strip_parameters(entity.demangled)
+    qualified = qualified_name(entity.demangled)
     return tuple(dict.fromkeys((entity.name, entity.demangled, qualified, _strip_templates(qualified))))
 
 

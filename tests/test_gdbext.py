@@ -144,3 +144,20 @@ def test_gpusym_gdb_and_gdbinit(vector_add):
     assert line == f"source {EXTENSION}"
     result = run([GPUSYM, "gdb", "-batch", "-ex", "kbreak vector_add", "-ex", "run", "-ex", "kill", "--", vector_add])
     assert "hit Breakpoint 1, vector_add (a=" in result.stdout, describe(result)
+
+
+@pytest.mark.parametrize("blocking", ["0", "1"])
+def test_backtrace_in_a_kernel_continues_with_the_launching_host_stack(samples, blocking):
+    source = (REPO / "sample_apps/programs/templates/templates.hip").read_text().splitlines()
+    launch_line = next(n for n, text in enumerate(source, 1) if "ns::fill<T><<<" in text)
+    call_line = next(n for n, text in enumerate(source, 1) if "check_fill<float>(0.5f, 1000)" in text)
+    output = gdb(samples["templates"], f"set environment GPUSYM_LAUNCH_BLOCKING {blocking}",
+                 "kbreak ns::fill<float> -block 1", "run", "bt", "bt full")  # fmt: skip
+    frames = [line for line in output.splitlines() if line.startswith("#")]
+    assert frames[0].startswith("#0  ns::fill<float>  [device gpusym, block (1,0,0) thread (0,0,0)] (out=0x")
+    assert re.match(r"#1  0x[0-9a-f]+ in void ns::__device_stub__fill<float>\(float\*, float, int\)  \[kernel void "
+                    r"ns::fill<float>\(float\*, float, int\) <<<grid \(16,1,1\), block \(64,1,1\), shmem 0, stream 0x0>>>; "
+                    r"launched dispatch 1 from host thread \d+\]", frames[1]), frames[1]  # fmt: skip
+    assert re.match(rf"#2  0x[0-9a-f]+ in check_fill<float> \(\) at \S+templates\.hip:{launch_line}$", frames[2]), frames[2]
+    assert re.match(rf"#3  0x[0-9a-f]+ in main \(\) at \S+templates\.hip:{call_line}$", frames[3]), frames[3]
+    assert not any("ffi_call" in f or "lane_main" in f or "gpusym_fiber_entry" in f for f in frames)

@@ -29,6 +29,14 @@ void notify(gpusym_debug_event event, uint64_t index) {
   gpusym_debug_state();
 }
 
+namespace {
+// GPUSYM_CAPTURE_STACKS=1 records the host stack of each launch without a debugger.
+[[maybe_unused]] const bool capture_from_environment = [] {
+  if (env_long("GPUSYM_CAPTURE_STACKS", 0)) gpusym_debug.flags |= GPUSYM_DEBUG_CAPTURE_HOST_STACKS;
+  return true;
+}();
+}  // namespace
+
 uint64_t current_os_thread() {
   static thread_local uint64_t tid = static_cast<uint64_t>(syscall(SYS_gettid));
   return tid;

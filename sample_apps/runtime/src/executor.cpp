@@ -6,6 +6,8 @@
 // lane that calls __syncthreads() switches back to the block's scheduler,
 // which runs every other lane up to the barrier before resuming any of them.
 // A lane that never waits finishes in one go and hands its stack to the next.
+#include <dlfcn.h>
+#include <execinfo.h>
 #include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -253,6 +255,20 @@ void start_workers(Queue &q) {
   q.workers_started = true;
 }
 
+// The launching thread's return addresses, from the caller of the launch
+// call outwards (the runtime's own frames left out).
+__attribute__((noinline)) void capture_host_stack(gpusym_debug_dispatch &record) {
+  void *frames[GPUSYM_DEBUG_HOST_FRAMES + 8];
+  int count = backtrace(frames, GPUSYM_DEBUG_HOST_FRAMES + 8);
+  Dl_info here, frame;
+  dladdr(reinterpret_cast<void *>(&capture_host_stack), &here);
+  int first = 0;
+  while (first < count && dladdr(frames[first], &frame) && frame.dli_fbase == here.dli_fbase) first++;
+  record.host_frame_count = 0;
+  for (int i = first; i < count && record.host_frame_count < GPUSYM_DEBUG_HOST_FRAMES; i++)
+    record.host_frames[record.host_frame_count++] = reinterpret_cast<uint64_t>(frames[i]);
+}
+
 bool launch_blocking() {
   static const bool blocking = env_long("GPUSYM_LAUNCH_BLOCKING", 0) != 0;
   return blocking;
@@ -305,7 +321,8 @@ hipError_t launch(Kernel &kernel, const LaunchConfig &config, void **args) {
     *record = gpusym_debug_dispatch{dispatch->id, GPUSYM_DISPATCH_QUEUED, kernel.index,
                                     {config.grid.x, config.grid.y, config.grid.z},
                                     {config.block.x, config.block.y, config.block.z},
-                                    config.shared_mem, config.stream, current_os_thread(), 0, 0};
+                                    config.shared_mem, config.stream, current_os_thread(), 0, 0, {}};
+    if (gpusym_debug.flags & GPUSYM_DEBUG_CAPTURE_HOST_STACKS) capture_host_stack(*record);
     gpusym_debug.dispatches = dispatch_records;
     gpusym_debug.dispatch_count = dispatch->id;
     gpusym_debug.kernels[kernel.index].launch_count++;

@@ -73,6 +73,12 @@ enum gpusym_dispatch_state {
   GPUSYM_DISPATCH_COMPLETE = 3,   /* kept until the slot is reused */
 };
 
+/* Host frames recorded per dispatch when GPUSYM_DEBUG_CAPTURE_HOST_STACKS is set. */
+#define GPUSYM_DEBUG_HOST_FRAMES 32
+
+/* Bits of gpusym_debug.flags, set by a debugger (or GPUSYM_CAPTURE_STACKS=1). */
+#define GPUSYM_DEBUG_CAPTURE_HOST_STACKS 0x1
+
 /* One kernel launch. */
 struct gpusym_debug_dispatch {
   uint64_t id;                  /* 1, 2, ... in launch order */
@@ -84,7 +90,8 @@ struct gpusym_debug_dispatch {
   const void *stream;           /* hipStream_t, NULL for the null stream */
   uint64_t host_thread;         /* kernel thread id (gettid) of the launcher */
   uint32_t device;
-  uint32_t reserved;
+  uint32_t host_frame_count;    /* return addresses in host_frames, 0 unless captured */
+  uint64_t host_frames[GPUSYM_DEBUG_HOST_FRAMES];  /* innermost first, from the launch call */
 };
 
 /* One CPU thread that runs lanes: a worker, or a launching thread when
@@ -112,7 +119,7 @@ struct gpusym_debug {
   uint64_t dispatch_count;                   /* launches so far */
 
   uint32_t executor_count;
-  uint32_t reserved;
+  uint32_t flags;               /* GPUSYM_DEBUG_* bits, written by a debugger */
   struct gpusym_debug_executor *executors;
 };
 

@@ -1,0 +1,150 @@
+"""Backtraces inside kernels: device frames, then the host stack that
+launched the dispatch.
+
+A simulated GPU thread's real stack is the kernel's frames above the
+runtime's (libffi, the lane scheduler, the fiber entry).  Those runtime
+frames are replaced by the host frames the runtime recorded when the kernel
+was launched (gpusym_debug.dispatches[].host_frames), symbolized here, the
+first one marked with the launching host thread and dispatch.  gdb numbers a
+frame after the real frame it decorates, so each host frame takes the place
+of one runtime frame; host frames beyond those are elided under the last.
+"""
+
+from __future__ import annotations
+
+import gdb
+from gdb.FrameDecorator import FrameDecorator
+
+from gdbext.functions import lane, symbol_at
+from symbols.lookup import qualified_name
+
+RUNTIME_LIBRARIES = ("libgpusym_runtime", "libffi")
+CODE_OBJECT_MARK = ".gpusym."
+DISPATCH_SLOTS = 1024
+
+
+def enable_capture() -> None:
+    """Asks the simulated runtime of every program gdb starts to record each
+    launch's host stack (through its environment: nothing is written into a
+    running program)."""
+    gdb.execute("set environment GPUSYM_CAPTURE_STACKS 1", to_string=True)
+
+
+def _library(frame: gdb.Frame) -> str:
+    return gdb.solib_name(frame.pc()) or ""
+
+
+def is_device(frame: gdb.Frame) -> bool:
+    return CODE_OBJECT_MARK in _library(frame)
+
+
+def is_runtime(frame: gdb.Frame) -> bool:
+    return any(name in _library(frame) for name in RUNTIME_LIBRARIES)
+
+
+class _Fixed(FrameDecorator):
+    """Prints given text in place of a runtime frame (keeping its level)."""
+
+    def __init__(self, base, function: str, address: int | None, filename: str | None, line: int | None):
+        super().__init__(base)
+        self._function, self._address, self._filename, self._line = function, address, filename, line
+        self._elided: list = []
+
+    def function(self):
+        return self._function
+
+    def address(self):
+        return self._address
+
+    def filename(self):
+        return self._filename
+
+    def line(self):
+        return self._line
+
+    def frame_args(self):
+        return None
+
+    def frame_locals(self):
+        return None
+
+    def elided(self):
+        return iter(self._elided) if self._elided else None
+
+
+def _dispatch(number: int) -> gdb.Value | None:
+    try:
+        debug = gdb.parse_and_eval("gpusym_debug")
+        record = debug["dispatches"][(number - 1) % DISPATCH_SLOTS]
+    except gdb.error:
+        return None
+    return record if int(record["id"]) == number else None
+
+
+def host_frames(base) -> list[_Fixed]:
+    """The recorded host stack of the current lane's dispatch, as frames
+    printed in the place of `base` (a runtime frame's decorator)."""
+    current = lane()
+    record = _dispatch(int(current["dispatch_id"])) if current is not None else None
+    if record is None:
+        return []
+    frames = []
+    for index in range(int(record["host_frame_count"])):
+        address = int(record["host_frames"][index])
+        call = address - 1  # the call instruction: the line that launched
+        name = (symbol_at(call) or "??").split(" + ")[0]
+        position = gdb.find_pc_line(call)
+        if position.symtab is not None:  # named as bt names a function with debug information
+            name = qualified_name(name)
+        filename = position.symtab.filename if position.symtab else (gdb.solib_name(call) or None)
+        frames.append(_Fixed(base, name, address, filename, position.line or None))
+    if frames:
+        config = (f"<<<grid {_dim3(record['grid'])}, block {_dim3(record['block'])}, "
+                  f"shmem {int(record['shared_mem'])}, stream {int(record['stream']):#x}>>>")  # fmt: skip
+        launched = f"launched dispatch {int(record['id'])} from host thread {int(record['host_thread'])}"
+        first = frames[0]
+        note = f"kernel {first._function.replace('__device_stub__', '', 1)} {config}; " if "__device_stub_" in first._function else ""
+        first._function = f"{first._function}  [{note}{launched}]"
+    return frames
+
+
+def _dim3(value) -> str:
+    return f"({int(value['x'])},{int(value['y'])},{int(value['z'])})"
+
+
+def lane_note() -> str | None:
+    current = lane()
+    if current is None:
+        return None
+    block = ",".join(str(int(current["block_idx"][a])) for a in "xyz")
+    thread = ",".join(str(int(current["thread_idx"][a])) for a in "xyz")
+    return f"device gpusym, block ({block}) thread ({thread})"
+
+
+def stitch(decorated):
+    """Device frames as they are (annotated), then the launching host stack
+    in the place of the runtime's frames beneath them."""
+    seen_device = False
+    runtime: list = []
+    for decorator in decorated:
+        frame = decorator.inferior_frame()
+        if seen_device and is_runtime(frame):
+            runtime.append(decorator)
+            continue
+        if is_device(frame):
+            seen_device = True
+        yield decorator
+    if not runtime:
+        return
+    try:
+        recorded = host_frames(runtime[0])
+    except (gdb.error, gdb.MemoryError):  # a runtime without the record (older), or unreadable
+        recorded = []
+    if not recorded:
+        yield from runtime
+        return
+    for slot, frame in zip(runtime, recorded):
+        frame._base = slot  # print at the level of the runtime frame it replaces
+        yield frame
+    if len(recorded) > len(runtime):
+        recorded[len(runtime) - 1]._elided = recorded[len(runtime) :]
