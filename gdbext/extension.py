@@ -9,7 +9,9 @@ from gdbext import device_frames
 from gdbext.frames import KernelFrameFilter
 from gdbext.functions import LaneIs, Launching, announce_lane
 from gdbext.kbreak import KbreakCommand
-from gdbext.views import InfoKernels
+from gdbext.api_errors import ApiErrors, SetPrefix
+from gdbext.focus import GpuFocus, GpuPrefix
+from gdbext.views import InfoDispatches, InfoKernels
 
 _registered = False
 
@@ -21,6 +23,12 @@ def register() -> None:
         return
     KbreakCommand()
     InfoKernels()
+    InfoDispatches()
+    GpuPrefix()
+    GpuFocus()
+    SetPrefix("set")
+    SetPrefix("show")
+    ApiErrors()
     LaneIs()
     Launching()
     frame_filter = KernelFrameFilter()

@@ -10,6 +10,16 @@ STUB_MARK = "__device_stub_"
 _INFO_SYMBOL = re.compile(r"^(.*?)(?: \+ \d+)? in section ")
 
 
+def coordinates(text: str, what: str) -> tuple[int, int, int]:
+    """X[,Y[,Z]] as three integers (missing ones are 0); a gdb error naming
+    `what` otherwise."""
+    parts = text.split(",")
+    if not 1 <= len(parts) <= 3 or not all(p.strip().isdigit() for p in parts):
+        raise gdb.GdbError(f"{what} takes X[,Y[,Z]] (non-negative integers), not '{text}'")
+    values = [int(p) for p in parts] + [0] * (3 - len(parts))
+    return values[0], values[1], values[2]
+
+
 def lane() -> gdb.Value | None:
     """The simulated GPU thread running on the selected thread, or None."""
     try:
@@ -74,3 +84,6 @@ def announce_lane(event) -> None:
     block = ",".join(str(int(current["block_idx"][a])) for a in "xyz")
     thread = ",".join(str(int(current["thread_idx"][a])) for a in "xyz")
     print(f"[gpusym: block ({block}) thread ({thread}) of dispatch {int(current['dispatch_id'])}]")
+    from gdbext.runtime_state import set_lane_variables  # (runtime_state imports this module)
+
+    set_lane_variables()

@@ -17,6 +17,7 @@ import gdb
 
 from gdbext import program
 from gdbext.errors import one_line_errors
+from gdbext.functions import coordinates
 from symbols.lookup import find_kernels, names_of, near_names
 from symbols.model import Kernel
 
@@ -26,14 +27,6 @@ USAGE = "usage: kbreak KERNEL [-launch] [-block X,Y,Z] [-thread X,Y,Z] [if CONDI
 
 class KbreakError(gdb.GdbError):
     """A one-line error of kbreak."""
-
-
-def _coordinates(text: str, option: str) -> tuple[int, int, int]:
-    parts = text.split(",")
-    if not 1 <= len(parts) <= 3 or not all(p.strip().isdigit() for p in parts):
-        raise KbreakError(f"kbreak: {option} takes X[,Y[,Z]] (non-negative integers), not '{text}'")
-    values = [int(p) for p in parts] + [0] * (3 - len(parts))
-    return values[0], values[1], values[2]
 
 
 def _parse(argument: str) -> tuple[str, bool, tuple | None, tuple | None, str | None]:
@@ -52,9 +45,9 @@ def _parse(argument: str) -> tuple[str, bool, tuple | None, tuple | None, str | 
             if value is None:
                 raise KbreakError(f"kbreak: {word} needs X,Y,Z")
             if word == "-block":
-                block = _coordinates(value, word)
+                block = coordinates(value, f"kbreak: {word}")
             else:
-                thread = _coordinates(value, word)
+                thread = coordinates(value, f"kbreak: {word}")
         elif word.startswith("-"):
             raise KbreakError(f"kbreak: unknown option {word}; {USAGE}")
         elif name is None:

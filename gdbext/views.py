@@ -6,7 +6,7 @@ import re
 
 import gdb
 
-from gdbext import program
+from gdbext import functions, program, runtime_state
 from gdbext.errors import one_line_errors
 
 
@@ -66,3 +66,53 @@ simulated runtime runs, how many times it was launched."""
         widths = [max(len(r[i]) for r in rows + [headers]) for i in range(len(headers) - 1)]
         for row in [headers, *rows]:
             print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[-1])
+
+
+class InfoDispatches(gdb.Command):
+    """List the simulated device's dispatches: info dispatches [all]
+
+Queued and running dispatches and the last ten completed (all: every one the
+runtime still remembers), with kernel, grid, block, dynamic shared memory,
+stream, device, state and the host thread that launched it.  '*' marks the
+dispatch of the simulated thread the selected thread runs."""
+
+    def __init__(self) -> None:
+        super().__init__("info dispatches", gdb.COMMAND_STATUS)
+
+    def invoke(self, argument: str, from_tty: bool) -> None:
+        with one_line_errors("info dispatches"):
+            self._list(argument.strip())
+
+    def _list(self, argument: str) -> None:
+        if argument not in ("", "all"):
+            raise gdb.GdbError("usage: info dispatches [all]")
+        debug = runtime_state.debug_state()
+        if debug is None:
+            print("No simulated runtime in the program (or it is not running).")
+            return
+        records = runtime_state.dispatches(debug)
+        if argument != "all":
+            done = [r for r in records if int(r["state"]) == 3]
+            records = [r for r in records if int(r["state"]) != 3 or r in done[-10:]]
+        if not records:
+            print("No dispatches yet.")
+            return
+        current = functions.lane()
+        focus = int(current["dispatch_id"]) if current is not None else 0
+        rows = [("", "Id", "State", "Kernel", "Grid", "Block", "Shmem", "Stream", "Device", "Host thread")]
+        for record in records:
+            rows.append((
+                "*" if int(record["id"]) == focus else "",
+                str(int(record["id"])),
+                runtime_state.DISPATCH_STATES.get(int(record["state"]), "?"),
+                runtime_state.kernel_name(debug, int(record["kernel_index"])),
+                runtime_state.dim3(record["grid"]),
+                runtime_state.dim3(record["block"]),
+                str(int(record["shared_mem"])),
+                f"{int(record['stream']):#x}",
+                str(int(record["device"])),
+                str(int(record["host_thread"])),
+            ))  # fmt: skip
+        widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+        for row in rows:
+            print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())

@@ -162,3 +162,31 @@ def test_backtrace_in_a_kernel_continues_with_the_launching_host_stack(samples, 
     assert re.match(rf"#2  0x[0-9a-f]+ in check_fill<float> \(\) at \S+templates\.hip:{launch_line}$", frames[2]), frames[2]
     assert re.match(rf"#3  0x[0-9a-f]+ in main \(\) at \S+templates\.hip:{call_line}$", frames[3]), frames[3]
     assert not any("ffi_call" in f or "lane_main" in f or "gpusym_fiber_entry" in f for f in frames)
+
+
+def test_info_dispatches_and_convenience_variables(samples):
+    output = gdb(samples["templates"], "kbreak ns::fill<int> -block 2 -thread 5", "run", "info dispatches",
+                 "print $_kernel", "print $_dispatch", "print $_block", "print $_thread")  # fmt: skip
+    rows = [line.split() for line in output.splitlines() if re.match(r"^[* ]\s+\d+\s+(queued|running|complete)", line)]
+    assert [row[:3] for row in rows] == [["1", "complete", "void"], ["*", "2", "running"]], output
+    assert re.search(r"ns::fill<int>\(int\*, int, int\)\s+\(16,1,1\)\s+\(64,1,1\)\s+0\s+0x0\s+0\s+\d+", output)
+    assert '= "void ns::fill<int>(int*, int, int)"' in output
+    assert "= 2\n" in output and "{x = 2, y = 0, z = 0}" in output and "{x = 5, y = 0, z = 0}" in output
+
+
+def test_gpu_focus_within_the_running_block_and_errors_outside_it(samples):
+    output = gdb(samples["templates"], "kbreak ns::fill<int> -block 2 -thread 5", "run", "gpu focus thread 9",
+                 "gpu focus thread 2000", "gpu focus block 15,0,0")  # fmt: skip
+    assert re.search(r"\[gpusym: block \(2,0,0\) thread \(9,0,0\) has not started yet; thread \d+ runs that block", output)
+    assert "gpu focus: thread (2000,0,0) is outside the block (64,1,1)" in output
+    assert "gpu focus: block (15,0,0) of dispatch 2 is not on a worker now" in output
+
+
+def test_api_errors_stop_names_the_failing_call(build_program):
+    program = build_program("api_errors.hip")
+    output = gdb(program, "set gpusym api-errors on", "run", "print $_hiperr", "print $_hiperr_name", "continue",
+                 "set gpusym api-errors off", "continue")  # fmt: skip
+    assert "[gpusym: hipLaunchKernel failed: hipErrorInvalidDeviceFunction (98)]" in output
+    assert "= 98\n" in output and '= "hipErrorInvalidDeviceFunction"' in output
+    assert "[gpusym: hipLaunchKernel failed: hipErrorInvalidConfiguration (9)]" in output
+    assert "exited normally" in output and output.count("failed: ") == 2

@@ -16,8 +16,11 @@
 namespace gpusym {
 
 // ---- errors (errors.cpp) ----
-// Records `error` as the calling thread's last error (unless success) and returns it.
-hipError_t record(hipError_t error);
+// Records `error` as the calling thread's last error (unless success) and
+// returns it.  `call` is the API function reporting it (the caller's name, by
+// default): debuggers break here to stop on failing calls (gdbext/api_errors.py).
+__attribute__((visibility("hidden"), noinline)) hipError_t record(hipError_t error,
+                                                                  const char *call = __builtin_FUNCTION());
 // Prints one diagnostic line on stderr, prefixed with "gpusym: ".
 void warn(const char *format, ...) __attribute__((format(printf, 1, 2)));
 // Reads an integer setting from the environment.
