@@ -190,3 +190,14 @@ def test_api_errors_stop_names_the_failing_call(build_program):
     assert "= 98\n" in output and '= "hipErrorInvalidDeviceFunction"' in output
     assert "[gpusym: hipLaunchKernel failed: hipErrorInvalidConfiguration (9)]" in output
     assert "exited normally" in output and output.count("failed: ") == 2
+
+
+def test_kbreak_holds_across_run_kill_run_and_start(vector_add):
+    output = gdb(vector_add, "kbreak vector_add -block 3", "run", "kill", "run", "kill", "start", "continue")
+    assert output.count("[gpusym: block (3,0,0) thread (0,0,0) of dispatch 1]") == 3, output
+
+
+def test_loading_with_python_import(vector_add):
+    output = gdb(vector_add, "kbreak vector_add", "run",
+                 before=(f"python import sys; sys.path.insert(0, '{REPO}')", "python import gdbext.gpusym_gdb"))  # fmt: skip
+    assert output.count("Breakpoint 1: kernel vector_add") == 1 and stops(output)
