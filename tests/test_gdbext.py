@@ -201,3 +201,23 @@ def test_loading_with_python_import(vector_add):
     output = gdb(vector_add, "kbreak vector_add", "run",
                  before=(f"python import sys; sys.path.insert(0, '{REPO}')", "python import gdbext.gpusym_gdb"))  # fmt: skip
     assert output.count("Breakpoint 1: kernel vector_add") == 1 and stops(output)
+
+
+def test_static_parts_work_with_another_hip_runtime(tmp_path):
+    """kbreak -launch and the stub and launch annotations need only symbols:
+    here the program is linked against do-nothing HIP entry points."""
+    include = REPO / "sample_apps/runtime/include"
+    objects = [tmp_path / "program.o", tmp_path / "runtime.o"]
+    for command in (
+        ["clang++-19", "-x", "hip", "-nogpuinc", "-nogpulib", "--offload-arch=gfx90a", f"-I{include}", "-g", "-c",
+         REPO / "tests/programs/other_runtime.hip", "-o", objects[0]],
+        ["clang-19", "-c", REPO / "tests/programs/other_runtime_entry_points.c", "-o", objects[1]],
+        ["clang++-19", *objects, "-o", tmp_path / "program"],
+    ):  # fmt: skip
+        result = run(command)
+        assert result.returncode == 0, describe(result)
+    output = gdb(tmp_path / "program", "kbreak -launch poke", "run", "bt 1", "continue", "bt 1")
+    frames = [line for line in output.splitlines() if line.startswith("#0")]
+    assert "__device_stub__poke(int*, int)  [kernel poke(int*, int)]" in frames[0], output
+    assert "hipLaunchKernel  [launching kernel poke(int*, int) <<<grid (2,1,1), block (64,1,1), shmem 0, stream 0x0>>>]" \
+        in frames[1], output  # fmt: skip
