@@ -143,8 +143,8 @@ def stitch(decorated):
     if not recorded:
         yield from runtime
         return
+    if len(recorded) > len(runtime):  # before yielding: gdb asks for elided frames as it prints
+        recorded[len(runtime) - 1]._elided = recorded[len(runtime) :]
     for slot, frame in zip(runtime, recorded):
         frame._base = slot  # print at the level of the runtime frame it replaces
         yield frame
-    if len(recorded) > len(runtime):
-        recorded[len(runtime) - 1]._elided = recorded[len(runtime) :]

@@ -32,7 +32,7 @@ def _analysis(path: str) -> Analysis | None:
     if cached and cached[0] == key:
         return cached[1]
     try:
-        result = analyze(path)
+        result = analyze(path, with_args=False)  # names and places only
     except (FormatError, OSError):
         result = None
     if result is not None and not (result.report.kernels or result.report.code_objects):

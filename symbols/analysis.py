@@ -130,11 +130,13 @@ def _read_device(found: list[containers.Found], report: BinaryReport) -> list[De
     return contents
 
 
-def analyze(path: str | Path, host_roles: set[Role] | None = None) -> Analysis:
+def analyze(path: str | Path, host_roles: set[Role] | None = None, with_args: bool = True) -> Analysis:
     """Reads `path` (a host binary, a container or a code object).
 
     `host_roles`: which host symbols the report lists (default: every role
-    with a GPU meaning).  Raises FormatError or OSError for unreadable input."""
+    with a GPU meaning).  `with_args`: read kernel arguments (most of the
+    time on large binaries; a debugger resolving names does without).
+    Raises FormatError or OSError for unreadable input."""
     path = Path(path)
     data = _map(path)
     found = containers.in_container_file(data)
@@ -151,13 +153,13 @@ def analyze(path: str | Path, host_roles: set[Role] | None = None) -> Analysis:
     report.code_objects = [f.code_object for f in found]
     contents = _read_device(found, report)
     addresses = AddressIndex()
-    _correlate(report, host, report.code_objects, contents, addresses, host_roles)
+    _correlate(report, host, report.code_objects, contents, addresses, host_roles, with_args)
     return Analysis(report, addresses)
 
 
 def _correlate(report: BinaryReport, host: list[Symbol], code_objects: list[CodeObject],
                contents: list[DeviceContents | None], addresses: AddressIndex,
-               host_roles: set[Role] | None) -> None:  # fmt: skip
+               host_roles: set[Role] | None, with_args: bool) -> None:  # fmt: skip
     defined = [s for s in host if s.defined and s.type in ("FUNC", "OBJECT", "GNU_IFUNC", "TLS", "COMMON")]
     device_kernels = {s.name: None for device in contents if device for s in device.kernels}
     by_undecorated = {undecorated_kernel(name): name for name in device_kernels}
@@ -214,7 +216,8 @@ def _correlate(report: BinaryReport, host: list[Symbol], code_objects: list[Code
                     table.setdefault(symbol.name, DeviceEntity(symbol.name, pretty(symbol.name))).device.append(instance)
                 addresses.add(code_object.index, symbol, role, symbol.name if role is Role.DEVICE_KERNEL else None)
 
-    _attach_args(kernels, contents)
+    if with_args:
+        _attach_args(kernels, contents)
     for name, kernel in kernels.items():
         if stub := stubs.get(name):
             kernel.stub = HostRef(stub.name, stub.value)

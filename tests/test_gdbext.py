@@ -221,3 +221,11 @@ def test_static_parts_work_with_another_hip_runtime(tmp_path):
     assert "__device_stub__poke(int*, int)  [kernel poke(int*, int)]" in frames[0], output
     assert "hipLaunchKernel  [launching kernel poke(int*, int) <<<grid (2,1,1), block (64,1,1), shmem 0, stream 0x0>>>]" \
         in frames[1], output  # fmt: skip
+
+
+def test_a_deep_launch_stack_is_shown_whole(build_program):
+    output = gdb(build_program("deep_launch.hip"), "kbreak deep_kernel", "run", "bt")
+    lines = output.splitlines()
+    recurse = [line for line in lines if re.search(r"\brecurse \(depth=|in recurse \(", line)]
+    assert len(recurse) == 9, output  # depth 8 down to 0
+    assert any(re.search(r"in main \(\) at \S+deep_launch\.hip:\d+", line) for line in lines), output
