@@ -1,7 +1,7 @@
 """The benchmarks: the simulated runtime (bench/programs built with
 ``gpusym build -O2``, each figure with its baseline from the same run and
-the ratio), then gpusym query on the largest real GPU library
-(bench/query_speed.py)."""
+the ratio), gpusym query on the largest real GPU library
+(bench/query_speed.py), and the gdb extension (bench/gdb_speed.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from pathlib import Path
 from sample_apps.driver.driver import build
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import query_speed  # noqa: E402 (a sibling script)
+import gdb_speed  # noqa: E402 (sibling scripts)
+import query_speed  # noqa: E402
 
 BENCH_DIR = Path(__file__).resolve().parent
 OUT_DIR = Path("build/bench")
@@ -45,7 +46,9 @@ def runtime_speed() -> int:
 def main() -> int:
     status = runtime_speed()
     print()
-    return status or query_speed.main([])
+    status = status or query_speed.main([])
+    print()
+    return status or gdb_speed.main([])
 
 
 if __name__ == "__main__":
