@@ -16,19 +16,19 @@ def qualified_name(demangled: str) -> str:
     """``void ns::fill<float>(float*, float, int)`` -> ``ns::fill<float>``."""
     depth = 0
     for index, char in enumerate(demangled):
-        if char in "<(":
+        if char in "<({":  # {lambda(int)#1} is one name
             if char == "(" and depth == 0:
                 demangled = demangled[:index]
                 break
             depth += 1
-        elif char in ">)":
+        elif char in ">)}":
             depth -= 1
     # A return type (templates have one) is separated by a space at depth 0.
     depth, cut = 0, 0
     for index, char in enumerate(demangled):
-        if char == "<":
+        if char in "<{":
             depth += 1
-        elif char == ">":
+        elif char in ">}":
             depth -= 1
         elif char == " " and depth == 0:
             cut = index + 1

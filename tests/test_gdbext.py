@@ -229,3 +229,13 @@ def test_a_deep_launch_stack_is_shown_whole(build_program):
     recurse = [line for line in lines if re.search(r"\brecurse \(depth=|in recurse \(", line)]
     assert len(recurse) == 9, output  # depth 8 down to 0
     assert any(re.search(r"in main \(\) at \S+deep_launch\.hip:\d+", line) for line in lines), output
+
+
+def test_kernels_launched_from_several_host_threads(build_program):
+    # Two host threads launch 3,000 times each; the stop names its launcher.
+    output = gdb(build_program("launch_storm.hip", flags=("-g",), output="launch_storm_g"),
+                 "kbreak count_blocks -block 2", "run", "bt", "info dispatches")  # fmt: skip
+    assert re.search(r"\[gpusym: block \(2,0,0\) thread \(0,0,0\) of dispatch \d+\]", output), output
+    assert re.search(r"__device_stub__count_blocks\(unsigned int\*, int\)  \[kernel count_blocks\(unsigned int\*, int\) "
+                     r"<<<grid \(3,1,1\), block \(32,1,1\).*launched dispatch \d+ from host thread \d+\]", output), output  # fmt: skip
+    assert re.search(r"#2  0x[0-9a-f]+ in main::\{lambda\(int\)#1\}::operator \(\) at \S+launch_storm\.hip:\d+", output), output
