@@ -219,7 +219,7 @@ def _many_kernels_source(kernels: int) -> str:
     lines += [f"template __global__ void tk<{i}>(float*, int);" for i in range(templates)]
     lines += ["}  // namespace gen", "", "int main() {", "  float* d;",
               "  if (hipMalloc(&d, 64 * sizeof(float)) != hipSuccess) return 1;",
-              f"  gen::k0<<<1, 64>>>(d, 64);", f"  gen::k{plain // 2}<<<1, 64>>>(d, 64);",
+              "  gen::k0<<<1, 64>>>(d, 64);", f"  gen::k{plain // 2}<<<1, 64>>>(d, 64);",
               f"  gen::tk<{min(7, templates - 1)}><<<1, 64>>>(d, 64);",
               "  if (hipDeviceSynchronize() != hipSuccess) return 1;", "  hipFree(d);",
               '  printf("launched 3 of the kernels\\n");', "  return 0;", "}", ""]  # fmt: skip

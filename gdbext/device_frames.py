@@ -15,12 +15,12 @@ from __future__ import annotations
 import gdb
 from gdb.FrameDecorator import FrameDecorator
 
-from gdbext.functions import lane, symbol_at
+from gdbext import runtime_state
+from gdbext.functions import STUB_MARK, kernel_of_stub, symbol_at
 from symbols.lookup import qualified_name
 
 RUNTIME_LIBRARIES = ("libgpusym_runtime", "libffi")
 CODE_OBJECT_MARK = ".gpusym."
-DISPATCH_SLOTS = 1024
 
 
 def enable_capture() -> None:
@@ -72,20 +72,14 @@ class _Fixed(FrameDecorator):
         return iter(self._elided) if self._elided else None
 
 
-def _dispatch(number: int) -> gdb.Value | None:
-    try:
-        debug = gdb.parse_and_eval("gpusym_debug")
-        record = debug["dispatches"][(number - 1) % DISPATCH_SLOTS]
-    except gdb.error:
-        return None
-    return record if int(record["id"]) == number else None
-
-
 def host_frames(base) -> list[_Fixed]:
     """The recorded host stack of the current lane's dispatch, as frames
     printed in the place of `base` (a runtime frame's decorator)."""
-    current = lane()
-    record = _dispatch(int(current["dispatch_id"])) if current is not None else None
+    current = runtime_state.lane()
+    debug = runtime_state.debug_state()
+    if current is None or debug is None:
+        return []
+    record = runtime_state.dispatch_record(debug, int(current["dispatch_id"]))
     if record is None:
         return []
     frames = []
@@ -99,26 +93,18 @@ def host_frames(base) -> list[_Fixed]:
         filename = position.symtab.filename if position.symtab else (gdb.solib_name(call) or None)
         frames.append(_Fixed(base, name, address, filename, position.line or None))
     if frames:
-        config = (f"<<<grid {_dim3(record['grid'])}, block {_dim3(record['block'])}, "
-                  f"shmem {int(record['shared_mem'])}, stream {int(record['stream']):#x}>>>")  # fmt: skip
         launched = f"launched dispatch {int(record['id'])} from host thread {int(record['host_thread'])}"
         first = frames[0]
-        note = f"kernel {first._function.replace('__device_stub__', '', 1)} {config}; " if "__device_stub_" in first._function else ""
-        first._function = f"{first._function}  [{note}{launched}]"
+        if STUB_MARK in first._function:
+            kernel = kernel_of_stub(first._function)
+            launched = f"kernel {kernel} {runtime_state.record_launch_text(record)}; {launched}"
+        first._function = f"{first._function}  [{launched}]"
     return frames
 
 
-def _dim3(value) -> str:
-    return f"({int(value['x'])},{int(value['y'])},{int(value['z'])})"
-
-
 def lane_note() -> str | None:
-    current = lane()
-    if current is None:
-        return None
-    block = ",".join(str(int(current["block_idx"][a])) for a in "xyz")
-    thread = ",".join(str(int(current["thread_idx"][a])) for a in "xyz")
-    return f"device gpusym, block ({block}) thread ({thread})"
+    current = runtime_state.lane()
+    return f"device gpusym, {runtime_state.lane_place(current)}" if current is not None else None
 
 
 def stitch(decorated):

@@ -7,7 +7,8 @@ import gdb
 
 from gdbext import device_frames
 from gdbext.frames import KernelFrameFilter
-from gdbext.functions import LaneIs, Launching, announce_lane
+from gdbext.functions import LaneIs, Launching
+from gdbext.runtime_state import announce_lane
 from gdbext.kbreak import KbreakCommand
 from gdbext.api_errors import ApiErrors, SetPrefix
 from gdbext.focus import GpuFocus, GpuPrefix

@@ -6,7 +6,8 @@ import gdb
 
 from gdbext import runtime_state
 from gdbext.errors import one_line_errors
-from gdbext.functions import coordinates, lane
+from gdbext.functions import coordinates
+from gdbext.runtime_state import lane
 
 LANE_STATES = {0: "has not started yet", 1: "is running", 2: "is waiting at __syncthreads", 3: "has finished"}
 
@@ -73,7 +74,7 @@ def focus(argument: str) -> None:
     where = f"block ({','.join(map(str, block))}) thread ({','.join(map(str, thread))})"
     if int(executor["lane"]) == int(target.address):
         gdb.execute("frame 0", to_string=True)
-        runtime_state.set_lane_variables()
+        runtime_state.set_lane_variables(target)
         print(f"[gpusym: {where} of dispatch {dispatch}, on thread {gdb_thread.num}]")
         gdb.execute("frame 0")
     else:

@@ -13,30 +13,15 @@ argument registers, so both work without debug information anywhere.
 
 from __future__ import annotations
 
-import re
 
 import gdb
 from gdb.FrameDecorator import FrameDecorator
 
 from gdbext import device_frames
-from gdbext.functions import STUB_MARK, symbol_at
-from symbols.demangle import demangle
+from gdbext import runtime_state
+from gdbext.functions import STUB_MARK, kernel_of_stub, symbol_at
 
 LAUNCH_ENTRIES = ("hipLaunchKernel",)
-_NVCC_STUB = re.compile(r"__device_stub__(Z\w+)")
-
-
-def kernel_of_stub(stub_name: str) -> str:
-    """The kernel a stub frame's (demangled) name launches."""
-    nvcc = _NVCC_STUB.search(stub_name)
-    if nvcc:
-        mangled = "_" + nvcc.group(1)
-        return demangle(mangled) or mangled
-    return stub_name.replace("__device_stub__", "", 1)
-
-
-def _dim3(value) -> str:
-    return f"({int(value['x'])},{int(value['y'])},{int(value['z'])})"
 
 
 def _runtime_launch() -> gdb.Value | None:
@@ -52,9 +37,7 @@ def configuration() -> str | None:
     state = _runtime_launch()
     if state is None or int(state["block"]["x"]) == 0:
         return None
-    stream = int(state["stream"])
-    return (f"<<<grid {_dim3(state['grid'])}, block {_dim3(state['block'])}, "
-            f"shmem {int(state['shared_mem'])}, stream {stream:#x}>>>")  # fmt: skip
+    return runtime_state.record_launch_text(state)
 
 
 def _at_entry(frame: gdb.Frame) -> bool:
@@ -74,12 +57,13 @@ def _entry_configuration(frame: gdb.Frame) -> str:
         return int(frame.read_register(name)) & 0xFFFFFFFFFFFFFFFF
 
     def dim3(low: str, high: str) -> str:
-        return f"({register(low) & 0xFFFFFFFF},{register(low) >> 32},{register(high) & 0xFFFFFFFF})"
+        return runtime_state.dim3({"x": register(low) & 0xFFFFFFFF, "y": register(low) >> 32,
+                                   "z": register(high) & 0xFFFFFFFF})  # fmt: skip
 
     stack = int(frame.read_register("rsp"))
     memory = gdb.selected_inferior().read_memory(stack + 8, 16).tobytes()
     shared_mem, stream = int.from_bytes(memory[:8], "little"), int.from_bytes(memory[8:], "little")
-    return f"<<<grid {dim3('rsi', 'rdx')}, block {dim3('rcx', 'r8')}, shmem {shared_mem}, stream {stream:#x}>>>"
+    return runtime_state.launch_text(dim3("rsi", "rdx"), dim3("rcx", "r8"), shared_mem, stream)
 
 
 def launched_kernel(frame: gdb.Frame) -> tuple[str | None, str | None]:

@@ -6,8 +6,23 @@ import re
 
 import gdb
 
+from gdbext.runtime_state import lane
+from symbols.demangle import demangle
+
 STUB_MARK = "__device_stub_"
 _INFO_SYMBOL = re.compile(r"^(.*?)(?: \+ \d+)? in section ")
+_NVCC_STUB = re.compile(r"__device_stub__(Z\w+)")
+
+
+def kernel_of_stub(stub_name: str) -> str:
+    """The kernel a stub's (demangled) name launches: clang's stub is the
+    kernel's name with __device_stub__ before it; nvcc's embeds the kernel's
+    mangled name."""
+    nvcc = _NVCC_STUB.search(stub_name)
+    if nvcc:
+        mangled = "_" + nvcc.group(1)
+        return demangle(mangled) or mangled
+    return stub_name.replace("__device_stub__", "", 1)
 
 
 def coordinates(text: str, what: str) -> tuple[int, int, int]:
@@ -18,15 +33,6 @@ def coordinates(text: str, what: str) -> tuple[int, int, int]:
         raise gdb.GdbError(f"{what} takes X[,Y[,Z]] (non-negative integers), not '{text}'")
     values = [int(p) for p in parts] + [0] * (3 - len(parts))
     return values[0], values[1], values[2]
-
-
-def lane() -> gdb.Value | None:
-    """The simulated GPU thread running on the selected thread, or None."""
-    try:
-        value = gdb.parse_and_eval("__gpusym_lane")
-    except gdb.error:
-        return None
-    return None if int(value) == 0 else value.dereference()
 
 
 class LaneIs(gdb.Function):
@@ -72,18 +78,3 @@ class Launching(gdb.Function):
         if caller is not None and STUB_MARK in (caller.name() or ""):
             return False
         return symbol_at(int(frame.read_register("rdi"))) == kernel.string()
-
-
-def announce_lane(event) -> None:
-    """On a stop in a simulated GPU thread, say which block and thread."""
-    if not isinstance(event, gdb.StopEvent):
-        return
-    current = lane()
-    if current is None:
-        return
-    block = ",".join(str(int(current["block_idx"][a])) for a in "xyz")
-    thread = ",".join(str(int(current["thread_idx"][a])) for a in "xyz")
-    print(f"[gpusym: block ({block}) thread ({thread}) of dispatch {int(current['dispatch_id'])}]")
-    from gdbext.runtime_state import set_lane_variables  # (runtime_state imports this module)
-
-    set_lane_variables()

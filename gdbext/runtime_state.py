@@ -1,14 +1,23 @@
-"""Reading the simulated runtime's debugger interface (gpusym/debug_interface.h)."""
+"""Reading the simulated runtime's state (gpusym/debug_interface.h): the
+current lane, the dispatch ring, the kernels; and how gpusym prints them."""
 
 from __future__ import annotations
 
 import gdb
 
-from gdbext.functions import lane
 from symbols.demangle import demangle
 
-DISPATCH_SLOTS = 1024
+DISPATCH_SLOTS = 1024  # GPUSYM_DEBUG_DISPATCH_SLOTS
 DISPATCH_STATES = {1: "queued", 2: "running", 3: "complete"}
+
+
+def lane() -> gdb.Value | None:
+    """The simulated GPU thread running on the selected thread, or None."""
+    try:
+        value = gdb.parse_and_eval("__gpusym_lane")
+    except gdb.error:
+        return None
+    return None if int(value) == 0 else value.dereference()
 
 
 def debug_state() -> gdb.Value | None:
@@ -20,9 +29,10 @@ def debug_state() -> gdb.Value | None:
         return None
 
 
-def kernel_name(debug: gdb.Value, index: int) -> str:
-    name = debug["kernels"][index]["device_name"].string()
-    return demangle(name) or name
+def dispatch_record(debug: gdb.Value, number: int) -> gdb.Value | None:
+    """Dispatch `number`'s record, or None once its slot has been reused."""
+    record = debug["dispatches"][(number - 1) % DISPATCH_SLOTS]
+    return record if int(record["id"]) == number else None
 
 
 def dispatches(debug: gdb.Value) -> list[gdb.Value]:
@@ -32,20 +42,48 @@ def dispatches(debug: gdb.Value) -> list[gdb.Value]:
     return sorted((r for r in records if int(r["state"]) != 0), key=lambda r: int(r["id"]))
 
 
-def dim3(value: gdb.Value) -> str:
+def kernel_name(debug: gdb.Value, index: int) -> str:
+    name = debug["kernels"][index]["device_name"].string()
+    return demangle(name) or name
+
+
+def dim3(value) -> str:
+    """``(x,y,z)`` of a gpusym_dim3 value (or anything indexable by x, y, z)."""
     return f"({int(value['x'])},{int(value['y'])},{int(value['z'])})"
 
 
-def set_lane_variables() -> None:
-    """$_kernel, $_dispatch, $_block and $_thread for the selected thread's lane."""
-    current = lane()
-    debug = debug_state()
-    if current is None or debug is None:
-        return
+def launch_text(grid: str, block: str, shared_mem: int, stream: int) -> str:
+    return f"<<<grid {grid}, block {block}, shmem {shared_mem}, stream {stream:#x}>>>"
+
+
+def record_launch_text(record: gdb.Value) -> str:
+    """The configuration of a dispatch record or of the launch state."""
+    return launch_text(dim3(record["grid"]), dim3(record["block"]), int(record["shared_mem"]), int(record["stream"]))
+
+
+def lane_place(current: gdb.Value) -> str:
+    return f"block {dim3(current['block_idx'])} thread {dim3(current['thread_idx'])}"
+
+
+def set_lane_variables(current: gdb.Value) -> None:
+    """$_kernel, $_dispatch, $_block and $_thread for the lane `current`."""
     number = int(current["dispatch_id"])
-    record = debug["dispatches"][(number - 1) % DISPATCH_SLOTS]
-    if int(record["id"]) == number:
+    debug = debug_state()
+    record = dispatch_record(debug, number) if debug is not None else None
+    if record is not None:
         gdb.set_convenience_variable("_kernel", kernel_name(debug, int(record["kernel_index"])))
     gdb.set_convenience_variable("_dispatch", number)
     gdb.set_convenience_variable("_block", current["block_idx"])
     gdb.set_convenience_variable("_thread", current["thread_idx"])
+
+
+def announce_lane(event) -> None:
+    """On a stop in a simulated GPU thread, say which block and thread, and
+    set the convenience variables."""
+    if not isinstance(event, gdb.StopEvent):
+        return
+    current = lane()
+    if current is None:
+        return
+    print(f"[gpusym: {lane_place(current)} of dispatch {int(current['dispatch_id'])}]")
+    set_lane_variables(current)

@@ -6,15 +6,14 @@ import re
 
 import gdb
 
-from gdbext import functions, program, runtime_state
+from gdbext import program, runtime_state
 from gdbext.errors import one_line_errors
 
 
 def _launch_counts() -> dict[str, int]:
     """Launches per kernel device name, from the simulated runtime, if running."""
-    try:
-        debug = gdb.parse_and_eval("gpusym_debug")
-    except gdb.error:
+    debug = runtime_state.debug_state()
+    if debug is None:
         return {}
     counts: dict[str, int] = {}
     kernels = debug["kernels"]
@@ -97,7 +96,7 @@ dispatch of the simulated thread the selected thread runs."""
         if not records:
             print("No dispatches yet.")
             return
-        current = functions.lane()
+        current = runtime_state.lane()
         focus = int(current["dispatch_id"]) if current is not None else 0
         rows = [("", "Id", "State", "Kernel", "Grid", "Block", "Shmem", "Stream", "Device", "Host thread")]
         for record in records:
