@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,6 +54,11 @@ def _gdb_stop_in_kernel(program: Path) -> str | None:
 def run_demo(build_dir: str) -> int:
     console = Console()
     out_dir = Path(build_dir)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        print(f"gpusym demo: cannot use {out_dir} for the programs: {error.strerror or error}", file=sys.stderr)
+        return 1
     outcomes: list[Outcome] = []
     for sample in SAMPLES:
         with console.status(f"building {sample.name} with gpusym build -g ..."):
