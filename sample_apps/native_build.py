@@ -1,0 +1,83 @@
+"""Shared libraries built from C or C++ sources on first use, into a cache.
+
+Each build is content-addressed: its directory is named by a hash of the
+sources, the headers they may include and the flags, so an edit rebuilds it,
+concurrent builds do not collide (each writes a private file and renames it
+into place), and programs linked against one build keep working (their rpath
+names that directory)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from sample_apps import toolchain
+
+
+class BuildError(Exception):
+    """A library did not compile; the message holds the compiler's output."""
+
+
+def cache_root() -> Path:
+    """``$GPUSYM_CACHE_DIR``, else ``$XDG_CACHE_HOME/gpusym``, else ``~/.cache/gpusym``."""
+    explicit = os.environ.get("GPUSYM_CACHE_DIR")
+    if explicit:
+        return Path(explicit).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "gpusym"
+
+
+def _compiler(sources: Sequence[Path]) -> str:
+    return "clang" if all(source.suffix == ".c" for source in sources) else "clang++"
+
+
+def _inputs(sources: Sequence[Path], include_dirs: Sequence[Path]) -> list[Path]:
+    """The sources and every header beside them or under an include directory."""
+    headers = {header for directory in include_dirs for header in directory.rglob("*.h")}
+    headers |= {header for source in sources for header in source.parent.glob("*.h")}
+    return list(sources) + sorted(headers)
+
+
+def _digest(command: Sequence[str], inputs: Sequence[Path]) -> str:
+    hasher = hashlib.sha256()
+    for part in [*command, *(item for path in inputs for item in (path.name, path.read_bytes()))]:
+        data = part if isinstance(part, bytes) else part.encode()
+        hasher.update(len(data).to_bytes(8, "little") + data)
+    return hasher.hexdigest()[:16]
+
+
+def shared_library(
+    name: str,
+    sources: Sequence[Path],
+    *,
+    flags: Sequence[str],
+    libs: Sequence[str] = (),
+    include_dirs: Sequence[Path] = (),
+    verbose: bool = False,
+) -> Path:
+    """Path of ``lib<name>.so`` built from `sources` (C if all are ``.c``,
+    else C++) with ``-fPIC -shared`` and `flags`, in ``<cache>/<name>-<hash>/``;
+    built if missing.
+    Raises BuildError with the compiler's output, toolchain.ToolMissing."""
+    sources = sorted(sources)
+    compiler = _compiler(sources)
+    soname = f"lib{name}.so"
+    options = ["-fPIC", "-shared", *flags, *(f"-I{directory}" for directory in include_dirs)]
+    tail = [*libs, f"-Wl,-soname,{soname}"]
+    directory = cache_root() / f"{name}-{_digest([compiler, *options, *tail], _inputs(sources, include_dirs))}"
+    library = directory / soname
+    if library.exists():
+        return library
+    directory.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile(dir=directory, suffix=".so", delete=False) as partial:
+        partial_path = Path(partial.name)
+    command = [toolchain.tool(compiler), *options, *map(str, sources), *tail, "-o", str(partial_path)]
+    result = toolchain.run(command, verbose=verbose, capture=True)
+    if result.returncode != 0:
+        partial_path.unlink(missing_ok=True)
+        raise BuildError(f"{soname} did not compile:\n{result.stderr.strip()}")
+    partial_path.rename(library)  # atomic: a concurrent build sees all or nothing
+    return library
