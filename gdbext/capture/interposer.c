@@ -1,0 +1,381 @@
+/*
+ * Launch-recording interposer for gpusym capture, loaded with LD_PRELOAD.
+ *
+ * Wraps HIP's kernel launch entry points and forwards each call to the next
+ * definition (the runtime's).  Inactive unless GPUSYM_CAPTURE_RECORDS names a
+ * file; then every launch appends binary records to it (records.py reads
+ * them), each with one write() so that records of concurrent threads and
+ * processes never interleave and a killed program leaves all it wrote.
+ *
+ * Record: u32 size, u32 kind, u64 time_ns (CLOCK_MONOTONIC), u32 pid,
+ * u32 tid, payload; little-endian, sizes multiples of 8.  Kinds: LAUNCH
+ * (before the real call), RESULT (after it, only when it failed), MODULES
+ * (the module map, before the first launch and after each change), THREAD
+ * (a thread's name, at its first launch).
+ *
+ * Sampling (read once): GPUSYM_CAPTURE_BACKTRACES=0 records no frames;
+ * GPUSYM_CAPTURE_EVERY=N frames only for every Nth launch of an entry;
+ * GPUSYM_CAPTURE_DETAIL_LIMIT=N at most N launches with frames per entry.
+ *
+ * No HIP header: the ABI types are declared here, so one build serves any
+ * HIP runtime.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <execinfo.h>
+#include <fcntl.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct {
+  uint32_t x, y, z;
+} dim3;
+typedef void *hipStream_t;
+typedef void *hipEvent_t;
+typedef void *hipFunction_t;
+typedef int hipError_t;
+
+#define EXPORT __attribute__((visibility("default")))
+#define TLS __thread __attribute__((tls_model("initial-exec")))
+
+enum { hipErrorNotSupported = 801 };
+enum { KIND_LAUNCH = 1, KIND_RESULT = 2, KIND_MODULES = 3, KIND_THREAD = 4 };
+enum { LAUNCH_KERNEL = 0, EXT_LAUNCH_KERNEL = 1, COOPERATIVE_LAUNCH_KERNEL = 2, MODULE_LAUNCH_KERNEL = 3 };
+enum { MAX_FRAMES = 64, OWN_FRAMES_MAX = 4, TABLE_SLOTS = 4096 };
+
+struct header {
+  uint32_t size, kind;
+  uint64_t time_ns;
+  uint32_t pid, tid;
+};
+
+struct launch_record {
+  struct header header;
+  uint64_t entry;
+  uint32_t grid[3], block[3];
+  uint64_t shmem, stream;
+  int32_t device;
+  uint32_t entry_point;
+  uint64_t seq, index;
+  uint32_t frame_count, detailed;
+  uint64_t frames[MAX_FRAMES];
+};
+_Static_assert(sizeof(struct header) == 24, "header layout");
+_Static_assert(offsetof(struct launch_record, frames) == 104, "launch layout");
+
+struct result_record {
+  struct header header;
+  uint64_t seq;
+  int32_t result;
+  uint32_t pad;
+};
+
+struct thread_record {
+  struct header header;
+  uint32_t name_length, pad;
+  char name[16];  // pthread names are at most 15 bytes and a NUL
+};
+
+/* Configuration and state, set once by activate(). */
+static pthread_once_t activation = PTHREAD_ONCE_INIT;
+static int records_fd = -1;
+static int backtraces = 1;
+static uint64_t every = 1;
+static uint64_t detail_limit = UINT64_MAX;
+static hipError_t (*get_device)(int *);
+
+/* Per process (reset in a forked child). */
+static _Atomic uint32_t process_id;
+static _Atomic uint64_t next_seq;
+static _Atomic unsigned long long seen_adds, seen_subs;  // of the last module map written
+static struct {
+  _Atomic uintptr_t key;  // ~entry; 0 = free
+  _Atomic uint64_t count;
+} table[TABLE_SLOTS];
+static _Atomic uint64_t overflow_count;  // every entry's launches once the table is full
+
+/* Per thread. */
+static TLS uint32_t thread_pid;  // the process this thread last announced itself in
+static TLS uint32_t thread_id;
+static TLS int in_launch;  // a runtime's entry point calling another is one launch
+
+static uint64_t env_number(const char *name, uint64_t fallback) {
+  const char *text = getenv(name);
+  if (!text || !*text) return fallback;
+  char *end;
+  unsigned long long value = strtoull(text, &end, 10);
+  return *end ? fallback : value;
+}
+
+static void reset_process(void) {
+  atomic_store(&process_id, (uint32_t)getpid());
+  atomic_store(&next_seq, 0);
+  atomic_store(&seen_adds, 0);
+  atomic_store(&seen_subs, 0);
+  for (size_t i = 0; i < TABLE_SLOTS; i++) {
+    atomic_store(&table[i].key, 0);
+    atomic_store(&table[i].count, 0);
+  }
+  atomic_store(&overflow_count, 0);
+}
+
+static void activate(void) {
+  const char *path = getenv("GPUSYM_CAPTURE_RECORDS");
+  if (!path || !*path) return;
+  int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    dprintf(2, "gpusym capture: launches not recorded: %s: %s\n", path, strerror(errno));
+    return;
+  }
+  backtraces = env_number("GPUSYM_CAPTURE_BACKTRACES", 1) != 0;
+  every = env_number("GPUSYM_CAPTURE_EVERY", 1);
+  if (every == 0) every = 1;
+  detail_limit = env_number("GPUSYM_CAPTURE_DETAIL_LIMIT", UINT64_MAX);
+  get_device = (hipError_t(*)(int *))dlsym(RTLD_DEFAULT, "hipGetDevice");
+  void *warm[1];
+  backtrace(warm, 1);  // loads the unwinder now rather than inside a record
+  reset_process();
+  pthread_atfork(NULL, NULL, reset_process);
+  records_fd = fd;
+}
+
+static void emit(void *record, uint32_t size, uint32_t kind) {
+  struct header *header = record;
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  *header = (struct header){size, kind, (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec,
+                            atomic_load_explicit(&process_id, memory_order_relaxed), thread_id};
+  while (write(records_fd, record, size) < 0 && errno == EINTR) {
+  }
+}
+
+/* The module map: a growing buffer filled by dl_iterate_phdr. */
+struct modules {
+  char *data;
+  size_t size, capacity;
+  uint32_t count;
+  int failed;
+};
+
+static void append(struct modules *map, const void *bytes, size_t length) {
+  if (map->failed) return;
+  if (map->size + length > map->capacity) {
+    size_t capacity = (map->size + length) * 2;
+    char *grown = realloc(map->data, capacity);
+    if (!grown) {
+      map->failed = 1;
+      return;
+    }
+    map->data = grown;
+    map->capacity = capacity;
+  }
+  memcpy(map->data + map->size, bytes, length);
+  map->size += length;
+}
+
+static int add_module(struct dl_phdr_info *info, size_t info_size, void *context) {
+  (void)info_size;
+  struct modules *map = context;
+  char exe[4096];
+  const char *path = info->dlpi_name ? info->dlpi_name : "";
+  if (map->count == 0 && !*path) {  // the main program
+    ssize_t length = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[length > 0 ? length : 0] = 0;
+    path = exe;
+  }
+  uint32_t segments = 0;
+  for (size_t i = 0; i < info->dlpi_phnum; i++) segments += info->dlpi_phdr[i].p_type == PT_LOAD;
+  struct {
+    uint64_t base;
+    uint32_t segment_count, path_length;
+  } head = {info->dlpi_addr, segments, (uint32_t)strlen(path)};
+  append(map, &head, sizeof head);
+  for (size_t i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *phdr = &info->dlpi_phdr[i];
+    if (phdr->p_type != PT_LOAD) continue;
+    uint64_t range[2] = {info->dlpi_addr + phdr->p_vaddr, phdr->p_memsz};
+    append(map, range, sizeof range);
+  }
+  static const char zeros[8];
+  append(map, path, head.path_length);
+  append(map, zeros, -head.path_length & 7);
+  map->count++;
+  return 0;
+}
+
+struct counters {
+  unsigned long long adds, subs;
+};
+
+static int first_module(struct dl_phdr_info *info, size_t info_size, void *context) {
+  (void)info_size;
+  *(struct counters *)context = (struct counters){info->dlpi_adds, info->dlpi_subs};
+  return 1;
+}
+
+/* Writes the module map if it changed since the last one written. */
+static void check_modules(void) {
+  struct counters now = {0, 0};
+  dl_iterate_phdr(first_module, &now);
+  if (now.adds == atomic_load_explicit(&seen_adds, memory_order_acquire) &&
+      now.subs == atomic_load_explicit(&seen_subs, memory_order_acquire))
+    return;
+  struct modules map = {0};
+  uint64_t preamble[4] = {0};  // header and u32 count, u32 pad
+  append(&map, preamble, sizeof preamble);
+  dl_iterate_phdr(add_module, &map);
+  if (!map.failed) {
+    memcpy(map.data + sizeof(struct header), &map.count, sizeof map.count);
+    emit(map.data, (uint32_t)map.size, KIND_MODULES);
+    // Only now: a thread that sees these values finds the map already written.
+    atomic_store_explicit(&seen_adds, now.adds, memory_order_release);
+    atomic_store_explicit(&seen_subs, now.subs, memory_order_release);
+  }
+  free(map.data);
+}
+
+static void announce_thread(uint32_t pid) {
+  thread_pid = pid;
+  thread_id = (uint32_t)gettid();
+  struct thread_record record = {0};
+  pthread_getname_np(pthread_self(), record.name, sizeof record.name);
+  record.name_length = (uint32_t)strlen(record.name);
+  emit(&record, (uint32_t)(offsetof(struct thread_record, name) + ((record.name_length + 7) & ~7u)),
+       KIND_THREAD);
+}
+
+/* How many launches of `entry` this process made before this one. */
+static uint64_t launch_index(const void *entry) {
+  uintptr_t key = ~(uintptr_t)entry;
+  if (key == 0) return atomic_fetch_add_explicit(&overflow_count, 1, memory_order_relaxed);
+  size_t slot = (size_t)((((uint64_t)(uintptr_t)entry >> 4) * 0x9E3779B97F4A7C15ull) >> 52);
+  for (size_t probe = 0; probe < TABLE_SLOTS; probe++, slot = (slot + 1) % TABLE_SLOTS) {
+    uintptr_t current = atomic_load_explicit(&table[slot].key, memory_order_acquire);
+    if (current == 0 && atomic_compare_exchange_strong(&table[slot].key, &current, key)) current = key;
+    if (current == key) return atomic_fetch_add_explicit(&table[slot].count, 1, memory_order_relaxed);
+  }
+  return atomic_fetch_add_explicit(&overflow_count, 1, memory_order_relaxed);
+}
+
+/* Records the launch; returns its sequence number, or -1 when nothing is
+ * recorded (inactive, or nested in another launch).  `caller` is the
+ * wrapper's return address: the frames above it are the interposer's own. */
+static __attribute__((noinline)) int64_t begin_launch(const void *entry, dim3 grid, dim3 block, uint64_t shmem,
+                                                        void *stream, uint32_t entry_point, void *caller) {
+  if (in_launch) return -1;
+  int saved_errno = errno;
+  pthread_once(&activation, activate);
+  if (records_fd < 0) {
+    errno = saved_errno;
+    return -1;
+  }
+  in_launch = 1;
+  uint32_t pid = atomic_load_explicit(&process_id, memory_order_relaxed);
+  if (thread_pid != pid) announce_thread(pid);
+  check_modules();
+  struct launch_record record;
+  record.entry = (uintptr_t)entry;
+  memcpy(record.grid, &grid, sizeof grid);
+  memcpy(record.block, &block, sizeof block);
+  record.shmem = shmem;
+  record.stream = (uintptr_t)stream;
+  int device;
+  record.device = get_device && get_device(&device) == 0 ? device : -1;
+  record.entry_point = entry_point;
+  record.seq = atomic_fetch_add_explicit(&next_seq, 1, memory_order_relaxed);
+  record.index = launch_index(entry);
+  record.detailed = backtraces && record.index % every == 0 && record.index / every < detail_limit;
+  record.frame_count = 0;
+  if (record.detailed) {
+    void *frames[MAX_FRAMES + OWN_FRAMES_MAX];
+    int count = backtrace(frames, MAX_FRAMES + OWN_FRAMES_MAX);
+    int own = 0;
+    while (own < OWN_FRAMES_MAX && own < count && frames[own] != caller) own++;
+    own = own < count && frames[own] == caller ? own : 2;  // this function's frame and the wrapper's
+    for (int i = own; i < count && record.frame_count < MAX_FRAMES; i++)
+      record.frames[record.frame_count++] = (uintptr_t)frames[i];
+  }
+  emit(&record, (uint32_t)(offsetof(struct launch_record, frames) + record.frame_count * sizeof(uint64_t)),
+       KIND_LAUNCH);
+  errno = saved_errno;
+  return (int64_t)record.seq;
+}
+
+static hipError_t end_launch(int64_t seq, hipError_t result) {
+  if (seq < 0) return result;
+  in_launch = 0;
+  if (result != 0) {
+    int saved_errno = errno;
+    struct result_record record = {.seq = (uint64_t)seq, .result = result};
+    emit(&record, sizeof record, KIND_RESULT);
+    errno = saved_errno;
+  }
+  return result;
+}
+
+/* The next definition of `name` (the runtime's), looked up once. */
+static void *next_symbol(_Atomic(void *) *cache, const char *name) {
+  void *symbol = atomic_load_explicit(cache, memory_order_acquire);
+  if (!symbol) {
+    int saved_errno = errno;
+    symbol = dlsym(RTLD_NEXT, name);
+    atomic_store_explicit(cache, symbol, memory_order_release);
+    errno = saved_errno;
+  }
+  return symbol;
+}
+
+typedef hipError_t launch_kernel_fn(const void *, dim3, dim3, void **, size_t, hipStream_t);
+typedef hipError_t ext_launch_kernel_fn(const void *, dim3, dim3, void **, size_t, hipStream_t, hipEvent_t,
+                                        hipEvent_t, int);
+typedef hipError_t cooperative_launch_kernel_fn(const void *, dim3, dim3, void **, unsigned int, hipStream_t);
+typedef hipError_t module_launch_kernel_fn(hipFunction_t, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                           unsigned, unsigned, hipStream_t, void **, void **);
+
+EXPORT hipError_t hipLaunchKernel(const void *f, dim3 grid, dim3 block, void **args, size_t shmem,
+                                  hipStream_t stream) {
+  static _Atomic(void *) next;
+  launch_kernel_fn *real = (launch_kernel_fn *)next_symbol(&next, "hipLaunchKernel");
+  if (!real) return hipErrorNotSupported;
+  int64_t seq = begin_launch(f, grid, block, shmem, stream, LAUNCH_KERNEL, __builtin_return_address(0));
+  return end_launch(seq, real(f, grid, block, args, shmem, stream));
+}
+
+EXPORT hipError_t hipExtLaunchKernel(const void *f, dim3 grid, dim3 block, void **args, size_t shmem,
+                                     hipStream_t stream, hipEvent_t start, hipEvent_t stop, int flags) {
+  static _Atomic(void *) next;
+  ext_launch_kernel_fn *real = (ext_launch_kernel_fn *)next_symbol(&next, "hipExtLaunchKernel");
+  if (!real) return hipErrorNotSupported;
+  int64_t seq = begin_launch(f, grid, block, shmem, stream, EXT_LAUNCH_KERNEL, __builtin_return_address(0));
+  return end_launch(seq, real(f, grid, block, args, shmem, stream, start, stop, flags));
+}
+
+EXPORT hipError_t hipLaunchCooperativeKernel(const void *f, dim3 grid, dim3 block, void **args, unsigned int shmem,
+                                             hipStream_t stream) {
+  static _Atomic(void *) next;
+  cooperative_launch_kernel_fn *real =
+      (cooperative_launch_kernel_fn *)next_symbol(&next, "hipLaunchCooperativeKernel");
+  if (!real) return hipErrorNotSupported;
+  int64_t seq = begin_launch(f, grid, block, shmem, stream, COOPERATIVE_LAUNCH_KERNEL, __builtin_return_address(0));
+  return end_launch(seq, real(f, grid, block, args, shmem, stream));
+}
+
+EXPORT hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                                        unsigned by, unsigned bz, unsigned shmem, hipStream_t stream, void **params,
+                                        void **extra) {
+  static _Atomic(void *) next;
+  module_launch_kernel_fn *real = (module_launch_kernel_fn *)next_symbol(&next, "hipModuleLaunchKernel");
+  if (!real) return hipErrorNotSupported;
+  int64_t seq = begin_launch(f, (dim3){gx, gy, gz}, (dim3){bx, by, bz}, shmem, stream, MODULE_LAUNCH_KERNEL,
+                             __builtin_return_address(0));
+  return end_launch(seq, real(f, gx, gy, gz, bx, by, bz, shmem, stream, params, extra));
+}
