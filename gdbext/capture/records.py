@@ -1,0 +1,206 @@
+"""Reader of the launch records the interposer (interposer.c) appends to its
+file.  Pure Python: used by the driver, outside gdb.
+
+Every record is ``u32 size, u32 kind, u64 time_ns, u32 pid, u32 tid`` then a
+payload, little-endian, `size` (the whole record) a multiple of 8.  A record
+of a kind this reader does not know is skipped by its size."""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+
+from symbols.errors import FormatError
+
+HEADER = struct.Struct("<IIQII")  # size, kind, time_ns, pid, tid
+# entry, grid[3], block[3], shmem, stream, device, entry_point, seq, index, frame_count, detailed
+_LAUNCH = struct.Struct("<Q3I3IQQiIQQII")
+_RESULT = struct.Struct("<QiI")  # seq, result, pad
+_COUNT = struct.Struct("<II")  # a count or length, pad
+_MODULE = struct.Struct("<QII")  # base, segment_count, path_length
+_SEGMENT = struct.Struct("<QQ")  # start, size
+#: Larger sizes can only come from a corrupt file.
+MAX_RECORD_SIZE = 1 << 26
+
+LAUNCH, RESULT, MODULES, THREAD = 1, 2, 3, 4
+
+#: HIP's error codes (the same in every HIP runtime) by name.
+ERROR_NAMES = {
+    1: "hipErrorInvalidValue",
+    2: "hipErrorOutOfMemory",
+    3: "hipErrorNotInitialized",
+    4: "hipErrorDeinitialized",
+    9: "hipErrorInvalidConfiguration",
+    13: "hipErrorInvalidSymbol",
+    17: "hipErrorInvalidDevicePointer",
+    52: "hipErrorMissingConfiguration",
+    53: "hipErrorPriorLaunchFailure",
+    98: "hipErrorInvalidDeviceFunction",
+    100: "hipErrorNoDevice",
+    101: "hipErrorInvalidDevice",
+    200: "hipErrorInvalidImage",
+    201: "hipErrorInvalidContext",
+    209: "hipErrorNoBinaryForGpu",
+    400: "hipErrorInvalidHandle",
+    500: "hipErrorNotFound",
+    600: "hipErrorNotReady",
+    700: "hipErrorIllegalAddress",
+    701: "hipErrorLaunchOutOfResources",
+    702: "hipErrorLaunchTimeOut",
+    719: "hipErrorLaunchFailure",
+    720: "hipErrorCooperativeLaunchTooLarge",
+    801: "hipErrorNotSupported",
+    999: "hipErrorUnknown",
+}
+
+
+@dataclass(slots=True)
+class Record:
+    time_ns: int  # CLOCK_MONOTONIC
+    pid: int
+    tid: int
+
+
+@dataclass(slots=True)
+class Launch(Record):
+    """A launch call, recorded before the runtime saw it."""
+
+    entry: int  # the function (handle) pointer the call passed
+    grid: tuple[int, int, int]
+    block: tuple[int, int, int]
+    shmem: int
+    stream: int
+    device: int  # -1: unknown
+    entry_point: int  # 0 hipLaunchKernel, 1 hipExtLaunchKernel, 2 hipLaunchCooperativeKernel, 3 hipModuleLaunchKernel
+    seq: int  # the process's launches before this one
+    index: int  # the process's launches of the same entry before this one
+    detailed: bool  # frames were captured (sampling may leave them out)
+    frames: tuple[int, ...]  # return addresses, the launch call's caller first
+
+
+@dataclass(slots=True)
+class Result(Record):
+    """The failure of the launch call numbered `seq` (successes are not recorded)."""
+
+    seq: int
+    result: int
+
+    @property
+    def name(self) -> str | None:
+        """The error code's HIP name, None for a code HIP does not define."""
+        return ERROR_NAMES.get(self.result)
+
+
+@dataclass(slots=True)
+class Module:
+    path: str
+    base: int  # load bias
+    segments: list[tuple[int, int]]  # absolute (start, size) of each PT_LOAD segment
+
+
+@dataclass(slots=True)
+class Modules(Record):
+    """The process's whole module map, the main program first."""
+
+    modules: list[Module]
+
+
+@dataclass(slots=True)
+class Thread(Record):
+    """A thread's name, recorded at its first launch."""
+
+    name: str
+
+
+def read_records(data: bytes) -> tuple[list[Record], int]:
+    """The complete records at the start of `data` and how many bytes they
+    take; a partial record at the end is left for the next call.  Raises
+    FormatError for a size no record can have."""
+    view = memoryview(data)
+    records: list[Record] = []
+    offset = 0
+    while len(view) - offset >= 4:
+        (size,) = struct.unpack_from("<I", view, offset)
+        if size < HEADER.size or size % 8 or size > MAX_RECORD_SIZE:
+            raise FormatError(f"launch record at byte {offset} has an impossible size {size}")
+        if len(view) - offset < size:
+            break
+        record = _parse(view[offset : offset + size], offset)
+        if record is not None:
+            records.append(record)
+        offset += size
+    return records, offset
+
+
+def _parse(record: memoryview, offset: int) -> Record | None:
+    size, kind, time_ns, pid, tid = HEADER.unpack_from(record)
+    common = (time_ns, pid, tid)
+    try:
+        if kind == LAUNCH:
+            return _launch(record, common)
+        if kind == RESULT:
+            seq, result, _ = _RESULT.unpack_from(record, HEADER.size)
+            return Result(*common, seq, result)
+        if kind == MODULES:
+            return Modules(*common, _modules(record))
+        if kind == THREAD:
+            (length, _) = _COUNT.unpack_from(record, HEADER.size)
+            start = HEADER.size + _COUNT.size
+            if start + length > size:
+                raise struct.error("name past the end")
+            return Thread(*common, bytes(record[start : start + length]).decode("utf-8", "replace"))
+    except struct.error as error:
+        raise FormatError(f"launch record of kind {kind} at byte {offset} is corrupt ({size} bytes): {error}") from None
+    return None  # a kind of a later format: skipped
+
+
+def _launch(record: memoryview, common: tuple[int, int, int]) -> Launch:
+    fields = _LAUNCH.unpack_from(record, HEADER.size)
+    entry, grid, block = fields[0], fields[1:4], fields[4:7]
+    shmem, stream, device, entry_point, seq, index, frame_count, detailed = fields[7:]
+    start = HEADER.size + _LAUNCH.size
+    frames = struct.unpack_from(f"<{frame_count}Q", record, start)
+    return Launch(*common, entry, grid, block, shmem, stream, device, entry_point, seq, index, bool(detailed), frames)
+
+
+def _modules(record: memoryview) -> list[Module]:
+    (count, _) = _COUNT.unpack_from(record, HEADER.size)
+    offset = HEADER.size + _COUNT.size
+    modules = []
+    for _ in range(count):
+        base, segment_count, path_length = _MODULE.unpack_from(record, offset)
+        offset += _MODULE.size
+        segments = [_SEGMENT.unpack_from(record, offset + i * _SEGMENT.size) for i in range(segment_count)]
+        offset += segment_count * _SEGMENT.size
+        if offset + path_length > len(record):
+            raise struct.error("path past the end")
+        path = bytes(record[offset : offset + path_length]).decode("utf-8", "surrogateescape")
+        offset += -(-path_length // 8) * 8
+        modules.append(Module(path, base, segments))
+    return modules
+
+
+class RecordTail:
+    """Reads the records appended to a file since the last poll; a record
+    still being written waits for the next one."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self._offset = 0  # bytes of the file read so far
+        self._partial = b""  # of them, the start of a record not yet whole
+
+    def poll(self) -> list[Record]:
+        """The records completed since the last call (none while the file
+        does not exist).  Raises FormatError."""
+        try:
+            with self.path.open("rb") as stream:
+                stream.seek(self._offset)
+                new = stream.read()
+        except FileNotFoundError:
+            return []
+        self._offset += len(new)
+        data = self._partial + new
+        records, used = read_records(data)
+        self._partial = data[used:]
+        return records
