@@ -3,8 +3,7 @@
 The simulated runtime reports every failing call through one function,
 gpusym::record(hipError_t, const char *call); a breakpoint there (pending
 until the runtime is loaded) reads both and stops only for errors, naming the
-call
-(the caller frame), the code and its name, which $_hiperr and $_hiperr_name
+call, the code and its name, which $_hiperr_call, $_hiperr and $_hiperr_name
 keep (in the spirit of rocgdb's catch hiperr and cuda-gdb's api_failures)."""
 
 from __future__ import annotations
@@ -39,6 +38,7 @@ class ApiErrorBreakpoint(gdb.Breakpoint):
             name = "hipError"
         gdb.set_convenience_variable("_hiperr", code)
         gdb.set_convenience_variable("_hiperr_name", name)
+        gdb.set_convenience_variable("_hiperr_call", call)
         print(f"[gpusym: {call} failed: {name} ({code})]")
         return True
 

@@ -17,7 +17,7 @@ EXTENSION = Path(__file__).resolve().parent.parent / "gdbext" / "gpusym_gdb.py"
 
 
 def _parser() -> argparse.ArgumentParser:
-    from gpusym import query
+    from gpusym import capture, query
 
     parser = argparse.ArgumentParser(
         prog="gpusym",
@@ -31,6 +31,7 @@ def _parser() -> argparse.ArgumentParser:
         add_help=False,
     )
     query.add_parser(commands)
+    capture.add_parser(commands)
     commands.add_parser(
         "gdb",
         help="start gdb with the gpusym extension: gpusym gdb [GDB-OPTIONS] [-- PROGRAM ARGS...]",
@@ -75,6 +76,10 @@ def main(argv: list[str] | None = None) -> int:
         from gpusym import query
 
         return query.run(args)
+    if args.command == "capture":
+        from gpusym import capture
+
+        return capture.run(args)
     if args.command == "gdbinit":
         print(f"source {EXTENSION}")
         return 0

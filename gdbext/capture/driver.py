@@ -1,0 +1,232 @@
+"""Runs a program under gdb for ``gpusym capture`` and streams its events.
+
+gdb runs the program with the extension and the session (session.py), which
+writes live stops as JSON lines; the preloaded interposer writes launch
+records.  While the program runs, both files are tailed every
+``POLL_S``; each batch is symbolized, merged by time and handed to the sink
+at once.  The program's stdout and stderr go to files of their own and come
+back in the exit event.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from gdbext.capture import interposer
+from gdbext.capture.launches import LaunchLog, Selection
+from gdbext.capture.records import RecordTail
+from symbols.errors import FormatError
+
+SCHEMA_VERSION = 1
+EXTENSION = Path(__file__).resolve().parent.parent / "gpusym_gdb.py"
+POLL_S = 0.05
+#: Bytes of the program's stdout and of its stderr kept in the exit event.
+OUTPUT_LIMIT = 1 << 20
+EVENT_KINDS = ("launch", "error", "crash")
+
+EXIT_TIMEOUT = 124
+EXIT_CAPTURE_FAILED = 125
+
+
+class CaptureFailed(Exception):
+    """Capture itself could not run (not the program's failure)."""
+
+
+@dataclass
+class Options:
+    program: str
+    args: list[str]
+    on: set[str] = field(default_factory=lambda: set(EVENT_KINDS))
+    selection: Selection = field(default_factory=Selection)
+    timeout: float | None = None
+    environment: dict[str, str] = field(default_factory=dict)
+    breaks: list[str] = field(default_factory=list)
+
+
+def resolve_program(name: str) -> str:
+    """The program's path, as a shell would find it; CaptureFailed if none."""
+    path = name if "/" in name else shutil.which(name)
+    if path is None or not os.path.exists(path):
+        raise CaptureFailed(f"{name}: program not found")
+    if os.path.isdir(path) or not os.access(path, os.X_OK):
+        raise CaptureFailed(f"{name}: not an executable file")
+    return os.path.abspath(path)
+
+
+class _LineTail:
+    """New complete lines of a file that another process appends to."""
+
+    def __init__(self, path: Path):
+        self.path, self.offset, self.partial = path, 0, b""
+
+    def poll(self) -> list[dict[str, Any]]:
+        try:
+            with self.path.open("rb") as stream:
+                stream.seek(self.offset)
+                data = stream.read()
+        except FileNotFoundError:
+            return []
+        self.offset += len(data)
+        *lines, self.partial = (self.partial + data).split(b"\n")
+        return [json.loads(line) for line in lines if line.strip()]
+
+
+class _Run:
+    """One capture: the gdb process, its files, and what was seen so far."""
+
+    def __init__(self, options: Options, sink: Callable[[dict[str, Any]], None], workdir: Path):
+        self.options, self.sink, self.workdir = options, sink, workdir
+        self.log = LaunchLog(options.selection)
+        self.gdb_events = _LineTail(workdir / "events.jsonl")
+        self.records = RecordTail(workdir / "launches.bin")
+        self.errors: list[dict[str, Any]] = []
+        self.exit: dict[str, Any] | None = None
+        self.failure: str | None = None
+        self.timed_out = False
+        self.counts = {"launch": 0, "error": 0, "crash": 0}
+
+    def settings(self) -> dict[str, Any]:
+        environment = dict(self.options.environment)
+        if "launch" in self.options.on:
+            selection = self.options.selection
+            preload = [str(interposer.library_path())]
+            inherited = environment.get("LD_PRELOAD", os.environ.get("LD_PRELOAD", ""))
+            environment["LD_PRELOAD"] = ":".join(preload + ([inherited] if inherited else []))
+            environment["GPUSYM_CAPTURE_RECORDS"] = str(self.workdir / "launches.bin")
+            environment["GPUSYM_CAPTURE_BACKTRACES"] = "1" if selection.backtraces else "0"
+            environment["GPUSYM_CAPTURE_EVERY"] = str(selection.every)
+            if selection.max_launches is not None:  # a kernel never needs more detailed launches than this
+                environment["GPUSYM_CAPTURE_DETAIL_LIMIT"] = str(selection.max_launches)
+        return {
+            "args": self.options.args,
+            "on": sorted(self.options.on),
+            "break": self.options.breaks,
+            "timeout": self.options.timeout,
+            "environment": environment,
+            "events": str(self.workdir / "events.jsonl"),
+            "stdout": str(self.workdir / "stdout"),
+            "stderr": str(self.workdir / "stderr"),
+        }
+
+    def command(self, gdb: str) -> list[str]:
+        return [
+            gdb, "-nx", "-batch", "-iex", f"source {EXTENSION}",
+            "-ex", "python from gdbext.capture import session; session.main()",
+            self.options.program,
+        ]  # fmt: skip
+
+    def drain(self) -> None:
+        """Hands the sink every event that is complete: gdb's first (a failed
+        call's gdb stop precedes its result record), then the launches."""
+        batch = []
+        for event in self.gdb_events.poll():
+            kind = event["event"]
+            if kind == "session":
+                batch.append({"event": "start", "time_ns": event["time_ns"], "schema": SCHEMA_VERSION,
+                              "program": self.options.program, "args": self.options.args, "gdb": event["gdb"]})
+            elif kind == "exit":
+                self.exit = event
+            elif kind == "capture-error":
+                self.failure = event["message"]
+            else:
+                if kind == "error":
+                    self.errors.append(event)
+                self.timed_out |= kind == "timeout"
+                batch.append(event)
+        try:
+            records = self.records.poll()
+        except FormatError as error:
+            raise CaptureFailed(f"launch records: {error}") from None
+        batch += self.log.events(records, self.errors)
+        for event in sorted(batch, key=lambda e: e["time_ns"]):
+            if event["event"] in self.counts:
+                self.counts[event["event"]] += 1
+            self.sink(event)
+
+    def exit_event(self, duration_s: float) -> dict[str, Any]:
+        exit_info = self.exit or {}
+        event: dict[str, Any] = {
+            "event": "exit",
+            "time_ns": time.monotonic_ns(),
+            "status": exit_info.get("code"),
+            "signal": exit_info.get("signal"),
+            "killed_by": exit_info.get("killed_by"),
+            "duration_s": round(duration_s, 3),
+            "launches": self.log.total,
+            "launch_events": self.counts["launch"],
+            "errors": self.counts["error"],
+            "crashes": self.counts["crash"],
+            "kernels": self.log.summary(),
+        }
+        for stream in ("stdout", "stderr"):
+            text, cut = _read_limited(self.workdir / stream)
+            event[stream] = text
+            if cut:
+                event[f"{stream}_truncated"] = True
+        event["exit_code"] = exit_code(event)
+        return event
+
+
+def exit_code(exit_event: dict[str, Any]) -> int:
+    """capture's own status: the program's, 128+signal when one killed it,
+    EXIT_TIMEOUT when the capture stopped it."""
+    if exit_event.get("killed_by") == "timeout":
+        return EXIT_TIMEOUT
+    if exit_event.get("signal"):
+        return 128 + signal.Signals[exit_event["signal"]].value
+    return exit_event["status"] if exit_event.get("status") is not None else EXIT_CAPTURE_FAILED
+
+
+def _read_limited(path: Path) -> tuple[str, bool]:
+    try:
+        with path.open("rb") as stream:
+            data = stream.read(OUTPUT_LIMIT + 1)
+    except FileNotFoundError:
+        return "", False
+    return data[:OUTPUT_LIMIT].decode("utf-8", "replace"), len(data) > OUTPUT_LIMIT
+
+
+def capture(options: Options, sink: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    """Runs the program; every event goes to `sink` as soon as it is known,
+    the exit event last, which is also returned.  Raises CaptureFailed."""
+    gdb = shutil.which("gdb")
+    if gdb is None:
+        raise CaptureFailed("gdb is not installed (make demo installs it)")
+    with tempfile.TemporaryDirectory(prefix="gpusym-capture-") as directory:
+        workdir = Path(directory)
+        run = _Run(options, sink, workdir)
+        settings = workdir / "session.json"
+        settings.write_text(json.dumps(run.settings()))
+        started = time.monotonic()
+        with open(workdir / "gdb.log", "wb") as log:
+            process = subprocess.Popen(run.command(gdb), stdout=log, stderr=subprocess.STDOUT,
+                                       env=dict(os.environ, GPUSYM_CAPTURE_SESSION=str(settings)))  # fmt: skip
+            try:
+                while process.poll() is None:
+                    time.sleep(POLL_S)
+                    run.drain()
+            except KeyboardInterrupt:
+                process.wait()  # gdb saw the interrupt too: it records it and kills the program
+            finally:
+                if process.poll() is None:
+                    process.kill()
+                    process.wait()
+        run.drain()
+        if run.failure is not None:
+            raise CaptureFailed(run.failure)
+        if run.exit is None:
+            tail = (workdir / "gdb.log").read_text(errors="replace").strip().splitlines()[-1:]
+            raise CaptureFailed(f"gdb ended (status {process.returncode}) before the program did"
+                                + (f": {tail[0]}" if tail else ""))  # fmt: skip
+        event = run.exit_event(time.monotonic() - started)
+        sink(event)
+        return event

@@ -1,0 +1,165 @@
+"""Launch records (from the preloaded interposer) made into capture events.
+
+Each process gets its own symbolizer, fed by its module-map records; a
+launch's kernel is the symbol at the handle it passed, and its host stack the
+recorded return addresses, symbolized once per distinct address.  Counting
+covers every launch of a selected kernel; events are sampled (`every`) and
+capped (`max_launches`) per the options.  A launch call that failed becomes an
+error event, unless gdb already reported that very call (with the simulated
+runtime, api-error stops do).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from gdbext.capture.records import Launch, Modules, Record, Result, Thread
+from symbols.symbolize import HostFrame, Symbolizer
+
+ENTRY_POINTS = ("hipLaunchKernel", "hipExtLaunchKernel", "hipLaunchCooperativeKernel", "hipModuleLaunchKernel")
+
+
+@dataclass
+class Selection:
+    """Which launches become events."""
+
+    kernels: re.Pattern[str] | None = None
+    every: int = 1
+    max_launches: int | None = None
+    backtraces: bool = True
+
+
+@dataclass
+class KernelCount:
+    name: str | None
+    demangled: str | None
+    launches: int = 0
+    configurations: Counter = field(default_factory=Counter)
+
+
+class LaunchLog:
+    """Turns records into events, keeping per-kernel counts."""
+
+    def __init__(self, selection: Selection):
+        self.selection = selection
+        self.symbolizers: dict[int, Symbolizer] = {}
+        self.threads: dict[tuple[int, int], str] = {}
+        # The last launch of each (pid, tid): a failed call's result follows it.
+        self.pending: dict[tuple[int, int], tuple[Launch, dict[str, Any] | None]] = {}
+        self.counts: dict[str, KernelCount] = {}
+        self.per_kernel: Counter = Counter()
+        self.emitted = 0
+        self.total = 0
+
+    def events(self, records: list[Record], reported_errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Events for `records`; `reported_errors` are gdb's error events so far."""
+        out = []
+        for record in records:
+            if isinstance(record, Modules):
+                symbolizer = self.symbolizers.setdefault(record.pid, Symbolizer())
+                for module in record.modules:
+                    symbolizer.add_module(module.path, module.base, module.segments)
+            elif isinstance(record, Thread):
+                self.threads[(record.pid, record.tid)] = record.name
+            elif isinstance(record, Launch):
+                event = self._launch(record)
+                if event is not None:
+                    out.append(event)
+            elif isinstance(record, Result):
+                event = self._failure(record, reported_errors)
+                if event is not None:
+                    out.append(event)
+        return out
+
+    def _symbolizer(self, pid: int) -> Symbolizer:
+        return self.symbolizers.setdefault(pid, Symbolizer())
+
+    def _kernel(self, launch: Launch) -> dict[str, Any] | None:
+        handle = self._symbolizer(launch.pid).data_symbol(launch.entry)
+        if handle.function is None:
+            return None
+        return {"name": handle.function, "demangled": handle.kernel or handle.demangled or handle.function}
+
+    def _selected(self, kernel: dict[str, Any] | None) -> bool:
+        pattern = self.selection.kernels
+        if pattern is None:
+            return True
+        return kernel is not None and bool(pattern.search(kernel["name"]) or pattern.search(kernel["demangled"]))
+
+    def _launch(self, launch: Launch) -> dict[str, Any] | None:
+        kernel = self._kernel(launch)
+        if not self._selected(kernel):
+            self.pending[(launch.pid, launch.tid)] = (launch, None)
+            return None
+        key = kernel["name"] if kernel else f"{launch.entry:#x}"
+        count = self.counts.setdefault(key, KernelCount(kernel and kernel["name"], kernel and kernel["demangled"]))
+        count.launches += 1
+        count.configurations[(tuple(launch.grid), tuple(launch.block), launch.shmem)] += 1
+        self.total += 1
+        index = self.per_kernel[key]
+        self.per_kernel[key] += 1
+        frames = self._frames(launch)
+        event = {
+            "event": "launch",
+            "time_ns": launch.time_ns,
+            "pid": launch.pid,
+            "seq": launch.seq,
+            "kernel": kernel,
+            "entry": launch.entry,
+            "api": ENTRY_POINTS[launch.entry_point] if launch.entry_point < len(ENTRY_POINTS) else "unknown",
+            "via": "<<<>>>" if frames and frames[0].role == "kernel-stub" else "handle",
+            "grid": list(launch.grid),
+            "block": list(launch.block),
+            "shared_mem": launch.shmem,
+            "stream": launch.stream,
+            "device": launch.device,
+            "thread": {"tid": launch.tid, "name": self.threads.get((launch.pid, launch.tid))},
+        }
+        if self.selection.backtraces:
+            event["backtrace"] = [frame.to_json() for frame in frames]
+        self.pending[(launch.pid, launch.tid)] = (launch, event)
+        cap = self.selection.max_launches
+        if index % self.selection.every or (cap is not None and self.emitted >= cap):
+            return None
+        self.emitted += 1
+        return event
+
+    def _frames(self, launch: Launch) -> list[HostFrame]:
+        symbolizer = self._symbolizer(launch.pid)
+        return [symbolizer.frame(address) for address in launch.frames]
+
+    def _failure(self, result: Result, reported: list[dict[str, Any]]) -> dict[str, Any] | None:
+        launch, event = self.pending.get((result.pid, result.tid), (None, None))
+        if launch is None or event is None or launch.seq != result.seq:
+            return None
+        for error in reported:
+            if error["thread"]["tid"] == result.tid and launch.time_ns <= error["time_ns"] <= result.time_ns:
+                return None  # gdb stopped in this very call and said so already
+        return {
+            "event": "error",
+            "time_ns": result.time_ns,
+            "call": event["api"],
+            "code": result.result,
+            "name": result.name,
+            "thread": event["thread"],
+            "kernel": event["kernel"],
+            "backtrace": event.get("backtrace", []),
+        }
+
+    def summary(self) -> list[dict[str, Any]]:
+        """Launch counts per kernel, most launched first."""
+        rows = []
+        for key, count in sorted(self.counts.items(), key=lambda item: -item[1].launches):
+            rows.append({
+                "kernel": count.name,
+                "demangled": count.demangled or key,
+                "launches": count.launches,
+                "configurations": [
+                    {"grid": list(grid), "block": list(block), "shared_mem": shmem, "launches": n}
+                    for (grid, block, shmem), n in count.configurations.most_common(5)
+                ],
+            })  # fmt: skip
+        return rows

@@ -1,0 +1,147 @@
+"""The human summary of a capture: launches per kernel, failing calls, the
+first crash with its device frames and launching host stack, a timeout's
+stacks, and the program's own output."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+#: Lines of the program's stdout and stderr shown (the last ones).
+OUTPUT_LINES = 10
+ERRORS_SHOWN = 10
+
+
+def _dim3(values: list[int]) -> str:
+    return "(" + ",".join(map(str, values)) + ")"
+
+
+def frame_text(level: int, frame: dict[str, Any]) -> str:
+    """One frame, as a backtrace line: host frames from the launch records
+    (demangled, module) and gdb's frames (function, note) alike."""
+    name = frame.get("demangled") or frame.get("function") or "??"
+    text = f"#{level:<2} {name}"
+    if frame.get("kernel") and frame.get("role") == "kernel-stub":
+        text += f"  [kernel {frame['kernel']}]"
+    if frame.get("note"):
+        text += f"  [{frame['note']}]"
+    if frame.get("file"):
+        text += f" at {frame['file']}" + (f":{frame['line']}" if frame.get("line") else "")
+    elif frame.get("module"):
+        text += f" in {frame['module']}"
+    return text
+
+
+def _stack(frames: list[dict[str, Any]]) -> Text:
+    return Text("\n".join(frame_text(level, frame) for level, frame in enumerate(frames)) or "(no frames)")
+
+
+def _where(frames: list[dict[str, Any]]) -> str:
+    """The first frame with a source position: where the program made the call."""
+    for frame in frames:
+        if frame.get("file") and frame.get("line"):
+            name = frame.get("demangled") or frame.get("function") or "??"
+            return f"{name} at {frame['file'].rsplit('/', 1)[-1]}:{frame['line']}"
+    return frames[0].get("demangled") or frames[0].get("function") or "??" if frames else ""
+
+
+def _launches(exit_event: dict[str, Any]) -> Table:
+    table = Table(title=f"Kernel launches: {exit_event['launches']}", title_justify="left")
+    table.add_column("kernel")
+    table.add_column("launches", justify="right")
+    table.add_column("configurations (grid × block, shared memory)")
+    for row in exit_event["kernels"]:
+        configurations = ", ".join(
+            f"{_dim3(c['grid'])}×{_dim3(c['block'])}" + (f" {c['shared_mem']} B" if c["shared_mem"] else "")
+            + (f" ({c['launches']})" if len(row["configurations"]) > 1 else "")
+            for c in row["configurations"][:3]
+        )  # fmt: skip
+        table.add_row(row["demangled"], str(row["launches"]), configurations)
+    return table
+
+
+def _errors(errors: list[dict[str, Any]]) -> Table:
+    table = Table(title=f"Failing runtime calls: {len(errors)}", title_justify="left")
+    for column in ("call", "error", "thread", "called from"):
+        table.add_column(column)
+    for error in errors[:ERRORS_SHOWN]:
+        thread = error.get("thread") or {}
+        table.add_row(error["call"], f"{error['name']} ({error['code']})", str(thread.get("tid", "")),
+                      _where(error.get("backtrace", [])))  # fmt: skip
+    return table
+
+
+def _lane_text(event: dict[str, Any]) -> str:
+    lane = event.get("lane")
+    if not lane:
+        return ""
+    kernel = lane.get("kernel", {}).get("demangled", "a kernel")
+    return (f"in kernel {kernel}, block {_dim3(lane['block'])} thread {_dim3(lane['thread_index'])}"
+            f" of dispatch {lane['dispatch']}")  # fmt: skip
+
+
+def _crash(event: dict[str, Any]) -> Panel:
+    thread = event.get("thread") or {}
+    head = f"{event['signal']}"
+    if event.get("address") is not None:
+        head += f" at address {event['address']:#x}"
+    head += f", host thread {thread.get('number')} (LWP {thread.get('tid')})"
+    if lane := _lane_text(event):
+        head += f"\n{lane}"
+    return Panel(Group(Text(head, style="bold"), _stack(event["backtrace"])), title="First crash",
+                 title_align="left", border_style="red")  # fmt: skip
+
+
+def _stopped(event: dict[str, Any]) -> Panel:
+    parts: list[Any] = []
+    for thread in event["threads"]:
+        info = thread["thread"]
+        parts.append(Text(f"thread {info['number']} (LWP {info['tid']}) {_lane_text(thread)}", style="bold"))
+        parts.append(_stack(thread["backtrace"][:8]))
+    if not parts:
+        parts.append(Text("the program did not stop on SIGINT and was killed: no stacks"))
+    return Panel(Group(*parts), title=f"Stopped: {event['event']}", title_align="left", border_style="yellow")
+
+
+def _output(exit_event: dict[str, Any]) -> list[Any]:
+    parts: list[Any] = []
+    for stream in ("stdout", "stderr"):
+        lines = exit_event.get(stream, "").splitlines()
+        if lines:
+            shown = "\n".join(lines[-OUTPUT_LINES:])
+            more = f" (last {OUTPUT_LINES} of {len(lines)} lines)" if len(lines) > OUTPUT_LINES else ""
+            parts.append(Panel(Text(shown), title=f"program {stream}{more}", title_align="left"))
+    return parts
+
+
+def _status(exit_event: dict[str, Any]) -> str:
+    if exit_event.get("killed_by"):
+        return f"stopped by the capture ({exit_event['killed_by']})"
+    if exit_event.get("signal"):
+        return f"killed by {exit_event['signal']}"
+    return f"exited with status {exit_event['status']}"
+
+
+def render(events: list[dict[str, Any]], console: Console) -> None:
+    start = next((e for e in events if e["event"] == "start"), None)
+    exit_event = events[-1]
+    title = " ".join([start["program"], *start["args"]]) if start else "program"
+    console.print(Text(f"gpusym capture: {title}: {_status(exit_event)} after {exit_event['duration_s']} s",
+                       style="bold"))  # fmt: skip
+    if exit_event["launches"] or exit_event["kernels"]:
+        console.print(_launches(exit_event))
+    errors = [e for e in events if e["event"] == "error"]
+    if errors:
+        console.print(_errors(errors))
+    crash = next((e for e in events if e["event"] == "crash"), None)
+    if crash is not None:
+        console.print(_crash(crash))
+    for event in events:
+        if event["event"] in ("timeout", "interrupt"):
+            console.print(_stopped(event))
+    for part in _output(exit_event):
+        console.print(part)

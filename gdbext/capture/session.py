@@ -1,0 +1,307 @@
+"""The gdb side of ``gpusym capture``: runs the program once, unattended,
+and writes what must be seen live as JSON lines: crashes (with device frames
+and the launching host stack), failing API calls, stops in named kernels, a
+timeout, and the exit.  Launches are not stopped for: the preloaded
+interposer records them in the program itself.
+
+Started by the driver as ``gdb -batch ... -ex 'python ...session.main()'``
+with GPUSYM_CAPTURE_SESSION naming a JSON file of settings (see driver.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import signal
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import gdb
+import gdb.frames
+
+from gdbext import runtime_state
+
+#: Signals that end a program unless it handles them: each is a crash event.
+CRASH_SIGNALS = ("SIGSEGV", "SIGBUS", "SIGFPE", "SIGILL", "SIGABRT", "SIGSYS")
+#: Frames kept per backtrace.
+FRAME_LIMIT = 64
+#: After SIGINT on a timeout, how long the program may take to stop before SIGKILL.
+KILL_GRACE_S = 3.0
+
+
+class Session:
+    def __init__(self, settings: dict[str, Any]):
+        self.settings = settings
+        self.events = open(settings["events"], "a", encoding="utf-8")
+        self.exit: dict[str, Any] | None = None
+        self.last_stop: gdb.StopEvent | None = None
+        self.timed_out = threading.Event()
+        self.stopped = threading.Event()
+        self.kernel_breakpoints: set[int] = set()
+
+    # -- output --------------------------------------------------------------
+    def emit(self, event: dict[str, Any]) -> None:
+        """One event, flushed at once: a killed run keeps every event so far."""
+        event = {"event": event.pop("event"), "time_ns": time.monotonic_ns(), **event}
+        self.events.write(json.dumps(event) + "\n")
+        self.events.flush()
+
+    # -- set-up --------------------------------------------------------------
+    def configure(self) -> None:
+        for command in (
+            "set pagination off",
+            "set confirm off",
+            "set width 0",
+            "set print thread-events off",
+            "set print inferior-events off",
+            "set startup-with-shell on",
+            "handle SIGINT stop print nopass",  # (noprint would imply nostop)
+            f"handle {' '.join(CRASH_SIGNALS)} {'stop print' if self.on('crash') else 'nostop noprint'} pass",
+            "unset environment LINES",
+            "unset environment COLUMNS",
+        ):
+            gdb.execute(command, to_string=True)
+        for name, value in self.settings["environment"].items():
+            gdb.execute(f"set environment {name}={value}", to_string=True)
+        if self.on("error"):
+            gdb.execute("set gpusym api-errors on", to_string=True)
+        for kernel in self.settings["break"]:
+            before = {b.number for b in gdb.breakpoints()}
+            gdb.execute(f"kbreak {kernel} -block 0,0,0 -thread 0,0,0", to_string=True)
+            self.kernel_breakpoints |= {b.number for b in gdb.breakpoints()} - before
+        gdb.events.stop.connect(self.on_stop)
+        gdb.events.exited.connect(self.on_exit)
+
+    def on(self, kind: str) -> bool:
+        return kind in self.settings["on"]
+
+    # -- events from gdb -----------------------------------------------------
+    def on_stop(self, event: gdb.StopEvent) -> None:
+        self.last_stop = event
+        self.stopped.set()
+
+    def on_exit(self, event: gdb.ExitedEvent) -> None:
+        if self.exit is not None:  # killed by the capture: already said why
+            return
+        code = getattr(event, "exit_code", None)
+        died = gdb.convenience_variable("_exitsignal")
+        self.exit = {"code": None if code is None else int(code),
+                     "signal": None if died is None else _signal_name(int(died))}  # fmt: skip
+
+    # -- the run -------------------------------------------------------------
+    def run(self) -> None:
+        arguments = " ".join(shlex.quote(a) for a in self.settings["args"])
+        redirect = f"> {shlex.quote(self.settings['stdout'])} 2> {shlex.quote(self.settings['stderr'])}"
+        timeout = self.settings.get("timeout")
+        if timeout:
+            threading.Thread(target=self._watchdog, args=(timeout,), daemon=True).start()
+        self.emit({"event": "session", "gdb": gdb.VERSION})
+        command = f"run {arguments} {redirect}"
+        while True:
+            self.last_stop = None
+            self.stopped.clear()
+            try:
+                gdb.execute(command, to_string=True)
+            except gdb.error as error:
+                if self.exit is None:
+                    _kill()
+                    raise CaptureError(f"gdb could not go on: {error}") from None
+            if self.exit is not None or not _alive():
+                break
+            command = self.handle_stop()
+        if self.timed_out.is_set() and not (self.exit or {}).get("killed_by"):
+            self.emit({"event": "timeout", "threads": []})  # it had to be killed: no stacks
+            self.exit = {"code": None, "signal": "SIGKILL", "killed_by": "timeout"}
+        self.emit({"event": "exit", **(self.exit or {"code": None, "signal": None})})
+
+    def handle_stop(self) -> str:
+        """Records the stop; returns the command that goes on."""
+        stop = self.last_stop
+        if isinstance(stop, gdb.SignalEvent):
+            if stop.stop_signal == "SIGINT":
+                self.record_interrupt()
+                return "kill"
+            self.record_crash(stop.stop_signal)
+            if not _handles(gdb.selected_inferior().pid, stop.stop_signal):
+                # It dies of it: say so now rather than resume a process whose
+                # other threads may be faulting too (gdb can hang reaping it).
+                self.exit = {"code": None, "signal": stop.stop_signal}
+                return "kill"
+        elif isinstance(stop, gdb.BreakpointEvent):
+            numbers = {b.number for b in stop.breakpoints}
+            if numbers & self.kernel_breakpoints:
+                self.record_kernel_stop()
+            elif gdb.convenience_variable("_hiperr") is not None:
+                self.record_error()
+        return "continue"
+
+    def record_error(self) -> None:
+        code = int(gdb.convenience_variable("_hiperr"))
+        self.emit({
+            "event": "error",
+            "call": str(gdb.convenience_variable("_hiperr_call")).strip('"'),
+            "code": code,
+            "name": str(gdb.convenience_variable("_hiperr_name")),
+            "thread": _thread(),
+            "backtrace": backtrace(skip=1),  # from the failing call, not the runtime's reporter
+        })
+        gdb.set_convenience_variable("_hiperr", None)
+
+    def record_crash(self, name: str) -> None:
+        event = {"event": "crash", "signal": name, "address": _fault_address(), "thread": _thread()}
+        event.update(_lane())
+        event["backtrace"] = backtrace()
+        self.emit(event)
+
+    def record_kernel_stop(self) -> None:
+        self.emit({"event": "kernel-stop", "thread": _thread(), **_lane(), "backtrace": backtrace()})
+
+    def record_interrupt(self) -> None:
+        threads = []
+        for thread in sorted(gdb.selected_inferior().threads(), key=lambda t: t.num):
+            thread.switch()
+            threads.append({"thread": _thread(), **_lane(), "backtrace": backtrace()})
+        kind = "timeout" if self.timed_out.is_set() else "interrupt"
+        self.emit({"event": kind, "threads": threads})
+        self.exit = {"code": None, "signal": "SIGKILL", "killed_by": kind}
+
+    def _watchdog(self, seconds: float) -> None:
+        """Stops the program after `seconds` (SIGINT, which gdb catches);
+        SIGKILL if it does not stop (SIGINT blocked)."""
+        time.sleep(seconds)
+        if self.exit is not None:
+            return
+        self.timed_out.set()
+        for pid in _children():
+            os.kill(pid, signal.SIGINT)
+        if not self.stopped.wait(KILL_GRACE_S) and self.exit is None:
+            for pid in _children():
+                os.kill(pid, signal.SIGKILL)
+
+
+class CaptureError(Exception):
+    """The capture cannot go on; the message says why in one line."""
+
+
+def backtrace(skip: int = 0) -> list[dict[str, Any]]:
+    """The selected thread's frames as gpusym's frame filter shows them."""
+    frames = []
+    try:
+        decorated = gdb.frames.execute_frame_filters(gdb.newest_frame(), skip, skip + FRAME_LIMIT - 1)
+    except gdb.error:
+        return frames
+    if decorated is None:  # frame filters disabled
+        return frames
+    for decorator in decorated:
+        for item in (decorator, *(decorator.elided() or ())):
+            frames.append(_frame_json(item))
+    return frames
+
+
+def _frame_json(decorator) -> dict[str, Any]:
+    function = decorator.function()
+    note = None
+    if isinstance(function, int):
+        function = None
+    elif function and "  [" in function and function.endswith("]"):
+        function, note = function[:-1].split("  [", 1)
+    address = decorator.address()
+    frame = {"function": function, "address": None if address is None else int(address)}
+    filename, line = decorator.filename(), decorator.line()
+    if filename:
+        frame["file"] = filename
+    if line:
+        frame["line"] = int(line)
+    if note:
+        frame["note"] = note
+    return frame
+
+
+def _thread() -> dict[str, Any]:
+    thread = gdb.selected_thread()
+    return {"number": thread.num, "tid": thread.ptid[1], "name": thread.name}
+
+
+def _lane() -> dict[str, Any]:
+    """Where a simulated GPU thread was, when the selected thread runs one."""
+    current = runtime_state.lane()
+    if current is None:
+        return {}
+    place = {
+        "dispatch": int(current["dispatch_id"]),
+        "block": [int(current["block_idx"][a]) for a in "xyz"],
+        "thread_index": [int(current["thread_idx"][a]) for a in "xyz"],
+    }
+    debug = runtime_state.debug_state()
+    record = runtime_state.dispatch_record(debug, place["dispatch"]) if debug is not None else None
+    if record is not None:
+        index = int(record["kernel_index"])
+        place["kernel"] = {"name": debug["kernels"][index]["device_name"].string(),
+                           "demangled": runtime_state.kernel_name(debug, index)}  # fmt: skip
+        place["grid"] = [int(record["grid"][a]) for a in "xyz"]
+        place["block_dim"] = [int(record["block"][a]) for a in "xyz"]
+    return {"lane": place}
+
+
+def _fault_address() -> int | None:
+    try:
+        return int(gdb.parse_and_eval("$_siginfo._sifields._sigfault.si_addr"))
+    except gdb.error:
+        return None
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def _alive() -> bool:
+    return gdb.selected_inferior().pid != 0
+
+
+def _kill() -> None:
+    try:
+        gdb.execute("kill", to_string=True)
+    except gdb.error:
+        pass  # not running any more
+
+
+def _handles(pid: int, name: str) -> bool:
+    """Whether process `pid` has a handler for signal `name` (SigCgt)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    caught = next((line.split()[1] for line in status.splitlines() if line.startswith("SigCgt:")), "0")
+    return bool(int(caught, 16) >> (signal.Signals[name].value - 1) & 1)
+
+
+def _children() -> list[int]:
+    """gdb's child processes: the program (started through a shell that execs it)."""
+    pids = []
+    for task in Path(f"/proc/{os.getpid()}/task").iterdir():
+        try:
+            pids += [int(p) for p in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return pids
+
+
+def main() -> None:
+    """Runs the capture; any failure is one ``capture-error`` event."""
+    settings = json.loads(Path(os.environ["GPUSYM_CAPTURE_SESSION"]).read_text())
+    session = Session(settings)
+    try:
+        session.configure()
+        session.run()
+    except (CaptureError, gdb.error) as error:
+        session.emit({"event": "capture-error", "message": str(error)})
+    except Exception as error:  # noqa: BLE001 - reported, never a traceback
+        if os.environ.get("GPUSYM_DEBUG") == "1":
+            raise
+        session.emit({"event": "capture-error", "message": f"internal error: {type(error).__name__}: {error}"})
