@@ -16,6 +16,7 @@ import gdb
 from gdb.FrameDecorator import FrameDecorator
 
 from gdbext import runtime_state
+from gdbext.capture import INTERPOSER
 from gdbext.functions import STUB_MARK, kernel_of_stub, symbol_at
 from symbols.lookup import qualified_name
 
@@ -85,6 +86,8 @@ def host_frames(base) -> list[_Fixed]:
     frames = []
     for index in range(int(record["host_frame_count"])):
         address = int(record["host_frames"][index])
+        if INTERPOSER in (gdb.solib_name(address) or ""):
+            continue  # gpusym capture's launch wrapper, between the caller and the runtime
         call = address - 1  # the call instruction: the line that launched
         name = (symbol_at(call) or "??").split(" + ")[0]
         position = gdb.find_pc_line(call)

@@ -24,6 +24,8 @@ from typing import Any, Callable
 from gdbext.capture import interposer
 from gdbext.capture.launches import LaunchLog, Selection
 from gdbext.capture.records import RecordTail
+from sample_apps.native_build import BuildError
+from sample_apps.toolchain import ToolMissing
 from symbols.errors import FormatError
 
 SCHEMA_VERSION = 1
@@ -98,7 +100,10 @@ class _Run:
         environment = dict(self.options.environment)
         if "launch" in self.options.on:
             selection = self.options.selection
-            preload = [str(interposer.library_path())]
+            try:
+                preload = [str(interposer.library_path())]
+            except (BuildError, ToolMissing) as error:
+                raise CaptureFailed(f"cannot build the launch interposer: {error}") from None
             inherited = environment.get("LD_PRELOAD", os.environ.get("LD_PRELOAD", ""))
             environment["LD_PRELOAD"] = ":".join(preload + ([inherited] if inherited else []))
             environment["GPUSYM_CAPTURE_RECORDS"] = str(self.workdir / "launches.bin")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gdbext.capture import INTERPOSER
 from sample_apps import native_build
 
 SOURCE = Path(__file__).resolve().parent / "interposer.c"
@@ -15,4 +16,4 @@ _LIBS = ["-ldl"]
 def library_path(verbose: bool = False) -> Path:
     """``libgpusym_capture.so``, built if it is not in the cache yet.
     Raises native_build.BuildError, toolchain.ToolMissing."""
-    return native_build.shared_library("gpusym_capture", [SOURCE], flags=_FLAGS, libs=_LIBS, verbose=verbose)
+    return native_build.shared_library(INTERPOSER, [SOURCE], flags=_FLAGS, libs=_LIBS, verbose=verbose)

@@ -40,6 +40,18 @@ class KernelCount:
     configurations: Counter = field(default_factory=Counter)
 
 
+def frame_json(frame: HostFrame) -> dict[str, Any]:
+    """A recorded frame in the form of gdb's frames in other events:
+    ``function`` as a backtrace shows it, ``symbol`` when that differs;
+    unknown fields left out."""
+    fields = {key: value for key, value in frame.to_json().items() if value is not None}
+    symbol = fields.pop("function", None)
+    fields["function"] = fields.pop("demangled", symbol)
+    if symbol and symbol != fields["function"]:
+        fields["symbol"] = symbol
+    return fields
+
+
 class LaunchLog:
     """Turns records into events, keeping per-kernel counts."""
 
@@ -119,7 +131,7 @@ class LaunchLog:
             "thread": {"tid": launch.tid, "name": self.threads.get((launch.pid, launch.tid))},
         }
         if self.selection.backtraces:
-            event["backtrace"] = [frame.to_json() for frame in frames]
+            event["backtrace"] = [frame_json(frame) for frame in frames]
         self.pending[(launch.pid, launch.tid)] = (launch, event)
         cap = self.selection.max_launches
         if index % self.selection.every or (cap is not None and self.emitted >= cap):

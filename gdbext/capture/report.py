@@ -23,8 +23,7 @@ def _dim3(values: list[int]) -> str:
 def frame_text(level: int, frame: dict[str, Any]) -> str:
     """One frame, as a backtrace line: host frames from the launch records
     (demangled, module) and gdb's frames (function, note) alike."""
-    name = frame.get("demangled") or frame.get("function") or "??"
-    text = f"#{level:<2} {name}"
+    text = f"#{level:<2} {frame.get('function') or '??'}"
     if frame.get("kernel") and frame.get("role") == "kernel-stub":
         text += f"  [kernel {frame['kernel']}]"
     if frame.get("note"):
@@ -44,9 +43,8 @@ def _where(frames: list[dict[str, Any]]) -> str:
     """The first frame with a source position: where the program made the call."""
     for frame in frames:
         if frame.get("file") and frame.get("line"):
-            name = frame.get("demangled") or frame.get("function") or "??"
-            return f"{name} at {frame['file'].rsplit('/', 1)[-1]}:{frame['line']}"
-    return frames[0].get("demangled") or frames[0].get("function") or "??" if frames else ""
+            return f"{frame.get('function') or '??'} at {frame['file'].rsplit('/', 1)[-1]}:{frame['line']}"
+    return (frames[0].get("function") or "??") if frames else ""
 
 
 def _launches(exit_event: dict[str, Any]) -> Table:

@@ -142,9 +142,9 @@ class Session:
         code = int(gdb.convenience_variable("_hiperr"))
         self.emit({
             "event": "error",
-            "call": str(gdb.convenience_variable("_hiperr_call")).strip('"'),
+            "call": gdb.convenience_variable("_hiperr_call").string(),
             "code": code,
-            "name": str(gdb.convenience_variable("_hiperr_name")),
+            "name": gdb.convenience_variable("_hiperr_name").string(),
             "thread": _thread(),
             "backtrace": backtrace(skip=1),  # from the failing call, not the runtime's reporter
         })

@@ -1,0 +1,63 @@
+// capture_kernels: launches for gpusym capture to record.
+//   loop N   N launches of tick<<<>>>, one hipLaunchKernelGGL and one
+//            hipLaunchKernel on the handle, then a check; exits 0 if all ran.
+//   oob      a kernel that writes far out of bounds (a crash in a kernel).
+//   hang N   N launches of tick<<<>>>, then a loop that never ends.
+#include <hip/hip_runtime.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace capture {
+__global__ void tick(unsigned int* counter) {
+  if (threadIdx.x == 0) atomicAdd(counter, 1u);
+}
+
+template <typename T>
+__global__ void scatter(T* data, long stride) {
+  data[(blockIdx.x * blockDim.x + threadIdx.x) * stride] = T(1);
+}
+}  // namespace capture
+
+static int loop(int launches) {
+  unsigned int* counter;
+  hipMalloc(&counter, sizeof *counter);
+  hipMemset(counter, 0, sizeof *counter);
+  for (int i = 0; i < launches; i++) capture::tick<<<2, 32>>>(counter);
+  hipLaunchKernelGGL(capture::tick, dim3(3), dim3(64), 0, 0, counter);
+  void* args[] = {&counter};
+  hipLaunchKernel(reinterpret_cast<const void*>(&capture::tick), dim3(4), dim3(16), args, 0, nullptr);
+  hipDeviceSynchronize();
+  unsigned int host = 0;
+  hipMemcpy(&host, counter, sizeof host, hipMemcpyDeviceToHost);
+  unsigned int expected = 2u * launches + 3u + 4u;
+  printf("blocks %u expected %u\n", host, expected);
+  return host == expected ? 0 : 1;
+}
+
+static int out_of_bounds() {
+  float* data;
+  hipMalloc(&data, 64 * sizeof(float));
+  capture::scatter<float><<<2, 64>>>(data, 1L << 30);
+  hipDeviceSynchronize();
+  puts("not reached");
+  return 0;
+}
+
+static int hang(int launches) {
+  unsigned int* counter;
+  hipMalloc(&counter, sizeof *counter);
+  for (int i = 0; i < launches; i++) capture::tick<<<1, 32>>>(counter);
+  hipDeviceSynchronize();
+  for (volatile unsigned long spin = 0;; spin++) {
+  }
+}
+
+int main(int argc, char** argv) {
+  if (argc >= 3 && strcmp(argv[1], "loop") == 0) return loop(atoi(argv[2]));
+  if (argc >= 2 && strcmp(argv[1], "oob") == 0) return out_of_bounds();
+  if (argc >= 3 && strcmp(argv[1], "hang") == 0) return hang(atoi(argv[2]));
+  fprintf(stderr, "usage: capture_kernels loop N | oob | hang N\n");
+  return 2;
+}

@@ -1,0 +1,282 @@
+"""``gpusym capture`` on real programs under a real gdb: the events, counts,
+kernel names, stub frames and exit statuses are checked exactly."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import GPUSYM, TEST_PROGRAMS, describe, run, run_gpusym
+from sample_apps import toolchain
+
+SOURCE = TEST_PROGRAMS / "capture_kernels.hip"
+CAPTURE_FAILED, TIMED_OUT = 125, 124
+
+
+def source_line(path: Path, text: str) -> int:
+    """The line of `path` holding `text` (exactly once)."""
+    lines = [n for n, line in enumerate(path.read_text().splitlines(), 1) if text in line]
+    assert len(lines) == 1, f"{text!r} is on lines {lines} of {path}"
+    return lines[0]
+
+
+def capture(*arguments, stdin: str | None = None) -> tuple[subprocess.CompletedProcess, list[dict]]:
+    """``gpusym capture --jsonl ARGUMENTS``; the result and its events."""
+    result = subprocess.run([str(GPUSYM), "capture", "--jsonl", *map(str, arguments)], input=stdin,
+                            capture_output=True, text=True, timeout=120)  # fmt: skip
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    return result, events
+
+
+def of_kind(events: list[dict], kind: str) -> list[dict]:
+    return [event for event in events if event["event"] == kind]
+
+
+@pytest.fixture(scope="module")
+def kernels(build_program) -> Path:
+    return build_program("capture_kernels.hip")
+
+
+@pytest.fixture(scope="module")
+def host_only(tmp_path_factory) -> Path:
+    """A program with no GPU code and no runtime at all."""
+    program = tmp_path_factory.mktemp("host_only") / "host_only"
+    result = run([toolchain.tool("clang"), "-g", "-O0", TEST_PROGRAMS / "host_only.c", "-o", program])
+    assert result.returncode == 0, describe(result)
+    return program
+
+
+@pytest.fixture(scope="module")
+def loop_capture(kernels):
+    return capture("--", kernels, "loop", "20")
+
+
+def test_every_launch_is_an_event_with_its_configuration(loop_capture):
+    result, events = loop_capture
+    assert result.returncode == 0, describe(result)
+    assert [e["event"] for e in events] == ["start"] + ["launch"] * 22 + ["exit"]
+    launches = of_kind(events, "launch")
+    assert [e["seq"] for e in launches] == list(range(22))
+    assert {e["kernel"]["name"] for e in launches} == {"_ZN7capture4tickEPj"}
+    assert {e["kernel"]["demangled"] for e in launches} == {"capture::tick(unsigned int*)"}
+    assert [(e["grid"], e["block"]) for e in launches] == (
+        [([2, 1, 1], [32, 1, 1])] * 20 + [([3, 1, 1], [64, 1, 1]), ([4, 1, 1], [16, 1, 1])]
+    )
+    assert {(e["shared_mem"], e["stream"], e["device"], e["api"]) for e in launches} == {(0, 0, 0, "hipLaunchKernel")}
+    assert {e["thread"]["tid"] for e in launches} == {launches[0]["pid"]}  # the main thread
+
+
+def test_a_launch_names_its_stub_frame_or_the_line_that_launched_through_the_handle(loop_capture):
+    _, events = loop_capture
+    launches = of_kind(events, "launch")
+    # <<<>>> and hipLaunchKernelGGL go through the stub; the last calls hipLaunchKernel on the handle.
+    assert [e["via"] for e in launches] == ["<<<>>>"] * 21 + ["handle"]
+    stub = launches[0]["backtrace"][0]
+    assert (stub["function"], stub["symbol"]) == ("capture::__device_stub__tick(unsigned int*)", "_ZN7capture19__device_stub__tickEPj")
+    assert (stub["role"], stub["kernel"]) == ("kernel-stub", "capture::tick(unsigned int*)")
+    caller = launches[0]["backtrace"][1]
+    assert (caller["function"], caller["line"]) == ("loop(int)", source_line(SOURCE, "i < launches; i++) capture::tick<<<2, 32>>>"))
+    assert caller["file"].endswith("tests/programs/capture_kernels.hip")
+    direct = launches[-1]["backtrace"][0]
+    assert (direct["function"], direct["line"]) == ("loop(int)", source_line(SOURCE, "hipLaunchKernel(reinterpret_cast"))
+    assert [f["function"] for f in launches[-1]["backtrace"][:2]] == ["loop(int)", "main"]
+
+
+def test_the_exit_event_counts_launches_and_keeps_the_programs_output(loop_capture):
+    _, events = loop_capture
+    exit_event = events[-1]
+    assert (exit_event["status"], exit_event["signal"], exit_event["exit_code"]) == (0, None, 0)
+    assert exit_event["stdout"] == "blocks 47 expected 47\n" and exit_event["stderr"] == ""
+    assert exit_event["launches"] == exit_event["launch_events"] == 22
+    (row,) = exit_event["kernels"]
+    assert (row["demangled"], row["launches"]) == ("capture::tick(unsigned int*)", 22)
+    assert [c["launches"] for c in row["configurations"]] == [20, 1, 1]
+
+
+def test_max_launches_caps_events_and_still_counts_every_launch(kernels):
+    result, events = capture("--max-launches", 5, "--", kernels, "loop", 10000)
+    assert result.returncode == 0, describe(result)
+    assert [e["seq"] for e in of_kind(events, "launch")] == [0, 1, 2, 3, 4]
+    assert events[-1]["launches"] == 10002 and events[-1]["launch_events"] == 5
+
+
+def test_every_samples_each_kernels_launches_and_no_backtraces_only_counts(kernels):
+    result, events = capture("--every", 1000, "--no-backtraces", "--", kernels, "loop", 10000)
+    assert result.returncode == 0, describe(result)
+    launches = of_kind(events, "launch")
+    assert [e["seq"] for e in launches] == list(range(0, 10001, 1000))
+    assert not any("backtrace" in e for e in launches)
+    assert events[-1]["launches"] == 10002
+
+
+def test_kernels_filter_selects_by_name(kernels):
+    result, events = capture("--kernels", "^nothing", "--", kernels, "loop", 3)
+    assert result.returncode == 0 and of_kind(events, "launch") == []
+    assert (events[-1]["launches"], events[-1]["kernels"]) == (0, [])
+    result, events = capture("--kernels", r"capture::tick", "--", kernels, "loop", 3)
+    assert len(of_kind(events, "launch")) == 5
+
+
+def test_a_crash_in_a_kernel_has_its_lane_device_frames_and_launching_host_stack(kernels):
+    result, events = capture("--", kernels, "oob")
+    assert result.returncode == 128 + signal.SIGSEGV, describe(result)
+    (crash,) = of_kind(events, "crash")
+    assert crash["signal"] == "SIGSEGV" and crash["address"]
+    lane = crash["lane"]
+    assert lane["kernel"] == {"name": "_ZN7capture7scatterIfEEvPT_l", "demangled": "void capture::scatter<float>(float*, long)"}
+    assert (lane["grid"], lane["block_dim"]) == ([2, 1, 1], [64, 1, 1])
+    assert lane["block"][0] in (0, 1) and 0 <= lane["thread_index"][0] < 64
+    frames = crash["backtrace"]
+    assert (frames[0]["function"], frames[0]["line"]) == ("capture::scatter<float>", source_line(SOURCE, "data[(blockIdx.x"))
+    assert frames[0]["note"].startswith("device gpusym, block (")
+    assert "__device_stub__scatter<float>" in frames[1]["function"]
+    assert "launched dispatch 1 from host thread" in frames[1]["note"]
+    assert [f["function"] for f in frames[2:4]] == ["out_of_bounds", "main"]
+    (launch,) = of_kind(events, "launch")
+    assert launch["kernel"]["name"] == lane["kernel"]["name"]
+    assert events[-1]["signal"] == "SIGSEGV" and events[-1]["stdout"] == ""
+
+
+def test_failing_api_calls_are_errors_with_the_call_code_and_stack(build_program):
+    program = build_program("api_errors.hip")
+    result, events = capture("--", program)
+    assert result.returncode == 0, describe(result)
+    errors = [(e["call"], e["name"], e["code"]) for e in of_kind(events, "error")]
+    assert errors == [
+        ("hipLaunchKernel", "hipErrorInvalidDeviceFunction", 98),
+        ("hipLaunchKernel", "hipErrorInvalidConfiguration", 9),
+        ("hipLaunchKernel", "hipErrorInvalidConfiguration", 9),
+        ("hipMemcpy", "hipErrorInvalidValue", 1),
+        ("hipMemcpy", "hipErrorInvalidValue", 1),
+        ("hipFree", "hipErrorInvalidValue", 1),
+        ("hipMemcpyToSymbol", "hipErrorInvalidSymbol", 13),
+    ]
+    stub_launch = of_kind(events, "error")[1]["backtrace"]
+    assert [f["function"] for f in stub_launch[:3]] == ["hipLaunchKernel", "__device_stub__increment(int*, int)", "main"]
+    assert events[-1]["errors"] == 7
+
+
+def test_errors_are_not_recorded_when_not_asked_for(build_program):
+    result, events = capture("--on", "launch,crash", "--", build_program("api_errors.hip"))
+    assert result.returncode == 0 and of_kind(events, "error") != []  # failed launches, from the interposer
+    assert {e["call"] for e in of_kind(events, "error")} == {"hipLaunchKernel"}
+    result, events = capture("--on", "crash", "--", build_program("api_errors.hip"))
+    assert of_kind(events, "error") == [] and of_kind(events, "launch") == []
+
+
+def test_a_host_crash_in_a_program_without_gpu_code(host_only):
+    result, events = capture("--", host_only, "crash")
+    assert result.returncode == 128 + signal.SIGSEGV, describe(result)
+    assert [e["event"] for e in events] == ["start", "crash", "exit"]
+    crash = events[1]
+    assert (crash["signal"], crash["address"]) == ("SIGSEGV", 4)  # config[1] of a null int pointer
+    assert [f["function"] for f in crash["backtrace"][:2]] == ["parse_config", "main"]
+    assert "lane" not in crash
+    assert events[-1]["launches"] == 0
+
+
+def test_timeout_stops_the_program_with_every_threads_stack(host_only):
+    started = time.monotonic()
+    result, events = capture("--timeout", 1, "--", host_only, "spin")
+    assert result.returncode == TIMED_OUT, describe(result)
+    assert time.monotonic() - started < 60
+    (timeout,) = of_kind(events, "timeout")
+    (thread,) = timeout["threads"]
+    assert [f["function"] for f in thread["backtrace"][:2]] == ["spin_forever", "main"]
+    assert events[-1]["killed_by"] == "timeout"
+
+
+def test_stdin_passes_through_and_output_stays_apart(host_only):
+    result, events = capture("--", host_only, "echo", stdin="hello\nworld\n")
+    assert result.returncode == 3, describe(result)
+    assert (events[-1]["stdout"], events[-1]["stderr"]) == ("hello\nworld\n", "echo done\n")
+    assert all(line.startswith("{") for line in result.stdout.splitlines())
+
+
+def test_env_reaches_the_program(host_only, tmp_path):
+    script = tmp_path / "show_env"
+    script.write_text("#!/bin/sh\necho \"$GPUSYM_TEST_VALUE\"\n")
+    script.chmod(0o755)
+    result, events = capture("--env", "GPUSYM_TEST_VALUE=a b", "--", "/bin/sh", script)
+    assert result.returncode == 0, describe(result)
+    assert events[-1]["stdout"] == "a b\n"
+
+
+def test_break_stops_in_a_kernels_first_thread_for_its_device_backtrace(kernels):
+    result, events = capture("--on", "crash", "--break", "capture::tick", "--", kernels, "loop", 2)
+    assert result.returncode == 0, describe(result)
+    stops = of_kind(events, "kernel-stop")
+    assert len(stops) == 4
+    for stop in stops:
+        assert (stop["lane"]["block"], stop["lane"]["thread_index"]) == ([0, 0, 0], [0, 0, 0])
+        assert stop["backtrace"][0]["function"] == "capture::tick"
+        assert "__device_stub__tick" in stop["backtrace"][1]["function"] or stop["backtrace"][1]["function"] == "loop"
+
+
+def test_json_document_and_report(kernels, tmp_path):
+    output = tmp_path / "capture.json"
+    result = run_gpusym("capture", "--json", "--report", "-o", output, "--", kernels, "loop", 2)
+    assert result.returncode == 0, describe(result)
+    document = json.loads(output.read_text())
+    assert document["schema"] == 1
+    assert [e["event"] for e in document["events"]] == ["start"] + ["launch"] * 4 + ["exit"]
+    assert "Kernel launches: 4" in result.stdout and "capture::tick(unsigned int*)" in result.stdout
+    assert "blocks 11 expected 11" in result.stdout
+
+
+def test_a_killed_capture_leaves_every_event_so_far(kernels, tmp_path):
+    output = tmp_path / "events.jsonl"
+    process = subprocess.Popen([str(GPUSYM), "capture", "--jsonl", "-o", str(output), "--", str(kernels), "hang", "3"],
+                               start_new_session=True)  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            lines = output.read_text().splitlines() if output.exists() else []
+            if sum('"event": "launch"' in line for line in lines) == 3:
+                break
+            time.sleep(0.1)
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    events = [json.loads(line) for line in output.read_text().splitlines()]
+    assert [e["event"] for e in events] == ["start", "launch", "launch", "launch"]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "status", "message"),
+    [
+        (["--", "/nonexistent/program"], CAPTURE_FAILED, "gpusym capture: /nonexistent/program: program not found"),
+        (["--", "/etc"], CAPTURE_FAILED, "gpusym capture: /etc: not an executable file"),
+        ([], 2, "gpusym capture: no program given"),
+        (["--kernels", "(", "--", "true"], 2, "gpusym capture: --kernels: not a regular expression"),
+        (["--on", "launch,boom", "--", "true"], 2, "gpusym capture: --on: unknown event kind boom"),
+        (["-o", "x.json", "--", "true"], 2, "gpusym capture: --output needs --json or --jsonl"),
+        (["--env", "NOEQUALS", "--", "true"], 2, "gpusym capture: --env takes NAME=VALUE"),
+    ],
+)
+def test_bad_use_is_one_line_and_a_distinct_status(arguments, status, message, tmp_path):
+    result = run_gpusym("capture", *arguments, cwd=tmp_path)
+    assert result.returncode == status, describe(result)
+    assert result.stderr.startswith(message) and result.stderr.count("\n") == 1, describe(result)
+    assert "Traceback" not in result.stderr
+
+
+def test_gdb_missing_is_a_capture_failure(kernels, tmp_path):
+    result = run([GPUSYM, "capture", "--", kernels, "loop", "1"], env={"PATH": str(tmp_path)})
+    assert result.returncode == CAPTURE_FAILED, describe(result)
+    assert result.stderr == "gpusym capture: gdb is not installed (make demo installs it)\n"
+
+
+def test_launches_from_another_thread_name_it(build_program):
+    result, events = capture("--", build_program("launch_loop.hip"), 5)
+    assert result.returncode == 0, describe(result)
+    (mark,) = [e for e in of_kind(events, "launch") if e["kernel"]["demangled"] == "loop::mark(unsigned int*)"]
+    assert mark["thread"]["name"] == "launcher" and mark["thread"]["tid"] != mark["pid"]
+    (refused,) = of_kind(events, "error")
+    assert (refused["call"], refused["name"]) == ("hipLaunchKernel", "hipErrorInvalidConfiguration")
