@@ -51,6 +51,21 @@ def _gdb_stop_in_kernel(program: Path) -> str | None:
     return f"{match.group(1)} at {match.group(2)}" if match else None
 
 
+def _capture_report(program: Path, console: Console) -> bool:
+    """``gpusym capture`` of `program`, its report printed; whether it ran clean."""
+    from gdbext.capture.driver import CaptureFailed, Options, capture
+    from gdbext.capture.report import render
+
+    events: list[dict] = []
+    try:
+        exit_event = capture(Options(str(program.resolve()), []), events.append)
+    except CaptureFailed as error:
+        console.print(f"[red]gpusym capture failed: {error}[/red]")
+        return False
+    render(events, console)
+    return exit_event["exit_code"] == 0
+
+
 def run_demo(build_dir: str) -> int:
     console = Console()
     out_dir = Path(build_dir)
@@ -105,6 +120,10 @@ def run_demo(build_dir: str) -> int:
     else:
         console.print("[red]plain gdb did not stop in the vector_add kernel[/red]")
 
-    ok = all(o.passed and o.blocking_passed for o in outcomes) and stop is not None
+    console.print(f"\n[bold]gpusym capture -- {out_dir}/templates[/bold] (every launch, with its host stack):")
+    with console.status("gpusym capture: running templates under gdb ..."):
+        captured = _capture_report(out_dir / "templates", console)
+
+    ok = all(o.passed and o.blocking_passed for o in outcomes) and stop is not None and captured
     console.print("[bold green]all samples passed[/bold green]" if ok else "[bold red]some samples failed[/bold red]")
     return 0 if ok else 1

@@ -47,18 +47,25 @@ def _where(frames: list[dict[str, Any]]) -> str:
     return (frames[0].get("function") or "??") if frames else ""
 
 
-def _launches(exit_event: dict[str, Any]) -> Table:
+def _launches(exit_event: dict[str, Any], events: list[dict[str, Any]]) -> Table:
+    first: dict[str, dict[str, Any]] = {}
+    for event in events:
+        if event["event"] == "launch" and event["kernel"]:
+            first.setdefault(event["kernel"]["name"], event)
     table = Table(title=f"Kernel launches: {exit_event['launches']}", title_justify="left")
     table.add_column("kernel")
     table.add_column("launches", justify="right")
-    table.add_column("configurations (grid × block, shared memory)")
+    table.add_column("grid × block")
+    table.add_column("first launched from")
     for row in exit_event["kernels"]:
         configurations = ", ".join(
             f"{_dim3(c['grid'])}×{_dim3(c['block'])}" + (f" {c['shared_mem']} B" if c["shared_mem"] else "")
             + (f" ({c['launches']})" if len(row["configurations"]) > 1 else "")
             for c in row["configurations"][:3]
         )  # fmt: skip
-        table.add_row(row["demangled"], str(row["launches"]), configurations)
+        launch = first.get(row["kernel"] or "")
+        where = _where(launch.get("backtrace", [])) if launch else ""
+        table.add_row(row["demangled"], str(row["launches"]), configurations, where)
     return table
 
 
@@ -131,7 +138,7 @@ def render(events: list[dict[str, Any]], console: Console) -> None:
     console.print(Text(f"gpusym capture: {title}: {_status(exit_event)} after {exit_event['duration_s']} s",
                        style="bold"))  # fmt: skip
     if exit_event["launches"] or exit_event["kernels"]:
-        console.print(_launches(exit_event))
+        console.print(_launches(exit_event, events))
     errors = [e for e in events if e["event"] == "error"]
     if errors:
         console.print(_errors(errors))
