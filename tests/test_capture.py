@@ -221,13 +221,14 @@ def test_break_stops_in_a_kernels_first_thread_for_its_device_backtrace(kernels)
 
 def test_json_document_and_report(kernels, tmp_path):
     output = tmp_path / "capture.json"
-    result = run_gpusym("capture", "--json", "--report", "-o", output, "--", kernels, "loop", 2)
+    result = run([GPUSYM, "capture", "--json", "--report", "-o", output, "--", kernels, "loop", 2], env={"COLUMNS": "200"})
     assert result.returncode == 0, describe(result)
     document = json.loads(output.read_text())
     assert document["schema"] == 1
     assert [e["event"] for e in document["events"]] == ["start"] + ["launch"] * 4 + ["exit"]
     assert "Kernel launches: 4" in result.stdout and "capture::tick(unsigned int*)" in result.stdout
     assert "blocks 11 expected 11" in result.stdout
+    assert f"loop(int) at {SOURCE.name}:{source_line(SOURCE, 'i < launches; i++) capture::tick<<<2, 32>>>')}" in result.stdout
 
 
 def test_a_killed_capture_leaves_every_event_so_far(kernels, tmp_path):
