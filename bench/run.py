@@ -1,7 +1,8 @@
 """The benchmarks: the simulated runtime (bench/programs built with
 ``gpusym build -O2``, each figure with its baseline from the same run and
 the ratio), gpusym query on the largest real GPU library
-(bench/query_speed.py), and the gdb extension (bench/gdb_speed.py)."""
+(bench/query_speed.py), the gdb extension (bench/gdb_speed.py) and gpusym
+capture's cost per kernel launch (bench/capture_speed.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from pathlib import Path
 from sample_apps.driver.driver import build
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import gdb_speed  # noqa: E402 (sibling scripts)
+import capture_speed  # noqa: E402 (sibling scripts)
+import gdb_speed  # noqa: E402
 import query_speed  # noqa: E402
 
 BENCH_DIR = Path(__file__).resolve().parent
@@ -48,7 +50,9 @@ def main() -> int:
     print()
     status = status or query_speed.main([])
     print()
-    return status or gdb_speed.main([])
+    status = status or gdb_speed.main([])
+    print()
+    return status or capture_speed.main([])
 
 
 if __name__ == "__main__":
