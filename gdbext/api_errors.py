@@ -1,7 +1,7 @@
 """``set gpusym api-errors on``: stop when a runtime call fails.
 
-The simulated runtime reports every failing call through one function,
-gpusym::record(hipError_t, const char *call); a breakpoint there (pending
+The simulated runtime reports every failing call, and only those, through one
+function, gpusym::api_call_failed(hipError_t, const char *call); a breakpoint there (pending
 until the runtime is loaded) reads both and stops only for errors, naming the
 call, the code and its name, which $_hiperr_call, $_hiperr and $_hiperr_name
 keep (in the spirit of rocgdb's catch hiperr and cuda-gdb's api_failures)."""
@@ -12,7 +12,7 @@ import gdb
 
 from gdbext.errors import one_line_errors
 
-RECORD = "-qualified -function gpusym::record"
+RECORD = "-qualified -function gpusym::api_call_failed"
 
 
 class ApiErrorBreakpoint(gdb.Breakpoint):

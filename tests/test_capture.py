@@ -281,3 +281,28 @@ def test_launches_from_another_thread_name_it(build_program):
     assert mark["thread"]["name"] == "launcher" and mark["thread"]["tid"] != mark["pid"]
     (refused,) = of_kind(events, "error")
     assert (refused["call"], refused["name"]) == ("hipLaunchKernel", "hipErrorInvalidConfiguration")
+
+
+def test_kernels_of_a_library_loaded_late_from_a_thread(build_program, tmp_path):
+    library = build_program("shared_kernels.hip", flags=("-g", "-shared"), output="libshared_kernels.so")
+    program = tmp_path / "late_loader"
+    built = run([toolchain.tool("clang"), "-g", TEST_PROGRAMS / "late_loader.c", "-o", program, "-ldl", "-pthread"])
+    assert built.returncode == 0, describe(built)
+    result, events = capture("--", program, library)
+    assert result.returncode == 0, describe(result)
+    (launch,) = of_kind(events, "launch")
+    assert launch["kernel"] == {"name": "_Z6squarePii", "demangled": "square(int*, int)"}
+    assert (launch["via"], launch["thread"]["name"]) == ("<<<>>>", "late-loader")
+    stub, caller, loader = launch["backtrace"][:3]
+    assert stub["module"] == caller["module"] == str(library)
+    assert (caller["function"], loader["function"]) == ("library_square", "load_and_launch")
+    assert events[-1]["stdout"] == "late_loader: library_square 0, synchronize 0\n"
+
+
+def test_a_program_without_debug_information(vector_add_nodebug):
+    result, events = capture("--", vector_add_nodebug)
+    assert result.returncode == 0, describe(result)
+    (launch,) = of_kind(events, "launch")
+    stub, caller = launch["backtrace"][:2]
+    assert (stub["role"], stub["kernel"]) == ("kernel-stub", launch["kernel"]["demangled"])
+    assert caller["function"] == "main" and "file" not in caller

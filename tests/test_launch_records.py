@@ -89,11 +89,16 @@ def launches(records) -> list[Launch]:
     return of_kind(records, Launch)
 
 
+def main_module(records: list[Record], program: Path):
+    """The main program in the first MODULES record."""
+    (main,) = [module for module in of_kind(records, Modules)[0].modules if module.path == str(program.resolve())]
+    return main
+
+
 @pytest.fixture(scope="module")
 def load_bias(records, program) -> int:
-    """The main program's load bias, from the first MODULES record."""
-    (main,) = [module for module in of_kind(records, Modules)[0].modules if module.path == str(program.resolve())]
-    return main.base
+    """The main program's load bias."""
+    return main_module(records, program).base
 
 
 def within(address: int, symbol: tuple[int, int, str], bias: int) -> bool:
@@ -165,11 +170,14 @@ def test_all_records_carry_the_program_pid(records):
     assert len({record.pid for record in records}) == 1
 
 
-def test_counting_only_records_no_frames(program, preload, tmp_path):
-    _, records = recorded(program, preload, tmp_path / "launches.bin", GPUSYM_CAPTURE_BACKTRACES="0")
-    launches = of_kind(records, Launch)
+def test_counting_only_records_only_the_caller(program, preload, tmp_path, records, load_bias):
+    _, counted = recorded(program, preload, tmp_path / "launches.bin", GPUSYM_CAPTURE_BACKTRACES="0")
+    launches = of_kind(counted, Launch)
     assert len(launches) == LAUNCHES
-    assert all(not launch.detailed and launch.frames == () for launch in launches)
+    assert all(not launch.detailed and len(launch.frames) == 1 for launch in launches)
+    counted_bias = main_module(counted, program).base
+    full = of_kind(records, Launch)
+    assert [launch.frames[0] - counted_bias for launch in launches] == [launch.frames[0] - load_bias for launch in full]
 
 
 @pytest.mark.parametrize(
@@ -187,7 +195,7 @@ def test_sampling_chooses_the_detailed_launches(program, preload, tmp_path, sett
     assert [launch.index for launch in launches if launch.entry == launches[0].entry][-1] == N + 2
     detailed = {launch.index for launch in launches if launch.detailed and launch.entry == launches[0].entry}
     assert detailed == detailed_count_indices
-    assert all(bool(launch.frames) == launch.detailed for launch in launches)
+    assert all((len(launch.frames) > 1) == launch.detailed for launch in launches)
     mark = launches[N + 2]  # the only launch of its entry: index 0, detailed unless the limit is 0
     assert mark.detailed == (settings.get("GPUSYM_CAPTURE_DETAIL_LIMIT") != "0")
 

@@ -85,13 +85,14 @@ struct thread_record {
   char name[16];  // pthread names are at most 15 bytes and a NUL
 };
 
+extern const char __ehdr_start;  // this library's ELF header: where its own symbols live
+
 /* Configuration and state, set once by activate(). */
 static pthread_once_t activation = PTHREAD_ONCE_INIT;
 static int records_fd = -1;
 static int backtraces = 1;
 static uint64_t every = 1;
 static uint64_t detail_limit = UINT64_MAX;
-static hipError_t (*get_device)(int *);
 
 /* Per process (reset in a forked child). */
 static _Atomic uint32_t process_id;
@@ -140,7 +141,6 @@ static void activate(void) {
   every = env_number("GPUSYM_CAPTURE_EVERY", 1);
   if (every == 0) every = 1;
   detail_limit = env_number("GPUSYM_CAPTURE_DETAIL_LIMIT", UINT64_MAX);
-  get_device = (hipError_t(*)(int *))dlsym(RTLD_DEFAULT, "hipGetDevice");
   void *warm[1];
   backtrace(warm, 1);  // loads the unwinder now rather than inside a record
   reset_process();
@@ -269,6 +269,45 @@ static uint64_t launch_index(const void *entry) {
 /* Records the launch; returns its sequence number, or -1 when nothing is
  * recorded (inactive, or nested in another launch).  `caller` is the
  * wrapper's return address: the frames above it are the interposer's own. */
+/* A runtime loaded by a library that was itself dlopen'ed (RTLD_LOCAL) is
+ * not in the global scope RTLD_NEXT searches: then each loaded object is
+ * asked in turn, skipping this library. */
+struct search {
+  const char *name;
+  void *found;
+};
+
+static int search_module(struct dl_phdr_info *info, size_t info_size, void *context) {
+  (void)info_size;
+  struct search *search = context;
+  if (!info->dlpi_name || !*info->dlpi_name) return 0;
+  void *handle = dlopen(info->dlpi_name, RTLD_LAZY | RTLD_NOLOAD);
+  if (!handle) return 0;
+  void *symbol = dlsym(handle, search->name);
+  dlclose(handle);
+  Dl_info origin;
+  if (!symbol || !dladdr(symbol, &origin) || origin.dli_fbase == (void *)&__ehdr_start) return 0;
+  search->found = symbol;
+  return 1;
+}
+
+/* The next definition of `name` (the runtime's), looked up until found. */
+static void *next_symbol(_Atomic(void *) *cache, const char *name) {
+  void *symbol = atomic_load_explicit(cache, memory_order_acquire);
+  if (!symbol) {
+    int saved_errno = errno;
+    symbol = dlsym(RTLD_NEXT, name);
+    if (!symbol) {
+      struct search search = {name, NULL};
+      dl_iterate_phdr(search_module, &search);
+      symbol = search.found;
+    }
+    atomic_store_explicit(cache, symbol, memory_order_release);
+    errno = saved_errno;
+  }
+  return symbol;
+}
+
 static __attribute__((noinline)) int64_t begin_launch(const void *entry, dim3 grid, dim3 block, uint64_t shmem,
                                                         void *stream, uint32_t entry_point, void *caller) {
   if (in_launch) return -1;
@@ -289,7 +328,9 @@ static __attribute__((noinline)) int64_t begin_launch(const void *entry, dim3 gr
   record.shmem = shmem;
   record.stream = (uintptr_t)stream;
   int device;
-  record.device = get_device && get_device(&device) == 0 ? device : -1;
+  static _Atomic(void *) get_device;
+  hipError_t (*current_device)(int *) = (hipError_t(*)(int *))next_symbol(&get_device, "hipGetDevice");
+  record.device = current_device && current_device(&device) == 0 ? device : -1;
   record.entry_point = entry_point;
   record.seq = atomic_fetch_add_explicit(&next_seq, 1, memory_order_relaxed);
   record.index = launch_index(entry);
@@ -303,6 +344,8 @@ static __attribute__((noinline)) int64_t begin_launch(const void *entry, dim3 gr
     own = own < count && frames[own] == caller ? own : 2;  // this function's frame and the wrapper's
     for (int i = own; i < count && record.frame_count < MAX_FRAMES; i++)
       record.frames[record.frame_count++] = (uintptr_t)frames[i];
+  } else {
+    record.frames[record.frame_count++] = (uintptr_t)caller;  // free: says whether a stub launched
   }
   emit(&record, (uint32_t)(offsetof(struct launch_record, frames) + record.frame_count * sizeof(uint64_t)),
        KIND_LAUNCH);
@@ -320,18 +363,6 @@ static hipError_t end_launch(int64_t seq, hipError_t result) {
     errno = saved_errno;
   }
   return result;
-}
-
-/* The next definition of `name` (the runtime's), looked up once. */
-static void *next_symbol(_Atomic(void *) *cache, const char *name) {
-  void *symbol = atomic_load_explicit(cache, memory_order_acquire);
-  if (!symbol) {
-    int saved_errno = errno;
-    symbol = dlsym(RTLD_NEXT, name);
-    atomic_store_explicit(cache, symbol, memory_order_release);
-    errno = saved_errno;
-  }
-  return symbol;
 }
 
 typedef hipError_t launch_kernel_fn(const void *, dim3, dim3, void **, size_t, hipStream_t);

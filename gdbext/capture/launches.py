@@ -130,7 +130,7 @@ class LaunchLog:
             "device": launch.device,
             "thread": {"tid": launch.tid, "name": self.threads.get((launch.pid, launch.tid))},
         }
-        if self.selection.backtraces:
+        if self.selection.backtraces and launch.detailed:
             event["backtrace"] = [frame_json(frame) for frame in frames]
         self.pending[(launch.pid, launch.tid)] = (launch, event)
         cap = self.selection.max_launches

@@ -76,7 +76,7 @@ class Launch(Record):
     seq: int  # the process's launches before this one
     index: int  # the process's launches of the same entry before this one
     detailed: bool  # frames were captured (sampling may leave them out)
-    frames: tuple[int, ...]  # return addresses, the launch call's caller first
+    frames: tuple[int, ...]  # return addresses, the launch call's caller first (only it when not detailed)
 
 
 @dataclass(slots=True)

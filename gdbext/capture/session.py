@@ -23,6 +23,7 @@ import gdb
 import gdb.frames
 
 from gdbext import runtime_state
+from gdbext.capture import INTERPOSER
 
 #: Signals that end a program unless it handles them: each is a crash event.
 CRASH_SIGNALS = ("SIGSEGV", "SIGBUS", "SIGFPE", "SIGILL", "SIGABRT", "SIGSYS")
@@ -146,7 +147,7 @@ class Session:
             "code": code,
             "name": gdb.convenience_variable("_hiperr_name").string(),
             "thread": _thread(),
-            "backtrace": backtrace(skip=1),  # from the failing call, not the runtime's reporter
+            "backtrace": backtrace(skip=_runtime_reporter_frames()),  # from the failing call
         })
         gdb.set_convenience_variable("_hiperr", None)
 
@@ -197,8 +198,23 @@ def backtrace(skip: int = 0) -> list[dict[str, Any]]:
         return frames
     for decorator in decorated:
         for item in (decorator, *(decorator.elided() or ())):
-            frames.append(_frame_json(item))
+            if not _in_interposer(item):
+                frames.append(_frame_json(item))
     return frames
+
+
+def _in_interposer(decorator) -> bool:
+    """Whether the frame is capture's own launch wrapper (not the program's)."""
+    frame = decorator.inferior_frame()
+    return frame is not None and INTERPOSER in (gdb.solib_name(frame.pc()) or "")
+
+
+def _runtime_reporter_frames() -> int:
+    """How many of the newest frames are the runtime's error reporting."""
+    count, frame = 0, gdb.newest_frame()
+    while frame is not None and (frame.name() or "").startswith("gpusym::"):
+        count, frame = count + 1, frame.older()
+    return count
 
 
 def _frame_json(decorator) -> dict[str, Any]:

@@ -49,10 +49,9 @@ const ErrorText *lookup(hipError_t code) {
 }
 }  // namespace
 
-hipError_t record(hipError_t error, const char *call) {
-  if (error != hipSuccess) last_error = error;
+void api_call_failed(hipError_t error, const char *call) {
+  last_error = error;
   __asm__ volatile("" : : "r"(call));  // kept for a debugger reading it here
-  return error;
 }
 
 void warn(const char *format, ...) {

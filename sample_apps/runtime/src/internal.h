@@ -16,11 +16,16 @@
 namespace gpusym {
 
 // ---- errors (errors.cpp) ----
-// Records `error` as the calling thread's last error (unless success) and
-// returns it.  `call` is the API function reporting it (the caller's name, by
-// default): debuggers break here to stop on failing calls (gdbext/api_errors.py).
-__attribute__((visibility("hidden"), noinline)) hipError_t record(hipError_t error,
-                                                                  const char *call = __builtin_FUNCTION());
+// A failed call: sets the calling thread's last error.  `call` is the API
+// function that failed.  Debuggers break here to stop on failing calls
+// (gdbext/api_errors.py); it is reached only on failure, so a breakpoint on it
+// costs nothing on the calls that succeed.
+__attribute__((visibility("hidden"), noinline)) void api_call_failed(hipError_t error, const char *call);
+// Returns `error`, recording it when it is a failure; `call` is the caller's name by default.
+inline hipError_t record(hipError_t error, const char *call = __builtin_FUNCTION()) {
+  if (error != hipSuccess) api_call_failed(error, call);
+  return error;
+}
 // Prints one diagnostic line on stderr, prefixed with "gpusym: ".
 void warn(const char *format, ...) __attribute__((format(printf, 1, 2)));
 // Reads an integer setting from the environment.

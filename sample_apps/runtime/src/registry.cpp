@@ -15,6 +15,7 @@
 #include <cstring>
 #include <deque>
 #include <memory>
+#include <mutex>
 
 #include "internal.h"
 
@@ -147,7 +148,20 @@ void read_signatures(Module &module) {
   }
 }
 
+// Code objects resolve the runtime's device built-ins (lanes, barriers) by
+// name.  When the runtime itself came in through a library that a program
+// dlopen'ed, it is not in the global scope: it is promoted there once.
+void make_runtime_global() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    Dl_info self;
+    if (dladdr(reinterpret_cast<void *>(&make_runtime_global), &self) && self.dli_fname)
+      dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_GLOBAL);
+  });
+}
+
 void load_code_object(Module &module, const uint8_t *image, size_t size) {
+  make_runtime_global();
   const std::string &directory = private_directory();
   if (directory.empty()) return;
   std::string base = module.host_path.substr(module.host_path.rfind('/') + 1);
