@@ -9,7 +9,7 @@ from gdbext import device_frames
 from gdbext.frames import KernelFrameFilter
 from gdbext.functions import LaneIs, Launching
 from gdbext.runtime_state import announce_lane
-from gdbext.kbreak import KbreakCommand
+from gdbext.kbreak import KbreakCommand, resolve_deferred
 from gdbext.api_errors import ApiErrors, SetPrefix
 from gdbext.focus import GpuFocus, GpuPrefix
 from gdbext.views import InfoDispatches, InfoKernels
@@ -35,5 +35,6 @@ def register() -> None:
     frame_filter = KernelFrameFilter()
     gdb.frame_filters[frame_filter.name] = frame_filter
     gdb.events.stop.connect(announce_lane)
+    gdb.events.new_objfile.connect(resolve_deferred)
     device_frames.enable_capture()
     _registered = True

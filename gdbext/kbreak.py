@@ -22,24 +22,29 @@ from symbols.lookup import find_kernels, names_of, near_names
 from symbols.model import Kernel
 
 LAUNCH_ENTRY = "hipLaunchKernel"
-USAGE = "usage: kbreak KERNEL [-launch] [-block X,Y,Z] [-thread X,Y,Z] [if CONDITION]"
+USAGE = "usage: kbreak KERNEL [-launch] [-pending] [-block X,Y,Z] [-thread X,Y,Z] [if CONDITION]"
+
+#: kbreak arguments waiting for a library that defines their kernel.
+_deferred: list[str] = []
 
 
 class KbreakError(gdb.GdbError):
     """A one-line error of kbreak."""
 
 
-def _parse(argument: str) -> tuple[str, bool, tuple | None, tuple | None, str | None]:
+def _parse(argument: str) -> tuple[str, bool, bool, tuple | None, tuple | None, str | None]:
     condition = None
     match = re.search(r"(?:^|\s)if(?:\s|$)", argument)
     if match:
         argument, condition = argument[: match.start()], argument[match.end() :].strip() or None
     words = gdb.string_to_argv(argument)
-    name, launch, block, thread = None, False, None, None
+    name, launch, pending, block, thread = None, False, False, None, None
     iterator = iter(words)
     for word in iterator:
         if word == "-launch":
             launch = True
+        elif word == "-pending":
+            pending = True
         elif word in ("-block", "-thread"):
             value = next(iterator, None)
             if value is None:
@@ -58,7 +63,7 @@ def _parse(argument: str) -> tuple[str, bool, tuple | None, tuple | None, str | 
         raise KbreakError(USAGE)
     if launch and (block or thread):
         raise KbreakError("kbreak: -block and -thread select simulated threads of a kernel, not of its launch")
-    return name, launch, block, thread, condition
+    return name, launch, pending, block, thread, condition
 
 
 def _resolve(name: str) -> list[Kernel]:
@@ -111,7 +116,33 @@ def _numbers(breakpoints: list[gdb.Breakpoint]) -> str:
 
 
 def kbreak(argument: str) -> None:
-    name, launch, block, thread, condition = _parse(argument)
+    name, _, pending, *_ = _parse(argument)
+    try:
+        _set(argument)
+    except KbreakError:
+        if not (pending or gdb.parameter("breakpoint pending") is True):
+            raise
+        _deferred.append(argument)
+        print(f"kbreak: no kernel named '{name}' in the files loaded so far: pending until a library"
+              " that defines it is loaded")
+
+
+def resolve_deferred(event) -> None:
+    """On each object file gdb loads, the deferred kbreaks it can now resolve."""
+    if not _deferred or not program.may_hold_kernels(event.new_objfile.filename or ""):
+        return
+    for argument in list(_deferred):
+        try:
+            _set(argument)
+        except KbreakError:
+            continue  # not in this file
+        except Exception as error:  # noqa: BLE001 - an event handler: one line, never a traceback
+            print(f"kbreak: {argument}: {error}")
+        _deferred.remove(argument)
+
+
+def _set(argument: str) -> None:
+    name, launch, _, block, thread, condition = _parse(argument)
     kernels = _resolve(name)
     if launch:
         created = []
@@ -140,7 +171,7 @@ def kbreak(argument: str) -> None:
 def complete(text: str, word: str) -> list[str]:
     """Kernel names (as users type them) that start with `word`."""
     if text.lstrip().startswith("-") and " " not in text.strip():
-        return [o for o in ("-launch", "-block", "-thread") if o.startswith(word)]
+        return [o for o in ("-launch", "-pending", "-block", "-thread") if o.startswith(word)]
     names = set()
     for analysis in program.analyses():
         for kernel in analysis.report.kernels:
@@ -158,6 +189,8 @@ simulated device's code objects, pending until they are loaded), never on the
 host handle or stub of the same name.
   -launch          stop at the launch on the host instead: at the kernel's stub
                    (<<<>>>), and at hipLaunchKernel when given the kernel's handle
+  -pending         if no loaded file has the kernel, wait for a library that does
+                   (also with 'set breakpoint pending on')
   -block X,Y,Z     stop only in this block (missing coordinates are 0)
   -thread X,Y,Z    stop only in this thread of a block"""
 

@@ -17,7 +17,8 @@ _SKIPPED_PREFIXES = ("/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/")
 _cache: dict[str, tuple[tuple[int, int], Analysis | None]] = {}
 
 
-def _is_candidate(path: str) -> bool:
+def may_hold_kernels(path: str) -> bool:
+    """Whether the object file at `path` is worth analysing for kernels."""
     name = os.path.basename(path)
     return bool(path) and not path.startswith(_SKIPPED_PREFIXES) and ".gpusym." not in name
 
@@ -48,6 +49,6 @@ def analyses() -> list[Analysis]:
         paths = [gdb.current_progspace().filename]
     found = []
     for path in dict.fromkeys(paths):
-        if _is_candidate(path) and (analysis := _analysis(path)) is not None:
+        if may_hold_kernels(path) and (analysis := _analysis(path)) is not None:
             found.append(analysis)
     return found

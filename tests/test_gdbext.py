@@ -239,3 +239,20 @@ def test_kernels_launched_from_several_host_threads(build_program):
     assert re.search(r"__device_stub__count_blocks\(unsigned int\*, int\)  \[kernel count_blocks\(unsigned int\*, int\) "
                      r"<<<grid \(3,1,1\), block \(32,1,1\).*launched dispatch \d+ from host thread \d+\]", output), output  # fmt: skip
     assert re.search(r"#2  0x[0-9a-f]+ in main::\{lambda\(int\)#1\}::operator \(\) at \S+launch_storm\.hip:\d+", output), output
+
+
+def test_kbreak_pending_waits_for_a_library_loaded_later(build_program, tmp_path):
+    from sample_apps import toolchain
+
+    library = build_program("shared_kernels.hip", flags=("-g", "-shared"), output="libshared_kernels.so")
+    program = tmp_path / "late_loader"
+    built = run([toolchain.tool("clang"), "-g", REPO / "tests/programs/late_loader.c", "-o", program, "-ldl", "-pthread"])
+    assert built.returncode == 0, describe(built)
+    output = gdb(program, f"set args {library}", "kbreak square", "kbreak -pending square", "run", "bt 4")
+    assert "kbreak: no GPU code in the program" in output  # without -pending: the one-line error
+    assert ("kbreak: no kernel named 'square' in the files loaded so far: pending until a library that defines it"
+            " is loaded") in output  # fmt: skip
+    assert "Breakpoint 1: kernel square(int*, int) — device code (gfx90a, gpusym), pending until its code object is loaded" in output
+    assert stops(output)[0].startswith("square (data=0x")
+    assert re.search(r"#2 .* in library_square \(\) at .*shared_kernels.hip:16", output), output
+    assert re.search(r"#3 .* in load_and_launch \(\) at .*late_loader.c:\d+", output), output
