@@ -28,7 +28,6 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "crash, with host and device backtraces. The program's stdout and stderr are kept apart and "
         "reported in the exit event; its stdin and environment are passed through.",
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     formats = parser.add_argument_group("output (default: --report)")
     formats.add_argument("--jsonl", action="store_true", help="stream one JSON event per line, flushed per event")

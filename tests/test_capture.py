@@ -254,6 +254,7 @@ def test_a_killed_capture_leaves_every_event_so_far(kernels, tmp_path):
     [
         (["--", "/nonexistent/program"], CAPTURE_FAILED, "gpusym capture: /nonexistent/program: program not found"),
         (["--", "/etc"], CAPTURE_FAILED, "gpusym capture: /etc: not an executable file"),
+        (["--", "/usr/bin/ldd"], CAPTURE_FAILED, "gpusym capture: /usr/bin/ldd: not an ELF program"),
         ([], 2, "gpusym capture: no program given"),
         (["--kernels", "(", "--", "true"], 2, "gpusym capture: --kernels: not a regular expression"),
         (["--on", "launch,boom", "--", "true"], 2, "gpusym capture: --on: unknown event kind boom"),

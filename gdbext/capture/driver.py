@@ -61,6 +61,9 @@ def resolve_program(name: str) -> str:
         raise CaptureFailed(f"{name}: program not found")
     if os.path.isdir(path) or not os.access(path, os.X_OK):
         raise CaptureFailed(f"{name}: not an executable file")
+    with open(path, "rb") as stream:
+        if stream.read(4) != b"\x7fELF":
+            raise CaptureFailed(f"{name}: not an ELF program (gdb runs those only: capture the program a script starts)")
     return os.path.abspath(path)
 
 
@@ -227,7 +230,7 @@ def capture(options: Options, sink: Callable[[dict[str, Any]], None]) -> dict[st
                     process.wait()
         run.drain()
         if run.failure is not None:
-            raise CaptureFailed(run.failure)
+            raise CaptureFailed(" ".join(run.failure.split()))
         if run.exit is None:
             tail = (workdir / "gdb.log").read_text(errors="replace").strip().splitlines()[-1:]
             raise CaptureFailed(f"gdb ended (status {process.returncode}) before the program did"
