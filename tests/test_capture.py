@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import GPUSYM, TEST_PROGRAMS, describe, run, run_gpusym
+from conftest import GPUSYM, REPO, TEST_PROGRAMS, describe, run, run_gpusym
 from sample_apps import toolchain
 
 SOURCE = TEST_PROGRAMS / "capture_kernels.hip"
@@ -307,3 +307,26 @@ def test_a_program_without_debug_information(vector_add_nodebug):
     stub, caller = launch["backtrace"][:2]
     assert (stub["role"], stub["kernel"]) == ("kernel-stub", launch["kernel"]["demangled"])
     assert caller["function"] == "main" and "file" not in caller
+
+
+def test_launches_through_another_hip_runtime(tmp_path):
+    """The interposer needs no particular runtime: here the program is linked
+    against a do-nothing one (a shared library, as HIP runtimes are)."""
+    include = REPO / "sample_apps/runtime/include"
+    runtime, program = tmp_path / "libotherhip.so", tmp_path / "program"
+    for command in (
+        [toolchain.tool("clang"), "-shared", "-fPIC", TEST_PROGRAMS / "other_runtime_entry_points.c", "-o", runtime],
+        [toolchain.tool("clang++"), "-x", "hip", "-nogpuinc", "-nogpulib", "--offload-arch=gfx90a", f"-I{include}",
+         "-g", "-c", TEST_PROGRAMS / "other_runtime.hip", "-o", tmp_path / "program.o"],
+        [toolchain.tool("clang++"), tmp_path / "program.o", f"-L{tmp_path}", "-lotherhip", f"-Wl,-rpath,{tmp_path}",
+         "-o", program],
+    ):  # fmt: skip
+        built = run(command)
+        assert built.returncode == 0, describe(built)
+    result, events = capture("--", program)
+    assert result.returncode == 0, describe(result)
+    stub_launch, handle_launch = of_kind(events, "launch")
+    assert {e["kernel"]["demangled"] for e in (stub_launch, handle_launch)} == {"poke(int*, int)"}
+    assert (stub_launch["via"], handle_launch["via"]) == ("<<<>>>", "handle")
+    assert (handle_launch["grid"], handle_launch["block"], handle_launch["device"]) == ([2, 1, 1], [64, 1, 1], -1)
+    assert handle_launch["backtrace"][0]["function"] == "main"
