@@ -8,8 +8,12 @@ qualified name without template arguments (``ns::fill``: every instance;
 from __future__ import annotations
 
 import difflib
+import weakref
 
 from symbols.model import BinaryReport, DeviceEntity, Kernel
+
+#: Per report, each name a kernel answers to -> those kernels (built on the first query).
+_indexes: dict[int, tuple[weakref.ref, dict[str, list[Kernel]]]] = {}
 
 
 def qualified_name(demangled: str) -> str:
@@ -54,9 +58,21 @@ def names_of(entity: Kernel | DeviceEntity) -> tuple[str, ...]:
     return tuple(dict.fromkeys((entity.name, entity.demangled, qualified, _strip_templates(qualified))))
 
 
+def _index(report: BinaryReport) -> dict[str, list[Kernel]]:
+    cached = _indexes.get(id(report))
+    if cached is not None and cached[0]() is report:
+        return cached[1]
+    index: dict[str, list[Kernel]] = {}
+    for kernel in report.kernels:
+        for name in names_of(kernel):
+            index.setdefault(name, []).append(kernel)
+    _indexes[id(report)] = (weakref.ref(report, lambda _, key=id(report): _indexes.pop(key, None)), index)
+    return index
+
+
 def find_kernels(report: BinaryReport, query: str) -> list[Kernel]:
-    query = query.strip()
-    return [kernel for kernel in report.kernels if query in names_of(kernel)]
+    """The kernels answering to `query`, in the report's order."""
+    return list(_index(report).get(query.strip(), ()))
 
 
 def find_entities(entities: list[DeviceEntity], query: str) -> list[DeviceEntity]:
