@@ -11,6 +11,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from symbols.lookup import qualified_name
+
 #: Lines of the program's stdout and stderr shown (the last ones).
 OUTPUT_LINES = 10
 ERRORS_SHOWN = 10
@@ -43,7 +45,7 @@ def _where(frames: list[dict[str, Any]]) -> str:
     """The first frame with a source position: where the program made the call."""
     for frame in frames:
         if frame.get("file") and frame.get("line"):
-            return f"{frame.get('function') or '??'} at {frame['file'].rsplit('/', 1)[-1]}:{frame['line']}"
+            return f"{qualified_name(frame.get('function') or '??')} at {frame['file'].rsplit('/', 1)[-1]}:{frame['line']}"
     return (frames[0].get("function") or "??") if frames else ""
 
 
@@ -53,7 +55,7 @@ def _launches(exit_event: dict[str, Any], events: list[dict[str, Any]]) -> Table
         if event["event"] == "launch" and event["kernel"]:
             first.setdefault(event["kernel"]["name"], event)
     table = Table(title=f"Kernel launches: {exit_event['launches']}", title_justify="left")
-    table.add_column("kernel")
+    table.add_column("kernel", overflow="fold")
     table.add_column("launches", justify="right")
     table.add_column("grid × block")
     table.add_column("first launched from")
