@@ -4,6 +4,7 @@ stacks, and the program's own output."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from rich.console import Console, Group
@@ -133,10 +134,16 @@ def _status(exit_event: dict[str, Any]) -> str:
     return f"exited with status {exit_event['status']}"
 
 
+def _shown(path: str) -> str:
+    """`path` relative to the current directory when it is below it."""
+    relative = os.path.relpath(path)
+    return path if relative.startswith("..") else relative
+
+
 def render(events: list[dict[str, Any]], console: Console) -> None:
     start = next((e for e in events if e["event"] == "start"), None)
     exit_event = events[-1]
-    title = " ".join([start["program"], *start["args"]]) if start else "program"
+    title = " ".join([_shown(start["program"]), *start["args"]]) if start else "program"
     console.print(Text(f"gpusym capture: {title}: {_status(exit_event)} after {exit_event['duration_s']} s",
                        style="bold"))  # fmt: skip
     if exit_event["launches"] or exit_event["kernels"]:
