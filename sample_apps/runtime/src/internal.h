@@ -82,6 +82,12 @@ const Signature &kernel_signature(Kernel &kernel);
 // ---- memory (memory.cpp) ----
 // True when [pointer, pointer + size) lies inside one live device allocation.
 bool is_device_range(const void *pointer, size_t size);
+// Guards the allocation table that describe_address() reads.
+std::mutex &device_memory_mutex();
+// With device_memory_mutex() held: what `address` is in or near (the
+// allocation, or "far from any", "not device memory"), as text for a fault
+// report, and the allocation's fields of `fault`.  Allocates nothing.
+void describe_address(uintptr_t address, gpusym_debug_fault &fault, char *text, size_t size);
 
 // ---- execution (executor.cpp) ----
 struct LaunchConfig {
