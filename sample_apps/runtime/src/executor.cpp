@@ -86,6 +86,7 @@ struct Executor {
     record->os_thread = current_os_thread();
     if (index < kMaxExecutors) gpusym_debug.executor_count = index + 1;
     gpusym_debug.executors = executor_records;
+    gpusym_debug.lane_stack_size = lane_stack_size();
   }
 };
 

@@ -206,6 +206,7 @@ void release_guarded(DeviceMemory &m, const Allocation &allocation) {
 }
 
 const char *origin(bool live) { return live ? "hipMalloc" : "hipMalloc, then hipFree"; }
+const char *bytes(uint64_t count) { return count == 1 ? "byte" : "bytes"; }
 
 }  // namespace
 
@@ -236,9 +237,9 @@ void describe_address(uintptr_t address, gpusym_debug_fault &fault, char *text, 
   };
   if (before != m.allocations.end() && address < before->first + before->second.size) {
     name(before);
-    snprintf(text, size, "%" PRIu64 " bytes into a %s%zu-byte allocation at 0x%" PRIxPTR " (%s)",
-             uint64_t{address - before->first}, freed, before->second.size, before->first,
-             origin(before->second.live));
+    uint64_t offset = address - before->first;
+    snprintf(text, size, "%" PRIu64 " %s into a %s%zu-byte allocation at 0x%" PRIxPTR " (%s)", offset, bytes(offset),
+             freed, before->second.size, before->first, origin(before->second.live));
     return;
   }
   // The nearest: past the end of the one before, or before the one after.
@@ -248,7 +249,7 @@ void describe_address(uintptr_t address, gpusym_debug_fault &fault, char *text, 
     if (m.base && address >= m.base && address < m.end)
       snprintf(text, size, "far from any allocation (there are none)");
     else if (address < 65536)
-      snprintf(text, size, "not device memory: %" PRIuPTR " bytes from a null pointer", address);
+      snprintf(text, size, "not device memory: %" PRIuPTR " %s from a null pointer", address, bytes(address));
     else
       snprintf(text, size, "not device memory");
     return;
@@ -258,15 +259,15 @@ void describe_address(uintptr_t address, gpusym_debug_fault &fault, char *text, 
   uint64_t distance = is_past ? past : ahead;
   if (distance < kNear) {
     name(nearest);
-    snprintf(text, size, "%" PRIu64 " bytes %s a %s%zu-byte allocation at 0x%" PRIxPTR " (%s)", distance,
-             is_past ? "past the end of" : "before", freed, nearest->second.size, nearest->first,
+    snprintf(text, size, "%" PRIu64 " %s %s a %s%zu-byte allocation at 0x%" PRIxPTR " (%s)", distance,
+             bytes(distance), is_past ? "past the end of" : "before", freed, nearest->second.size, nearest->first,
              origin(nearest->second.live));
   } else if (m.base && address >= m.base && address < m.end) {
     snprintf(text, size, "far from any allocation: %" PRIu64 " bytes %s the nearest, a %s%zu-byte allocation at 0x%" PRIxPTR,
              distance, is_past ? "past the end of" : "before", nearest->second.live ? "" : "freed ",
              nearest->second.size, nearest->first);
   } else if (address < 65536) {
-    snprintf(text, size, "not device memory: %" PRIuPTR " bytes from a null pointer", address);
+    snprintf(text, size, "not device memory: %" PRIuPTR " %s from a null pointer", address, bytes(address));
   } else {
     snprintf(text, size, "not device memory");
   }

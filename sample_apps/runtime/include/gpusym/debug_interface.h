@@ -186,6 +186,7 @@ struct gpusym_debug {
   uint32_t reserved;
   struct gpusym_debug_allocation *allocations;
   struct gpusym_debug_fault *fault;          /* NULL until a kernel faults */
+  uint64_t lane_stack_size;     /* bytes of each lane's stack, 0 before the first launch */
 };
 
 /*
