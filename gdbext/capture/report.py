@@ -100,6 +100,8 @@ def _crash(event: dict[str, Any]) -> Panel:
     head += f", host thread {thread.get('number')} (LWP {thread.get('tid')})"
     if lane := _lane_text(event):
         head += f"\n{lane}"
+    if fault := event.get("fault"):
+        head += f"\n{fault['description']}"
     return Panel(Group(Text(head, style="bold"), _stack(event["backtrace"])), title="First crash",
                  title_align="left", border_style="red")  # fmt: skip
 

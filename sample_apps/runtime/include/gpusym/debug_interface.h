@@ -11,6 +11,9 @@
  * appended to the records; each array is (count, pointer) and the pointer may
  * change whenever `generation` changes.  Strings are NUL-terminated and live as
  * long as the record that points to them.
+ *
+ * Versions: 1 (code objects, kernels, dispatches, executors); 2 appended the
+ * device memory range, the allocation table and the fault record.
  */
 #ifndef GPUSYM_DEBUG_INTERFACE_H
 #define GPUSYM_DEBUG_INTERFACE_H
@@ -23,7 +26,7 @@
 extern "C" {
 #endif
 
-#define GPUSYM_DEBUG_VERSION 1
+#define GPUSYM_DEBUG_VERSION 2
 
 /*
  * The bundle entry id of the simulated device's code object in a fat binary:
@@ -44,6 +47,9 @@ enum gpusym_debug_event {
   GPUSYM_EVENT_DISPATCH_QUEUED = 4,      /* event_index: dispatch slot */
   GPUSYM_EVENT_DISPATCH_STARTED = 5,     /* event_index: dispatch slot */
   GPUSYM_EVENT_DISPATCH_COMPLETED = 6,   /* event_index: dispatch slot */
+  GPUSYM_EVENT_ALLOCATED = 7,            /* event_index: allocation slot (version 2) */
+  GPUSYM_EVENT_FREED = 8,                /* event_index: allocation slot (version 2) */
+  GPUSYM_EVENT_FAULT = 9,                /* a kernel faulted: see gpusym_debug.fault (version 2) */
 };
 
 /* One fat binary registered by the program (one per HIP translation unit). */
@@ -104,6 +110,57 @@ struct gpusym_debug_executor {
   uint32_t reserved;
 };
 
+enum gpusym_allocation_state {
+  GPUSYM_ALLOCATION_UNUSED = 0,   /* slot unused */
+  GPUSYM_ALLOCATION_LIVE = 1,
+  GPUSYM_ALLOCATION_FREED = 2,    /* freed; its addresses are not handed out again yet */
+};
+
+/* One hipMalloc allocation: every live one, and the most recently freed. */
+struct gpusym_debug_allocation {
+  uint64_t base;                /* the pointer hipMalloc returned */
+  uint64_t size;                /* the bytes asked for */
+  uint32_t state;               /* enum gpusym_allocation_state */
+  uint32_t reserved;
+  uint64_t serial;              /* 1, 2, ... in allocation order */
+};
+
+enum gpusym_fault_kind {
+  GPUSYM_FAULT_NONE = 0,
+  GPUSYM_FAULT_MEMORY = 1,      /* SIGSEGV or SIGBUS in a lane */
+  GPUSYM_FAULT_ASSERTION = 2,   /* a failed assert() in device code */
+  GPUSYM_FAULT_ABORT = 3,       /* abort() in device code */
+  GPUSYM_FAULT_STACK = 4,       /* a lane overflowed its stack */
+};
+
+enum gpusym_fault_access {
+  GPUSYM_ACCESS_UNKNOWN = 0,
+  GPUSYM_ACCESS_READ = 1,
+  GPUSYM_ACCESS_WRITE = 2,
+};
+
+/* The first fault in a kernel, written by the runtime before it ends the
+ * process (for a memory fault: after the debugger has seen the signal). */
+struct gpusym_debug_fault {
+  uint32_t kind;                /* enum gpusym_fault_kind */
+  uint32_t signal;              /* the signal the process ends with */
+  uint64_t os_thread;           /* kernel thread id (gettid) of the lane's CPU thread */
+  uint64_t dispatch_id;
+  uint32_t kernel_index;        /* index into gpusym_debug.kernels */
+  uint32_t access;              /* enum gpusym_fault_access */
+  struct gpusym_dim3 block;
+  struct gpusym_dim3 thread;
+  uint64_t address;             /* the faulting address (memory and stack faults) */
+  uint64_t allocation_base;     /* the allocation it was in or near, or 0 */
+  uint64_t allocation_size;
+  uint32_t allocation_state;    /* enum gpusym_allocation_state of that allocation */
+  uint32_t line;                /* assertion: source line */
+  const char *assertion;        /* assertion: the condition's text, else NULL */
+  const char *file;             /* assertion: source file, else NULL */
+  const char *function;         /* assertion: function, else NULL */
+  const char *message;          /* the report printed on stderr, without "gpusym: " */
+};
+
 struct gpusym_debug {
   uint32_t version;             /* GPUSYM_DEBUG_VERSION */
   uint32_t last_event;          /* enum gpusym_debug_event */
@@ -121,6 +178,15 @@ struct gpusym_debug {
   uint32_t executor_count;
   uint32_t flags;               /* GPUSYM_DEBUG_* bits, written by a debugger */
   struct gpusym_debug_executor *executors;
+
+  /* version 2 */
+  uint64_t device_memory_base;  /* the address range hipMalloc allocates from */
+  uint64_t device_memory_size;  /* 0 before the first allocation */
+  uint32_t allocation_count;    /* slots in allocations (some may be unused) */
+  uint32_t reserved;
+  struct gpusym_debug_allocation *allocations;
+  struct gpusym_debug_fault *fault;          /* NULL until a kernel faults */
+  uint64_t lane_stack_size;     /* bytes of each lane's stack, 0 before the first launch */
 };
 
 /*
