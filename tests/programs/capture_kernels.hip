@@ -39,7 +39,7 @@ static int loop(int launches) {
 static int out_of_bounds() {
   float* data;
   hipMalloc(&data, 64 * sizeof(float));
-  capture::scatter<float><<<2, 64>>>(data, 1L << 30);
+  capture::scatter<float><<<2, 64>>>(data, 1L << 24);
   hipDeviceSynchronize();
   puts("not reached");
   return 0;
