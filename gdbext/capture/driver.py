@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 from gdbext.capture import interposer
 from gdbext.capture.launches import LaunchLog, Selection
-from gdbext.capture.records import RecordTail
+from gdbext.capture.records import FileTail, RecordTail
 from sample_apps.native_build import BuildError
 from sample_apps.toolchain import ToolMissing
 from symbols.errors import FormatError
@@ -67,22 +67,11 @@ def resolve_program(name: str) -> str:
     return os.path.abspath(path)
 
 
-class _LineTail:
-    """New complete lines of a file that another process appends to."""
-
-    def __init__(self, path: Path):
-        self.path, self.offset, self.partial = path, 0, b""
-
-    def poll(self) -> list[dict[str, Any]]:
-        try:
-            with self.path.open("rb") as stream:
-                stream.seek(self.offset)
-                data = stream.read()
-        except FileNotFoundError:
-            return []
-        self.offset += len(data)
-        *lines, self.partial = (self.partial + data).split(b"\n")
-        return [json.loads(line) for line in lines if line.strip()]
+def _new_lines(tail: FileTail) -> list[dict[str, Any]]:
+    """The JSON lines another process completed since the last call."""
+    *lines, rest = tail.read().split(b"\n")
+    tail.keep(rest)
+    return [json.loads(line) for line in lines if line.strip()]
 
 
 class _Run:
@@ -91,7 +80,7 @@ class _Run:
     def __init__(self, options: Options, sink: Callable[[dict[str, Any]], None], workdir: Path):
         self.options, self.sink, self.workdir = options, sink, workdir
         self.log = LaunchLog(options.selection)
-        self.gdb_events = _LineTail(workdir / "events.jsonl")
+        self.gdb_events = FileTail(workdir / "events.jsonl")
         self.records = RecordTail(workdir / "launches.bin")
         self.errors: list[dict[str, Any]] = []
         self.exit: dict[str, Any] | None = None
@@ -136,7 +125,7 @@ class _Run:
         """Hands the sink every event that is complete: gdb's first (a failed
         call's gdb stop precedes its result record), then the launches."""
         batch = []
-        for event in self.gdb_events.poll():
+        for event in _new_lines(self.gdb_events):
             kind = event["event"]
             if kind == "session":
                 batch.append({"event": "start", "time_ns": event["time_ns"], "schema": SCHEMA_VERSION,

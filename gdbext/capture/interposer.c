@@ -76,7 +76,8 @@ struct result_record {
   struct header header;
   uint64_t seq;
   int32_t result;
-  uint32_t pad;
+  uint32_t name_length;
+  char name[64];  // the runtime's hipGetErrorName, empty without one
 };
 
 struct thread_record {
@@ -359,7 +360,14 @@ static hipError_t end_launch(int64_t seq, hipError_t result) {
   if (result != 0) {
     int saved_errno = errno;
     struct result_record record = {.seq = (uint64_t)seq, .result = result};
-    emit(&record, sizeof record, KIND_RESULT);
+    static _Atomic(void *) get_error_name;
+    const char *(*error_name)(hipError_t) = (const char *(*)(hipError_t))next_symbol(&get_error_name, "hipGetErrorName");
+    const char *name = error_name ? error_name(result) : NULL;
+    if (name) {
+      strncpy(record.name, name, sizeof record.name - 1);
+      record.name_length = (uint32_t)strlen(record.name);
+    }
+    emit(&record, (uint32_t)(offsetof(struct result_record, name) + ((record.name_length + 7) & ~7u)), KIND_RESULT);
     errno = saved_errno;
   }
   return result;

@@ -71,7 +71,7 @@ class LaunchLog:
         out = []
         for record in records:
             if isinstance(record, Modules):
-                symbolizer = self.symbolizers.setdefault(record.pid, Symbolizer())
+                symbolizer = self._symbolizer(record.pid)
                 for module in record.modules:
                     symbolizer.add_module(module.path, module.base, module.segments)
             elif isinstance(record, Thread):

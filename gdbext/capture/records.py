@@ -16,7 +16,7 @@ from symbols.errors import FormatError
 HEADER = struct.Struct("<IIQII")  # size, kind, time_ns, pid, tid
 # entry, grid[3], block[3], shmem, stream, device, entry_point, seq, index, frame_count, detailed
 _LAUNCH = struct.Struct("<Q3I3IQQiIQQII")
-_RESULT = struct.Struct("<QiI")  # seq, result, pad
+_RESULT = struct.Struct("<QiI")  # seq, result, name length; the name follows
 _COUNT = struct.Struct("<II")  # a count or length, pad
 _MODULE = struct.Struct("<QII")  # base, segment_count, path_length
 _SEGMENT = struct.Struct("<QQ")  # start, size
@@ -25,34 +25,6 @@ MAX_RECORD_SIZE = 1 << 26
 
 LAUNCH, RESULT, MODULES, THREAD = 1, 2, 3, 4
 
-#: HIP's error codes (the same in every HIP runtime) by name.
-ERROR_NAMES = {
-    1: "hipErrorInvalidValue",
-    2: "hipErrorOutOfMemory",
-    3: "hipErrorNotInitialized",
-    4: "hipErrorDeinitialized",
-    9: "hipErrorInvalidConfiguration",
-    13: "hipErrorInvalidSymbol",
-    17: "hipErrorInvalidDevicePointer",
-    52: "hipErrorMissingConfiguration",
-    53: "hipErrorPriorLaunchFailure",
-    98: "hipErrorInvalidDeviceFunction",
-    100: "hipErrorNoDevice",
-    101: "hipErrorInvalidDevice",
-    200: "hipErrorInvalidImage",
-    201: "hipErrorInvalidContext",
-    209: "hipErrorNoBinaryForGpu",
-    400: "hipErrorInvalidHandle",
-    500: "hipErrorNotFound",
-    600: "hipErrorNotReady",
-    700: "hipErrorIllegalAddress",
-    701: "hipErrorLaunchOutOfResources",
-    702: "hipErrorLaunchTimeOut",
-    719: "hipErrorLaunchFailure",
-    720: "hipErrorCooperativeLaunchTooLarge",
-    801: "hipErrorNotSupported",
-    999: "hipErrorUnknown",
-}
 
 
 @dataclass(slots=True)
@@ -85,11 +57,7 @@ class Result(Record):
 
     seq: int
     result: int
-
-    @property
-    def name(self) -> str | None:
-        """The error code's HIP name, None for a code HIP does not define."""
-        return ERROR_NAMES.get(self.result)
+    name: str | None  # the runtime's own name of the code (hipGetErrorName), None without one
 
 
 @dataclass(slots=True)
@@ -140,19 +108,23 @@ def _parse(record: memoryview, offset: int) -> Record | None:
         if kind == LAUNCH:
             return _launch(record, common)
         if kind == RESULT:
-            seq, result, _ = _RESULT.unpack_from(record, HEADER.size)
-            return Result(*common, seq, result)
+            seq, result, length = _RESULT.unpack_from(record, HEADER.size)
+            return Result(*common, seq, result, _text(record, HEADER.size + _RESULT.size, length) or None)
         if kind == MODULES:
             return Modules(*common, _modules(record))
         if kind == THREAD:
             (length, _) = _COUNT.unpack_from(record, HEADER.size)
-            start = HEADER.size + _COUNT.size
-            if start + length > size:
-                raise struct.error("name past the end")
-            return Thread(*common, bytes(record[start : start + length]).decode("utf-8", "replace"))
+            return Thread(*common, _text(record, HEADER.size + _COUNT.size, length))
     except struct.error as error:
         raise FormatError(f"launch record of kind {kind} at byte {offset} is corrupt ({size} bytes): {error}") from None
     return None  # a kind of a later format: skipped
+
+
+def _text(record: memoryview, start: int, length: int) -> str:
+    """`length` bytes of text at `start` of the record."""
+    if start + length > len(record):
+        raise struct.error("text past the end")
+    return bytes(record[start : start + length]).decode("utf-8", "replace")
 
 
 def _launch(record: memoryview, common: tuple[int, int, int]) -> Launch:
@@ -181,26 +153,39 @@ def _modules(record: memoryview) -> list[Module]:
     return modules
 
 
-class RecordTail:
-    """Reads the records appended to a file since the last poll; a record
-    still being written waits for the next one."""
+class FileTail:
+    """What another process appended to a file since the last read, with the
+    unconsumed end of the previous read before it."""
 
     def __init__(self, path: Path):
         self.path = Path(path)
         self._offset = 0  # bytes of the file read so far
-        self._partial = b""  # of them, the start of a record not yet whole
+        self._partial = b""  # of them, the end not consumed yet
 
-    def poll(self) -> list[Record]:
-        """The records completed since the last call (none while the file
-        does not exist).  Raises FormatError."""
+    def read(self) -> bytes:
+        """The unconsumed bytes and the new ones (none while the file does
+        not exist); the caller gives back what it could not use with keep()."""
         try:
             with self.path.open("rb") as stream:
                 stream.seek(self._offset)
                 new = stream.read()
         except FileNotFoundError:
-            return []
+            new = b""
         self._offset += len(new)
-        data = self._partial + new
+        data, self._partial = self._partial + new, b""
+        return data
+
+    def keep(self, rest: bytes) -> None:
+        self._partial = rest
+
+
+class RecordTail(FileTail):
+    """Reads the records appended to a file since the last poll; a record
+    still being written waits for the next one."""
+
+    def poll(self) -> list[Record]:
+        """The records completed since the last call.  Raises FormatError."""
+        data = self.read()
         records, used = read_records(data)
-        self._partial = data[used:]
+        self.keep(data[used:])
         return records
