@@ -44,20 +44,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import shlex
-import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-REPO = Path(__file__).resolve().parent.parent
-GPUSYM = REPO / ".venv" / "bin" / "gpusym"
+from harness import GPUSYM, REPO, CouldNotRun, ms, preamble, verdict, work_directory  # noqa: E402 (a sibling)
 SOURCE = REPO / "tests" / "programs" / "capture_kernels.hip"
 
 ROUNDS = 5
@@ -77,10 +73,6 @@ continue
 end
 run
 """
-
-
-class CouldNotRun(Exception):
-    """A measurement could not be made, or a run did not do its work: the reason."""
 
 
 @dataclass
@@ -226,14 +218,6 @@ def _build(program: Path) -> float:
     return time.perf_counter() - start
 
 
-def _verdict(met: bool, text: str) -> str:
-    return f"  {'MET   ' if met else 'MISSED'} {text}"
-
-
-def _ms(seconds: float) -> str:
-    return f"{seconds * 1000:.3f} ms"
-
-
 def measure(work: Path, rounds: int, launches: int, keep: bool = False) -> list[str]:
     program = work / "capture_kernels"
     seconds = _build(program)
@@ -260,11 +244,11 @@ def measure(work: Path, rounds: int, launches: int, keep: bool = False) -> list[
     for mode in modes:
         total, fixed = median[(mode.key, launches)], median[(mode.key, 0)]
         if mode.key == "alone":
-            rows.append((mode.label, f"{total:.3f} s", f"{fixed:.3f} s", f"({_ms(alone / launches)})", ""))
+            rows.append((mode.label, f"{total:.3f} s", f"{fixed:.3f} s", f"({ms(alone / launches, 3)})", ""))
             continue
         own = per_launch[mode.key]
         ratio = f"{per_launch['gdb'] / own:.1f}x" if own > 0 else "n/a"
-        rows.append((mode.label, f"{total:.3f} s", f"{fixed:.3f} s", _ms(own), ratio))
+        rows.append((mode.label, f"{total:.3f} s", f"{fixed:.3f} s", ms(own, 3), ratio))
     widths = [max(len(row[i]) for row in [headers, *rows]) for i in range(len(headers))]
     for row in [headers, *rows]:
         cells = [f"{row[0]:<{widths[0]}}"] + [f"{cell:>{width}}" for cell, width in zip(row[1:], widths[1:])]
@@ -284,13 +268,13 @@ def measure(work: Path, rounds: int, launches: int, keep: bool = False) -> list[
         ratio = gdb / capture
         ratio_text = f"{ratio:.1f}x"
     else:  # at or below zero: within the noise of the measurement
-        ratio, ratio_text = float("inf"), f"capture's overhead within the noise ({_ms(capture)})"
+        ratio, ratio_text = float("inf"), f"capture's overhead within the noise ({ms(capture, 3)})"
     return [
-        _verdict(ratio >= BAR_RATIO, f"capture with backtraces at least {BAR_RATIO:.0f}x faster per launch than "
-                                     f"the plain gdb script: {_ms(capture)} vs {_ms(gdb)}, {ratio_text}"),
-        _verdict(ratio >= AIM_RATIO, f"  aim: at least {AIM_RATIO:.0f}x ({ratio_text})"),
-        _verdict(counting < COUNTING_BAR_S, f"counting only (--no-backtraces) under {_ms(COUNTING_BAR_S)} "
-                                            f"per launch: {_ms(counting)}"),
+        verdict(ratio >= BAR_RATIO, f"capture with backtraces at least {BAR_RATIO:.0f}x faster per launch than "
+                                     f"the plain gdb script: {ms(capture, 3)} vs {ms(gdb, 3)}, {ratio_text}"),
+        verdict(ratio >= AIM_RATIO, f"  aim: at least {AIM_RATIO:.0f}x ({ratio_text})"),
+        verdict(counting < COUNTING_BAR_S, f"counting only (--no-backtraces) under {ms(COUNTING_BAR_S, 3)} "
+                                            f"per launch: {ms(counting, 3)}"),
     ]  # fmt: skip
 
 
@@ -302,30 +286,15 @@ def main(argv: list[str] | None = None) -> int:
     options = parser.parse_args(argv)
     if options.rounds < 1 or options.launches < 1:
         parser.error("--rounds and --launches take at least 1")
-    for tool, hint in ((shutil.which("gdb"), "gdb"), (GPUSYM.exists() or None, str(GPUSYM))):
-        if not tool:
-            print(f"capture_speed: {hint} is missing: run 'make setup'", file=sys.stderr)
-            return 1
-    gdb_version = subprocess.run(["gdb", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
-    print(f"capture_speed: {gdb_version}, Python {platform.python_version()}, {os.cpu_count()} CPUs; "
-          "per-launch overhead of gpusym capture against a plain gdb script, from the same run")  # fmt: skip
-    print()
+    if not preamble("capture_speed", "per-launch overhead of gpusym capture against a plain gdb script, from the same run"):
+        return 1
     started = time.perf_counter()
-    temporary = None
-    if options.keep:
-        options.keep.mkdir(parents=True, exist_ok=True)
-        work = options.keep.resolve()
-    else:
-        temporary = tempfile.TemporaryDirectory(prefix="gpusym-capture-speed-")
-        work = Path(temporary.name)
     try:
-        verdicts = measure(work, options.rounds, options.launches, keep=temporary is None)
+        with work_directory(options.keep, "gpusym-capture-speed-") as work:
+            verdicts = measure(work, options.rounds, options.launches, keep=options.keep is not None)
     except (CouldNotRun, subprocess.TimeoutExpired, OSError) as error:
         print(f"capture_speed: could not run: {error}", file=sys.stderr)
         return 1
-    finally:
-        if temporary is not None:
-            temporary.cleanup()
     print()
     print("The issue's bars:")
     print("\n".join(verdicts))

@@ -40,19 +40,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import re
-import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+from harness import GPUSYM, REPO, CouldNotRun, ms, preamble, verdict, work_directory  # noqa: E402 (a sibling)
+
 EXTENSION = REPO / "gdbext" / "gpusym_gdb.py"
-GPUSYM = REPO / ".venv" / "bin" / "gpusym"
 
 LOAD_ROUNDS = 10
 ROUNDS = 5
@@ -65,10 +62,6 @@ NOTICEABLE_S = 0.010
 GDB_TIMEOUT = 600
 BUILD_TIMEOUT = 1800
 MARK = "GPUSYM_BENCH "
-
-
-class CouldNotRun(Exception):
-    """A measurement could not be made: the reason."""
 
 
 # --------------------------------------------------------------------------
@@ -127,7 +120,7 @@ class Table:
 
     def add(self, figure: str, value: float, baseline: float | None, what: str) -> None:
         ratio = f"{value / baseline:.1f}x" if baseline else ""
-        self.rows.append((figure, _ms(value), _ms(baseline) if baseline is not None else "", ratio, what))
+        self.rows.append((figure, ms(value), ms(baseline) if baseline is not None else "", ratio, what))
 
     def print(self) -> None:
         print(self.title)
@@ -136,14 +129,6 @@ class Table:
         for figure, value, baseline, ratio, what in [headers, *self.rows]:
             cells = f"{figure:<{widths[0]}}  {value:>{widths[1]}}  {baseline:>{widths[2]}}  {ratio:>{widths[3]}}"
             print(f"  {cells}  {what}".rstrip())
-
-
-def _ms(seconds: float) -> str:
-    return f"{seconds * 1000:.1f} ms" if seconds >= 0.001 else f"{seconds * 1000:.3f} ms"
-
-
-def _verdict(met: bool, text: str) -> str:
-    return f"  {'MET   ' if met else 'MISSED'} {text}"
 
 
 # --------------------------------------------------------------------------
@@ -185,7 +170,7 @@ def measure_load(work: Path, rounds: int) -> list[str]:
     table.add("gdb -batch sourcing it, whole process", _median(whole), idle, "the same")
     table.print()
     load = _median(inside)
-    return [_verdict(load < LOAD_WELL_UNDER_S, f"extension load {_ms(load)}: well under {LOAD_TARGET_S} s "
+    return [verdict(load < LOAD_WELL_UNDER_S, f"extension load {ms(load)}: well under {LOAD_TARGET_S} s "
                                                f"(under {LOAD_WELL_UNDER_S} s)")]  # fmt: skip
 
 
@@ -334,7 +319,7 @@ def measure_kbreak(work: Path, rounds: int, kernels: int) -> list[str]:
         table.add("  the same again", m["info_kernels_again"], m["info_functions_again"], "the same again")
         table.print()
         analysis = m["kbreak_first"] - m["kbreak_second"]
-        print(f"  the first kbreak's analysis of the binary: about {_ms(analysis)} (first minus second kbreak)")
+        print(f"  the first kbreak's analysis of the binary: about {ms(analysis)} (first minus second kbreak)")
         print()
     return []
 
@@ -459,11 +444,11 @@ def measure_bt(work: Path, rounds: int, frames: int, repeat: int) -> list[str]:
     added = m[("extension", "host")] - m[("plain", "host")]
     own = m[("extension", "host")] - m[("noop", "host")]
     kernel_added = m[("extension", "kernel")] - m[("plain", "kernel")]
-    host_text = (f"bt of {frames} host frames: the extension adds {_ms(added)} per bt ({_ms(own)} of its own beyond "
-                 f"any frame filter): not noticeably slower (under {_ms(NOTICEABLE_S)})")  # fmt: skip
-    kernel_text = (f"bt in a kernel: the extension adds {_ms(kernel_added)} per bt, stitching the recorded launch "
-                   f"stack (under {_ms(NOTICEABLE_S)}; informative)")  # fmt: skip
-    return [_verdict(added < NOTICEABLE_S, host_text), _verdict(kernel_added < NOTICEABLE_S, kernel_text)]
+    host_text = (f"bt of {frames} host frames: the extension adds {ms(added)} per bt ({ms(own)} of its own beyond "
+                 f"any frame filter): not noticeably slower (under {ms(NOTICEABLE_S)})")  # fmt: skip
+    kernel_text = (f"bt in a kernel: the extension adds {ms(kernel_added)} per bt, stitching the recorded launch "
+                   f"stack (under {ms(NOTICEABLE_S)}; informative)")  # fmt: skip
+    return [verdict(added < NOTICEABLE_S, host_text), verdict(kernel_added < NOTICEABLE_S, kernel_text)]
 
 
 # --------------------------------------------------------------------------
@@ -480,34 +465,19 @@ def main(argv: list[str] | None = None) -> int:
     options = parser.parse_args(argv)
     if options.kernels < 4 or options.frames < 4 or min(options.rounds, options.load_rounds, options.repeat) < 1:
         parser.error("--kernels and --frames take at least 4, --rounds, --load-rounds and --repeat at least 1")
-    for tool, hint in ((shutil.which("gdb"), "gdb"), (GPUSYM.exists() or None, str(GPUSYM))):
-        if not tool:
-            print(f"gdb_speed: {hint} is missing: run 'make setup'", file=sys.stderr)
-            return 1
-    gdb_version = subprocess.run(["gdb", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
-    print(f"gdb_speed: {gdb_version}, Python {platform.python_version()}, {os.cpu_count()} CPUs; "
-          "medians, each figure beside its baseline from the same run")  # fmt: skip
-    print()
+    if not preamble("gdb_speed", "medians, each figure beside its baseline from the same run"):
+        return 1
     started = time.perf_counter()
-    temporary = None
-    if options.keep:
-        options.keep.mkdir(parents=True, exist_ok=True)
-        work = options.keep.resolve()
-    else:
-        temporary = tempfile.TemporaryDirectory(prefix="gpusym-gdb-speed-")
-        work = Path(temporary.name)
     verdicts: list[str] = []
     try:
-        verdicts += measure_load(work, options.load_rounds)
-        print()
-        verdicts += measure_kbreak(work, options.rounds, options.kernels)
-        verdicts += measure_bt(work, options.rounds, options.frames, options.repeat)
+        with work_directory(options.keep, "gpusym-gdb-speed-") as work:
+            verdicts += measure_load(work, options.load_rounds)
+            print()
+            verdicts += measure_kbreak(work, options.rounds, options.kernels)
+            verdicts += measure_bt(work, options.rounds, options.frames, options.repeat)
     except (CouldNotRun, subprocess.TimeoutExpired, OSError) as error:
         print(f"gdb_speed: could not run: {error}", file=sys.stderr)
         return 1
-    finally:
-        if temporary is not None:
-            temporary.cleanup()
     print()
     print("The issue's expectations:")
     print("\n".join(verdicts))
