@@ -71,6 +71,7 @@ hipError_t hipMalloc(void **ptr, size_t size) {
   if (!memory) return record(hipErrorOutOfMemory);
   std::lock_guard<std::mutex> lock(allocations_mutex());
   allocations()[reinterpret_cast<uintptr_t>(memory)] = size;
+  own_allocation(memory, size);  // by the current device
   *ptr = memory;
   return hipSuccess;
 }
@@ -82,6 +83,7 @@ hipError_t hipFree(void *ptr) {
     std::lock_guard<std::mutex> lock(allocations_mutex());
     if (!allocations().erase(reinterpret_cast<uintptr_t>(ptr))) return record(hipErrorInvalidValue);
   }
+  disown_allocation(ptr);
   free(ptr);
   return hipSuccess;
 }

@@ -23,7 +23,10 @@
 extern "C" {
 #endif
 
-#define GPUSYM_DEBUG_VERSION 1
+/* 1: code objects, kernels, dispatches, executors.
+ * 2: devices and streams appended to gpusym_debug, stream_id to each dispatch,
+ *    gpusym_current_device. */
+#define GPUSYM_DEBUG_VERSION 2
 
 /*
  * The bundle entry id of the simulated device's code object in a fat binary:
@@ -44,6 +47,8 @@ enum gpusym_debug_event {
   GPUSYM_EVENT_DISPATCH_QUEUED = 4,      /* event_index: dispatch slot */
   GPUSYM_EVENT_DISPATCH_STARTED = 5,     /* event_index: dispatch slot */
   GPUSYM_EVENT_DISPATCH_COMPLETED = 6,   /* event_index: dispatch slot */
+  GPUSYM_EVENT_STREAM_CREATED = 7,       /* event_index: stream slot */
+  GPUSYM_EVENT_STREAM_DESTROYED = 8,     /* event_index: stream slot (freed once drained) */
 };
 
 /* One fat binary registered by the program (one per HIP translation unit). */
@@ -92,6 +97,33 @@ struct gpusym_debug_dispatch {
   uint32_t device;
   uint32_t host_frame_count;    /* return addresses in host_frames, 0 unless captured */
   uint64_t host_frames[GPUSYM_DEBUG_HOST_FRAMES];  /* innermost first, from the launch call */
+  uint64_t stream_id;           /* gpusym_debug_stream.id of the stream: 0 for the null stream */
+};
+
+/* One simulated device (GPUSYM_DEVICES of them, ordinals 0, 1, ...). */
+struct gpusym_debug_device {
+  uint32_t ordinal;
+  uint32_t stream_count;        /* live streams of the device, its null stream included */
+  const char *name;             /* as hipGetDeviceProperties reports it */
+  uint64_t allocation_count;    /* live hipMalloc allocations made while it was current */
+  uint64_t allocated_bytes;     /* their sizes, summed */
+};
+
+enum gpusym_stream_state {
+  GPUSYM_STREAM_FREE = 0,       /* slot unused */
+  GPUSYM_STREAM_LIVE = 1,
+  GPUSYM_STREAM_DESTROYED = 2,  /* hipStreamDestroy called; its work still runs */
+};
+
+/* One stream: each device's null stream, then every hipStreamCreate*. */
+struct gpusym_debug_stream {
+  uint64_t id;                  /* 0 for a device's null stream, then 1, 2, ... in creation order */
+  const void *handle;           /* hipStream_t, NULL for the null stream */
+  uint32_t device;
+  uint32_t flags;               /* hipStreamDefault (0) or hipStreamNonBlocking (1) */
+  uint32_t state;               /* enum gpusym_stream_state */
+  uint32_t reserved;
+  uint64_t pending;             /* operations queued or running: kernels, copies, event records and waits */
 };
 
 /* One CPU thread that runs lanes: a worker, or a launching thread when
@@ -121,6 +153,12 @@ struct gpusym_debug {
   uint32_t executor_count;
   uint32_t flags;               /* GPUSYM_DEBUG_* bits, written by a debugger */
   struct gpusym_debug_executor *executors;
+
+  /* Version 2. */
+  uint32_t device_count;
+  uint32_t stream_count;        /* slots in `streams`, free ones included */
+  struct gpusym_debug_device *devices;
+  struct gpusym_debug_stream *streams;
 };
 
 /*
@@ -140,6 +178,10 @@ struct gpusym_launch_state {
 
 extern struct gpusym_debug gpusym_debug;
 extern __thread struct gpusym_launch_state gpusym_launch_state;
+
+/* Per host thread: its current device (hipSetDevice; 0 in a new thread).  A
+ * worker running a block has the device of that block's dispatch. */
+extern __thread int gpusym_current_device;
 
 /* Called after every change to gpusym_debug; a breakpoint target. */
 void gpusym_debug_state(void);
