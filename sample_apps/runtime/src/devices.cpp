@@ -10,7 +10,8 @@
 
 extern "C" {
 // Per host thread, as in HIP; exported for debuggers (gpusym/debug_interface.h).
-__thread int gpusym_current_device = 0;
+// Initial-exec, as __gpusym_lane: read at every launch, written at every block.
+__thread __attribute__((tls_model("initial-exec"))) int gpusym_current_device = 0;
 }
 
 namespace gpusym {

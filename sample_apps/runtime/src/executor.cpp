@@ -40,7 +40,10 @@ uint64_t launches = 0;
 bool workers_started = false;
 
 gpusym_debug_dispatch dispatch_records[GPUSYM_DEBUG_DISPATCH_SLOTS];
-gpusym_debug_executor executor_records[kMaxExecutors];
+// Each worker writes its record at every lane it starts: one cache line each,
+// or workers slow each other down.
+alignas(64) gpusym_debug_executor executor_records[kMaxExecutors];
+static_assert(sizeof(gpusym_debug_executor) == 64);
 
 size_t stack_size() {
   static const size_t size = static_cast<size_t>(env_long("GPUSYM_STACK_SIZE", 256 * 1024));
@@ -212,10 +215,10 @@ void worker_main(uint32_t index) {
     // worker has counted its own.  Other workers claim blocks without the
     // lock, so the last one may already be gone.
     uint64_t block = op->next_block.fetch_add(1);
-    if (block >= op->total_blocks) {  // every block is taken: on to the next dispatch
+    if (block + 1 >= op->total_blocks) {  // every block is taken: no more for the workers
       s.runnable.pop_front();
       op->in_runnable = false;
-      continue;
+      if (block >= op->total_blocks) continue;
     }
     if (op->record->state == GPUSYM_DISPATCH_QUEUED)
       set_state(*op, GPUSYM_DISPATCH_RUNNING, GPUSYM_EVENT_DISPATCH_STARTED);

@@ -143,7 +143,11 @@ struct Op {
   std::vector<max_align_t> arguments;   // copies of the arguments
   std::vector<void *> argv;              // pointers into `arguments`, for ffi_call
   uint64_t total_blocks = 1;
+  // Claimed by every worker at each block: padded onto a cache line of its
+  // own, apart from what the lanes read.
+  char pad_before[64];
   std::atomic<uint64_t> next_block{0};
+  char pad_after[64];
   uint64_t done_blocks = 0;              // under the scheduler's mutex
   gpusym_debug_dispatch *record = nullptr;
 

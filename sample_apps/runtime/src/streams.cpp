@@ -215,6 +215,13 @@ void add_legacy_work(Queues &q, int device, std::vector<Dependency> &out) {
     if (blocking(s) && busy(s)) out.push_back(everything_queued(s));
 }
 
+// What a synchronizing call waits for, reused by the thread's next call.
+std::vector<Dependency> &work_list() {
+  static thread_local std::vector<Dependency> work;
+  work.clear();
+  return work;
+}
+
 }  // namespace
 
 Scheduler &scheduler() { return queues(); }
@@ -271,7 +278,7 @@ void run_transfer(const Op &op) {
 void synchronize() {
   Queues &q = queues();
   std::unique_lock<std::mutex> lock(q.mutex);
-  std::vector<Dependency> work;
+  std::vector<Dependency> &work = work_list();
   add_legacy_work(q, current_device(), work);
   wait_for(q, lock, work);
 }
@@ -279,7 +286,7 @@ void synchronize() {
 void synchronize_device(int device) {
   Queues &q = queues();
   std::unique_lock<std::mutex> lock(q.mutex);
-  std::vector<Dependency> work;
+  std::vector<Dependency> &work = work_list();
   for (const ihipStream_t *s : q.device_streams[device])
     if (busy(s)) work.push_back(everything_queued(s));
   wait_for(q, lock, work);

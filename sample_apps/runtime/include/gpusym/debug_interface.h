@@ -25,7 +25,7 @@ extern "C" {
 
 /* 1: code objects, kernels, dispatches, executors.
  * 2: devices and streams appended to gpusym_debug, stream_id to each dispatch,
- *    gpusym_current_device. */
+ *    gpusym_current_device; executor records padded to 64 bytes. */
 #define GPUSYM_DEBUG_VERSION 2
 
 /*
@@ -134,6 +134,7 @@ struct gpusym_debug_executor {
   struct gpusym_lane *lanes;    /* the lanes of the block it runs */
   uint32_t lane_count;          /* lanes in that block, 0 when idle */
   uint32_t reserved;
+  uint64_t padding[4];          /* to 64 bytes (version 2): each record on its own cache line */
 };
 
 struct gpusym_debug {
