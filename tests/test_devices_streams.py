@@ -126,6 +126,7 @@ def test_null_stream_waits_for_blocking_streams_and_not_for_non_blocking_ones(pr
     assert lines["non-blocking stream meanwhile"] == "hipErrorNotReady"
     assert lines["non-blocking stream after the flag"] == "hipSuccess, saw 1"
     assert lines["non-blocking stream after hipDeviceSynchronize"] == "hipSuccess"
+    assert lines["non-blocking stream after hipFree of its buffer"] == "hipSuccess"
 
 
 @pytest.mark.parametrize("blocking", ["0", "1"])

@@ -272,6 +272,11 @@ static int null_stream_case() {
   slow_write<<<1, 1, 0, nonblocking>>>(buf, 9, kSpins / 2);
   CHECK(hipDeviceSynchronize());
   printf("non-blocking stream after hipDeviceSynchronize: %s\n", name(hipStreamQuery(nonblocking)));
+
+  // So does hipFree, for the device that owns the memory: a kernel may still use it.
+  slow_write<<<1, 1, 0, nonblocking>>>(buf, 10, kSpins / 2);
+  CHECK(hipFree(buf));
+  printf("non-blocking stream after hipFree of its buffer: %s\n", name(hipStreamQuery(nonblocking)));
   return 0;
 }
 

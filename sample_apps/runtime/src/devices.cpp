@@ -98,6 +98,11 @@ int allocation_device(const void *pointer) {
   return address - containing->first < containing->second.first ? containing->second.second : -1;
 }
 
+void synchronize_owner(const void *pointer) {
+  int device = allocation_device(pointer);
+  if (device >= 0) synchronize_device(device);
+}
+
 }  // namespace gpusym
 
 using namespace gpusym;

@@ -103,6 +103,9 @@ void own_allocation(const void *pointer, size_t size);
 void disown_allocation(const void *pointer);
 // The device owning the allocation that holds `pointer`, or -1.
 int allocation_device(const void *pointer);
+// Waits for every stream of the device owning the allocation that holds
+// `pointer` (as HIP's hipFree does); for nothing when no allocation holds it.
+void synchronize_owner(const void *pointer);
 
 // ---- memory (memory.cpp) ----
 // True when [pointer, pointer + size) lies inside one live device allocation.

@@ -78,7 +78,7 @@ hipError_t hipMalloc(void **ptr, size_t size) {
 
 hipError_t hipFree(void *ptr) {
   if (!ptr) return hipSuccess;
-  synchronize();  // as on a GPU, freeing waits for the work that may use it
+  synchronize_owner(ptr);  // as on a GPU, freeing waits for the work that may use it
   {
     std::lock_guard<std::mutex> lock(allocations_mutex());
     if (!allocations().erase(reinterpret_cast<uintptr_t>(ptr))) return record(hipErrorInvalidValue);
