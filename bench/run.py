@@ -23,6 +23,7 @@ OUT_DIR = Path("build/bench")
 # (figure, baseline, what the ratio means)
 COMPARISONS = [
     ("launch_latency_us", "condvar_round_trip_us", "empty-kernel launch + synchronize vs a condition-variable round trip"),
+    ("alloc_free_us", "host_alloc_free_us", "hipMalloc + hipFree of 256 bytes (guarded) vs malloc + free"),
     ("vector_add_us", "vector_add_loop_us", "vector add of 2^24 floats, 256-thread blocks, vs a serial loop"),
     ("block_sum_us", "block_sum_loop_us", "shared-memory block sums with __syncthreads vs a serial loop"),
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import gdb
 
-from gdbext import device_frames
+from gdbext import device_frames, faults
 from gdbext.frames import KernelFrameFilter
 from gdbext.functions import LaneIs, Launching
 from gdbext.runtime_state import announce_lane
@@ -36,6 +36,7 @@ def register() -> None:
     frame_filter = KernelFrameFilter()
     gdb.frame_filters[frame_filter.name] = frame_filter
     gdb.events.stop.connect(announce_lane)
+    gdb.events.stop.connect(faults.announce)  # after the lane's line
     gdb.events.new_objfile.connect(resolve_deferred)
     device_frames.enable_capture()
     _registered = True

@@ -120,7 +120,7 @@ def kbreak(argument: str) -> None:
     try:
         _set(argument)
     except KbreakError:
-        if not (pending or gdb.parameter("breakpoint pending") is True):
+        if not pending:
             raise
         _deferred.append(argument)
         print(f"kbreak: no kernel named '{name}' in the files loaded so far: pending until a library"
@@ -190,7 +190,6 @@ host handle or stub of the same name.
   -launch          stop at the launch on the host instead: at the kernel's stub
                    (<<<>>>), and at hipLaunchKernel when given the kernel's handle
   -pending         if no loaded file has the kernel, wait for a library that does
-                   (also with 'set breakpoint pending on')
   -block X,Y,Z     stop only in this block (missing coordinates are 0)
   -thread X,Y,Z    stop only in this thread of a block"""
 

@@ -46,8 +46,8 @@ def dispatches(debug: gdb.Value) -> list[gdb.Value]:
 
 
 def has_devices(debug: gdb.Value) -> bool:
-    """Whether the runtime describes its devices and streams (interface version 2)."""
-    return int(debug["version"]) >= 2
+    """Whether the runtime describes its devices and streams (interface version 3)."""
+    return int(debug["version"]) >= 3
 
 
 def devices(debug: gdb.Value) -> list[gdb.Value]:

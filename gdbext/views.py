@@ -156,7 +156,7 @@ copies, event records and waits)."""
             print("No simulated runtime in the program (or it is not running).")
             return
         if not runtime_state.has_devices(debug):
-            print("The program's runtime has one device and only the null stream (debug interface version 1).")
+            print("The program's runtime has one device and only the null stream (debug interface before version 3).")
             return
         selected = runtime_state.thread_device(debug)
         work: dict[tuple[int, int], int] = {}

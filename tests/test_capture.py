@@ -228,7 +228,7 @@ def test_json_document_and_report(kernels, tmp_path):
     assert [e["event"] for e in document["events"]] == ["start"] + ["launch"] * 4 + ["exit"]
     assert "Kernel launches: 4" in result.stdout and "capture::tick(unsigned int*)" in result.stdout
     assert "blocks 11 expected 11" in result.stdout
-    assert f"loop(int) at {SOURCE.name}:{source_line(SOURCE, 'i < launches; i++) capture::tick<<<2, 32>>>')}" in result.stdout
+    assert f"loop at {SOURCE.name}:{source_line(SOURCE, 'i < launches; i++) capture::tick<<<2, 32>>>')}" in result.stdout
 
 
 def test_a_killed_capture_leaves_every_event_so_far(kernels, tmp_path):

@@ -1,12 +1,14 @@
 // Speed of the simulated runtime, each figure next to a baseline measured in
 // the same run: launch latency against a condition-variable round trip
-// between two threads, kernels against the same work as a serial host loop.
+// between two threads, hipMalloc+hipFree against malloc+free, kernels
+// against the same work as a serial host loop.
 #include <hip/hip_runtime.h>
 
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -85,6 +87,20 @@ int main() {
   double round_trip = condvar_round_trip_us(repeats);
   printf("launch_latency_us %.2f\n", launch);
   printf("condvar_round_trip_us %.2f\n", round_trip);
+
+  // Guarded device memory maps and unmaps pages: a system call each way.
+  double device_alloc = median_us(repeats, [] {
+    void* memory;
+    hipMalloc(&memory, 256);
+    hipFree(memory);
+  });
+  double host_alloc = median_us(repeats, [] {
+    void* memory = malloc(256);
+    __asm__ volatile("" : : "r"(memory) : "memory");
+    free(memory);
+  });
+  printf("alloc_free_us %.3f\n", device_alloc);
+  printf("host_alloc_free_us %.3f\n", host_alloc);
 
   const int n = 1 << 24;
   std::vector<float> a(n, 1.0f), b(n, 2.0f), c(n);

@@ -4,12 +4,15 @@ stacks, and the program's own output."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from rich.console import Console, Group
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
+
+from symbols.lookup import qualified_name
 
 #: Lines of the program's stdout and stderr shown (the last ones).
 OUTPUT_LINES = 10
@@ -43,7 +46,7 @@ def _where(frames: list[dict[str, Any]]) -> str:
     """The first frame with a source position: where the program made the call."""
     for frame in frames:
         if frame.get("file") and frame.get("line"):
-            return f"{frame.get('function') or '??'} at {frame['file'].rsplit('/', 1)[-1]}:{frame['line']}"
+            return f"{qualified_name(frame.get('function') or '??')} at {frame['file'].rsplit('/', 1)[-1]}:{frame['line']}"
     return (frames[0].get("function") or "??") if frames else ""
 
 
@@ -53,7 +56,7 @@ def _launches(exit_event: dict[str, Any], events: list[dict[str, Any]]) -> Table
         if event["event"] == "launch" and event["kernel"]:
             first.setdefault(event["kernel"]["name"], event)
     table = Table(title=f"Kernel launches: {exit_event['launches']}", title_justify="left")
-    table.add_column("kernel")
+    table.add_column("kernel", overflow="fold")
     table.add_column("launches", justify="right")
     table.add_column("grid × block")
     table.add_column("first launched from")
@@ -97,6 +100,8 @@ def _crash(event: dict[str, Any]) -> Panel:
     head += f", host thread {thread.get('number')} (LWP {thread.get('tid')})"
     if lane := _lane_text(event):
         head += f"\n{lane}"
+    if fault := event.get("fault"):
+        head += f"\n{fault['description']}"
     return Panel(Group(Text(head, style="bold"), _stack(event["backtrace"])), title="First crash",
                  title_align="left", border_style="red")  # fmt: skip
 
@@ -131,10 +136,16 @@ def _status(exit_event: dict[str, Any]) -> str:
     return f"exited with status {exit_event['status']}"
 
 
+def _shown(path: str) -> str:
+    """`path` relative to the current directory when it is below it."""
+    relative = os.path.relpath(path)
+    return path if relative.startswith("..") else relative
+
+
 def render(events: list[dict[str, Any]], console: Console) -> None:
     start = next((e for e in events if e["event"] == "start"), None)
     exit_event = events[-1]
-    title = " ".join([start["program"], *start["args"]]) if start else "program"
+    title = " ".join([_shown(start["program"]), *start["args"]]) if start else "program"
     console.print(Text(f"gpusym capture: {title}: {_status(exit_event)} after {exit_event['duration_s']} s",
                        style="bold"))  # fmt: skip
     if exit_event["launches"] or exit_event["kernels"]:

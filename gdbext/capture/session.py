@@ -22,7 +22,7 @@ from typing import Any
 import gdb
 import gdb.frames
 
-from gdbext import runtime_state
+from gdbext import faults, runtime_state
 from gdbext.capture import INTERPOSER
 
 #: Signals that end a program unless it handles them: each is a crash event.
@@ -42,6 +42,7 @@ class Session:
         self.timed_out = threading.Event()
         self.stopped = threading.Event()
         self.kernel_breakpoints: set[int] = set()
+        self.last_crash: tuple | None = None
 
     # -- output --------------------------------------------------------------
     def emit(self, event: dict[str, Any]) -> None:
@@ -125,8 +126,17 @@ class Session:
             if stop.stop_signal == "SIGINT":
                 self.record_interrupt()
                 return "kill"
-            self.record_crash(stop.stop_signal)
-            if not _handles(gdb.selected_inferior().pid, stop.stop_signal):
+            # The same fault again on the same thread: a handler (the
+            # runtime's, for a fault outside kernels) passed it on by
+            # restoring the default action.
+            crash = (gdb.selected_thread().num, stop.stop_signal, _fault_address(), _pc())
+            if crash != self.last_crash:
+                self.record_crash(stop.stop_signal)
+            self.last_crash = crash
+            # A kernel's fault ends the program, as on a GPU (the runtime's
+            # handler would report it and end it: no need to let it run).
+            in_kernel = runtime_state.lane() is not None
+            if in_kernel or not _handles(gdb.selected_inferior().pid, stop.stop_signal):
                 # It dies of it: say so now rather than resume a process whose
                 # other threads may be faulting too (gdb can hang reaping it).
                 self.exit = {"code": None, "signal": stop.stop_signal}
@@ -154,6 +164,8 @@ class Session:
     def record_crash(self, name: str) -> None:
         event = {"event": "crash", "signal": name, "address": _fault_address(), "thread": _thread()}
         event.update(_lane())
+        if "lane" in event and (fault := faults.lane_fault(name)) is not None:
+            event["fault"] = fault
         event["backtrace"] = backtrace()
         self.emit(event)
 
@@ -265,6 +277,13 @@ def _lane() -> dict[str, Any]:
 def _fault_address() -> int | None:
     try:
         return int(gdb.parse_and_eval("$_siginfo._sifields._sigfault.si_addr"))
+    except gdb.error:
+        return None
+
+
+def _pc() -> int | None:
+    try:
+        return int(gdb.newest_frame().pc())
     except gdb.error:
         return None
 

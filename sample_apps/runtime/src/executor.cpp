@@ -45,10 +45,6 @@ gpusym_debug_dispatch dispatch_records[GPUSYM_DEBUG_DISPATCH_SLOTS];
 alignas(64) gpusym_debug_executor executor_records[kMaxExecutors];
 static_assert(sizeof(gpusym_debug_executor) == 64);
 
-size_t stack_size() {
-  static const size_t size = static_cast<size_t>(env_long("GPUSYM_STACK_SIZE", 256 * 1024));
-  return size;
-}
 
 // A CPU thread that runs lanes: its lanes, their stacks, its scheduler context.
 struct Executor {
@@ -62,6 +58,7 @@ struct Executor {
   uint32_t next_unstarted = 0;   // first lane not started yet
 
   Executor() {
+    prepare_fault_handling();
     std::lock_guard<std::mutex> lock(registry_mutex());
     static gpusym_debug_executor overflow;
     uint32_t index = gpusym_debug.executor_count;
@@ -69,6 +66,7 @@ struct Executor {
     record->os_thread = current_os_thread();
     if (index < kMaxExecutors) gpusym_debug.executor_count = index + 1;
     gpusym_debug.executors = executor_records;
+    gpusym_debug.lane_stack_size = lane_stack_size();
   }
 };
 
@@ -79,7 +77,7 @@ Executor &this_executor() {
 
 void *new_stack() {
   size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  size_t total = stack_size() + page;
+  size_t total = lane_stack_size() + page;
   void *base = mmap(nullptr, total, PROT_READ | PROT_WRITE,
                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
   if (base == MAP_FAILED) {
@@ -251,6 +249,13 @@ __attribute__((noinline)) void capture_host_stack(gpusym_debug_dispatch &record)
 }
 
 }  // namespace
+
+size_t lane_stack_size() {
+  static const size_t size = static_cast<size_t>(env_long("GPUSYM_STACK_SIZE", 256 * 1024));
+  return size;
+}
+
+const Kernel &running_kernel() { return *this_executor().dispatch->kernel; }
 
 // Called by device code: wait at the block's barrier.
 extern "C" void __gpusym_syncthreads(void) {

@@ -66,6 +66,7 @@ struct Kernel {
   uint32_t index;               // into gpusym_debug.kernels
   std::once_flag signature_once;
   Signature signature;
+  std::string display_name;     // demangled, set with the signature (before its first launch)
 };
 
 struct Variable {
@@ -110,6 +111,12 @@ void synchronize_owner(const void *pointer);
 // ---- memory (memory.cpp) ----
 // True when [pointer, pointer + size) lies inside one live device allocation.
 bool is_device_range(const void *pointer, size_t size);
+// Guards the allocation table that describe_address() reads.
+std::mutex &device_memory_mutex();
+// With device_memory_mutex() held: what `address` is in or near (the
+// allocation, or "far from any", "not device memory"), as text for a fault
+// report, and the allocation's fields of `fault`.  Allocates nothing.
+void describe_address(uintptr_t address, gpusym_debug_fault &fault, char *text, size_t size);
 
 // ---- streams, events and their ordering (streams.cpp) ----
 //
@@ -204,7 +211,17 @@ hipError_t launch(Kernel &kernel, const LaunchConfig &config, void **args);
 bool launch_blocking();
 // Starts the worker threads, the first time (with scheduler().mutex held).
 void start_workers();
-// Size of the lanes' stacks and the limit on dynamic shared memory.
+// The limit on dynamic shared memory.
 constexpr size_t kMaxDynamicShared = 64 * 1024;
+// The size of each lane's stack (GPUSYM_STACK_SIZE).
+size_t lane_stack_size();
+// The kernel the calling thread runs a lane of; only while __gpusym_lane is set.
+const Kernel &running_kernel();
+
+// ---- faults in kernels (faults.cpp) ----
+// On each CPU thread that runs lanes, before the first: installs the
+// runtime's SIGSEGV/SIGBUS handler (once) and an alternate signal stack, so
+// that a fault in a kernel, even a lane's stack overflow, is reported.
+void prepare_fault_handling();
 
 }  // namespace gpusym

@@ -1,9 +1,32 @@
 // Device memory: allocations, copies, memset, device-variable copies.
 //
 // Device memory is host memory the runtime tracks, so that a copy or a free
-// of something that is not a live allocation gets HIP's error code.
+// of something that is not a live allocation gets HIP's error code, and so
+// that a kernel touching memory outside every live allocation faults instead
+// of corrupting its neighbours.  hipMalloc hands out pages of one reserved
+// address range (PROT_NONE until allocated, never committed in advance):
+//
+//   [ .. inaccessible .. | pages of allocation A, its tail flush  | guard | pages of B ...
+//                        ^ A starts 256-aligned in its first page ^ A's end
+//
+// Each allocation ends flush against an inaccessible guard page (its size is
+// rounded up to the 256 bytes HIP aligns allocations to), so an access just
+// past its end faults.  Free pages and the pages of freed allocations are
+// inaccessible too.  Allocation is next-fit with a cursor that only moves on,
+// so freed addresses are handed out again only after the rest of the range
+// has been, and the most recently freed allocations are remembered: a fault
+// in one is reported as a use after free.  The debugger sees the table of
+// live and remembered allocations (gpusym/debug_interface.h); a fault is
+// explained by describe_address().
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <map>
 
 #include "internal.h"
@@ -12,28 +35,242 @@ namespace gpusym {
 
 namespace {
 
-constexpr size_t kAlignment = 256;  // as hipMalloc guarantees
+constexpr size_t kAlignment = 256;          // as hipMalloc guarantees
+constexpr size_t kMinReservation = size_t{1} << 30;
+constexpr size_t kMaxReservation = size_t{1} << 40;
+constexpr size_t kFreedRemembered = 4096;   // freed allocations a fault can still name
+constexpr uint64_t kNear = 1 << 20;         // a fault this close to an allocation is about it
 
-std::mutex &allocations_mutex() {
-  static std::mutex *mutex = new std::mutex;
-  return *mutex;
+struct Allocation {
+  size_t size;
+  uintptr_t span;        // first page it occupies (guarded allocations)
+  size_t span_size;      // its pages and the guard page after them
+  uint32_t slot;         // in the debugger's table
+  bool live;
+  bool guarded;          // in the reserved range; else host memory (aligned_alloc)
+};
+
+struct DeviceMemory {
+  std::mutex mutex;
+  size_t page = 4096;
+  uintptr_t base = 0, end = 0;                   // the reserved range, once reserved
+  bool tried = false;                            // to reserve it
+  bool warned_unguarded = false;
+  std::map<uintptr_t, size_t> free_ranges;       // start -> size, coalesced, inaccessible
+  uintptr_t cursor = 0;                          // next-fit: searches start here
+  std::map<uintptr_t, Allocation> allocations;   // by base: the live and the remembered freed
+  std::deque<std::pair<uintptr_t, uint64_t>> freed;  // remembered freed (base, serial), oldest first
+  std::vector<gpusym_debug_allocation> table;    // the debugger's view, by slot
+  std::vector<uint32_t> free_slots;
+  uint64_t serial = 0;
+};
+
+DeviceMemory &memory() {
+  static auto *instance = new DeviceMemory;  // never destroyed: kernels may run until exit
+  return *instance;
 }
 
-// start address -> size of every live allocation
-std::map<uintptr_t, size_t> &allocations() {
-  static auto *table = new std::map<uintptr_t, size_t>;
-  return *table;
+size_t round_up(size_t value, size_t to) { return (value + to - 1) / to * to; }
+
+// The address range allocations come from: max(64 GiB, twice the physical
+// memory), at most 1 TiB; halved while the system refuses (RLIMIT_AS).
+void reserve(DeviceMemory &m) {
+  m.tried = true;
+  m.page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  size_t physical = static_cast<size_t>(sysconf(_SC_PHYS_PAGES)) * m.page;
+  size_t size = std::min(std::max(size_t{64} << 30, 2 * physical), kMaxReservation);
+  for (; size >= kMinReservation; size /= 2) {
+    void *start = mmap(nullptr, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (start == MAP_FAILED) continue;
+    m.base = reinterpret_cast<uintptr_t>(start);
+    m.end = m.base + size;
+    m.free_ranges[m.base + m.page] = size - m.page;  // the first page stays a guard too
+    m.cursor = m.base + m.page;
+    gpusym_debug.device_memory_base = m.base;
+    gpusym_debug.device_memory_size = size;
+    return;
+  }
+  warn("cannot reserve an address range for device memory: allocations are not guarded");
 }
+
+// Returns [start, start + size) to the free ranges, merged with its neighbours.
+void give_back(DeviceMemory &m, uintptr_t start, size_t size) {
+  auto next = m.free_ranges.lower_bound(start);
+  if (next != m.free_ranges.end() && next->first == start + size) {
+    size += next->second;
+    next = m.free_ranges.erase(next);
+  }
+  if (next != m.free_ranges.begin()) {
+    auto previous = std::prev(next);
+    if (previous->first + previous->second == start) {
+      previous->second += size;
+      return;
+    }
+  }
+  m.free_ranges.emplace_hint(next, start, size);
+}
+
+// Takes `size` bytes (a multiple of the page) from the free ranges, next-fit
+// from the cursor, wrapping around once; 0 when no free range is that large.
+uintptr_t take(DeviceMemory &m, size_t size) {
+  auto carve = [&](std::map<uintptr_t, size_t>::iterator range, uintptr_t start) {
+    uintptr_t range_start = range->first, range_end = range->first + range->second;
+    m.free_ranges.erase(range);
+    if (start > range_start) m.free_ranges[range_start] = start - range_start;
+    if (range_end > start + size) m.free_ranges[start + size] = range_end - (start + size);
+    m.cursor = start + size;
+    return start;
+  };
+  auto after = m.free_ranges.upper_bound(m.cursor);
+  if (after != m.free_ranges.begin()) {
+    auto holder = std::prev(after);  // the range holding the cursor, if any
+    uintptr_t holder_end = holder->first + holder->second;
+    if (holder_end > m.cursor && holder_end - m.cursor >= size) return carve(holder, m.cursor);
+  }
+  for (auto range = after; range != m.free_ranges.end(); ++range)
+    if (range->second >= size) return carve(range, range->first);
+  for (auto range = m.free_ranges.begin(); range != after; ++range)
+    if (range->second >= size) return carve(range, range->first);
+  return 0;
+}
+
+// Publishes the table to the debugger (the vector may have moved).
+void publish(DeviceMemory &m, gpusym_debug_event event, uint32_t slot) {
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  gpusym_debug.allocations = m.table.data();
+  gpusym_debug.allocation_count = static_cast<uint32_t>(m.table.size());
+  notify(event, slot);
+}
+
+uint32_t new_slot(DeviceMemory &m) {
+  if (!m.free_slots.empty()) {
+    uint32_t slot = m.free_slots.back();
+    m.free_slots.pop_back();
+    return slot;
+  }
+  if (m.table.capacity() == 0) m.table.reserve(256);
+  m.table.push_back({});
+  return static_cast<uint32_t>(m.table.size() - 1);
+}
+
+// Forgets a remembered freed allocation.
+void forget(DeviceMemory &m, std::map<uintptr_t, Allocation>::iterator freed) {
+  m.table[freed->second.slot] = {};
+  m.free_slots.push_back(freed->second.slot);
+  m.allocations.erase(freed);
+}
+
+// Forgets the remembered freed allocations overlapping [start, start + size),
+// whose addresses are about to be handed out again.
+void forget_overlapping(DeviceMemory &m, uintptr_t start, size_t size) {
+  auto it = m.allocations.lower_bound(start);
+  if (it != m.allocations.begin()) {
+    auto before = std::prev(it);
+    if (!before->second.live && before->first + before->second.size > start) forget(m, before);
+  }
+  while (it != m.allocations.end() && it->first < start + size) {
+    auto next = std::next(it);
+    if (!it->second.live) forget(m, it);
+    it = next;
+  }
+}
+
+// A guarded allocation of `size` bytes, or null when the range is full or
+// the system refuses to map more (then the caller falls back to host memory).
+void *allocate_guarded(DeviceMemory &m, size_t size, Allocation &out) {
+  if (!m.tried) reserve(m);
+  if (!m.base || size > m.end - m.base) return nullptr;
+  size_t rounded = round_up(size, kAlignment);
+  size_t data = round_up(rounded, m.page);
+  uintptr_t span = take(m, data + m.page);
+  if (!span) return nullptr;
+  if (mprotect(reinterpret_cast<void *>(span), data, PROT_READ | PROT_WRITE) != 0) {
+    give_back(m, span, data + m.page);
+    return nullptr;
+  }
+  uintptr_t pointer = span + data - rounded;
+  forget_overlapping(m, span, data + m.page);
+  out = Allocation{size, span, data + m.page, 0, true, true};
+  return reinterpret_cast<void *>(pointer);
+}
+
+void release_guarded(DeviceMemory &m, const Allocation &allocation) {
+  // A fresh inaccessible mapping in its place: the pages go back to the system.
+  void *span = reinterpret_cast<void *>(allocation.span);
+  if (mmap(span, allocation.span_size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1,
+           0) == MAP_FAILED) {
+    mprotect(span, allocation.span_size, PROT_NONE);
+    madvise(span, allocation.span_size, MADV_DONTNEED);
+  }
+  give_back(m, allocation.span, allocation.span_size);
+}
+
+const char *origin(bool live) { return live ? "hipMalloc" : "hipMalloc, then hipFree"; }
+const char *bytes(uint64_t count) { return count == 1 ? "byte" : "bytes"; }
 
 }  // namespace
 
 bool is_device_range(const void *pointer, size_t size) {
   uintptr_t start = reinterpret_cast<uintptr_t>(pointer);
-  std::lock_guard<std::mutex> lock(allocations_mutex());
-  auto after = allocations().upper_bound(start);
-  if (after == allocations().begin()) return false;
+  DeviceMemory &m = memory();
+  std::lock_guard<std::mutex> lock(m.mutex);
+  auto after = m.allocations.upper_bound(start);
+  if (after == m.allocations.begin()) return false;
   auto containing = std::prev(after);
-  return start - containing->first + size <= containing->second;
+  return containing->second.live && start - containing->first + size <= containing->second.size;
+}
+
+std::mutex &device_memory_mutex() { return memory().mutex; }
+
+void describe_address(uintptr_t address, gpusym_debug_fault &fault, char *text, size_t size) {
+  DeviceMemory &m = memory();
+  fault.allocation_base = fault.allocation_size = 0;
+  fault.allocation_state = GPUSYM_ALLOCATION_UNUSED;
+  auto after = m.allocations.upper_bound(address);
+  auto before = after == m.allocations.begin() ? m.allocations.end() : std::prev(after);
+  const char *freed = "";
+  auto name = [&](std::map<uintptr_t, Allocation>::iterator it) {
+    fault.allocation_base = it->first;
+    fault.allocation_size = it->second.size;
+    fault.allocation_state = it->second.live ? GPUSYM_ALLOCATION_LIVE : GPUSYM_ALLOCATION_FREED;
+    freed = it->second.live ? "" : "freed ";
+  };
+  if (before != m.allocations.end() && address < before->first + before->second.size) {
+    name(before);
+    uint64_t offset = address - before->first;
+    snprintf(text, size, "%" PRIu64 " %s into a %s%zu-byte allocation at 0x%" PRIxPTR " (%s)", offset, bytes(offset),
+             freed, before->second.size, before->first, origin(before->second.live));
+    return;
+  }
+  // The nearest: past the end of the one before, or before the one after.
+  uint64_t past = before != m.allocations.end() ? address - (before->first + before->second.size) : UINT64_MAX;
+  uint64_t ahead = after != m.allocations.end() ? after->first - address : UINT64_MAX;
+  if (past == UINT64_MAX && ahead == UINT64_MAX) {
+    if (m.base && address >= m.base && address < m.end)
+      snprintf(text, size, "far from any allocation (there are none)");
+    else if (address < 65536)
+      snprintf(text, size, "not device memory: %" PRIuPTR " %s from a null pointer", address, bytes(address));
+    else
+      snprintf(text, size, "not device memory");
+    return;
+  }
+  bool is_past = past <= ahead;
+  auto nearest = is_past ? before : after;
+  uint64_t distance = is_past ? past : ahead;
+  if (distance < kNear) {
+    name(nearest);
+    snprintf(text, size, "%" PRIu64 " %s %s a %s%zu-byte allocation at 0x%" PRIxPTR " (%s)", distance,
+             bytes(distance), is_past ? "past the end of" : "before", freed, nearest->second.size, nearest->first,
+             origin(nearest->second.live));
+  } else if (m.base && address >= m.base && address < m.end) {
+    snprintf(text, size, "far from any allocation: %" PRIu64 " bytes %s the nearest, a %s%zu-byte allocation at 0x%" PRIxPTR,
+             distance, is_past ? "past the end of" : "before", nearest->second.live ? "" : "freed ",
+             nearest->second.size, nearest->first);
+  } else if (address < 65536) {
+    snprintf(text, size, "not device memory: %" PRIuPTR " %s from a null pointer", address, bytes(address));
+  } else {
+    snprintf(text, size, "not device memory");
+  }
 }
 
 }  // namespace gpusym
@@ -67,10 +304,28 @@ hipError_t hipMalloc(void **ptr, size_t size) {
   if (!ptr) return record(hipErrorInvalidValue);
   *ptr = nullptr;
   if (size == 0) return hipSuccess;
-  void *memory = aligned_alloc(kAlignment, (size + kAlignment - 1) / kAlignment * kAlignment);
-  if (!memory) return record(hipErrorOutOfMemory);
-  std::lock_guard<std::mutex> lock(allocations_mutex());
-  allocations()[reinterpret_cast<uintptr_t>(memory)] = size;
+  DeviceMemory &m = memory();
+  std::unique_lock<std::mutex> lock(m.mutex);
+  Allocation allocation{};
+  void *memory = allocate_guarded(m, size, allocation);
+  if (!memory) {
+    // The range is full, or the system maps no more (vm.max_map_count):
+    // host memory still works, only unguarded.
+    if (m.base && !m.warned_unguarded) {
+      warn("device memory: cannot map a guarded allocation of %zu bytes; this one and later ones "
+           "may not be guarded",
+           size);
+      m.warned_unguarded = true;
+    }
+    memory = aligned_alloc(kAlignment, round_up(size, kAlignment));
+    if (!memory) return record(hipErrorOutOfMemory);
+    allocation = Allocation{size, 0, 0, 0, true, false};
+  }
+  uintptr_t base = reinterpret_cast<uintptr_t>(memory);
+  allocation.slot = new_slot(m);
+  m.table[allocation.slot] = {base, size, GPUSYM_ALLOCATION_LIVE, 0, ++m.serial};
+  m.allocations[base] = allocation;
+  publish(m, GPUSYM_EVENT_ALLOCATED, allocation.slot);
   own_allocation(memory, size);  // by the current device
   *ptr = memory;
   return hipSuccess;
@@ -79,12 +334,32 @@ hipError_t hipMalloc(void **ptr, size_t size) {
 hipError_t hipFree(void *ptr) {
   if (!ptr) return hipSuccess;
   synchronize_owner(ptr);  // as on a GPU, freeing waits for the work that may use it
-  {
-    std::lock_guard<std::mutex> lock(allocations_mutex());
-    if (!allocations().erase(reinterpret_cast<uintptr_t>(ptr))) return record(hipErrorInvalidValue);
-  }
+  DeviceMemory &m = memory();
+  std::lock_guard<std::mutex> lock(m.mutex);
+  auto found = m.allocations.find(reinterpret_cast<uintptr_t>(ptr));
+  if (found == m.allocations.end() || !found->second.live) return record(hipErrorInvalidValue);
   disown_allocation(ptr);
-  free(ptr);
+  Allocation &allocation = found->second;
+  uint32_t slot = allocation.slot;
+  if (!allocation.guarded) {
+    free(ptr);  // its addresses may come back from malloc at once: not remembered
+    m.table[slot] = {};
+    m.free_slots.push_back(slot);
+    m.allocations.erase(found);
+  } else {
+    release_guarded(m, allocation);
+    allocation.live = false;
+    m.table[slot].state = GPUSYM_ALLOCATION_FREED;
+    m.freed.emplace_back(found->first, m.table[slot].serial);
+    if (m.freed.size() > kFreedRemembered) {
+      auto [base, serial] = m.freed.front();
+      m.freed.pop_front();
+      auto oldest = m.allocations.find(base);  // unless already forgotten when its range was reused
+      if (oldest != m.allocations.end() && !oldest->second.live && m.table[oldest->second.slot].serial == serial)
+        forget(m, oldest);
+    }
+  }
+  publish(m, GPUSYM_EVENT_FREED, slot);
   return hipSuccess;
 }
 

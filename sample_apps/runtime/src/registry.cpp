@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cxxabi.h>
+
 #include <cerrno>
 #include <cstring>
 #include <deque>
@@ -198,6 +200,12 @@ Variable *find_variable(const void *host_shadow) {
 
 const Signature &kernel_signature(Kernel &kernel) {
   std::call_once(kernel.signature_once, [&kernel] {
+    // Named as the demangler names it, for a fault report, which cannot
+    // demangle (it runs in a signal handler).
+    int status = -1;
+    char *demangled = abi::__cxa_demangle(kernel.device_name.c_str(), nullptr, nullptr, &status);
+    kernel.display_name = status == 0 && demangled ? demangled : kernel.device_name;
+    free(demangled);
     auto found = kernel.module->signatures.find(kernel.device_name);
     if (found == kernel.module->signatures.end())
       kernel.signature.error = "the code object does not describe its parameters";

@@ -11,6 +11,11 @@
  * appended to the records; each array is (count, pointer) and the pointer may
  * change whenever `generation` changes.  Strings are NUL-terminated and live as
  * long as the record that points to them.
+ *
+ * Versions: 1 (code objects, kernels, dispatches, executors); 2 appended the
+ * device memory range, the allocation table and the fault record; 3 appended
+ * the devices and streams, each dispatch's stream id and gpusym_current_device,
+ * and padded the executor records to 64 bytes.
  */
 #ifndef GPUSYM_DEBUG_INTERFACE_H
 #define GPUSYM_DEBUG_INTERFACE_H
@@ -23,10 +28,7 @@
 extern "C" {
 #endif
 
-/* 1: code objects, kernels, dispatches, executors.
- * 2: devices and streams appended to gpusym_debug, stream_id to each dispatch,
- *    gpusym_current_device; executor records padded to 64 bytes. */
-#define GPUSYM_DEBUG_VERSION 2
+#define GPUSYM_DEBUG_VERSION 3
 
 /*
  * The bundle entry id of the simulated device's code object in a fat binary:
@@ -47,8 +49,11 @@ enum gpusym_debug_event {
   GPUSYM_EVENT_DISPATCH_QUEUED = 4,      /* event_index: dispatch slot */
   GPUSYM_EVENT_DISPATCH_STARTED = 5,     /* event_index: dispatch slot */
   GPUSYM_EVENT_DISPATCH_COMPLETED = 6,   /* event_index: dispatch slot */
-  GPUSYM_EVENT_STREAM_CREATED = 7,       /* event_index: stream slot */
-  GPUSYM_EVENT_STREAM_DESTROYED = 8,     /* event_index: stream slot (freed once drained) */
+  GPUSYM_EVENT_ALLOCATED = 7,            /* event_index: allocation slot (version 2) */
+  GPUSYM_EVENT_FREED = 8,                /* event_index: allocation slot (version 2) */
+  GPUSYM_EVENT_FAULT = 9,                /* a kernel faulted: see gpusym_debug.fault (version 2) */
+  GPUSYM_EVENT_STREAM_CREATED = 10,      /* event_index: stream slot (version 3) */
+  GPUSYM_EVENT_STREAM_DESTROYED = 11,    /* event_index: stream slot, freed once drained (version 3) */
 };
 
 /* One fat binary registered by the program (one per HIP translation unit). */
@@ -97,7 +102,7 @@ struct gpusym_debug_dispatch {
   uint32_t device;
   uint32_t host_frame_count;    /* return addresses in host_frames, 0 unless captured */
   uint64_t host_frames[GPUSYM_DEBUG_HOST_FRAMES];  /* innermost first, from the launch call */
-  uint64_t stream_id;           /* gpusym_debug_stream.id of the stream: 0 for the null stream */
+  uint64_t stream_id;           /* gpusym_debug_stream.id of its stream, 0 for the null stream (version 3) */
 };
 
 /* One simulated device (GPUSYM_DEVICES of them, ordinals 0, 1, ...). */
@@ -134,7 +139,58 @@ struct gpusym_debug_executor {
   struct gpusym_lane *lanes;    /* the lanes of the block it runs */
   uint32_t lane_count;          /* lanes in that block, 0 when idle */
   uint32_t reserved;
-  uint64_t padding[4];          /* to 64 bytes (version 2): each record on its own cache line */
+  uint64_t padding[4];          /* to 64 bytes (version 3): each record on its own cache line */
+};
+
+enum gpusym_allocation_state {
+  GPUSYM_ALLOCATION_UNUSED = 0,   /* slot unused */
+  GPUSYM_ALLOCATION_LIVE = 1,
+  GPUSYM_ALLOCATION_FREED = 2,    /* freed; its addresses are not handed out again yet */
+};
+
+/* One hipMalloc allocation: every live one, and the most recently freed. */
+struct gpusym_debug_allocation {
+  uint64_t base;                /* the pointer hipMalloc returned */
+  uint64_t size;                /* the bytes asked for */
+  uint32_t state;               /* enum gpusym_allocation_state */
+  uint32_t reserved;
+  uint64_t serial;              /* 1, 2, ... in allocation order */
+};
+
+enum gpusym_fault_kind {
+  GPUSYM_FAULT_NONE = 0,
+  GPUSYM_FAULT_MEMORY = 1,      /* SIGSEGV or SIGBUS in a lane */
+  GPUSYM_FAULT_ASSERTION = 2,   /* a failed assert() in device code */
+  GPUSYM_FAULT_ABORT = 3,       /* abort() in device code */
+  GPUSYM_FAULT_STACK = 4,       /* a lane overflowed its stack */
+};
+
+enum gpusym_fault_access {
+  GPUSYM_ACCESS_UNKNOWN = 0,
+  GPUSYM_ACCESS_READ = 1,
+  GPUSYM_ACCESS_WRITE = 2,
+};
+
+/* The first fault in a kernel, written by the runtime before it ends the
+ * process (for a memory fault: after the debugger has seen the signal). */
+struct gpusym_debug_fault {
+  uint32_t kind;                /* enum gpusym_fault_kind */
+  uint32_t signal;              /* the signal the process ends with */
+  uint64_t os_thread;           /* kernel thread id (gettid) of the lane's CPU thread */
+  uint64_t dispatch_id;
+  uint32_t kernel_index;        /* index into gpusym_debug.kernels */
+  uint32_t access;              /* enum gpusym_fault_access */
+  struct gpusym_dim3 block;
+  struct gpusym_dim3 thread;
+  uint64_t address;             /* the faulting address (memory and stack faults) */
+  uint64_t allocation_base;     /* the allocation it was in or near, or 0 */
+  uint64_t allocation_size;
+  uint32_t allocation_state;    /* enum gpusym_allocation_state of that allocation */
+  uint32_t line;                /* assertion: source line */
+  const char *assertion;        /* assertion: the condition's text, else NULL */
+  const char *file;             /* assertion: source file, else NULL */
+  const char *function;         /* assertion: function, else NULL */
+  const char *message;          /* the report printed on stderr, without "gpusym: " */
 };
 
 struct gpusym_debug {
@@ -155,7 +211,16 @@ struct gpusym_debug {
   uint32_t flags;               /* GPUSYM_DEBUG_* bits, written by a debugger */
   struct gpusym_debug_executor *executors;
 
-  /* Version 2. */
+  /* version 2 */
+  uint64_t device_memory_base;  /* the address range hipMalloc allocates from */
+  uint64_t device_memory_size;  /* 0 before the first allocation */
+  uint32_t allocation_count;    /* slots in allocations (some may be unused) */
+  uint32_t reserved;
+  struct gpusym_debug_allocation *allocations;
+  struct gpusym_debug_fault *fault;          /* NULL until a kernel faults */
+  uint64_t lane_stack_size;     /* bytes of each lane's stack, 0 before the first launch */
+
+  /* version 3 */
   uint32_t device_count;
   uint32_t stream_count;        /* slots in `streams`, free ones included */
   struct gpusym_debug_device *devices;

@@ -1,5 +1,6 @@
 /*
- * Device built-ins: coordinates, barriers, fences, printf, warpSize.
+ * Device built-ins: coordinates, barriers, fences, printf, assert and abort,
+ * warpSize.
  *
  * On AMDGPU they are clang's amdgcn builtins.  On the simulated device they
  * read the current lane (gpusym/lane.h) and call into the runtime, which the
@@ -52,6 +53,32 @@ static __device__ __GPUSYM_INLINE void __threadfence_block(void) { __atomic_thre
 #endif
 
 extern "C" __device__ int printf(const char *format, ...);
+
+/* assert() and abort() in device code.  <assert.h>'s assert calls
+ * __assert_fail, a host function: this device overload (clang overloads on
+ * __host__/__device__) takes device calls, before or after <assert.h>.  On
+ * AMDGPU they print and trap as HIP's do; on the simulated device the runtime
+ * reports the kernel, block and thread with HIP's text, then aborts. */
+#if defined(__AMDGCN__)
+static __device__ __GPUSYM_INLINE __attribute__((noreturn)) void __assert_fail(const char *assertion, const char *file,
+                                                                               unsigned int line, const char *function) {
+  printf("%s:%u: %s: Device-side assertion `%s' failed.\n", file, line, function, assertion);
+  __builtin_trap();
+}
+static __device__ __GPUSYM_INLINE __attribute__((noreturn)) void abort(void) { __builtin_trap(); }
+#else
+extern "C" __device__ __attribute__((noreturn)) void __gpusym_assert_fail(const char *assertion, const char *file,
+                                                                          unsigned int line, const char *function);
+extern "C" __device__ __attribute__((noreturn)) void __gpusym_abort(void);
+static __device__ __GPUSYM_INLINE __attribute__((noreturn)) void __assert_fail(const char *assertion, const char *file,
+                                                                               unsigned int line, const char *function) {
+  __gpusym_assert_fail(assertion, file, line, function);
+}
+static __device__ __GPUSYM_INLINE __attribute__((noreturn)) void abort(void) { __gpusym_abort(); }
+#endif
+namespace std {
+using ::abort;  /* std::abort() too, whether <cstdlib> came before or comes after */
+}
 
 /* threadIdx.x and friends, as read-only properties like HIP's own. */
 #define __GPUSYM_COORDINATES(type, getter)                                       \
