@@ -12,7 +12,7 @@ from gdbext.runtime_state import announce_lane
 from gdbext.kbreak import KbreakCommand, resolve_deferred
 from gdbext.api_errors import ApiErrors, SetPrefix
 from gdbext.focus import GpuFocus, GpuPrefix
-from gdbext.views import InfoDispatches, InfoKernels
+from gdbext.views import InfoDevices, InfoDispatches, InfoKernels
 
 _registered = False
 
@@ -25,6 +25,7 @@ def register() -> None:
     KbreakCommand()
     InfoKernels()
     InfoDispatches()
+    InfoDevices()
     GpuPrefix()
     GpuFocus()
     SetPrefix("set")

@@ -1,5 +1,6 @@
 """Reading the simulated runtime's state (gpusym/debug_interface.h): the
-current lane, the dispatch ring, the kernels; and how gpusym prints them."""
+current lane, the dispatch ring, the kernels, the devices and streams; and
+how gpusym prints them."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from symbols.demangle import demangle
 
 DISPATCH_SLOTS = 1024  # GPUSYM_DEBUG_DISPATCH_SLOTS
 DISPATCH_STATES = {1: "queued", 2: "running", 3: "complete"}
+STREAM_NON_BLOCKING = 0x1  # hipStreamNonBlocking
+STREAM_DESTROYED = 2  # GPUSYM_STREAM_DESTROYED (1: live, 0: a free slot)
 
 
 def lane() -> gdb.Value | None:
@@ -40,6 +43,48 @@ def dispatches(debug: gdb.Value) -> list[gdb.Value]:
     count = int(debug["dispatch_count"])
     records = [debug["dispatches"][slot] for slot in range(min(count, DISPATCH_SLOTS))]
     return sorted((r for r in records if int(r["state"]) != 0), key=lambda r: int(r["id"]))
+
+
+def has_devices(debug: gdb.Value) -> bool:
+    """Whether the runtime describes its devices and streams (interface version 3)."""
+    return int(debug["version"]) >= 3
+
+
+def devices(debug: gdb.Value) -> list[gdb.Value]:
+    return [debug["devices"][index] for index in range(int(debug["device_count"]))]
+
+
+def streams(debug: gdb.Value) -> list[gdb.Value]:
+    """Live streams (and destroyed ones still running work), by device and id."""
+    records = [debug["streams"][slot] for slot in range(int(debug["stream_count"]))]
+    return sorted((r for r in records if int(r["state"]) != 0), key=lambda r: (int(r["device"]), int(r["id"])))
+
+
+def stream_name(record: gdb.Value) -> str:
+    """``null`` for a device's null stream, else the stream's id."""
+    return "null" if int(record["id"]) == 0 else str(int(record["id"]))
+
+
+def dispatch_stream(debug: gdb.Value, record: gdb.Value) -> str:
+    """The stream of a dispatch record: its id, or its handle from a runtime that has no ids."""
+    if has_devices(debug):
+        return "null" if int(record["stream_id"]) == 0 else str(int(record["stream_id"]))
+    return f"{int(record['stream']):#x}"
+
+
+def thread_device(debug: gdb.Value) -> int | None:
+    """The device of the selected thread: the device of the dispatch whose
+    simulated thread it runs, else its current device (hipSetDevice); None
+    when neither can be read."""
+    current = lane()
+    if current is not None:
+        record = dispatch_record(debug, int(current["dispatch_id"]))
+        if record is not None:
+            return int(record["device"])
+    try:
+        return int(gdb.parse_and_eval("gpusym_current_device"))
+    except gdb.error:
+        return None
 
 
 def kernel_name(debug: gdb.Value, index: int) -> str:

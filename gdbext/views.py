@@ -1,4 +1,5 @@
-"""``info kernels``: the program's kernels, where they live, how often launched."""
+"""``info kernels``, ``info dispatches`` and ``info devices``: the program's
+kernels, its dispatches, and the simulated devices with their streams."""
 
 from __future__ import annotations
 
@@ -72,8 +73,9 @@ class InfoDispatches(gdb.Command):
 
 Queued and running dispatches and the last ten completed (all: every one the
 runtime still remembers), with kernel, grid, block, dynamic shared memory,
-stream, device, state and the host thread that launched it.  '*' marks the
-dispatch of the simulated thread the selected thread runs."""
+device, stream ('null' or the stream's id, as info devices lists them),
+state and the host thread that launched it.  '*' marks the dispatch of the
+simulated thread the selected thread runs."""
 
     def __init__(self) -> None:
         super().__init__("info dispatches", gdb.COMMAND_STATUS)
@@ -98,7 +100,7 @@ dispatch of the simulated thread the selected thread runs."""
             return
         current = runtime_state.lane()
         focus = int(current["dispatch_id"]) if current is not None else 0
-        rows = [("", "Id", "State", "Kernel", "Grid", "Block", "Shmem", "Stream", "Device", "Host thread")]
+        rows = [("", "Id", "State", "Kernel", "Grid", "Block", "Shmem", "Device", "Stream", "Host thread")]
         for record in records:
             rows.append((
                 "*" if int(record["id"]) == focus else "",
@@ -108,10 +110,84 @@ dispatch of the simulated thread the selected thread runs."""
                 runtime_state.dim3(record["grid"]),
                 runtime_state.dim3(record["block"]),
                 str(int(record["shared_mem"])),
-                f"{int(record['stream']):#x}",
                 str(int(record["device"])),
+                runtime_state.dispatch_stream(debug, record),
                 str(int(record["host_thread"])),
             ))  # fmt: skip
-        widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-        for row in rows:
-            print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+        _print_table(rows)
+
+
+def _print_table(rows: list[tuple[str, ...]]) -> None:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+
+
+def _bytes(count: int) -> str:
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if count >= size:
+            return f"{count / size:.1f} {unit}"
+    return f"{count} bytes"
+
+
+class InfoDevices(gdb.Command):
+    """List the simulated devices and their streams: info devices
+
+For each device: its ordinal and name, its streams, its dispatches queued and
+running, and the allocations made on it.  '*' marks the device of the
+selected thread: the device of the dispatch whose simulated thread it runs,
+else the thread's current device (hipSetDevice).  Then every stream: its id
+('null' for a device's null stream), device, handle (the program's
+hipStream_t), flags and the operations it has queued or running (kernels,
+copies, event records and waits)."""
+
+    def __init__(self) -> None:
+        super().__init__("info devices", gdb.COMMAND_STATUS)
+
+    def invoke(self, argument: str, from_tty: bool) -> None:
+        with one_line_errors("info devices"):
+            if argument.strip():
+                raise gdb.GdbError("usage: info devices")
+            self._list()
+
+    def _list(self) -> None:
+        debug = runtime_state.debug_state()
+        if debug is None:
+            print("No simulated runtime in the program (or it is not running).")
+            return
+        if not runtime_state.has_devices(debug):
+            print("The program's runtime has one device and only the null stream (debug interface before version 3).")
+            return
+        selected = runtime_state.thread_device(debug)
+        work: dict[tuple[int, int], int] = {}
+        for record in runtime_state.dispatches(debug):
+            key = (int(record["device"]), int(record["state"]))
+            work[key] = work.get(key, 0) + 1
+        rows = [("", "Device", "Name", "Streams", "Queued", "Running", "Allocations")]
+        for device in runtime_state.devices(debug):
+            ordinal = int(device["ordinal"])
+            allocations = int(device["allocation_count"])
+            rows.append((
+                "*" if ordinal == selected else "",
+                str(ordinal),
+                device["name"].string(),
+                str(int(device["stream_count"])),
+                str(work.get((ordinal, 1), 0)),
+                str(work.get((ordinal, 2), 0)),
+                f"{allocations} ({_bytes(int(device['allocated_bytes']))})" if allocations else "0",
+            ))  # fmt: skip
+        _print_table(rows)
+        print()
+        rows = [("Stream", "Device", "Handle", "Flags", "Pending")]
+        for stream in runtime_state.streams(debug):
+            flags = "non-blocking" if int(stream["flags"]) & runtime_state.STREAM_NON_BLOCKING else "blocking"
+            if int(stream["state"]) == runtime_state.STREAM_DESTROYED:
+                flags += ", destroyed"
+            rows.append((
+                runtime_state.stream_name(stream),
+                str(int(stream["device"])),
+                f"{int(stream['handle']):#x}",
+                flags,
+                str(int(stream["pending"])),
+            ))  # fmt: skip
+        _print_table(rows)

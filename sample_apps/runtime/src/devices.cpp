@@ -1,16 +1,109 @@
-// The simulated device and its properties.
+// The simulated devices: how many, their properties, each host thread's
+// current device, peer access, and which device owns each allocation.
 #include <unistd.h>
 
 #include <cstring>
+#include <map>
+#include <thread>
 
 #include "internal.h"
 
+extern "C" {
+// Per host thread, as in HIP; exported for debuggers (gpusym/debug_interface.h).
+// Initial-exec, as __gpusym_lane: read at every launch, written at every block.
+__thread __attribute__((tls_model("initial-exec"))) int gpusym_current_device = 0;
+}
+
+namespace gpusym {
+
 namespace {
 
-thread_local int current_device = 0;
-constexpr int kDeviceCount = 1;
+constexpr int kMaxDevices = 64;
+
+struct Device {
+  std::string name;
+  uint64_t peers_enabled = 0;   // bit p: hipDeviceEnablePeerAccess(p) made while this device was current
+};
+
+struct Devices {
+  std::mutex mutex;             // peer access and allocations
+  std::vector<Device> devices;
+  std::vector<gpusym_debug_device> records;
+  std::map<uintptr_t, std::pair<size_t, int>> allocations;  // start -> (size, device)
+};
+
+Devices &devices() {
+  static Devices *instance = [] {
+    auto *d = new Devices;   // never destroyed: used until exit
+    long count = env_long("GPUSYM_DEVICES", 2);
+    if (count < 1 || count > kMaxDevices) {
+      warn("ignoring GPUSYM_DEVICES=%ld: not between 1 and %d", count, kMaxDevices);
+      count = 2;
+    }
+    d->devices.resize(count);
+    d->records.resize(count);
+    for (int i = 0; i < count; i++) {
+      d->devices[i].name = "gpusym simulated device " + std::to_string(i);
+      d->records[i] = gpusym_debug_device{static_cast<uint32_t>(i), 0, d->devices[i].name.c_str(), 0, 0};
+    }
+    std::lock_guard<std::mutex> lock(registry_mutex());
+    gpusym_debug.devices = d->records.data();
+    gpusym_debug.device_count = static_cast<uint32_t>(count);
+    return d;
+  }();
+  return *instance;
+}
+
+// The devices are published in the debugger interface when the runtime loads.
+[[maybe_unused]] const bool published = (devices(), true);
 
 }  // namespace
+
+int device_count() {
+  static const int count = static_cast<int>(devices().devices.size());
+  return count;
+}
+
+int current_device() { return gpusym_current_device; }
+
+void set_current_device(int device) { gpusym_current_device = device; }
+
+void own_allocation(const void *pointer, size_t size) {
+  Devices &d = devices();
+  int device = current_device();
+  std::lock_guard<std::mutex> lock(d.mutex);
+  d.allocations[reinterpret_cast<uintptr_t>(pointer)] = {size, device};
+  d.records[device].allocation_count++;
+  d.records[device].allocated_bytes += size;
+}
+
+void disown_allocation(const void *pointer) {
+  Devices &d = devices();
+  std::lock_guard<std::mutex> lock(d.mutex);
+  auto found = d.allocations.find(reinterpret_cast<uintptr_t>(pointer));
+  if (found == d.allocations.end()) return;
+  auto [size, device] = found->second;
+  d.records[device].allocation_count--;
+  d.records[device].allocated_bytes -= size;
+  d.allocations.erase(found);
+}
+
+int allocation_device(const void *pointer) {
+  Devices &d = devices();
+  uintptr_t address = reinterpret_cast<uintptr_t>(pointer);
+  std::lock_guard<std::mutex> lock(d.mutex);
+  auto after = d.allocations.upper_bound(address);
+  if (after == d.allocations.begin()) return -1;
+  auto containing = std::prev(after);
+  return address - containing->first < containing->second.first ? containing->second.second : -1;
+}
+
+void synchronize_owner(const void *pointer) {
+  int device = allocation_device(pointer);
+  if (device >= 0) synchronize_device(device);
+}
+
+}  // namespace gpusym
 
 using namespace gpusym;
 
@@ -18,28 +111,30 @@ extern "C" {
 
 hipError_t hipGetDeviceCount(int *count) {
   if (!count) return record(hipErrorInvalidValue);
-  *count = kDeviceCount;
+  *count = device_count();
   return hipSuccess;
 }
 
 hipError_t hipGetDevice(int *device) {
   if (!device) return record(hipErrorInvalidValue);
-  *device = current_device;
+  *device = current_device();
   return hipSuccess;
 }
 
 hipError_t hipSetDevice(int device) {
-  if (device < 0 || device >= kDeviceCount) return record(hipErrorInvalidDevice);
-  current_device = device;
+  if (!valid_device(device)) return record(hipErrorInvalidDevice);
+  set_current_device(device);
   return hipSuccess;
 }
 
 hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int device) {
   if (!prop) return record(hipErrorInvalidValue);
-  if (device < 0 || device >= kDeviceCount) return record(hipErrorInvalidDevice);
+  if (!valid_device(device)) return record(hipErrorInvalidDevice);
+  long workers = env_long("GPUSYM_WORKERS", std::thread::hardware_concurrency());
   memset(prop, 0, sizeof *prop);
-  snprintf(prop->name, sizeof prop->name, "gpusym simulated device %d", device);
+  snprintf(prop->name, sizeof prop->name, "%s", devices().devices[device].name.c_str());
   snprintf(prop->gcnArchName, sizeof prop->gcnArchName, "gpusym");
+  // Every device is the host's memory, seen whole.
   prop->totalGlobalMem = static_cast<size_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
   prop->sharedMemPerBlock = kMaxDynamicShared;
   prop->warpSize = 64;
@@ -49,15 +144,75 @@ hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int device) {
   prop->maxGridSize[1] = prop->maxGridSize[2] = 65536;
   prop->clockRate = 1000000;
   prop->totalConstMem = 64 * 1024;
-  prop->multiProcessorCount = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
+  // The workers run the blocks of every device: they are its compute units.
+  prop->multiProcessorCount = static_cast<int>(workers < 1 ? 1 : workers);
   prop->maxThreadsPerMultiProcessor = 1024;
-  prop->concurrentKernels = 0;
+  prop->concurrentKernels = 1;  // kernels of different streams may overlap
+  prop->pciBusID = device + 1;
   prop->canMapHostMemory = 1;
+  prop->clockInstructionRate = 1000000;
+  prop->memoryClockRate = 1000000;
+  prop->memoryBusWidth = 64;
+  prop->l2CacheSize = 4 * 1024 * 1024;
+  prop->regsPerMultiprocessor = 65536;
+  prop->regsPerBlock = 65536;
+  prop->memPitch = 0x7fffffff;
+  prop->sharedMemPerMultiprocessor = kMaxDynamicShared;
+  prop->maxSharedMemoryPerMultiProcessor = kMaxDynamicShared;
+  prop->isMultiGpuBoard = device_count() > 1;
+  prop->asyncEngineCount = 1;
+  prop->unifiedAddressing = 1;
+  prop->hostNativeAtomicSupported = 1;
+  prop->maxBlocksPerMultiProcessor = 1;
   return hipSuccess;
 }
 
 hipError_t hipDeviceSynchronize(void) {
-  synchronize();
+  synchronize_device(current_device());
+  return hipSuccess;
+}
+
+// Peer access.  Every simulated device reads every other's memory (it is all
+// the host's), so enabling it changes nothing but what HIP's calls answer.
+hipError_t hipDeviceCanAccessPeer(int *can_access, int device, int peer) {
+  if (!can_access) return record(hipErrorInvalidValue);
+  if (device == peer) {  // HIP answers 0 for a device and itself, whatever the ordinal
+    *can_access = 0;
+    return hipSuccess;
+  }
+  if (!valid_device(device) || !valid_device(peer)) return record(hipErrorInvalidDevice);
+  *can_access = 1;
+  return hipSuccess;
+}
+
+hipError_t hipDeviceEnablePeerAccess(int peer, unsigned int flags) {
+  if (flags != 0) return record(hipErrorInvalidValue);
+  int device = current_device();
+  if (peer == device || !valid_device(peer)) return record(hipErrorInvalidDevice);
+  Devices &d = devices();
+  std::lock_guard<std::mutex> lock(d.mutex);
+  uint64_t bit = uint64_t{1} << peer;
+  if (d.devices[device].peers_enabled & bit) return record(hipErrorPeerAccessAlreadyEnabled);
+  d.devices[device].peers_enabled |= bit;
+  return hipSuccess;
+}
+
+hipError_t hipDeviceDisablePeerAccess(int peer) {
+  int device = current_device();
+  if (peer == device || !valid_device(peer)) return record(hipErrorInvalidDevice);
+  Devices &d = devices();
+  std::lock_guard<std::mutex> lock(d.mutex);
+  uint64_t bit = uint64_t{1} << peer;
+  if (!(d.devices[device].peers_enabled & bit)) return record(hipErrorPeerAccessNotEnabled);
+  d.devices[device].peers_enabled &= ~bit;
+  return hipSuccess;
+}
+
+hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attributes, const void *ptr) {
+  if (!attributes || !ptr) return record(hipErrorInvalidValue);
+  int device = allocation_device(ptr);
+  if (device < 0) return record(hipErrorInvalidValue);  // no live allocation holds it
+  *attributes = hipPointerAttribute_t{hipMemoryTypeDevice, device, const_cast<void *>(ptr), nullptr, 0, 0};
   return hipSuccess;
 }
 

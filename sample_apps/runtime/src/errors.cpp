@@ -37,6 +37,8 @@ constexpr ErrorText kErrors[] = {
     {hipErrorNotReady, "hipErrorNotReady", "device not ready"},
     {hipErrorIllegalAddress, "hipErrorIllegalAddress", "an illegal memory access was encountered"},
     {hipErrorLaunchOutOfResources, "hipErrorLaunchOutOfResources", "too many resources requested for launch"},
+    {hipErrorPeerAccessAlreadyEnabled, "hipErrorPeerAccessAlreadyEnabled", "peer access is already enabled"},
+    {hipErrorPeerAccessNotEnabled, "hipErrorPeerAccessNotEnabled", "peer access has not been enabled"},
     {hipErrorLaunchFailure, "hipErrorLaunchFailure", "unspecified launch failure"},
     {hipErrorNotSupported, "hipErrorNotSupported", "operation not supported"},
     {hipErrorUnknown, "hipErrorUnknown", "unknown error"},

@@ -1,9 +1,11 @@
-// Execution of dispatches on CPU threads.
+// Execution of dispatches and copies on CPU threads.
 //
-// The null stream is an in-order queue.  Worker threads take blocks of the
-// dispatch at its front; each block runs wholly on one worker, its lanes
-// (simulated GPU threads) one after another on their own small stacks.  A
-// lane that calls __syncthreads() switches back to the block's scheduler,
+// Every stream is an in-order queue (streams.cpp); one pool of worker threads
+// serves them all, so kernels of different streams may run at once.  Workers
+// take blocks of the oldest started dispatch that has blocks left (and the
+// copies whose turn has come); each block runs wholly on one worker, its
+// lanes (simulated GPU threads) one after another on their own small stacks.
+// A lane that calls __syncthreads() switches back to the block's scheduler,
 // which runs every other lane up to the barrier before resuming any of them.
 // A lane that never waits finishes in one go and hands its stack to the next.
 #include <dlfcn.h>
@@ -12,10 +14,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <atomic>
-#include <condition_variable>
 #include <cstring>
-#include <deque>
 #include <memory>
 #include <thread>
 
@@ -36,34 +35,15 @@ namespace {
 constexpr uint32_t kMaxLanes = 1024;
 constexpr uint32_t kMaxExecutors = 256;
 
-struct Dispatch {
-  uint64_t id;
-  Kernel *kernel;
-  LaunchConfig config;
-  std::vector<max_align_t> arguments;   // copies of the arguments
-  std::vector<void *> argv;              // pointers into `arguments`, for ffi_call
-  uint64_t total_blocks;
-  std::atomic<uint64_t> next_block{0};
-  uint64_t done_blocks = 0;              // under the queue's mutex
-  gpusym_debug_dispatch *record;
-};
-
-struct Queue {
-  std::mutex mutex;
-  std::condition_variable work;   // a dispatch has blocks to take
-  std::condition_variable done;   // a dispatch completed
-  std::deque<Dispatch *> pending; // in launch order; the front one runs
-  uint64_t launches = 0;
-  bool workers_started = false;
-};
-
-Queue &queue() {
-  static Queue *instance = new Queue;  // never destroyed: workers outlive exit
-  return *instance;
-}
+// Kernel launches so far (under the scheduler's mutex): the next dispatch id.
+uint64_t launches = 0;
+bool workers_started = false;
 
 gpusym_debug_dispatch dispatch_records[GPUSYM_DEBUG_DISPATCH_SLOTS];
-gpusym_debug_executor executor_records[kMaxExecutors];
+// Each worker writes its record at every lane it starts: one cache line each,
+// or workers slow each other down.
+alignas(64) gpusym_debug_executor executor_records[kMaxExecutors];
+static_assert(sizeof(gpusym_debug_executor) == 64);
 
 
 // A CPU thread that runs lanes: its lanes, their stacks, its scheduler context.
@@ -73,7 +53,7 @@ struct Executor {
   std::vector<void *> free_stacks;
   void *fiber_stack = nullptr;   // stack of the fiber being started
   void *scheduler_sp = nullptr;
-  Dispatch *dispatch = nullptr;
+  Op *dispatch = nullptr;         // the kernel whose block runs
   uint32_t lane_count = 0;       // lanes in the block being run
   uint32_t next_unstarted = 0;   // first lane not started yet
 
@@ -121,7 +101,7 @@ void enter(Executor &executor, gpusym_lane &lane) {
 // at a barrier (it keeps the stack) or when no unstarted lane is left.
 [[noreturn]] void lane_main(gpusym_lane *lane) {
   Executor &executor = this_executor();
-  Dispatch &dispatch = *executor.dispatch;
+  Op &dispatch = *executor.dispatch;
   void *stack = executor.fiber_stack;
   for (;;) {
     ffi_call(&dispatch.kernel->signature.cif, FFI_FN(dispatch.kernel->entry), nullptr,
@@ -162,7 +142,7 @@ void resume(Executor &executor, gpusym_lane &lane) {
   gpusym_fiber_switch(&executor.scheduler_sp, lane.saved_sp);
 }
 
-void run_block(Executor &executor, Dispatch &dispatch, uint64_t block) {
+void run_block(Executor &executor, Op &dispatch, uint64_t block) {
   const LaunchConfig &config = dispatch.config;
   gpusym_dim3 grid{config.grid.x, config.grid.y, config.grid.z};
   gpusym_dim3 dim{config.block.x, config.block.y, config.block.z};
@@ -197,20 +177,16 @@ void run_block(Executor &executor, Dispatch &dispatch, uint64_t block) {
   executor.record->lane_count = 0;
 }
 
-void set_state(Dispatch &dispatch, gpusym_dispatch_state state, gpusym_debug_event event) {
+void set_state(Op &dispatch, gpusym_dispatch_state state, gpusym_debug_event event) {
   std::lock_guard<std::mutex> lock(registry_mutex());
   dispatch.record->state = state;
   notify(event, dispatch.record - dispatch_records);
 }
 
-// Under the queue's mutex: the front dispatch has run all its blocks.
-void complete_front(Queue &q) {
-  Dispatch *dispatch = q.pending.front();
-  q.pending.pop_front();
+// Under the scheduler's mutex: every block of the dispatch has run.
+void complete_dispatch(Op *dispatch) {
   set_state(*dispatch, GPUSYM_DISPATCH_COMPLETE, GPUSYM_EVENT_DISPATCH_COMPLETED);
-  delete dispatch;
-  q.work.notify_all();
-  q.done.notify_all();
+  complete(dispatch);
 }
 
 void worker_main(uint32_t index) {
@@ -218,39 +194,44 @@ void worker_main(uint32_t index) {
   snprintf(name, sizeof name, "gpusym-w%u", index);
   pthread_setname_np(pthread_self(), name);
   Executor &executor = this_executor();
-  Queue &q = queue();
-  std::unique_lock<std::mutex> lock(q.mutex);
+  Scheduler &s = scheduler();
+  std::unique_lock<std::mutex> lock(s.mutex);
   for (;;) {
-    q.work.wait(lock, [&q] {
-      return !q.pending.empty() && q.pending.front()->next_block < q.pending.front()->total_blocks;
-    });
-    Dispatch *dispatch = q.pending.front();
+    s.work.wait(lock, [&s] { return !s.runnable.empty(); });
+    Op *op = s.runnable.front();
+    if (op->kind != Op::kKernel) {  // a copy or a memset
+      s.runnable.pop_front();
+      op->in_runnable = false;
+      lock.unlock();
+      run_transfer(*op);
+      lock.lock();
+      complete(op);
+      continue;
+    }
     // The first block is claimed under the lock: a dispatch completes only
     // when every claimed block is counted, so it stays alive until this
     // worker has counted its own.  Other workers claim blocks without the
     // lock, so the last one may already be gone.
-    uint64_t block = dispatch->next_block.fetch_add(1);
-    if (block >= dispatch->total_blocks) continue;
-    if (dispatch->record->state == GPUSYM_DISPATCH_QUEUED)
-      set_state(*dispatch, GPUSYM_DISPATCH_RUNNING, GPUSYM_EVENT_DISPATCH_STARTED);
+    uint64_t block = op->next_block.fetch_add(1);
+    if (block + 1 >= op->total_blocks) {  // every block is taken: no more for the workers
+      s.runnable.pop_front();
+      op->in_runnable = false;
+      if (block >= op->total_blocks) continue;
+    }
+    if (op->record->state == GPUSYM_DISPATCH_QUEUED)
+      set_state(*op, GPUSYM_DISPATCH_RUNNING, GPUSYM_EVENT_DISPATCH_STARTED);
     lock.unlock();
-    executor.dispatch = dispatch;
+    set_current_device(stream_device(op->stream));
+    executor.dispatch = op;
     uint64_t ran = 0;
     do {
-      run_block(executor, *dispatch, block);
+      run_block(executor, *op, block);
       ran++;
-    } while ((block = dispatch->next_block.fetch_add(1)) < dispatch->total_blocks);
+    } while ((block = op->next_block.fetch_add(1)) < op->total_blocks);
     lock.lock();
-    dispatch->done_blocks += ran;
-    if (dispatch->done_blocks == dispatch->total_blocks) complete_front(q);
+    op->done_blocks += ran;
+    if (op->done_blocks == op->total_blocks) complete_dispatch(op);
   }
-}
-
-void start_workers(Queue &q) {
-  long count = env_long("GPUSYM_WORKERS", std::thread::hardware_concurrency());
-  for (uint32_t i = 0; i < static_cast<uint32_t>(count < 1 ? 1 : count); i++)
-    std::thread(worker_main, i).detach();
-  q.workers_started = true;
 }
 
 // The launching thread's return addresses, from the caller of the launch
@@ -265,11 +246,6 @@ __attribute__((noinline)) void capture_host_stack(gpusym_debug_dispatch &record)
   record.host_frame_count = 0;
   for (int i = first; i < count && record.host_frame_count < GPUSYM_DEBUG_HOST_FRAMES; i++)
     record.host_frames[record.host_frame_count++] = reinterpret_cast<uint64_t>(frames[i]);
-}
-
-bool launch_blocking() {
-  static const bool blocking = env_long("GPUSYM_LAUNCH_BLOCKING", 0) != 0;
-  return blocking;
 }
 
 }  // namespace
@@ -288,10 +264,17 @@ extern "C" void __gpusym_syncthreads(void) {
   gpusym_fiber_switch(&lane->saved_sp, this_executor().scheduler_sp);
 }
 
-void synchronize() {
-  Queue &q = queue();
-  std::unique_lock<std::mutex> lock(q.mutex);
-  q.done.wait(lock, [&q] { return q.pending.empty(); });
+bool launch_blocking() {
+  static const bool blocking = env_long("GPUSYM_LAUNCH_BLOCKING", 0) != 0;
+  return blocking;
+}
+
+void start_workers() {
+  if (workers_started) return;
+  long count = env_long("GPUSYM_WORKERS", std::thread::hardware_concurrency());
+  for (uint32_t i = 0; i < static_cast<uint32_t>(count < 1 ? 1 : count); i++)
+    std::thread(worker_main, i).detach();
+  workers_started = true;
 }
 
 hipError_t launch(Kernel &kernel, const LaunchConfig &config, void **args) {
@@ -299,7 +282,7 @@ hipError_t launch(Kernel &kernel, const LaunchConfig &config, void **args) {
   if (!signature.error.empty()) return hipErrorInvalidDeviceFunction;
   if (!args && !signature.params.empty()) return hipErrorInvalidValue;
 
-  auto *dispatch = new Dispatch;
+  auto dispatch = std::make_unique<Op>(Op::kKernel);
   dispatch->kernel = &kernel;
   dispatch->config = config;
   dispatch->total_blocks = uint64_t{config.grid.x} * config.grid.y * config.grid.z;
@@ -310,23 +293,29 @@ hipError_t launch(Kernel &kernel, const LaunchConfig &config, void **args) {
     dispatch->argv.push_back(buffer + signature.offsets[i]);
   }
 
-  Queue &q = queue();
-  std::unique_lock<std::mutex> lock(q.mutex);
+  Scheduler &s = scheduler();
+  std::unique_lock<std::mutex> lock(s.mutex);
   // A full ring is a full hardware queue: wait for the oldest launch.  The id
   // is taken only then, so ids follow the order of the queue.
-  q.done.wait(lock, [&q] {
-    uint32_t state = dispatch_records[q.launches % GPUSYM_DEBUG_DISPATCH_SLOTS].state;
+  s.done.wait(lock, [] {
+    uint32_t state = dispatch_records[launches % GPUSYM_DEBUG_DISPATCH_SLOTS].state;
     return state == GPUSYM_DISPATCH_FREE || state == GPUSYM_DISPATCH_COMPLETE;
   });
-  dispatch->id = ++q.launches;
+  // As HIP (and CUDA): a launch on a stream of another device than the
+  // current one fails.
+  ihipStream_t *stream = find_stream(config.stream);
+  if (!stream || stream_device(stream) != current_device()) return hipErrorInvalidHandle;
+  dispatch->id = ++launches;
   gpusym_debug_dispatch *record = &dispatch_records[(dispatch->id - 1) % GPUSYM_DEBUG_DISPATCH_SLOTS];
   dispatch->record = record;
+  dispatch->caller_runs = launch_blocking();
   {
     std::lock_guard<std::mutex> registry_lock(registry_mutex());
     *record = gpusym_debug_dispatch{dispatch->id, GPUSYM_DISPATCH_QUEUED, kernel.index,
                                     {config.grid.x, config.grid.y, config.grid.z},
                                     {config.block.x, config.block.y, config.block.z},
-                                    config.shared_mem, config.stream, current_os_thread(), 0, 0, {}};
+                                    config.shared_mem, config.stream, current_os_thread(),
+                                    static_cast<uint32_t>(stream_device(stream)), 0, {}, stream_id(stream)};
     if (gpusym_debug.flags & GPUSYM_DEBUG_CAPTURE_HOST_STACKS) capture_host_stack(*record);
     gpusym_debug.dispatches = dispatch_records;
     gpusym_debug.dispatch_count = dispatch->id;
@@ -335,24 +324,23 @@ hipError_t launch(Kernel &kernel, const LaunchConfig &config, void **args) {
     notify(GPUSYM_EVENT_DISPATCH_QUEUED, record - dispatch_records);
   }
 
-  if (launch_blocking()) {
-    // Run it here, after everything queued before it, and return when done.
-    q.done.wait(lock, [&q] { return q.pending.empty(); });
-    dispatch->next_block = dispatch->total_blocks;  // no worker takes its blocks
-    q.pending.push_back(dispatch);
-    lock.unlock();
-    set_state(*dispatch, GPUSYM_DISPATCH_RUNNING, GPUSYM_EVENT_DISPATCH_STARTED);
-    Executor &executor = this_executor();
-    executor.dispatch = dispatch;
-    for (uint64_t block = 0; block < dispatch->total_blocks; block++)
-      run_block(executor, *dispatch, block);
-    lock.lock();
-    complete_front(q);
+  Op *op = dispatch.release();
+  if (!op->caller_runs) {
+    start_workers();
+    enqueue(op, stream);
     return hipSuccess;
   }
-  if (!q.workers_started) start_workers(q);
-  q.pending.push_back(dispatch);
-  q.work.notify_all();
+  // Run it here, once its turn has come in its stream, and return when done.
+  enqueue(op, stream);
+  wait_turn(lock, op);
+  lock.unlock();
+  set_state(*op, GPUSYM_DISPATCH_RUNNING, GPUSYM_EVENT_DISPATCH_STARTED);
+  Executor &executor = this_executor();
+  executor.dispatch = op;
+  op->next_block = op->total_blocks;  // no worker takes its blocks
+  for (uint64_t block = 0; block < op->total_blocks; block++) run_block(executor, *op, block);
+  lock.lock();
+  complete_dispatch(op);
   return hipSuccess;
 }
 

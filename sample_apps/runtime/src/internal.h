@@ -3,11 +3,15 @@
 
 #include <ffi.h>
 
+#include <atomic>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "gpusym/debug_interface.h"
@@ -80,6 +84,30 @@ Variable *find_variable(const void *host_shadow);
 // The kernel's libffi signature, prepared on first use.
 const Signature &kernel_signature(Kernel &kernel);
 
+struct LaunchConfig {
+  dim3 grid;
+  dim3 block;
+  size_t shared_mem;
+  hipStream_t stream;
+};
+
+// ---- devices (devices.cpp) ----
+// GPUSYM_DEVICES (default 2), read once.
+int device_count();
+inline bool valid_device(int device) { return device >= 0 && device < device_count(); }
+// The calling thread's current device (hipSetDevice; 0 in a new thread).
+int current_device();
+void set_current_device(int device);
+// Device ownership of allocations: hipMalloc reports each allocation, made on
+// the current device, and hipFree each one it releases.
+void own_allocation(const void *pointer, size_t size);
+void disown_allocation(const void *pointer);
+// The device owning the allocation that holds `pointer`, or -1.
+int allocation_device(const void *pointer);
+// Waits for every stream of the device owning the allocation that holds
+// `pointer` (as HIP's hipFree does); for nothing when no allocation holds it.
+void synchronize_owner(const void *pointer);
+
 // ---- memory (memory.cpp) ----
 // True when [pointer, pointer + size) lies inside one live device allocation.
 bool is_device_range(const void *pointer, size_t size);
@@ -90,17 +118,99 @@ std::mutex &device_memory_mutex();
 // report, and the allocation's fields of `fault`.  Allocates nothing.
 void describe_address(uintptr_t address, gpusym_debug_fault &fault, char *text, size_t size);
 
-// ---- execution (executor.cpp) ----
-struct LaunchConfig {
-  dim3 grid;
-  dim3 block;
-  size_t shared_mem;
-  hipStream_t stream;
+// ---- streams, events and their ordering (streams.cpp) ----
+//
+// Each stream is an in-order queue of operations.  An operation starts when
+// it is at the front of its stream and every operation it depends on has
+// completed: the event record a hipStreamWaitEvent waits for, and the null
+// stream's legacy ordering (work on a device's null stream waits for the work
+// queued before it on the device's blocking streams, and theirs waits for the
+// null stream's).  Kernels and copies whose turn has come go to the workers;
+// records and waits complete at once.  One mutex guards it all.
+
+// Completion of the operation numbered `ticket` (1, 2, ...) in the stream
+// whose serial number is `stream`.  A stream that no longer exists has
+// completed everything.
+struct Dependency {
+  uint64_t stream;
+  uint64_t ticket;
 };
+
+struct Op {
+  enum Kind : uint8_t { kKernel, kCopy, kSet, kRecord, kWait };
+  Kind kind;
+  bool caller_runs = false;   // run by the thread that queued it (GPUSYM_LAUNCH_BLOCKING=1)
+  bool started = false;       // its turn has come
+  bool in_runnable = false;   // offered to the workers
+  ihipStream_t *stream = nullptr;
+  uint64_t ticket = 0;
+  std::vector<Dependency> after;
+
+  // kKernel
+  uint64_t id = 0;
+  Kernel *kernel = nullptr;
+  LaunchConfig config{};
+  std::vector<max_align_t> arguments;   // copies of the arguments
+  std::vector<void *> argv;              // pointers into `arguments`, for ffi_call
+  uint64_t total_blocks = 1;
+  // Claimed by every worker at each block: padded onto a cache line of its
+  // own, apart from what the lanes read.
+  char pad_before[64];
+  std::atomic<uint64_t> next_block{0};
+  char pad_after[64];
+  uint64_t done_blocks = 0;              // under the scheduler's mutex
+  gpusym_debug_dispatch *record = nullptr;
+
+  // kCopy, kSet
+  void *dst = nullptr;
+  const void *src = nullptr;
+  size_t size = 0;
+  int value = 0;
+
+  // kRecord
+  ihipEvent_t *event = nullptr;
+  uint64_t generation = 0;
+
+  explicit Op(Kind k) : kind(k) {}
+};
+
+struct Scheduler {
+  std::mutex mutex;
+  std::condition_variable work;   // `runnable` has something for the workers
+  std::condition_variable done;   // an operation completed, or became its caller's to run
+  std::deque<Op *> runnable;      // started kernels and copies, oldest first
+};
+Scheduler &scheduler();
+
+// The following are called with scheduler().mutex held.
+// The stream a handle names for work from the calling thread: its current
+// device's null stream for NULL; null when the handle is no live stream.
+ihipStream_t *find_stream(hipStream_t handle);
+int stream_device(const ihipStream_t *stream);
+uint64_t stream_id(const ihipStream_t *stream);
+// Queues `op` at the end of `stream` (taking ownership of it).
+void enqueue(Op *op, ihipStream_t *stream);
+// Waits until an operation the caller runs has its turn.
+void wait_turn(std::unique_lock<std::mutex> &lock, Op *op);
+// The operation, started, has finished: the next ones may start.
+void complete(Op *op);
+// Runs a copy or memset.
+void run_transfer(const Op &op);
+
+// Waits (taking the mutex) for the work queued so far: on the current
+// device's null stream and its blocking streams, as synchronous calls do;
+// on every stream of a device; on every stream of every device.
+void synchronize();
+void synchronize_device(int device);
+void synchronize_all();
+
+// ---- execution (executor.cpp) ----
 // Queues (or, with GPUSYM_LAUNCH_BLOCKING=1, runs) one dispatch.
 hipError_t launch(Kernel &kernel, const LaunchConfig &config, void **args);
-// Waits until every queued dispatch has completed.
-void synchronize();
+// GPUSYM_LAUNCH_BLOCKING=1: kernels and copies run inside the call that queues them.
+bool launch_blocking();
+// Starts the worker threads, the first time (with scheduler().mutex held).
+void start_workers();
 // The limit on dynamic shared memory.
 constexpr size_t kMaxDynamicShared = 64 * 1024;
 // The size of each lane's stack (GPUSYM_STACK_SIZE).

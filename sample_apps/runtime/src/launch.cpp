@@ -51,7 +51,6 @@ hipError_t hipLaunchKernel(const void *function_address, dim3 grid, dim3 block, 
   gpusym_launch_state = {function_address, {grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, shared_mem,
                          stream, gpusym_launch_state.dispatch_id};
   if (hipError_t error = check_configuration(grid, block, shared_mem)) return record(error);
-  if (stream) return record(hipErrorInvalidHandle);  // only the null stream exists
   Kernel *kernel = find_kernel(function_address);
   if (!kernel) return record(hipErrorInvalidDeviceFunction);
   if (!kernel->entry) return record(hipErrorNoBinaryForGpu);

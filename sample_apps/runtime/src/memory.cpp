@@ -326,17 +326,19 @@ hipError_t hipMalloc(void **ptr, size_t size) {
   m.table[allocation.slot] = {base, size, GPUSYM_ALLOCATION_LIVE, 0, ++m.serial};
   m.allocations[base] = allocation;
   publish(m, GPUSYM_EVENT_ALLOCATED, allocation.slot);
+  own_allocation(memory, size);  // by the current device
   *ptr = memory;
   return hipSuccess;
 }
 
 hipError_t hipFree(void *ptr) {
   if (!ptr) return hipSuccess;
-  synchronize();  // as on a GPU, freeing waits for the work that may use it
+  synchronize_owner(ptr);  // as on a GPU, freeing waits for the work that may use it
   DeviceMemory &m = memory();
   std::lock_guard<std::mutex> lock(m.mutex);
   auto found = m.allocations.find(reinterpret_cast<uintptr_t>(ptr));
   if (found == m.allocations.end() || !found->second.live) return record(hipErrorInvalidValue);
+  disown_allocation(ptr);
   Allocation &allocation = found->second;
   uint32_t slot = allocation.slot;
   if (!allocation.guarded) {

@@ -281,7 +281,7 @@ void __hipRegisterVar(void **modules, void *var, char *host_var, char *device_va
 
 void __hipUnregisterFatBinary(void **modules) {
   auto *module = reinterpret_cast<Module *>(modules);
-  synchronize();
+  synchronize_all();
   std::lock_guard<std::mutex> lock(registry_mutex());
   Registry &r = registry();
   for (auto it = r.kernels_by_handle.begin(); it != r.kernels_by_handle.end();)

@@ -13,7 +13,9 @@
  * long as the record that points to them.
  *
  * Versions: 1 (code objects, kernels, dispatches, executors); 2 appended the
- * device memory range, the allocation table and the fault record.
+ * device memory range, the allocation table and the fault record; 3 appended
+ * the devices and streams, each dispatch's stream id and gpusym_current_device,
+ * and padded the executor records to 64 bytes.
  */
 #ifndef GPUSYM_DEBUG_INTERFACE_H
 #define GPUSYM_DEBUG_INTERFACE_H
@@ -26,7 +28,7 @@
 extern "C" {
 #endif
 
-#define GPUSYM_DEBUG_VERSION 2
+#define GPUSYM_DEBUG_VERSION 3
 
 /*
  * The bundle entry id of the simulated device's code object in a fat binary:
@@ -50,6 +52,8 @@ enum gpusym_debug_event {
   GPUSYM_EVENT_ALLOCATED = 7,            /* event_index: allocation slot (version 2) */
   GPUSYM_EVENT_FREED = 8,                /* event_index: allocation slot (version 2) */
   GPUSYM_EVENT_FAULT = 9,                /* a kernel faulted: see gpusym_debug.fault (version 2) */
+  GPUSYM_EVENT_STREAM_CREATED = 10,      /* event_index: stream slot (version 3) */
+  GPUSYM_EVENT_STREAM_DESTROYED = 11,    /* event_index: stream slot, freed once drained (version 3) */
 };
 
 /* One fat binary registered by the program (one per HIP translation unit). */
@@ -98,6 +102,33 @@ struct gpusym_debug_dispatch {
   uint32_t device;
   uint32_t host_frame_count;    /* return addresses in host_frames, 0 unless captured */
   uint64_t host_frames[GPUSYM_DEBUG_HOST_FRAMES];  /* innermost first, from the launch call */
+  uint64_t stream_id;           /* gpusym_debug_stream.id of its stream, 0 for the null stream (version 3) */
+};
+
+/* One simulated device (GPUSYM_DEVICES of them, ordinals 0, 1, ...). */
+struct gpusym_debug_device {
+  uint32_t ordinal;
+  uint32_t stream_count;        /* live streams of the device, its null stream included */
+  const char *name;             /* as hipGetDeviceProperties reports it */
+  uint64_t allocation_count;    /* live hipMalloc allocations made while it was current */
+  uint64_t allocated_bytes;     /* their sizes, summed */
+};
+
+enum gpusym_stream_state {
+  GPUSYM_STREAM_FREE = 0,       /* slot unused */
+  GPUSYM_STREAM_LIVE = 1,
+  GPUSYM_STREAM_DESTROYED = 2,  /* hipStreamDestroy called; its work still runs */
+};
+
+/* One stream: each device's null stream, then every hipStreamCreate*. */
+struct gpusym_debug_stream {
+  uint64_t id;                  /* 0 for a device's null stream, then 1, 2, ... in creation order */
+  const void *handle;           /* hipStream_t, NULL for the null stream */
+  uint32_t device;
+  uint32_t flags;               /* hipStreamDefault (0) or hipStreamNonBlocking (1) */
+  uint32_t state;               /* enum gpusym_stream_state */
+  uint32_t reserved;
+  uint64_t pending;             /* operations queued or running: kernels, copies, event records and waits */
 };
 
 /* One CPU thread that runs lanes: a worker, or a launching thread when
@@ -108,6 +139,7 @@ struct gpusym_debug_executor {
   struct gpusym_lane *lanes;    /* the lanes of the block it runs */
   uint32_t lane_count;          /* lanes in that block, 0 when idle */
   uint32_t reserved;
+  uint64_t padding[4];          /* to 64 bytes (version 3): each record on its own cache line */
 };
 
 enum gpusym_allocation_state {
@@ -187,6 +219,12 @@ struct gpusym_debug {
   struct gpusym_debug_allocation *allocations;
   struct gpusym_debug_fault *fault;          /* NULL until a kernel faults */
   uint64_t lane_stack_size;     /* bytes of each lane's stack, 0 before the first launch */
+
+  /* version 3 */
+  uint32_t device_count;
+  uint32_t stream_count;        /* slots in `streams`, free ones included */
+  struct gpusym_debug_device *devices;
+  struct gpusym_debug_stream *streams;
 };
 
 /*
@@ -206,6 +244,10 @@ struct gpusym_launch_state {
 
 extern struct gpusym_debug gpusym_debug;
 extern __thread struct gpusym_launch_state gpusym_launch_state;
+
+/* Per host thread: its current device (hipSetDevice; 0 in a new thread).  A
+ * worker running a block has the device of that block's dispatch. */
+extern __thread int gpusym_current_device;
 
 /* Called after every change to gpusym_debug; a breakpoint target. */
 void gpusym_debug_state(void);

@@ -35,10 +35,13 @@ typedef enum hipError_t {
   hipErrorInvalidImage = 200,
   hipErrorNoBinaryForGpu = 209,
   hipErrorInvalidHandle = 400,
+  hipErrorInvalidResourceHandle = 400, /* HIP's other name: a hipStream_t or hipEvent_t */
   hipErrorNotFound = 500,
   hipErrorNotReady = 600,
   hipErrorIllegalAddress = 700,
   hipErrorLaunchOutOfResources = 701,
+  hipErrorPeerAccessAlreadyEnabled = 704,
+  hipErrorPeerAccessNotEnabled = 705,
   hipErrorLaunchFailure = 719,
   hipErrorNotSupported = 801,
   hipErrorUnknown = 999,
@@ -53,6 +56,38 @@ typedef enum hipMemcpyKind {
 } hipMemcpyKind;
 
 typedef struct ihipStream_t *hipStream_t;
+typedef struct ihipEvent_t *hipEvent_t;
+
+/* Flags of hipStreamCreateWithFlags. */
+#define hipStreamDefault 0x00
+#define hipStreamNonBlocking 0x01
+
+/* Flags of hipEventCreateWithFlags. */
+#define hipEventDefault 0x0
+#define hipEventBlockingSync 0x1
+#define hipEventDisableTiming 0x2
+#define hipEventInterprocess 0x4
+#define hipEventDisableSystemFence 0x20000000u
+#define hipEventReleaseToDevice 0x40000000u
+#define hipEventReleaseToSystem 0x80000000u
+
+typedef enum hipMemoryType {
+  hipMemoryTypeUnregistered = 0,
+  hipMemoryTypeHost = 1,
+  hipMemoryTypeDevice = 2,
+  hipMemoryTypeManaged = 3,
+  hipMemoryTypeArray = 10,
+  hipMemoryTypeUnified = 11,
+} hipMemoryType;
+
+typedef struct hipPointerAttribute_t {
+  hipMemoryType type;
+  int device;
+  void *devicePointer;
+  void *hostPointer;
+  int isManaged;
+  unsigned allocationFlags;
+} hipPointerAttribute_t;
 
 typedef struct dim3 {
   uint32_t x, y, z;
@@ -85,6 +120,29 @@ typedef struct hipDeviceProp_t {
   int integrated;
   int canMapHostMemory;
   char gcnArchName[256];
+  /* The fields below were added later: appended, so the ones above keep their offsets. */
+  int clockInstructionRate;
+  int memoryClockRate;
+  int memoryBusWidth;
+  int l2CacheSize;
+  int regsPerMultiprocessor;
+  size_t sharedMemPerMultiprocessor;
+  size_t maxSharedMemoryPerMultiProcessor;
+  int pciDomainID;
+  int isMultiGpuBoard;
+  int asyncEngineCount;
+  int unifiedAddressing;
+  int managedMemory;
+  int concurrentManagedAccess;
+  int pageableMemoryAccess;
+  int hostNativeAtomicSupported;
+  int ECCEnabled;
+  int kernelExecTimeoutEnabled;
+  int cooperativeLaunch;
+  int cooperativeMultiDeviceLaunch;
+  int maxBlocksPerMultiProcessor;
+  int streamPrioritiesSupported;
+  int computePreemptionSupported;
 } hipDeviceProp_t;
 
 /* Devices. */
@@ -93,6 +151,28 @@ hipError_t hipGetDevice(int *device);
 hipError_t hipSetDevice(int device);
 hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int device);
 hipError_t hipDeviceSynchronize(void);
+hipError_t hipDeviceCanAccessPeer(int *canAccessPeer, int deviceId, int peerDeviceId);
+hipError_t hipDeviceEnablePeerAccess(int peerDeviceId, unsigned int flags);
+hipError_t hipDeviceDisablePeerAccess(int peerDeviceId);
+
+/* Streams. */
+hipError_t hipStreamCreate(hipStream_t *stream);
+hipError_t hipStreamCreateWithFlags(hipStream_t *stream, unsigned int flags);
+hipError_t hipStreamDestroy(hipStream_t stream);
+hipError_t hipStreamSynchronize(hipStream_t stream);
+hipError_t hipStreamQuery(hipStream_t stream);
+hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int flags __GPUSYM_DEFAULT(0));
+hipError_t hipStreamGetFlags(hipStream_t stream, unsigned int *flags);
+hipError_t hipStreamGetDevice(hipStream_t stream, int *device);
+
+/* Events. */
+hipError_t hipEventCreate(hipEvent_t *event);
+hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned flags);
+hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream __GPUSYM_DEFAULT(0));
+hipError_t hipEventSynchronize(hipEvent_t event);
+hipError_t hipEventQuery(hipEvent_t event);
+hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop);
+hipError_t hipEventDestroy(hipEvent_t event);
 
 /* Errors. */
 hipError_t hipGetLastError(void);
@@ -111,6 +191,13 @@ hipError_t hipMemcpyToSymbol(const void *symbol, const void *src, size_t size,
 hipError_t hipMemcpyFromSymbol(void *dst, const void *symbol, size_t size,
                                size_t offset __GPUSYM_DEFAULT(0),
                                hipMemcpyKind kind __GPUSYM_DEFAULT(hipMemcpyDeviceToHost));
+hipError_t hipMemcpyAsync(void *dst, const void *src, size_t size, hipMemcpyKind kind,
+                          hipStream_t stream __GPUSYM_DEFAULT(0));
+hipError_t hipMemsetAsync(void *dst, int value, size_t size, hipStream_t stream __GPUSYM_DEFAULT(0));
+hipError_t hipMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t size);
+hipError_t hipMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice, size_t size,
+                              hipStream_t stream __GPUSYM_DEFAULT(0));
+hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attributes, const void *ptr);
 
 /* Launch. */
 hipError_t hipLaunchKernel(const void *function_address, dim3 numBlocks, dim3 dimBlocks,

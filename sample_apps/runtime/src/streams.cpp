@@ -1,0 +1,575 @@
+// Streams and events: each stream an in-order queue of operations, what an
+// operation waits for before it starts, and the HIP calls on streams, events
+// and asynchronous copies.  See "streams, events and their ordering" in
+// internal.h; the workers that run kernels and copies are in executor.cpp.
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+#include "internal.h"
+
+// The handles: hipStream_t and hipEvent_t point to these.
+struct ihipStream_t {
+  uint64_t serial;          // unique in the process and never reused: names it in dependencies
+  uint64_t id;              // 0 for a null stream, then 1, 2, ... (what a debugger shows)
+  int device;
+  unsigned flags;           // hipStreamDefault or hipStreamNonBlocking
+  bool is_null;
+  bool destroyed = false;   // by hipStreamDestroy: freed when its work is done
+  bool blocked = false;     // its front operation waits for other streams' work
+  bool scheduled = false;   // in the list of streams to advance
+  std::deque<gpusym::Op *> ops;  // queued and running, oldest first
+  uint64_t enqueued = 0;    // tickets given
+  uint64_t completed = 0;   // tickets completed (in order: the queue is in order)
+  uint32_t slot = 0;        // its record in gpusym_debug.streams
+};
+
+struct ihipEvent_t {
+  int device;
+  unsigned flags;
+  gpusym::Dependency last{0, 0};   // its last record; ticket 0 when never recorded
+  uint64_t generation = 0;         // of the last record: an older one completing changes nothing
+  int64_t time_ns = 0;             // when the last record completed
+  uint32_t records_in_flight = 0;
+  bool destroyed = false;          // by hipEventDestroy: freed when no record is in flight
+};
+
+namespace gpusym {
+
+namespace {
+
+struct Queues : Scheduler {
+  uint64_t next_serial = 1;
+  uint64_t next_id = 1;
+  std::vector<std::vector<ihipStream_t *>> device_streams;  // per device, its null stream first
+  std::unordered_map<uint64_t, ihipStream_t *> by_serial;
+  std::unordered_set<const ihipStream_t *> live;    // stream handles the program may use
+  std::unordered_set<const ihipEvent_t *> events;   // event handles the program may use
+  std::vector<ihipStream_t *> blocked;
+  std::vector<ihipStream_t *> to_advance;
+  std::vector<gpusym_debug_stream> records;
+  std::vector<uint32_t> free_slots;
+};
+
+ihipStream_t *new_stream(Queues &q, int device, unsigned flags, bool is_null);
+
+Queues &queues() {
+  static Queues *instance = [] {
+    auto *q = new Queues;  // never destroyed: workers outlive exit
+    q->device_streams.resize(device_count());
+    q->records.reserve(16);
+    for (int device = 0; device < device_count(); device++) new_stream(*q, device, hipStreamDefault, true);
+    return q;
+  }();
+  return *instance;
+}
+
+// The null streams are published in the debugger interface when the runtime loads.
+[[maybe_unused]] const bool published = (queues(), true);
+
+int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+bool blocking(const ihipStream_t *s) { return s->is_null || !(s->flags & hipStreamNonBlocking); }
+
+bool busy(const ihipStream_t *s) { return s->completed < s->enqueued; }
+
+Dependency everything_queued(const ihipStream_t *s) { return {s->serial, s->enqueued}; }
+
+bool met(Queues &q, const Dependency &dependency) {
+  auto found = q.by_serial.find(dependency.stream);
+  return found == q.by_serial.end() || found->second->completed >= dependency.ticket;
+}
+
+bool all_met(Queues &q, const std::vector<Dependency> &dependencies) {
+  return std::all_of(dependencies.begin(), dependencies.end(), [&q](const Dependency &d) { return met(q, d); });
+}
+
+bool event_done(Queues &q, const ihipEvent_t *event) { return event->last.ticket == 0 || met(q, event->last); }
+
+void set_pending(Queues &q, const ihipStream_t *s) { q.records[s->slot].pending = s->ops.size(); }
+
+ihipStream_t *new_stream(Queues &q, int device, unsigned flags, bool is_null) {
+  auto *s = new ihipStream_t{};
+  s->serial = q.next_serial++;
+  s->id = is_null ? 0 : q.next_id++;
+  s->device = device;
+  s->flags = flags;
+  s->is_null = is_null;
+  q.device_streams[device].push_back(s);
+  q.by_serial[s->serial] = s;
+  if (!is_null) q.live.insert(s);
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  if (q.free_slots.empty()) {
+    s->slot = static_cast<uint32_t>(q.records.size());
+    q.records.emplace_back();
+  } else {
+    s->slot = q.free_slots.back();
+    q.free_slots.pop_back();
+  }
+  q.records[s->slot] = gpusym_debug_stream{s->id, is_null ? nullptr : s, static_cast<uint32_t>(device), flags,
+                                           GPUSYM_STREAM_LIVE, 0, 0};
+  gpusym_debug.streams = q.records.data();
+  gpusym_debug.stream_count = static_cast<uint32_t>(q.records.size());
+  gpusym_debug.devices[device].stream_count++;
+  notify(GPUSYM_EVENT_STREAM_CREATED, s->slot);
+  return s;
+}
+
+// A destroyed stream whose work is done.
+void free_stream(Queues &q, ihipStream_t *s) {
+  auto &streams = q.device_streams[s->device];
+  streams.erase(std::find(streams.begin(), streams.end(), s));
+  q.by_serial.erase(s->serial);
+  {
+    std::lock_guard<std::mutex> lock(registry_mutex());
+    q.records[s->slot].state = GPUSYM_STREAM_FREE;
+    q.free_slots.push_back(s->slot);
+    gpusym_debug.devices[s->device].stream_count--;
+    notify(GPUSYM_EVENT_STREAM_DESTROYED, s->slot);
+  }
+  delete s;
+}
+
+void schedule(Queues &q, ihipStream_t *s) {
+  if (s->scheduled) return;
+  s->scheduled = true;
+  q.to_advance.push_back(s);
+}
+
+// `op`, started and at the front of its stream, is done.
+void finish(Queues &q, Op *op) {
+  ihipStream_t *s = op->stream;
+  s->ops.pop_front();
+  s->completed = op->ticket;
+  set_pending(q, s);
+  if (op->in_runnable) q.runnable.erase(std::find(q.runnable.begin(), q.runnable.end(), op));
+  if (op->kind == Op::kRecord) {
+    ihipEvent_t *event = op->event;
+    event->records_in_flight--;
+    if (op->generation == event->generation) event->time_ns = now_ns();
+    if (event->destroyed && event->records_in_flight == 0) delete event;
+  }
+  delete op;
+  // Streams that waited for other streams' work look again.
+  for (ihipStream_t *waiting : q.blocked) {
+    waiting->blocked = false;
+    schedule(q, waiting);
+  }
+  q.blocked.clear();
+  q.done.notify_all();
+}
+
+// Starts what can start at the front of `s`: records and waits complete at
+// once, kernels and copies go to the workers (or to the thread that runs them).
+void advance(Queues &q, ihipStream_t *s) {
+  while (!s->ops.empty()) {
+    Op *op = s->ops.front();
+    if (op->started) return;
+    auto &after = op->after;
+    after.erase(std::remove_if(after.begin(), after.end(), [&q](const Dependency &d) { return met(q, d); }),
+                after.end());
+    if (!after.empty()) {
+      if (!s->blocked) {
+        s->blocked = true;
+        q.blocked.push_back(s);
+      }
+      return;
+    }
+    op->started = true;
+    if (op->kind == Op::kRecord || op->kind == Op::kWait) {
+      finish(q, op);
+      continue;
+    }
+    if (op->caller_runs) {
+      q.done.notify_all();
+    } else {
+      op->in_runnable = true;
+      q.runnable.push_back(op);
+      q.work.notify_all();
+    }
+    return;
+  }
+  if (s->destroyed) free_stream(q, s);
+}
+
+void run_advances(Queues &q) {
+  while (!q.to_advance.empty()) {
+    ihipStream_t *s = q.to_advance.back();
+    q.to_advance.pop_back();
+    s->scheduled = false;
+    advance(q, s);
+  }
+}
+
+// Waits (with `lock` held) until every dependency is met.
+void wait_for(Queues &q, std::unique_lock<std::mutex> &lock, const std::vector<Dependency> &dependencies) {
+  if (!dependencies.empty()) q.done.wait(lock, [&] { return all_met(q, dependencies); });
+}
+
+// What the synchronous calls of `device` wait for: its null stream and its blocking streams.
+void add_legacy_work(Queues &q, int device, std::vector<Dependency> &out) {
+  for (const ihipStream_t *s : q.device_streams[device])
+    if (blocking(s) && busy(s)) out.push_back(everything_queued(s));
+}
+
+// What a synchronizing call waits for, reused by the thread's next call.
+std::vector<Dependency> &work_list() {
+  static thread_local std::vector<Dependency> work;
+  work.clear();
+  return work;
+}
+
+}  // namespace
+
+Scheduler &scheduler() { return queues(); }
+
+ihipStream_t *find_stream(hipStream_t handle) {
+  Queues &q = queues();
+  if (!handle) return q.device_streams[current_device()].front();
+  return q.live.count(handle) ? handle : nullptr;
+}
+
+int stream_device(const ihipStream_t *stream) { return stream->device; }
+
+uint64_t stream_id(const ihipStream_t *stream) { return stream->id; }
+
+void enqueue(Op *op, ihipStream_t *s) {
+  Queues &q = queues();
+  op->stream = s;
+  op->ticket = ++s->enqueued;
+  // The null stream's legacy ordering.
+  const auto &streams = q.device_streams[s->device];
+  if (s->is_null) {
+    for (const ihipStream_t *other : streams)
+      if (other != s && blocking(other) && busy(other)) op->after.push_back(everything_queued(other));
+  } else if (blocking(s) && busy(streams.front())) {
+    op->after.push_back(everything_queued(streams.front()));
+  }
+  s->ops.push_back(op);
+  set_pending(q, s);
+  if (s->ops.size() == 1) {
+    schedule(q, s);
+    run_advances(q);
+  }
+}
+
+void wait_turn(std::unique_lock<std::mutex> &lock, Op *op) {
+  queues().done.wait(lock, [op] { return op->started; });
+}
+
+void complete(Op *op) {
+  Queues &q = queues();
+  ihipStream_t *s = op->stream;
+  finish(q, op);
+  schedule(q, s);
+  run_advances(q);
+}
+
+void run_transfer(const Op &op) {
+  if (op.kind == Op::kCopy)
+    memmove(op.dst, op.src, op.size);
+  else
+    memset(op.dst, op.value, op.size);
+}
+
+void synchronize() {
+  Queues &q = queues();
+  std::unique_lock<std::mutex> lock(q.mutex);
+  std::vector<Dependency> &work = work_list();
+  add_legacy_work(q, current_device(), work);
+  wait_for(q, lock, work);
+}
+
+void synchronize_device(int device) {
+  Queues &q = queues();
+  std::unique_lock<std::mutex> lock(q.mutex);
+  std::vector<Dependency> &work = work_list();
+  for (const ihipStream_t *s : q.device_streams[device])
+    if (busy(s)) work.push_back(everything_queued(s));
+  wait_for(q, lock, work);
+}
+
+void synchronize_all() {
+  for (int device = 0; device < device_count(); device++) synchronize_device(device);
+}
+
+}  // namespace gpusym
+
+using namespace gpusym;
+
+namespace {
+
+// Whether a copy of `size` bytes of `kind` between dst and src is valid (as hipMemcpy checks).
+hipError_t check_copy(void *dst, const void *src, size_t size, hipMemcpyKind kind) {
+  if (!dst || !src) return hipErrorInvalidValue;
+  switch (kind) {
+    case hipMemcpyHostToHost: return hipSuccess;
+    case hipMemcpyHostToDevice: return is_device_range(dst, size) ? hipSuccess : hipErrorInvalidValue;
+    case hipMemcpyDeviceToHost: return is_device_range(src, size) ? hipSuccess : hipErrorInvalidValue;
+    case hipMemcpyDeviceToDevice:
+      return is_device_range(dst, size) && is_device_range(src, size) ? hipSuccess : hipErrorInvalidValue;
+    case hipMemcpyDefault: return hipSuccess;  // unified addressing: any valid pair
+  }
+  return hipErrorInvalidMemcpyDirection;
+}
+
+// Queues a copy or memset on `handle` (any device's stream, as in HIP).
+hipError_t queue_transfer(Op *op, hipStream_t handle) {
+  Queues &q = queues();
+  std::unique_lock<std::mutex> lock(q.mutex);
+  ihipStream_t *s = find_stream(handle);
+  if (!s) {
+    delete op;
+    return hipErrorInvalidHandle;
+  }
+  op->caller_runs = launch_blocking();
+  if (!op->caller_runs) start_workers();
+  enqueue(op, s);
+  if (op->caller_runs) {
+    wait_turn(lock, op);
+    lock.unlock();
+    run_transfer(*op);
+    lock.lock();
+    complete(op);
+  }
+  return hipSuccess;
+}
+
+Op *transfer(Op::Kind kind, void *dst, const void *src, size_t size, int value = 0) {
+  auto *op = new Op(kind);
+  op->dst = dst;
+  op->src = src;
+  op->size = size;
+  op->value = value;
+  return op;
+}
+
+ihipEvent_t *find_event(Queues &q, hipEvent_t handle) { return q.events.count(handle) ? handle : nullptr; }
+
+}  // namespace
+
+extern "C" {
+
+// ---- streams ----
+
+hipError_t hipStreamCreateWithFlags(hipStream_t *stream, unsigned int flags) {
+  if (!stream) return record(hipErrorInvalidValue);
+  if (flags != hipStreamDefault && flags != hipStreamNonBlocking) return record(hipErrorInvalidValue);
+  Queues &q = queues();
+  std::lock_guard<std::mutex> lock(q.mutex);
+  *stream = new_stream(q, current_device(), flags, false);
+  return hipSuccess;
+}
+
+hipError_t hipStreamCreate(hipStream_t *stream) {
+  if (!stream) return record(hipErrorInvalidValue);
+  return hipStreamCreateWithFlags(stream, hipStreamDefault);
+}
+
+hipError_t hipStreamDestroy(hipStream_t stream) {
+  if (!stream) return record(hipErrorInvalidHandle);
+  Queues &q = queues();
+  std::lock_guard<std::mutex> lock(q.mutex);
+  if (!q.live.erase(stream)) return record(hipErrorInvalidHandle);
+  // As in CUDA, the call returns at once and the stream goes when its work is done.
+  stream->destroyed = true;
+  {
+    std::lock_guard<std::mutex> registry_lock(registry_mutex());
+    q.records[stream->slot].state = GPUSYM_STREAM_DESTROYED;
+    notify(GPUSYM_EVENT_STREAM_DESTROYED, stream->slot);
+  }
+  if (stream->ops.empty()) free_stream(q, stream);
+  return hipSuccess;
+}
+
+hipError_t hipStreamSynchronize(hipStream_t stream) {
+  if (!stream) {
+    synchronize();  // the null stream and, in its legacy ordering, the device's blocking streams
+    return hipSuccess;
+  }
+  Queues &q = queues();
+  std::unique_lock<std::mutex> lock(q.mutex);
+  ihipStream_t *s = find_stream(stream);
+  if (!s) return record(hipErrorInvalidHandle);
+  wait_for(q, lock, {everything_queued(s)});
+  return hipSuccess;
+}
+
+// hipErrorNotReady is an answer, not a failure: it leaves the last error alone.
+hipError_t hipStreamQuery(hipStream_t stream) {
+  Queues &q = queues();
+  std::lock_guard<std::mutex> lock(q.mutex);
+  ihipStream_t *s = find_stream(stream);
+  if (!s) return record(hipErrorInvalidHandle);
+  return busy(s) ? hipErrorNotReady : hipSuccess;
+}
+
+hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int flags) {
+  if (flags != 0) return record(hipErrorInvalidValue);
+  if (!event) return record(hipErrorInvalidHandle);
+  Queues &q = queues();
+  std::lock_guard<std::mutex> lock(q.mutex);
+  ihipStream_t *s = find_stream(stream);
+  ihipEvent_t *e = find_event(q, event);
+  if (!s || !e) return record(hipErrorInvalidHandle);
+  // The event may belong to another device: this is how devices wait for each other.
+  if (event_done(q, e) || e->last.stream == s->serial) return hipSuccess;  // nothing to wait for
+  auto *op = new Op(Op::kWait);
+  op->after.push_back(e->last);
+  enqueue(op, s);
+  return hipSuccess;
+}
+
+hipError_t hipStreamGetFlags(hipStream_t stream, unsigned int *flags) {
+  if (!stream || !flags) return record(hipErrorInvalidValue);
+  Queues &q = queues();
+  std::lock_guard<std::mutex> lock(q.mutex);
+  ihipStream_t *s = find_stream(stream);
+  if (!s) return record(hipErrorInvalidHandle);
+  *flags = s->flags;
+  return hipSuccess;
+}
+
+hipError_t hipStreamGetDevice(hipStream_t stream, int *device) {
+  if (!device) return record(hipErrorInvalidValue);
+  Queues &q = queues();
+  std::lock_guard<std::mutex> lock(q.mutex);
+  ihipStream_t *s = find_stream(stream);
+  if (!s) return record(hipErrorInvalidHandle);
+  *device = s->device;
+  return hipSuccess;
+}
+
+// ---- events ----
+
+hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned flags) {
+  if (!event) return record(hipErrorInvalidValue);
+  constexpr unsigned kRelease = hipEventReleaseToDevice | hipEventReleaseToSystem | hipEventDisableSystemFence;
+  constexpr unsigned kSupported = hipEventBlockingSync | hipEventDisableTiming | hipEventInterprocess | kRelease;
+  // As HIP: known flags only, at most one release flag, and an interprocess event without timing.
+  if ((flags & ~kSupported) || __builtin_popcount(flags & kRelease) > 1 ||
+      ((flags & hipEventInterprocess) && !(flags & hipEventDisableTiming)))
+    return record(hipErrorInvalidValue);
+  Queues &q = queues();
+  std::lock_guard<std::mutex> lock(q.mutex);
+  auto *e = new ihipEvent_t{};
+  e->device = current_device();
+  e->flags = flags;
+  q.events.insert(e);
+  *event = e;
+  return hipSuccess;
+}
+
+hipError_t hipEventCreate(hipEvent_t *event) {
+  if (!event) return record(hipErrorInvalidValue);
+  return hipEventCreateWithFlags(event, hipEventDefault);
+}
+
+hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
+  if (!event) return record(hipErrorInvalidHandle);
+  Queues &q = queues();
+  std::lock_guard<std::mutex> lock(q.mutex);
+  ihipEvent_t *e = find_event(q, event);
+  ihipStream_t *s = find_stream(stream);
+  if (!e || !s) return record(hipErrorInvalidHandle);
+  // HIP and CUDA refuse an event and a stream of different devices.
+  if (e->device != s->device) return record(hipErrorInvalidHandle);
+  auto *op = new Op(Op::kRecord);
+  op->event = e;
+  op->generation = ++e->generation;
+  e->last = {s->serial, s->enqueued + 1};  // the ticket enqueue gives it
+  e->records_in_flight++;
+  enqueue(op, s);
+  return hipSuccess;
+}
+
+hipError_t hipEventSynchronize(hipEvent_t event) {
+  if (!event) return record(hipErrorInvalidHandle);
+  Queues &q = queues();
+  std::unique_lock<std::mutex> lock(q.mutex);
+  if (!find_event(q, event)) return record(hipErrorInvalidHandle);
+  q.done.wait(lock, [&] { return !q.events.count(event) || event_done(q, event); });
+  return hipSuccess;
+}
+
+hipError_t hipEventQuery(hipEvent_t event) {
+  if (!event) return record(hipErrorInvalidHandle);
+  Queues &q = queues();
+  std::lock_guard<std::mutex> lock(q.mutex);
+  ihipEvent_t *e = find_event(q, event);
+  if (!e) return record(hipErrorInvalidHandle);
+  return event_done(q, e) ? hipSuccess : hipErrorNotReady;
+}
+
+hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop) {
+  if (!ms) return record(hipErrorInvalidValue);
+  if (!start || !stop) return record(hipErrorInvalidHandle);
+  Queues &q = queues();
+  std::lock_guard<std::mutex> lock(q.mutex);
+  ihipEvent_t *first = find_event(q, start), *last = find_event(q, stop);
+  if (!first || !last) return record(hipErrorInvalidHandle);
+  // As HIP: events of two devices, an event never recorded and one without
+  // timing are invalid handles here.
+  if (first->device != last->device || !first->last.ticket || !last->last.ticket ||
+      ((first->flags | last->flags) & hipEventDisableTiming))
+    return record(hipErrorInvalidHandle);
+  if (!event_done(q, first) || !event_done(q, last)) return hipErrorNotReady;
+  *ms = static_cast<float>(last->time_ns - first->time_ns) / 1e6f;
+  return hipSuccess;
+}
+
+hipError_t hipEventDestroy(hipEvent_t event) {
+  if (!event) return record(hipErrorInvalidHandle);
+  Queues &q = queues();
+  std::lock_guard<std::mutex> lock(q.mutex);
+  if (!q.events.erase(event)) return record(hipErrorInvalidHandle);
+  if (event->records_in_flight)
+    event->destroyed = true;  // freed when its last record completes
+  else
+    delete event;
+  return hipSuccess;
+}
+
+// ---- asynchronous and peer copies ----
+
+hipError_t hipMemcpyAsync(void *dst, const void *src, size_t size, hipMemcpyKind kind, hipStream_t stream) {
+  if (size == 0) return hipSuccess;
+  if (hipError_t error = check_copy(dst, src, size, kind)) return record(error);
+  return record(queue_transfer(transfer(Op::kCopy, dst, src, size), stream));
+}
+
+hipError_t hipMemsetAsync(void *dst, int value, size_t size, hipStream_t stream) {
+  if (size == 0) return hipSuccess;
+  if (!is_device_range(dst, size)) return record(hipErrorInvalidValue);
+  return record(queue_transfer(transfer(Op::kSet, dst, nullptr, size, value), stream));
+}
+
+hipError_t hipMemcpyPeerAsync(void *dst, int dst_device, const void *src, int src_device, size_t size,
+                              hipStream_t stream) {
+  if (!valid_device(dst_device) || !valid_device(src_device)) return record(hipErrorInvalidDevice);
+  if (size == 0) return hipSuccess;
+  if (hipError_t error = check_copy(dst, src, size, hipMemcpyDeviceToDevice)) return record(error);
+  return record(queue_transfer(transfer(Op::kCopy, dst, src, size), stream));
+}
+
+// Synchronous: after the work queued so far on the current device, the
+// source's and the destination's (their null streams and blocking streams).
+hipError_t hipMemcpyPeer(void *dst, int dst_device, const void *src, int src_device, size_t size) {
+  if (!valid_device(dst_device) || !valid_device(src_device)) return record(hipErrorInvalidDevice);
+  if (size == 0) return hipSuccess;
+  if (hipError_t error = check_copy(dst, src, size, hipMemcpyDeviceToDevice)) return record(error);
+  {
+    Queues &q = queues();
+    std::unique_lock<std::mutex> lock(q.mutex);
+    std::vector<Dependency> work;
+    for (int device : {current_device(), src_device, dst_device}) add_legacy_work(q, device, work);
+    wait_for(q, lock, work);
+  }
+  memmove(dst, src, size);
+  return hipSuccess;
+}
+
+}  // extern "C"
