@@ -74,6 +74,10 @@ def build(argv: list[str]) -> int:
     try:
         with tempfile.TemporaryDirectory(prefix="gpusym-build-") as scratch:
             workdir = Path(scratch)
+            if options.genco:
+                bundle = hip_source.device_bundle(options.sources[0].path, options, workdir)
+                options.output.write_bytes(bundle)
+                return 0
             objects = []
             for index, source in enumerate(options.sources):
                 output = _object_path(source.path, options, workdir, index)
@@ -85,5 +89,8 @@ def build(argv: list[str]) -> int:
         return error.returncode
     except (toolchain.ToolMissing, runtime_library.RuntimeBuildError) as error:
         print(f"gpusym build: {error}", file=sys.stderr)
+        return 1
+    except OSError as error:
+        print(f"gpusym build: cannot write {error.filename}: {error.strerror}", file=sys.stderr)
         return 1
     return 0

@@ -19,7 +19,7 @@ from pathlib import Path
 from sample_apps import runtime_library, toolchain
 from sample_apps.driver import signatures
 from sample_apps.driver.options import BuildOptions
-from symbols import offload_bundle
+from symbols import device_code, offload_bundle
 
 HOST_TRIPLE = "x86_64-pc-linux-gnu"
 
@@ -125,32 +125,44 @@ def _link_shared(inputs: list[Path], output: Path, options: BuildOptions, *, str
     _check(toolchain.run(link, verbose=options.verbose, capture=True))
 
 
-def _sim_code_object(source: Path, cuid: str, options: BuildOptions, workdir: Path) -> bytes:
-    """The simulated device's code object: an x86-64 shared object.
+def _sim_object(source: Path, cuid: str, options: BuildOptions, workdir: Path) -> tuple[Path, Path]:
+    """The simulated device's object file, and a linked copy with DWARF.
 
-    Linked twice: the DWARF of a linked object needs no relocations (a
-    relocatable one has TLS relocations DWARF readers do not apply), and the
-    final link adds the parameter descriptors read from the first."""
+    The DWARF of a linked object needs no relocations (a relocatable one has
+    TLS relocations DWARF readers do not apply): parameters are read there."""
     device_object = workdir / "sim.o"
     result = toolchain.run(_sim_cc1(source, cuid, options, device_object), verbose=options.verbose, capture=True)
     _check(result)
     described = workdir / "sim-described.so"
     _link_shared([device_object], described, options, strip=False)
+    return device_object, described
+
+
+def _sim_code_object(device_object: Path, described: Path, kernels: list[str], options: BuildOptions, workdir: Path) -> bytes:
+    """The simulated device's code object: an x86-64 shared object carrying
+    its parameter descriptors and its kernel list (see signatures.py)."""
     descriptors, shared = signatures.describe(described)
     generated = workdir / "sim_signatures.s"
-    generated.write_text(signatures.assembly(descriptors, shared))
+    generated.write_text(signatures.assembly(descriptors, shared, kernels))
     shared_object = workdir / "sim.so"
     _link_shared([device_object, generated], shared_object, options, strip=not options.debug)
     return shared_object.read_bytes()
 
 
-def compile_hip(source: Path, options: BuildOptions, output: Path, workdir: Path) -> None:
-    """Compiles one HIP source into the host object `output`."""
+def _kernel_names(amdgpu_object: Path) -> list[str]:
+    """The kernels clang made of the source: an AMDGPU code object marks each
+    one with a kernel descriptor, which the x86-64 compile has no notion of."""
+    return [symbol.name for symbol in device_code.read(amdgpu_object.read_bytes(), "elf").kernels]
+
+
+def device_bundle(source: Path, options: BuildOptions, workdir: Path) -> bytes:
+    """The clang offload bundle of `source`'s device code: the AMDGPU code
+    objects of every --offload-arch and the simulated device's."""
     cuid = compilation_id(source, options)
     workdir.mkdir(parents=True, exist_ok=True)
     # The simulated device first and alone: a source with errors reports them
     # once, as the first device compile of clang's own driver does.
-    sim_image = _sim_code_object(source, cuid, options, workdir)
+    device_object, described = _sim_object(source, cuid, options, workdir)
     with ThreadPoolExecutor(max_workers=len(options.archs)) as pool:
         outputs = {arch: workdir / f"{arch}.co" for arch in options.archs}
         results = list(pool.map(lambda a: _amdgpu_object(source, a, cuid, options, outputs[a]), options.archs))
@@ -158,11 +170,19 @@ def compile_hip(source: Path, options: BuildOptions, output: Path, workdir: Path
         # The simulated device's compile already showed the source's
         # diagnostics; the AMDGPU link warns of every library reference.
         _check(result, echo=False)
+    kernels = _kernel_names(outputs[options.archs[0]])
+    sim_image = _sim_code_object(device_object, described, kernels, options, workdir)
     entries = [(offload_bundle.HOST_ID, b"")]
     entries += [(offload_bundle.amdgpu_id(arch), outputs[arch].read_bytes()) for arch in options.archs]
     entries.append((offload_bundle.SIM_ID, sim_image))
+    return offload_bundle.write(entries)
+
+
+def compile_hip(source: Path, options: BuildOptions, output: Path, workdir: Path) -> None:
+    """Compiles one HIP source into the host object `output`."""
     bundle = workdir / "fatbin.bundle"
-    bundle.write_bytes(offload_bundle.write(entries))
+    bundle.write_bytes(device_bundle(source, options, workdir))
+    cuid = compilation_id(source, options)
     host = [
         toolchain.tool("clang++"),
         *_common_flags(options),

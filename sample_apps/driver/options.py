@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 USAGE = """\
-usage: gpusym build [-g] [-O<n>] [--offload-arch ARCH ...] [-c | -shared]
+usage: gpusym build [-g] [-O<n>] [--offload-arch ARCH ...] [-c | -shared | --genco]
                     [-I DIR] [-D NAME[=VALUE]] [-L DIR] [-l LIB] [-f...] [-x hip|c|c++]
                     [-v] SOURCES... [-o OUT]
 
@@ -19,6 +19,8 @@ registration) and a fat binary holding real AMDGPU code objects for every
 
   -c                compile only; -o names the object (one source)
   -shared           link a shared library
+  --genco           write only the device code of one HIP source: a code-object
+                    bundle for hipModuleLoad (as hipcc --genco does)
   --offload-arch A  AMDGPU target, repeatable (gfx90a, gfx942, ...)
   -x LANG           language of the following sources: hip, c, c++ or none
   -v                print each command before running it
@@ -53,6 +55,7 @@ class BuildOptions:
     output: Path | None = None
     compile_only: bool = False
     shared: bool = False
+    genco: bool = False
     debug: bool = False
     verbose: bool = False
     offload_archs: list[str] = field(default_factory=list)
@@ -97,6 +100,8 @@ def parse(argv: list[str]) -> BuildOptions:
             options.compile_only = True
         elif arg == "-shared":
             options.shared = True
+        elif arg == "--genco":
+            options.genco = True
         elif arg == "-v":
             options.verbose = True
         elif arg.startswith("--offload-arch"):
@@ -136,4 +141,11 @@ def parse(argv: list[str]) -> BuildOptions:
         raise UsageError("cannot specify -o with -c and several sources")
     if options.compile_only and options.shared:
         raise UsageError("-c and -shared exclude each other")
+    if options.genco:
+        if options.compile_only or options.shared:
+            raise UsageError("--genco excludes -c and -shared")
+        if options.objects or [s for s in options.sources if s.language != "hip"] or len(options.sources) != 1:
+            raise UsageError("--genco takes exactly one HIP source")
+        if not options.output:
+            raise UsageError("--genco needs -o FILE")
     return options

@@ -5,7 +5,9 @@ x86-64 kernel with the System V calling convention.  For every function the
 simulated code object defines, this module describes each parameter as the
 ABI sees it (grammar in the runtime's ``signature.cpp``): scalars by kind and
 width, by-value aggregates by size, alignment and the class of each eightbyte.
-The descriptors are embedded in the code object as ``__gpusym_signatures``.
+The descriptors are embedded in the code object as ``__gpusym_signatures``,
+and the names of its kernels (the functions a host may launch, e.g. through
+``hipModuleGetFunction``) as ``__gpusym_kernels``.
 """
 
 from __future__ import annotations
@@ -264,16 +266,24 @@ def describe(shared_object: Path) -> tuple[dict[str, str], list[str]]:
     return descriptors, shared
 
 
-def assembly(descriptors: dict[str, str], shared: list[str]) -> str:
-    """Assembly defining ``__gpusym_signatures`` and the dynamic shared buffer."""
-    lines = [
-        '\t.section .gpusym_signatures,"a",@progbits',
-        "\t.globl __gpusym_signatures",
-        "\t.type __gpusym_signatures,@object",
-        "__gpusym_signatures:",
+def _string_table(symbol: str, lines: list[str]) -> list[str]:
+    """Assembly of a read-only table `symbol`: one "LINE\\n" each, then a NUL."""
+    return [
+        '\t.section .gpusym_tables,"a",@progbits',
+        f"\t.globl {symbol}",
+        f"\t.type {symbol},@object",
+        f"{symbol}:",
+        *(f'\t.ascii "{line}\\n"' for line in lines),
+        "\t.byte 0",
+        f"\t.size {symbol}, .-{symbol}",
     ]
-    lines += [f'\t.ascii "{name} {text}\\n"' for name, text in sorted(descriptors.items())]
-    lines += ["\t.byte 0", "\t.size __gpusym_signatures, .-__gpusym_signatures"]
+
+
+def assembly(descriptors: dict[str, str], shared: list[str], kernels: list[str]) -> str:
+    """Assembly defining ``__gpusym_signatures``, ``__gpusym_kernels`` and the
+    dynamic shared buffer."""
+    lines = _string_table("__gpusym_signatures", [f"{name} {text}" for name, text in sorted(descriptors.items())])
+    lines += _string_table("__gpusym_kernels", sorted(kernels))
     if shared:
         lines += ['\t.section .tbss,"awT",@nobits', "\t.p2align 4"]
         for name in shared:
