@@ -77,6 +77,27 @@ struct Variable {
   size_t size;
 };
 
+// The following four are called with registry_mutex() held.
+// Registers a code object and loads its simulated-device image, when given
+// one; a module's kernels (origin other than a fat binary) come from the
+// code object's own kernel table.
+Module &register_module(gpusym_code_object_origin origin, const std::string &host_path, const void *fatbin_wrapper,
+                        const uint8_t *image, size_t size);
+// Registers a kernel of `module` under `handle` (null: a handle of its own).
+Kernel &register_kernel(Module &module, const void *handle, const std::string &device_name);
+// Unregisters (unloads) a code object: its kernels and variables are gone.
+void unregister_module(Module &module);
+// A module loaded by hipModuleLoad* and not unloaded, or null.
+Module *find_loaded_module(const void *handle);
+// Whether the module's simulated-device code object loaded.
+bool has_code(const Module &module);
+Kernel *find_module_kernel(Module &module, const char *device_name);
+// A device variable of the module and its size, or null.
+void *find_module_global(Module &module, const char *name, size_t *size);
+// The simulated device's entry in the clang offload bundle of at most `size`
+// bytes at `bundle`, or {null, 0}.
+std::pair<const uint8_t *, size_t> find_sim_entry(const uint8_t *bundle, size_t size);
+
 // Looks a kernel up by its host handle; null when none is registered.
 Kernel *find_kernel(const void *handle);
 // Looks a device variable up by its host shadow; null when none is registered.
@@ -90,6 +111,10 @@ struct LaunchConfig {
   size_t shared_mem;
   hipStream_t stream;
 };
+
+// ---- launches (launch.cpp) ----
+// Checks a launch of the kernel named by `handle` and queues it.
+hipError_t checked_launch(const void *handle, const LaunchConfig &config, void **args);
 
 // ---- devices (devices.cpp) ----
 // GPUSYM_DEVICES (default 2), read once.

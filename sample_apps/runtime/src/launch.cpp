@@ -21,6 +21,21 @@ hipError_t check_configuration(dim3 grid, dim3 block, size_t shared_mem) {
 
 }  // namespace
 
+namespace gpusym {
+
+hipError_t checked_launch(const void *handle, const LaunchConfig &config, void **args) {
+  gpusym_launch_state = {handle, {config.grid.x, config.grid.y, config.grid.z},
+                         {config.block.x, config.block.y, config.block.z}, config.shared_mem, config.stream,
+                         gpusym_launch_state.dispatch_id};
+  if (hipError_t error = check_configuration(config.grid, config.block, config.shared_mem)) return error;
+  Kernel *kernel = find_kernel(handle);
+  if (!kernel) return hipErrorInvalidDeviceFunction;
+  if (!kernel->entry) return hipErrorNoBinaryForGpu;
+  return launch(*kernel, config, args);
+}
+
+}  // namespace gpusym
+
 using namespace gpusym;
 
 extern "C" {
@@ -48,13 +63,7 @@ hipError_t __hipPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shared_mem
 
 hipError_t hipLaunchKernel(const void *function_address, dim3 grid, dim3 block, void **args,
                            size_t shared_mem, hipStream_t stream) {
-  gpusym_launch_state = {function_address, {grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, shared_mem,
-                         stream, gpusym_launch_state.dispatch_id};
-  if (hipError_t error = check_configuration(grid, block, shared_mem)) return record(error);
-  Kernel *kernel = find_kernel(function_address);
-  if (!kernel) return record(hipErrorInvalidDeviceFunction);
-  if (!kernel->entry) return record(hipErrorNoBinaryForGpu);
-  return record(launch(*kernel, {grid, block, shared_mem, stream}, args));
+  return record(checked_launch(function_address, {grid, block, shared_mem, stream}, args));
 }
 
 }  // extern "C"

@@ -1,5 +1,6 @@
-// The registration ABI clang emits (__hipRegisterFatBinary and friends) and
-// the loading of each fat binary's simulated-device code object.
+// Code objects and their kernels: the registration ABI clang emits
+// (__hipRegisterFatBinary and friends) and the registry that modules loaded
+// at run time (modules.cpp) share with it.
 //
 // A code object is written to a private directory and dlopen'ed, so that a
 // debugger sees it as an ordinary shared library with its symbols and DWARF.
@@ -25,10 +26,13 @@ namespace gpusym {
 
 struct Module {
   uint32_t id;
-  std::string host_path;
+  gpusym_code_object_origin origin;
+  std::string host_path;      // the host binary, or the file given to hipModuleLoad; empty for an image
   std::string path;           // the extracted code object, empty when none
   void *library = nullptr;    // dlopen handle
+  bool loaded = true;         // until unregistered or unloaded
   std::unordered_map<std::string, std::string> signatures;
+  std::unordered_map<std::string, Kernel *> kernels;   // by device name
 };
 
 namespace {
@@ -59,29 +63,36 @@ Registry &registry() {
   return *instance;
 }
 
-// The simulated device's entry of a clang offload bundle, or {null, 0}.
-std::pair<const uint8_t *, size_t> find_sim_entry(const uint8_t *bundle) {
-  if (memcmp(bundle, kBundleMagic, kBundleMagicSize) != 0) return {nullptr, 0};
+}  // namespace
+
+std::pair<const uint8_t *, size_t> find_sim_entry(const uint8_t *bundle, size_t size) {
+  if (size < kBundleMagicSize + 8 || memcmp(bundle, kBundleMagic, kBundleMagicSize) != 0) return {nullptr, 0};
   const uint8_t *cursor = bundle + kBundleMagicSize;
+  const uint8_t *end = bundle + size;
   uint64_t count;
   memcpy(&count, cursor, 8);
   cursor += 8;
   for (uint64_t i = 0; i < count && i < 4096; i++) {
-    uint64_t offset, size, id_size;
+    uint64_t offset, entry_size, id_size;
+    if (end - cursor < 24) break;
     memcpy(&offset, cursor, 8);
-    memcpy(&size, cursor + 8, 8);
+    memcpy(&entry_size, cursor + 8, 8);
     memcpy(&id_size, cursor + 16, 8);
     cursor += 24;
-    if (id_size > 4096) break;
+    if (id_size > 4096 || static_cast<uint64_t>(end - cursor) < id_size) break;
     std::string id(reinterpret_cast<const char *>(cursor), id_size);
     cursor += id_size;
-    if (id == GPUSYM_SIM_BUNDLE_ID) return {bundle + offset, size};
+    if (id == GPUSYM_SIM_BUNDLE_ID && offset <= size && entry_size <= size - offset)
+      return {bundle + offset, entry_size};
   }
   return {nullptr, 0};
 }
 
-// ${TMPDIR:-/tmp}/gpusym-UID/PID, created 0700; directories of processes that
-// are gone are removed on the way.
+namespace {
+
+// ${TMPDIR:-/tmp}/gpusym-UID/PID, the base checked to be 0700 and ours;
+// directories of processes that are gone are removed on the way.  The
+// directory itself is made by each load (the last unload removes it).
 const std::string &private_directory() {
   static const std::string path = [] {
     const char *tmp = getenv("TMPDIR");
@@ -108,9 +119,7 @@ const std::string &private_directory() {
       }
       closedir(dir);
     }
-    std::string mine = base + "/" + std::to_string(getpid());
-    mkdir(mine.c_str(), 0700);
-    return mine;
+    return base + "/" + std::to_string(getpid());
   }();
   return path;
 }
@@ -166,7 +175,8 @@ void load_code_object(Module &module, const uint8_t *image, size_t size) {
   make_runtime_global();
   const std::string &directory = private_directory();
   if (directory.empty()) return;
-  std::string base = module.host_path.substr(module.host_path.rfind('/') + 1);
+  mkdir(directory.c_str(), 0700);
+  std::string base = module.host_path.empty() ? "image" : module.host_path.substr(module.host_path.rfind('/') + 1);
   std::string path = directory + "/" + base + ".gpusym." + std::to_string(module.id) + ".so";
   if (!write_file(path, image, size)) {
     warn("cannot write the device code object %s: %s", path.c_str(), strerror(errno));
@@ -176,7 +186,8 @@ void load_code_object(Module &module, const uint8_t *image, size_t size) {
   // symbols never resolve to the host's handles and shadows of the same name.
   module.library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!module.library) {
-    warn("cannot load the device code object of %s: %s", module.host_path.c_str(), dlerror());
+    warn("cannot load the device code object of %s: %s",
+         module.host_path.empty() ? "a module image" : module.host_path.c_str(), dlerror());
     unlink(path.c_str());
     return;
   }
@@ -184,7 +195,115 @@ void load_code_object(Module &module, const uint8_t *image, size_t size) {
   read_signatures(module);
 }
 
+// The kernels the code object names in __gpusym_kernels (see the build
+// driver's signatures.py), registered under handles of their own.
+void register_kernel_table(Module &module) {
+  auto *table = static_cast<const char *>(dlsym(module.library, "__gpusym_kernels"));
+  for (const char *line = table; line && *line;) {
+    const char *end = strchr(line, '\n');
+    if (!end) end = line + strlen(line);
+    register_kernel(module, nullptr, std::string(line, end));
+    line = *end ? end + 1 : end;
+  }
+}
+
+// GPUSYM_LEAK_CHECK=1: at exit, after every library's destructors (the
+// runtime is finalised after the code that uses it), names each code object
+// still registered.
+__attribute__((destructor)) void report_leaked_modules() {
+  if (!env_long("GPUSYM_LEAK_CHECK", 0)) return;
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  for (const Module &module : registry().modules) {
+    if (!module.loaded) continue;
+    bool fat_binary = module.origin == GPUSYM_ORIGIN_FAT_BINARY;
+    warn("leak check: %s %s (code object %u, %zu kernels) was never %s", fat_binary ? "the fat binary of" : "module",
+         module.host_path.empty() ? "loaded from memory" : module.host_path.c_str(), module.id,
+         module.kernels.size(), fat_binary ? "unregistered" : "unloaded (hipModuleUnload)");
+  }
+}
+
 }  // namespace
+
+Module &register_module(gpusym_code_object_origin origin, const std::string &host_path, const void *fatbin_wrapper,
+                        const uint8_t *image, size_t size) {
+  Registry &r = registry();
+  Module &module = r.modules.emplace_back();
+  module.id = static_cast<uint32_t>(r.modules.size() - 1);
+  module.origin = origin;
+  module.host_path = host_path;
+  if (image) load_code_object(module, image, size);
+  uintptr_t load_address = 0;
+  link_map *map = nullptr;
+  if (module.library && dlinfo(module.library, RTLD_DI_LINKMAP, &map) == 0) load_address = map->l_addr;
+  r.debug_code_objects.push_back({module.id, 1, fatbin_wrapper, module.host_path.c_str(),
+                                  module.path.empty() ? nullptr : module.path.c_str(), load_address,
+                                  static_cast<uint32_t>(origin), 0});
+  gpusym_debug.code_objects = r.debug_code_objects.data();
+  gpusym_debug.code_object_count = static_cast<uint32_t>(r.debug_code_objects.size());
+  notify(GPUSYM_EVENT_CODE_OBJECT_LOADED, module.id);
+  if (origin != GPUSYM_ORIGIN_FAT_BINARY && module.library) register_kernel_table(module);
+  return module;
+}
+
+bool has_code(const Module &module) { return module.library != nullptr; }
+
+Kernel &register_kernel(Module &module, const void *handle, const std::string &device_name) {
+  Registry &r = registry();
+  Kernel &kernel = r.kernels.emplace_back();
+  kernel.handle = handle ? handle : &kernel;
+  kernel.device_name = device_name;
+  kernel.module = &module;
+  kernel.entry = module.library ? dlsym(module.library, device_name.c_str()) : nullptr;
+  kernel.index = static_cast<uint32_t>(r.debug_kernels.size());
+  r.kernels_by_handle[kernel.handle] = &kernel;
+  module.kernels.emplace(device_name, &kernel);
+  r.debug_kernels.push_back({kernel.handle, kernel.device_name.c_str(),
+                             reinterpret_cast<uintptr_t>(kernel.entry), module.id, 0, 0});
+  gpusym_debug.kernels = r.debug_kernels.data();
+  gpusym_debug.kernel_count = static_cast<uint32_t>(r.debug_kernels.size());
+  notify(GPUSYM_EVENT_KERNEL_REGISTERED, kernel.index);
+  return kernel;
+}
+
+void unregister_module(Module &module) {
+  Registry &r = registry();
+  for (auto it = r.kernels_by_handle.begin(); it != r.kernels_by_handle.end();)
+    it = it->second->module == &module ? r.kernels_by_handle.erase(it) : std::next(it);
+  for (auto it = r.variables_by_shadow.begin(); it != r.variables_by_shadow.end();)
+    it = it->second->module == &module ? r.variables_by_shadow.erase(it) : std::next(it);
+  module.loaded = false;
+  r.debug_code_objects[module.id].loaded = 0;
+  notify(GPUSYM_EVENT_CODE_OBJECT_UNLOADED, module.id);
+  if (module.library) dlclose(module.library);
+  module.library = nullptr;
+  if (!module.path.empty()) unlink(module.path.c_str());
+  // The last module out removes the directory (it fails while others remain).
+  rmdir(private_directory().c_str());
+}
+
+Module *find_loaded_module(const void *handle) {
+  for (Module &module : registry().modules)
+    if (&module == handle) return module.loaded && module.origin != GPUSYM_ORIGIN_FAT_BINARY ? &module : nullptr;
+  return nullptr;
+}
+
+Kernel *find_module_kernel(Module &module, const char *device_name) {
+  auto found = module.kernels.find(device_name);
+  return found == module.kernels.end() ? nullptr : found->second;
+}
+
+void *find_module_global(Module &module, const char *name, size_t *size) {
+  if (!module.library) return nullptr;
+  void *address = dlsym(module.library, name);
+  Dl_info info;
+  void *entry = nullptr;
+  if (!address || !dladdr1(address, &info, &entry, RTLD_DL_SYMENT) || !entry) return nullptr;
+  auto *symbol = static_cast<const ElfW(Sym) *>(entry);
+  if (ELF64_ST_TYPE(symbol->st_info) != STT_OBJECT)
+    return nullptr;
+  *size = symbol->st_size;
+  return address;
+}
 
 Kernel *find_kernel(const void *handle) {
   std::lock_guard<std::mutex> lock(registry_mutex());
@@ -225,25 +344,14 @@ extern "C" {
 
 void **__hipRegisterFatBinary(const void *data) {
   auto *wrapper = static_cast<const FatbinWrapper *>(data);
+  std::string host_path = host_path_of(data);
+  std::pair<const uint8_t *, size_t> entry{nullptr, 0};
+  if (wrapper->magic != kFatbinMagic)
+    warn("%s: fat binary wrapper has a bad magic number", host_path.c_str());
+  else  // clang's wrapper gives no size: the bundle's header bounds what is read
+    entry = find_sim_entry(static_cast<const uint8_t *>(wrapper->binary), SIZE_MAX / 2);
   std::lock_guard<std::mutex> lock(registry_mutex());
-  Registry &r = registry();
-  Module &module = r.modules.emplace_back();
-  module.id = static_cast<uint32_t>(r.modules.size() - 1);
-  module.host_path = host_path_of(data);
-  if (wrapper->magic != kFatbinMagic) {
-    warn("%s: fat binary wrapper has a bad magic number", module.host_path.c_str());
-  } else {
-    auto [image, size] = find_sim_entry(static_cast<const uint8_t *>(wrapper->binary));
-    if (image) load_code_object(module, image, size);
-  }
-  uintptr_t load_address = 0;
-  link_map *map = nullptr;
-  if (module.library && dlinfo(module.library, RTLD_DI_LINKMAP, &map) == 0) load_address = map->l_addr;
-  r.debug_code_objects.push_back({module.id, 1, data, module.host_path.c_str(),
-                                  module.path.empty() ? nullptr : module.path.c_str(), load_address});
-  gpusym_debug.code_objects = r.debug_code_objects.data();
-  gpusym_debug.code_object_count = static_cast<uint32_t>(r.debug_code_objects.size());
-  notify(GPUSYM_EVENT_CODE_OBJECT_LOADED, module.id);
+  Module &module = register_module(GPUSYM_ORIGIN_FAT_BINARY, host_path, data, entry.first, entry.second);
   return reinterpret_cast<void **>(&module);
 }
 
@@ -251,21 +359,8 @@ void __hipRegisterFunction(void **modules, const void *host_function, char *devi
                            const char *device_name, unsigned int, void *, void *, void *, void *,
                            int *) {
   (void)device_function;
-  auto *module = reinterpret_cast<Module *>(modules);
   std::lock_guard<std::mutex> lock(registry_mutex());
-  Registry &r = registry();
-  Kernel &kernel = r.kernels.emplace_back();
-  kernel.handle = host_function;
-  kernel.device_name = device_name;
-  kernel.module = module;
-  kernel.entry = module->library ? dlsym(module->library, device_name) : nullptr;
-  kernel.index = static_cast<uint32_t>(r.debug_kernels.size());
-  r.kernels_by_handle[host_function] = &kernel;
-  r.debug_kernels.push_back({host_function, kernel.device_name.c_str(),
-                             reinterpret_cast<uintptr_t>(kernel.entry), module->id, 0, 0});
-  gpusym_debug.kernels = r.debug_kernels.data();
-  gpusym_debug.kernel_count = static_cast<uint32_t>(r.debug_kernels.size());
-  notify(GPUSYM_EVENT_KERNEL_REGISTERED, kernel.index);
+  register_kernel(*reinterpret_cast<Module *>(modules), host_function, device_name);
 }
 
 void __hipRegisterVar(void **modules, void *var, char *host_var, char *device_var, int, size_t size,
@@ -280,21 +375,9 @@ void __hipRegisterVar(void **modules, void *var, char *host_var, char *device_va
 }
 
 void __hipUnregisterFatBinary(void **modules) {
-  auto *module = reinterpret_cast<Module *>(modules);
   synchronize_all();
   std::lock_guard<std::mutex> lock(registry_mutex());
-  Registry &r = registry();
-  for (auto it = r.kernels_by_handle.begin(); it != r.kernels_by_handle.end();)
-    it = it->second->module == module ? r.kernels_by_handle.erase(it) : std::next(it);
-  for (auto it = r.variables_by_shadow.begin(); it != r.variables_by_shadow.end();)
-    it = it->second->module == module ? r.variables_by_shadow.erase(it) : std::next(it);
-  r.debug_code_objects[module->id].loaded = 0;
-  notify(GPUSYM_EVENT_CODE_OBJECT_UNLOADED, module->id);
-  if (module->library) dlclose(module->library);
-  module->library = nullptr;
-  if (!module->path.empty()) unlink(module->path.c_str());
-  // The last module out removes the directory (it fails while others remain).
-  rmdir(private_directory().c_str());
+  unregister_module(*reinterpret_cast<Module *>(modules));
 }
 
 }  // extern "C"

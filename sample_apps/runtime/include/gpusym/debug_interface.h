@@ -15,7 +15,8 @@
  * Versions: 1 (code objects, kernels, dispatches, executors); 2 appended the
  * device memory range, the allocation table and the fault record; 3 appended
  * the devices and streams, each dispatch's stream id and gpusym_current_device,
- * and padded the executor records to 64 bytes.
+ * and padded the executor records to 64 bytes; 4 appended each code object's
+ * origin (modules loaded at run time by hipModuleLoad and hipModuleLoadData).
  */
 #ifndef GPUSYM_DEBUG_INTERFACE_H
 #define GPUSYM_DEBUG_INTERFACE_H
@@ -28,7 +29,7 @@
 extern "C" {
 #endif
 
-#define GPUSYM_DEBUG_VERSION 3
+#define GPUSYM_DEBUG_VERSION 4
 
 /*
  * The bundle entry id of the simulated device's code object in a fat binary:
@@ -56,19 +57,28 @@ enum gpusym_debug_event {
   GPUSYM_EVENT_STREAM_DESTROYED = 11,    /* event_index: stream slot, freed once drained (version 3) */
 };
 
-/* One fat binary registered by the program (one per HIP translation unit). */
+enum gpusym_code_object_origin {
+  GPUSYM_ORIGIN_FAT_BINARY = 0,    /* __hipRegisterFatBinary: one per HIP translation unit */
+  GPUSYM_ORIGIN_MODULE_FILE = 1,   /* hipModuleLoad */
+  GPUSYM_ORIGIN_MODULE_IMAGE = 2,  /* hipModuleLoadData(Ex) */
+};
+
+/* One code object: a fat binary registered by the program, or a module it
+ * loaded.  The same kernel in two of them is two kernels. */
 struct gpusym_debug_code_object {
   uint32_t module_id;           /* order of registration, from 0 */
   uint32_t loaded;              /* 1 while registered, 0 after unregistration */
-  const void *fatbin_wrapper;   /* the program's __hip_fatbin_wrapper */
-  const char *host_path;        /* host binary holding the fat binary */
+  const void *fatbin_wrapper;   /* the program's __hip_fatbin_wrapper; the hipModule_t of a module */
+  const char *host_path;        /* host binary holding the fat binary; the file a module was loaded from ("" for an image) */
   const char *path;             /* file of the simulated code object, or NULL */
   uintptr_t load_address;       /* its load bias (link_map l_addr), or 0 */
+  uint32_t origin;              /* enum gpusym_code_object_origin (version 4) */
+  uint32_t reserved;
 };
 
-/* One kernel registered with __hipRegisterFunction. */
+/* One kernel registered with __hipRegisterFunction, or found in a module. */
 struct gpusym_debug_kernel {
-  const void *handle;           /* host address naming the kernel */
+  const void *handle;           /* host address naming the kernel; the hipFunction_t of a module's */
   const char *device_name;      /* mangled name in the device code objects */
   uintptr_t device_entry;       /* entry in the simulated code object, or 0 */
   uint32_t module_id;

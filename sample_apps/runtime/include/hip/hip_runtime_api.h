@@ -34,6 +34,9 @@ typedef enum hipError_t {
   hipErrorInvalidDevice = 101,
   hipErrorInvalidImage = 200,
   hipErrorNoBinaryForGpu = 209,
+  hipErrorInvalidKernelFile = 218,
+  hipErrorFileNotFound = 301,
+  hipErrorSharedObjectInitFailed = 303,
   hipErrorInvalidHandle = 400,
   hipErrorInvalidResourceHandle = 400, /* HIP's other name: a hipStream_t or hipEvent_t */
   hipErrorNotFound = 500,
@@ -57,6 +60,14 @@ typedef enum hipMemcpyKind {
 
 typedef struct ihipStream_t *hipStream_t;
 typedef struct ihipEvent_t *hipEvent_t;
+typedef struct ihipModule_t *hipModule_t;
+typedef struct ihipModuleSymbol_t *hipFunction_t;
+typedef void *hipDeviceptr_t;
+
+/* Keys of hipModuleLaunchKernel's `extra`: the arguments as one buffer. */
+#define HIP_LAUNCH_PARAM_BUFFER_POINTER ((void *)0x01)
+#define HIP_LAUNCH_PARAM_BUFFER_SIZE ((void *)0x02)
+#define HIP_LAUNCH_PARAM_END ((void *)0x03)
 
 /* Flags of hipStreamCreateWithFlags. */
 #define hipStreamDefault 0x00
@@ -203,6 +214,21 @@ hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attributes, const void
 hipError_t hipLaunchKernel(const void *function_address, dim3 numBlocks, dim3 dimBlocks,
                            void **args, size_t sharedMemBytes __GPUSYM_DEFAULT(0),
                            hipStream_t stream __GPUSYM_DEFAULT(0));
+
+/* Code objects loaded at run time (a bundle from gpusym build --genco, or a
+ * simulated-device code object). */
+hipError_t hipModuleLoad(hipModule_t *module, const char *fname);
+hipError_t hipModuleLoadData(hipModule_t *module, const void *image);
+hipError_t hipModuleLoadDataEx(hipModule_t *module, const void *image, unsigned int numOptions,
+                               int *options, void **optionValues);
+hipError_t hipModuleUnload(hipModule_t module);
+hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module, const char *kname);
+hipError_t hipModuleGetGlobal(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t module, const char *name);
+hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX, unsigned int gridDimY,
+                                 unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
+                                 unsigned int blockDimZ, unsigned int sharedMemBytes, hipStream_t stream,
+                                 void **kernelParams, void **extra);
+const char *hipKernelNameRef(const hipFunction_t f);
 
 #ifdef __cplusplus
 } /* extern "C" */
