@@ -21,7 +21,9 @@ from gdbext.functions import STUB_MARK, kernel_of_stub, symbol_at
 from symbols.lookup import qualified_name
 
 RUNTIME_LIBRARIES = ("libgpusym_runtime", "libffi")
-CODE_OBJECT_MARK = ".gpusym."
+#: In the file names of the code objects the runtime loads: from fat
+#: binaries, and modules loaded at run time.
+CODE_OBJECT_MARKS = (".gpusym.", ".gpusym-module.")
 
 
 def enable_capture() -> None:
@@ -36,7 +38,8 @@ def _library(frame: gdb.Frame) -> str:
 
 
 def is_device(frame: gdb.Frame) -> bool:
-    return CODE_OBJECT_MARK in _library(frame)
+    library = _library(frame)
+    return any(mark in library for mark in CODE_OBJECT_MARKS)
 
 
 def is_runtime(frame: gdb.Frame) -> bool:

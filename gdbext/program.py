@@ -11,8 +11,10 @@ import gdb
 from symbols.analysis import Analysis, analyze
 from symbols.errors import FormatError
 
-# Files never worth reading: the system's libraries, and the simulated
-# device's code objects (their kernels are found through their host binary).
+# Files never worth reading: the system's libraries, and the code objects
+# the runtime extracts from fat binaries (NAME.gpusym.ID.so: their kernels are
+# found through their host binary).  Modules loaded at run time
+# (NAME.gpusym-module.ID.so) are read: they are their kernels' only source.
 _SKIPPED_PREFIXES = ("/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/")
 _cache: dict[str, tuple[tuple[int, int], Analysis | None]] = {}
 

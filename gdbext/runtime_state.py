@@ -50,6 +50,11 @@ def has_devices(debug: gdb.Value) -> bool:
     return int(debug["version"]) >= 3
 
 
+def has_modules(debug: gdb.Value) -> bool:
+    """Whether code objects say where they come from (interface version 4)."""
+    return int(debug["version"]) >= 4
+
+
 def devices(debug: gdb.Value) -> list[gdb.Value]:
     return [debug["devices"][index] for index in range(int(debug["device_count"]))]
 

@@ -3,6 +3,7 @@ kernels, its dispatches, and the simulated devices with their streams."""
 
 from __future__ import annotations
 
+import os
 import re
 
 import gdb
@@ -11,25 +12,51 @@ from gdbext import program, runtime_state
 from gdbext.errors import one_line_errors
 
 
-def _launch_counts() -> dict[str, int]:
-    """Launches per kernel device name, from the simulated runtime, if running."""
+#: gpusym_code_object_origin values of modules loaded at run time.
+_MODULE_ORIGINS = {1: "hipModuleLoad", 2: "hipModuleLoadData"}
+
+
+def _code_objects() -> dict[str, tuple[str, dict[str, int]]]:
+    """While the simulated runtime runs: for each loaded code object, by the
+    file gdb reads its kernels from (the host binary of a fat binary, the
+    extracted file of a module), its name for users and its launches per
+    kernel device name."""
     debug = runtime_state.debug_state()
     if debug is None:
         return {}
-    counts: dict[str, int] = {}
-    kernels = debug["kernels"]
+    by_id: dict[int, tuple[str, dict[str, int]]] = {}
+    found: dict[str, tuple[str, dict[str, int]]] = {}
+    for index in range(int(debug["code_object_count"])):
+        record = debug["code_objects"][index]
+        if not int(record["loaded"]):
+            continue
+        host_path = record["host_path"].string()
+        origin = int(record["origin"]) if runtime_state.has_modules(debug) else 0
+        if origin in _MODULE_ORIGINS:
+            if not int(record["path"]):
+                continue
+            shown = os.path.basename(host_path) if host_path else "image"
+            entry = (f"{shown} (module {int(record['module_id'])})", {})
+            found[os.path.realpath(record["path"].string())] = entry
+        else:
+            entry = found.setdefault(os.path.realpath(host_path), (os.path.basename(host_path), {}))
+        by_id[int(record["module_id"])] = entry
     for index in range(int(debug["kernel_count"])):
-        record = kernels[index]
-        name = record["device_name"].string()
-        counts[name] = counts.get(name, 0) + int(record["launch_count"])
-    return counts
+        record = debug["kernels"][index]
+        entry = by_id.get(int(record["module_id"]))
+        if entry is not None:
+            name = record["device_name"].string()
+            entry[1][name] = entry[1].get(name, 0) + int(record["launch_count"])
+    return found
 
 
 class InfoKernels(gdb.Command):
     """List the program's GPU kernels: info kernels [REGEX]
 
-For each kernel: its host stub, its handle (variable, function, or the stub
-itself), the targets of the device code objects holding it, and, while the
+For each kernel: the file it comes from (a host binary, or a module the
+program loaded at run time: the same kernel in two modules is two kernels),
+its host stub, its handle (variable, function, the stub itself, or none for a
+module's), the targets of the device code objects holding it, and, while the
 simulated runtime runs, how many times it was launched."""
 
     def __init__(self) -> None:
@@ -48,21 +75,23 @@ simulated runtime runs, how many times it was launched."""
         if not analyses:
             print("No GPU code in the program.")
             return
-        counts = _launch_counts()
+        loaded = _code_objects()
         rows = []
         for analysis in analyses:
+            path = analysis.report.path
+            module, counts = loaded.get(os.path.realpath(path), (os.path.basename(path), None))
             for kernel in analysis.report.kernels:
                 if pattern and not (pattern.search(kernel.demangled) or pattern.search(kernel.name)):
                     continue
                 targets = ", ".join(sorted({d.target for d in kernel.device})) or "none"
-                launches = str(counts.get(kernel.name, 0)) if counts else "-"
+                launches = str(counts.get(kernel.name, 0)) if counts is not None else "-"
                 stub = "yes" if kernel.stub else "no"
                 handle = kernel.handle.kind if kernel.handle else "none"
-                rows.append((kernel.demangled, stub, handle, targets, launches))
+                rows.append((kernel.demangled, module, stub, handle, targets, launches))
         if not rows:
             print(f"No kernel matches '{argument.strip()}'.")
             return
-        headers = ("Kernel", "Stub", "Handle", "Device code", "Launches")
+        headers = ("Kernel", "Module", "Stub", "Handle", "Device code", "Launches")
         widths = [max(len(r[i]) for r in rows + [headers]) for i in range(len(headers) - 1)]
         for row in [headers, *rows]:
             print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[-1])

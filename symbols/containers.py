@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from typing import Callable
 
 from symbols import amdgpu_metadata, compressed_bundle, nv_fatbin, offload_binary, offload_bundle
-from symbols.elf import EM_AMDGPU, EM_CUDA, MAGIC as ELF_MAGIC, SHT_NOTE, ElfFile
+from symbols.elf import EM_AMDGPU, EM_CUDA, EM_X86_64, MAGIC as ELF_MAGIC, SHT_NOTE, ElfFile
 from symbols.errors import FormatError
+from symbols.device_code import SIM_KERNEL_TABLE
 from symbols.model import CodeObject
 
 #: Decompression limits: never more than this in all, nor this many times the
@@ -125,6 +126,10 @@ def in_container_file(data: memoryview) -> list[Found] | None:
             collector.add(_amdgpu_target(elf), "amdgcn-amd-amdhsa", "file", 0, len(data), False, data, "elf")
         elif elf.machine == EM_CUDA:
             collector.add(f"sm_{elf.flags & 0xFF}", "nvptx64-nvidia-cuda", "file", 0, len(data), False, data, "elf")
+        elif elf.machine == EM_X86_64 and any(s.name == SIM_KERNEL_TABLE and s.defined for s in elf.dynsym):
+            # A simulated-device code object, standing alone: its kernel table says so.
+            _, triple, target = offload_bundle.split_id(offload_bundle.SIM_ID)
+            collector.add(target, triple, "file", 0, len(data), False, data, "elf")
         else:
             return None
     else:

@@ -6,8 +6,9 @@ variables, and kernel arguments where the code object describes them.
 - cubin (``EM_CUDA``): a kernel is a FUNC with a ``.nv.info.<name>`` section
   (or the CUDA entry flag in ``st_other``).
 - PTX: ``.entry`` is a kernel, ``.func`` a function, ``.global``/``.const`` variables.
-- the simulated device (x86-64): every exported function; which of them are
-  kernels is decided by correlation with the host and the other code objects.
+- the simulated device (x86-64): every exported function; its kernels are
+  those it lists in ``__gpusym_kernels``, or, in a code object without that
+  table, those that correlation with the host and other code objects finds.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from symbols.errors import FormatError
 from symbols.model import KernelArg
 
 STO_CUDA_ENTRY = 0x10
+#: See symbols.containers (which imports this module).
+SIM_KERNEL_TABLE = "__gpusym_kernels"
 
 # Symbols every code object of a kind carries that are not the program's own.
 _AMDGPU_INTERNAL = re.compile(r"^(__hip_cuid_|__oclc_|__ockl_|__ocml_|llvm\.|\.)")
@@ -105,7 +108,14 @@ def _sim(elf: ElfFile) -> DeviceContents:
     symbols = elf.dynsym or elf.symtab
     exported = [s for s in symbols if s.bind in ("GLOBAL", "WEAK") and not _SIM_INTERNAL.match(s.name)]
     contents = DeviceContents()
-    contents.exported_functions = _unique(_defined(exported, "FUNC"))
+    functions = _unique(_defined(exported, "FUNC"))
+    table = next((s for s in symbols if s.name == SIM_KERNEL_TABLE and s.defined), None)
+    if table is None:
+        contents.exported_functions = functions
+    else:
+        kernels = set(elf.cstring_at(table.value, max(table.size, 1)).split("\n"))
+        for symbol in functions:
+            (contents.kernels if symbol.name in kernels else contents.functions).append(symbol)
     # Thread-local symbols are block-shared memory (extern __shared__), not variables.
     contents.variables = _unique(_defined(exported, "OBJECT"))
     return contents

@@ -1,17 +1,19 @@
 """The sample programs compute the right results on the simulated device.
 
 Each sample checks its own results and prints one line ending in
-``N wrong``; it exits 0 only when N is 0."""
+``N wrong``; it exits 0 only when N is 0.  The ``fault`` sample instead ends
+with the runtime's report of its kernel's out-of-bounds access."""
 
 from __future__ import annotations
 
 import re
+import signal
 
 import pytest
 
 from conftest import SAMPLES_BY_NAME, describe, run
 
-SAMPLE_NAMES = sorted(SAMPLES_BY_NAME)
+SAMPLE_NAMES = sorted(name for name, sample in SAMPLES_BY_NAME.items() if not sample.faults)
 
 
 def assert_sample_correct(name: str, result) -> None:
@@ -48,3 +50,22 @@ def test_vector_add_reports_its_launch_geometry(vector_add):
     # 100000 elements in blocks of 256: the kernel really ran over every block.
     result = run([vector_add])
     assert "100000 elements, 391 blocks of 256, 0 wrong" in result.stdout, describe(result)
+
+
+@pytest.mark.parametrize("blocking", ["0", "1"])
+def test_fault_sample_is_reported_with_kernel_block_and_thread(samples, blocking):
+    result = run([samples["fault"]], env={"GPUSYM_LAUNCH_BLOCKING": blocking})
+    assert result.returncode == -signal.SIGSEGV, describe(result)
+    assert "went unnoticed" not in result.stdout, describe(result)
+    report = re.search(r"gpusym: kernel 'scale\(float\*, float\)' \(dispatch 1\) block \(3,0,0\) thread \(192,0,0\): "
+                       r"invalid read at (0x[0-9a-f]+): 0 bytes past the end of a 3840-byte allocation at (0x[0-9a-f]+)",
+                       result.stderr)
+    assert report, describe(result)
+    assert int(report.group(1), 16) == int(report.group(2), 16) + 3840
+
+
+def test_plugin_library_is_unregistered_at_each_dlclose(sample_builds):
+    """With GPUSYM_LEAK_CHECK=1 a code object never unregistered is named;
+    the plugin's two loads are both unregistered by dlclose."""
+    result = run([sample_builds.get("plugin")], env={"GPUSYM_LEAK_CHECK": "1"})
+    assert_sample_correct("plugin", result)

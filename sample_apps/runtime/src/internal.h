@@ -92,8 +92,8 @@ Module *find_loaded_module(const void *handle);
 // Whether the module's simulated-device code object loaded.
 bool has_code(const Module &module);
 Kernel *find_module_kernel(Module &module, const char *device_name);
-// A device variable of the module and its size, or null.
-void *find_module_global(Module &module, const char *name, size_t *size);
+// A device variable of the module, registered on first use; null if none.
+Variable *find_module_global(Module &module, const char *name);
 // The simulated device's entry in the clang offload bundle of at most `size`
 // bytes at `bundle`, or {null, 0}.
 std::pair<const uint8_t *, size_t> find_sim_entry(const uint8_t *bundle, size_t size);
@@ -133,8 +133,13 @@ int allocation_device(const void *pointer);
 // `pointer` (as HIP's hipFree does); for nothing when no allocation holds it.
 void synchronize_owner(const void *pointer);
 
+// True when [pointer, pointer + size) lies inside one device variable of a
+// code object still loaded.
+bool is_device_variable_range(const void *pointer, size_t size);
+
 // ---- memory (memory.cpp) ----
-// True when [pointer, pointer + size) lies inside one live device allocation.
+// True when [pointer, pointer + size) lies inside one live device allocation
+// or device variable.
 bool is_device_range(const void *pointer, size_t size);
 // Guards the allocation table that describe_address() reads.
 std::mutex &device_memory_mutex();

@@ -213,11 +213,15 @@ const char *bytes(uint64_t count) { return count == 1 ? "byte" : "bytes"; }
 bool is_device_range(const void *pointer, size_t size) {
   uintptr_t start = reinterpret_cast<uintptr_t>(pointer);
   DeviceMemory &m = memory();
-  std::lock_guard<std::mutex> lock(m.mutex);
-  auto after = m.allocations.upper_bound(start);
-  if (after == m.allocations.begin()) return false;
-  auto containing = std::prev(after);
-  return containing->second.live && start - containing->first + size <= containing->second.size;
+  {
+    std::lock_guard<std::mutex> lock(m.mutex);
+    auto after = m.allocations.upper_bound(start);
+    if (after != m.allocations.begin()) {
+      auto containing = std::prev(after);
+      if (containing->second.live && start - containing->first + size <= containing->second.size) return true;
+    }
+  }
+  return is_device_variable_range(pointer, size);
 }
 
 std::mutex &device_memory_mutex() { return memory().mutex; }

@@ -170,11 +170,10 @@ hipError_t hipModuleGetGlobal(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t h
   std::lock_guard<std::mutex> lock(registry_mutex());
   Module *module = find_loaded_module(handle);
   if (!module) return record(hipErrorInvalidResourceHandle);
-  size_t size = 0;
-  void *address = find_module_global(*module, name, &size);
-  if (!address) return record(hipErrorNotFound);
-  if (dptr) *dptr = address;
-  if (bytes) *bytes = size;
+  Variable *variable = find_module_global(*module, name);
+  if (!variable) return record(hipErrorNotFound);
+  if (dptr) *dptr = variable->device_address;
+  if (bytes) *bytes = variable->size;
   return hipSuccess;
 }
 

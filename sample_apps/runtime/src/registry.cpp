@@ -17,6 +17,7 @@
 #include <cerrno>
 #include <cstring>
 #include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 
@@ -54,6 +55,7 @@ struct Registry {
   std::deque<Variable> variables;
   std::unordered_map<const void *, Kernel *> kernels_by_handle;
   std::unordered_map<const void *, Variable *> variables_by_shadow;
+  std::map<uintptr_t, Variable *> variables_by_address;   // of loaded code objects
   std::vector<gpusym_debug_code_object> debug_code_objects;
   std::vector<gpusym_debug_kernel> debug_kernels;
 };
@@ -177,7 +179,11 @@ void load_code_object(Module &module, const uint8_t *image, size_t size) {
   if (directory.empty()) return;
   mkdir(directory.c_str(), 0700);
   std::string base = module.host_path.empty() ? "image" : module.host_path.substr(module.host_path.rfind('/') + 1);
-  std::string path = directory + "/" + base + ".gpusym." + std::to_string(module.id) + ".so";
+  // A fat binary's code object is BASE.gpusym.ID.so, a module's
+  // BASE.gpusym-module.ID.so: a debugger finds a fat binary's kernels through
+  // its host binary, and a module's in the code object itself.
+  const char *kind = module.origin == GPUSYM_ORIGIN_FAT_BINARY ? ".gpusym." : ".gpusym-module.";
+  std::string path = directory + "/" + base + kind + std::to_string(module.id) + ".so";
   if (!write_file(path, image, size)) {
     warn("cannot write the device code object %s: %s", path.c_str(), strerror(errno));
     return;
@@ -193,6 +199,14 @@ void load_code_object(Module &module, const uint8_t *image, size_t size) {
   }
   module.path = path;
   read_signatures(module);
+}
+
+Variable &add_variable(Module &module, const void *host_shadow, const char *device_name, void *address, size_t size) {
+  Registry &r = registry();
+  Variable &variable = r.variables.emplace_back(Variable{host_shadow, device_name, &module, address, size});
+  if (host_shadow) r.variables_by_shadow[host_shadow] = &variable;
+  if (address) r.variables_by_address[reinterpret_cast<uintptr_t>(address)] = &variable;
+  return variable;
 }
 
 // The kernels the code object names in __gpusym_kernels (see the build
@@ -271,6 +285,8 @@ void unregister_module(Module &module) {
     it = it->second->module == &module ? r.kernels_by_handle.erase(it) : std::next(it);
   for (auto it = r.variables_by_shadow.begin(); it != r.variables_by_shadow.end();)
     it = it->second->module == &module ? r.variables_by_shadow.erase(it) : std::next(it);
+  for (auto it = r.variables_by_address.begin(); it != r.variables_by_address.end();)
+    it = it->second->module == &module ? r.variables_by_address.erase(it) : std::next(it);
   module.loaded = false;
   r.debug_code_objects[module.id].loaded = 0;
   notify(GPUSYM_EVENT_CODE_OBJECT_UNLOADED, module.id);
@@ -292,17 +308,27 @@ Kernel *find_module_kernel(Module &module, const char *device_name) {
   return found == module.kernels.end() ? nullptr : found->second;
 }
 
-void *find_module_global(Module &module, const char *name, size_t *size) {
+Variable *find_module_global(Module &module, const char *name) {
   if (!module.library) return nullptr;
   void *address = dlsym(module.library, name);
   Dl_info info;
   void *entry = nullptr;
   if (!address || !dladdr1(address, &info, &entry, RTLD_DL_SYMENT) || !entry) return nullptr;
   auto *symbol = static_cast<const ElfW(Sym) *>(entry);
-  if (ELF64_ST_TYPE(symbol->st_info) != STT_OBJECT)
-    return nullptr;
-  *size = symbol->st_size;
-  return address;
+  if (ELF64_ST_TYPE(symbol->st_info) != STT_OBJECT) return nullptr;
+  auto known = registry().variables_by_address.find(reinterpret_cast<uintptr_t>(address));
+  if (known != registry().variables_by_address.end()) return known->second;
+  return &add_variable(module, nullptr, name, address, symbol->st_size);
+}
+
+bool is_device_variable_range(const void *pointer, size_t size) {
+  uintptr_t start = reinterpret_cast<uintptr_t>(pointer);
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  auto &variables = registry().variables_by_address;
+  auto after = variables.upper_bound(start);
+  if (after == variables.begin()) return false;
+  auto containing = std::prev(after);
+  return start - containing->first + size <= containing->second->size;
 }
 
 Kernel *find_kernel(const void *handle) {
@@ -368,10 +394,8 @@ void __hipRegisterVar(void **modules, void *var, char *host_var, char *device_va
   (void)host_var;
   auto *module = reinterpret_cast<Module *>(modules);
   std::lock_guard<std::mutex> lock(registry_mutex());
-  Registry &r = registry();
   void *address = module->library ? dlsym(module->library, device_var) : nullptr;
-  Variable &variable = r.variables.emplace_back(Variable{var, device_var, module, address, size});
-  r.variables_by_shadow[var] = &variable;
+  add_variable(*module, var, device_var, address, size);
 }
 
 void __hipUnregisterFatBinary(void **modules) {
