@@ -292,7 +292,7 @@ def test_kernels_of_a_library_loaded_late_from_a_thread(build_program, tmp_path)
     result, events = capture("--", program, library)
     assert result.returncode == 0, describe(result)
     (launch,) = of_kind(events, "launch")
-    assert launch["kernel"] == {"name": "_Z6squarePii", "demangled": "square(int*, int)"}
+    assert launch["kernel"] == {"name": "_Z6squarePii", "demangled": "square(int*, int)", "module": str(library)}
     assert (launch["via"], launch["thread"]["name"]) == ("<<<>>>", "late-loader")
     stub, caller, loader = launch["backtrace"][:3]
     assert stub["module"] == caller["module"] == str(library)

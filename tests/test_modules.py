@@ -13,6 +13,7 @@ import pytest
 from conftest import describe, run, run_gpusym
 from sample_apps.samples import PROGRAMS_DIR
 from symbols import offload_bundle
+from test_capture import capture
 from test_gdbext import gdb, stops
 
 KERNELS = PROGRAMS_DIR / "module_load" / "kernels.hip"
@@ -166,3 +167,30 @@ def test_info_kernels_lists_one_kernel_per_module(modules, code_object):
     output = gdb(modules, "break hipModuleUnload", f"run twice {code_object}", "info kernels saxpy")
     rows = re.findall(r"^saxpy\s+kernels\.co \(module (\d+)\)\s+no\s+none\s+gpusym\s+(\d+)$", output, re.M)
     assert rows == [("0", "1"), ("1", "1")], output
+
+
+def test_capture_names_module_launches_and_their_files(samples):
+    program = samples["module_load"]
+    result, events = capture("--jsonl", "--", program)
+    assert result.returncode == 0, describe(result)
+    launches = [e for e in events if e["event"] == "launch"]
+    source = (PROGRAMS_DIR / "module_load" / "main.cpp").read_text().splitlines()
+    code_object = str(program.parent / "module_load_kernels.co")
+    expected = [("saxpy", "saxpy", code_object), ("_Z4fillIiEvPT_S0_i", "void fill<int>(int*, int, int)", code_object),
+                ("saxpy", "saxpy", None)]  # fmt: skip
+    assert [(e["kernel"]["name"], e["kernel"]["demangled"], e["kernel"]["module"]) for e in launches] == expected
+    for event in launches:
+        assert (event["api"], event["via"], event["device"], event["stream"]) == ("hipModuleLaunchKernel", "module", 0, 0)
+        caller = event["backtrace"][0]
+        assert caller["function"] == "main" and "hipModuleLaunchKernel" in source[caller["line"] - 1], caller
+
+
+def test_capture_gives_a_library_kernel_its_library(samples):
+    program = samples["plugin"]
+    result, events = capture("--jsonl", "--", program)
+    assert result.returncode == 0, describe(result)
+    launches = [e for e in events if e["event"] == "launch"]
+    assert [e["kernel"] for e in launches] == [
+        {"name": "_Z6squarePii", "demangled": "square(int*, int)", "module": str(program.parent / "libplugin_kernels.so")}
+    ] * 2
+    assert all(e["via"] == "<<<>>>" and e["backtrace"][1]["function"] == "plugin_square" for e in launches)

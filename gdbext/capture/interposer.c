@@ -11,7 +11,9 @@
  * u32 tid, payload; little-endian, sizes multiples of 8.  Kinds: LAUNCH
  * (before the real call), RESULT (after it, only when it failed), MODULES
  * (the module map, before the first launch and after each change), THREAD
- * (a thread's name, at its first launch).
+ * (a thread's name, at its first launch), FUNCTION (a module function's
+ * name, from hipKernelNameRef, and its module's file when the runtime says
+ * it, before its first launch through hipModuleLaunchKernel).
  *
  * Sampling (read once): GPUSYM_CAPTURE_BACKTRACES=0 records no frames;
  * GPUSYM_CAPTURE_EVERY=N frames only for every Nth launch of an entry;
@@ -48,7 +50,7 @@ typedef int hipError_t;
 #define TLS __thread __attribute__((tls_model("initial-exec")))
 
 enum { hipErrorNotSupported = 801 };
-enum { KIND_LAUNCH = 1, KIND_RESULT = 2, KIND_MODULES = 3, KIND_THREAD = 4 };
+enum { KIND_LAUNCH = 1, KIND_RESULT = 2, KIND_MODULES = 3, KIND_THREAD = 4, KIND_FUNCTION = 5 };
 enum { LAUNCH_KERNEL = 0, EXT_LAUNCH_KERNEL = 1, COOPERATIVE_LAUNCH_KERNEL = 2, MODULE_LAUNCH_KERNEL = 3 };
 enum { MAX_FRAMES = 64, OWN_FRAMES_MAX = 4, TABLE_SLOTS = 4096 };
 
@@ -78,6 +80,13 @@ struct result_record {
   int32_t result;
   uint32_t name_length;
   char name[64];  // the runtime's hipGetErrorName, empty without one
+};
+
+struct function_record {
+  struct header header;
+  uint64_t entry;
+  uint32_t name_length, module_length;
+  char text[2048];  // the name, then the module's file, each padded to 8 bytes
 };
 
 struct thread_record {
@@ -309,6 +318,27 @@ static void *next_symbol(_Atomic(void *) *cache, const char *name) {
   return symbol;
 }
 
+static uint32_t append_text(char *to, uint32_t room, const char *text) {
+  uint32_t length = text ? (uint32_t)strnlen(text, room - 8) : 0;
+  memcpy(to, text ? text : "", length);
+  memset(to + length, 0, ((length + 7) & ~7u) - length);
+  return length;
+}
+
+/* Names a module's function for the records, before its first launch. */
+static void describe_function(const void *entry) {
+  static _Atomic(void *) name_ref, module_path;
+  const char *(*name_of)(const void *) = (const char *(*)(const void *))next_symbol(&name_ref, "hipKernelNameRef");
+  const char *(*module_of)(const void *) =
+      (const char *(*)(const void *))next_symbol(&module_path, "gpusym_function_module");
+  struct function_record record = {.entry = (uintptr_t)entry};
+  record.name_length = append_text(record.text, 1024, name_of ? name_of(entry) : NULL);
+  uint32_t at = (record.name_length + 7) & ~7u;
+  record.module_length = append_text(record.text + at, 1024, module_of ? module_of(entry) : NULL);
+  at += (record.module_length + 7) & ~7u;
+  emit(&record, (uint32_t)(offsetof(struct function_record, text) + at), KIND_FUNCTION);
+}
+
 static __attribute__((noinline)) int64_t begin_launch(const void *entry, dim3 grid, dim3 block, uint64_t shmem,
                                                         void *stream, uint32_t entry_point, void *caller) {
   if (in_launch) return -1;
@@ -335,6 +365,7 @@ static __attribute__((noinline)) int64_t begin_launch(const void *entry, dim3 gr
   record.entry_point = entry_point;
   record.seq = atomic_fetch_add_explicit(&next_seq, 1, memory_order_relaxed);
   record.index = launch_index(entry);
+  if (entry_point == MODULE_LAUNCH_KERNEL && record.index == 0) describe_function(entry);
   record.detailed = backtraces && record.index % every == 0 && record.index / every < detail_limit;
   record.frame_count = 0;
   if (record.detailed) {

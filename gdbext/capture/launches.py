@@ -1,8 +1,9 @@
 """Launch records (from the preloaded interposer) made into capture events.
 
 Each process gets its own symbolizer, fed by its module-map records; a
-launch's kernel is the symbol at the handle it passed, and its host stack the
-recorded return addresses, symbolized once per distinct address.  Counting
+launch's kernel is the symbol at the handle it passed (for a function of a
+module loaded at run time, the name its function record gives), and its host
+stack the recorded return addresses, symbolized once per distinct address.  Counting
 covers every launch of a selected kernel; events are sampled (`every`) and
 capped (`max_launches`) per the options.  A launch call that failed becomes an
 error event, unless gdb already reported that very call (with the simulated
@@ -16,10 +17,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from gdbext.capture.records import Launch, Modules, Record, Result, Thread
+from gdbext.capture.records import Function, Launch, Modules, Record, Result, Thread
+from symbols.demangle import demangle
 from symbols.symbolize import HostFrame, Symbolizer
 
 ENTRY_POINTS = ("hipLaunchKernel", "hipExtLaunchKernel", "hipLaunchCooperativeKernel", "hipModuleLaunchKernel")
+MODULE_LAUNCH = 3  # hipModuleLaunchKernel: the entry is a hipFunction_t, not a host handle
 
 
 @dataclass
@@ -59,6 +62,7 @@ class LaunchLog:
         self.selection = selection
         self.symbolizers: dict[int, Symbolizer] = {}
         self.threads: dict[tuple[int, int], str] = {}
+        self.functions: dict[tuple[int, int], Function] = {}  # by (pid, entry)
         # The last launch of each (pid, tid): a failed call's result follows it.
         self.pending: dict[tuple[int, int], tuple[Launch, dict[str, Any] | None]] = {}
         self.counts: dict[str, KernelCount] = {}
@@ -76,6 +80,8 @@ class LaunchLog:
                     symbolizer.add_module(module.path, module.base, module.segments)
             elif isinstance(record, Thread):
                 self.threads[(record.pid, record.tid)] = record.name
+            elif isinstance(record, Function):
+                self.functions[(record.pid, record.entry)] = record
             elif isinstance(record, Launch):
                 event = self._launch(record)
                 if event is not None:
@@ -90,10 +96,19 @@ class LaunchLog:
         return self.symbolizers.setdefault(pid, Symbolizer())
 
     def _kernel(self, launch: Launch) -> dict[str, Any] | None:
+        """``name``, ``demangled`` and ``module`` (the file it came from) of
+        the launched kernel; None when nothing names it."""
+        if launch.entry_point == MODULE_LAUNCH:
+            function = self.functions.get((launch.pid, launch.entry))
+            if function is None or not function.name:
+                return None
+            demangled = demangle(function.name) or function.name
+            return {"name": function.name, "demangled": demangled, "module": function.module}
         handle = self._symbolizer(launch.pid).data_symbol(launch.entry)
         if handle.function is None:
             return None
-        return {"name": handle.function, "demangled": handle.kernel or handle.demangled or handle.function}
+        demangled = handle.kernel or handle.demangled or handle.function
+        return {"name": handle.function, "demangled": demangled, "module": handle.module}
 
     def _selected(self, kernel: dict[str, Any] | None) -> bool:
         pattern = self.selection.kernels
@@ -122,7 +137,7 @@ class LaunchLog:
             "kernel": kernel,
             "entry": launch.entry,
             "api": ENTRY_POINTS[launch.entry_point] if launch.entry_point < len(ENTRY_POINTS) else "unknown",
-            "via": "<<<>>>" if frames and frames[0].role == "kernel-stub" else "handle",
+            "via": self._via(launch, frames),
             "grid": list(launch.grid),
             "block": list(launch.block),
             "shared_mem": launch.shmem,
@@ -138,6 +153,12 @@ class LaunchLog:
             return None
         self.emitted += 1
         return event
+
+    @staticmethod
+    def _via(launch: Launch, frames: list[HostFrame]) -> str:
+        if launch.entry_point == MODULE_LAUNCH:
+            return "module"
+        return "<<<>>>" if frames and frames[0].role == "kernel-stub" else "handle"
 
     def _frames(self, launch: Launch) -> list[HostFrame]:
         symbolizer = self._symbolizer(launch.pid)

@@ -23,7 +23,8 @@ _SEGMENT = struct.Struct("<QQ")  # start, size
 #: Larger sizes can only come from a corrupt file.
 MAX_RECORD_SIZE = 1 << 26
 
-LAUNCH, RESULT, MODULES, THREAD = 1, 2, 3, 4
+LAUNCH, RESULT, MODULES, THREAD, FUNCTION = 1, 2, 3, 4, 5
+_FUNCTION = struct.Struct("<QII")  # entry, name length, module length; both texts follow, each padded to 8
 
 
 
@@ -81,6 +82,15 @@ class Thread(Record):
     name: str
 
 
+@dataclass(slots=True)
+class Function(Record):
+    """A function of a module loaded at run time, before its first launch."""
+
+    entry: int  # the hipFunction_t launches pass
+    name: str  # the runtime's hipKernelNameRef: the device name
+    module: str | None  # the file the module was loaded from; None when unknown or loaded from memory
+
+
 def read_records(data: bytes) -> tuple[list[Record], int]:
     """The complete records at the start of `data` and how many bytes they
     take; a partial record at the end is left for the next call.  Raises
@@ -115,6 +125,12 @@ def _parse(record: memoryview, offset: int) -> Record | None:
         if kind == THREAD:
             (length, _) = _COUNT.unpack_from(record, HEADER.size)
             return Thread(*common, _text(record, HEADER.size + _COUNT.size, length))
+        if kind == FUNCTION:
+            entry, name_length, module_length = _FUNCTION.unpack_from(record, HEADER.size)
+            start = HEADER.size + _FUNCTION.size
+            name = _text(record, start, name_length)
+            module = _text(record, start + -(-name_length // 8) * 8, module_length)
+            return Function(*common, entry, name, module or None)
     except struct.error as error:
         raise FormatError(f"launch record of kind {kind} at byte {offset} is corrupt ({size} bytes): {error}") from None
     return None  # a kind of a later format: skipped

@@ -398,6 +398,11 @@ void __hipRegisterVar(void **modules, void *var, char *host_var, char *device_va
   add_variable(*module, var, device_var, address, size);
 }
 
+const char *gpusym_function_module(const void *function) {
+  Kernel *kernel = find_kernel(function);
+  return kernel ? kernel->module->host_path.c_str() : nullptr;
+}
+
 void __hipUnregisterFatBinary(void **modules) {
   synchronize_all();
   std::lock_guard<std::mutex> lock(registry_mutex());

@@ -262,6 +262,12 @@ extern __thread int gpusym_current_device;
 /* Called after every change to gpusym_debug; a breakpoint target. */
 void gpusym_debug_state(void);
 
+/* For tools in the process (such as gpusym capture's launch recorder): the
+ * file a kernel's code object came from, given its handle or hipFunction_t:
+ * the host binary of a fat binary, the file given to hipModuleLoad, "" for a
+ * module loaded from memory; NULL for an unknown handle. */
+const char *gpusym_function_module(const void *function);
+
 #ifdef __cplusplus
 }
 #endif
