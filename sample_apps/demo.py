@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -24,13 +25,29 @@ class Outcome:
     sample: Sample
     build_seconds: float
     passed: bool
-    output: str
+    output: str  # the line that shows what it did
     blocking_passed: bool
 
 
 def _run(program: Path, blocking: bool) -> subprocess.CompletedProcess:
     env = dict(os.environ, GPUSYM_LAUNCH_BLOCKING="1" if blocking else "0")
     return subprocess.run([program], capture_output=True, text=True, env=env, timeout=RUN_TIMEOUT)
+
+
+def _as_expected(sample: Sample, run: subprocess.CompletedProcess) -> bool:
+    """Exit 0, or for a sample that faults on purpose: the runtime's report
+    and death by SIGSEGV."""
+    if sample.faults:
+        return run.returncode == -signal.SIGSEGV and "gpusym: kernel " in run.stderr
+    return run.returncode == 0
+
+
+def _summary_line(sample: Sample, run: subprocess.CompletedProcess) -> str:
+    """The line that shows what the program did: its own verdict, or the fault report."""
+    if sample.faults:
+        return next((line for line in run.stderr.splitlines() if line.startswith("gpusym: kernel ")), "(no report)")
+    output = (run.stdout + run.stderr).strip()
+    return output.splitlines()[-1] if output else "(nothing)"
 
 
 def _gdb_stop_in_kernel(program: Path) -> str | None:
@@ -51,8 +68,9 @@ def _gdb_stop_in_kernel(program: Path) -> str | None:
     return f"{match.group(1)} at {match.group(2)}" if match else None
 
 
-def _capture_report(program: Path, console: Console) -> bool:
-    """``gpusym capture`` of `program`, its report printed; whether it ran clean."""
+def _capture_report(program: Path, console: Console, expected_exit: int = 0) -> bool:
+    """``gpusym capture`` of `program`, its report printed; whether it ended
+    with `expected_exit` (capture's status: 128 + N for death by signal N)."""
     from gdbext.capture.driver import CaptureFailed, Options, capture
     from gdbext.capture.report import render
 
@@ -63,7 +81,7 @@ def _capture_report(program: Path, console: Console) -> bool:
         console.print(f"[red]gpusym capture failed: {error}[/red]")
         return False
     render(events, console)
-    return exit_event["exit_code"] == 0
+    return exit_event["exit_code"] == expected_exit
 
 
 def run_demo(build_dir: str) -> int:
@@ -88,7 +106,7 @@ def run_demo(build_dir: str) -> int:
             run = _run(program, blocking=False)
             blocking = _run(program, blocking=True)
         outcomes.append(
-            Outcome(sample, seconds, run.returncode == 0, (run.stdout + run.stderr).strip(), blocking.returncode == 0)
+            Outcome(sample, seconds, _as_expected(sample, run), _summary_line(sample, run), _as_expected(sample, blocking))
         )
 
     table = Table(title=f"gpusym demo: sample programs built into {out_dir}/")
@@ -107,10 +125,9 @@ def run_demo(build_dir: str) -> int:
             verdict[outcome.blocking_passed],
         )
     console.print(table)
-    console.print("what each program printed (its own check of the device's results):")
+    console.print("what each program printed (its own check of the device's results; fault: the runtime's report):")
     for outcome in outcomes:
-        line = outcome.output.splitlines()[-1] if outcome.output else "(nothing)"
-        console.print(f"  {line}", highlight=False, soft_wrap=True)
+        console.print(f"  {outcome.output}", highlight=False, soft_wrap=True)
 
     with console.status("plain gdb: break vector_add, run ..."):
         stop = _gdb_stop_in_kernel(out_dir / "vector_add")
@@ -124,6 +141,10 @@ def run_demo(build_dir: str) -> int:
     with console.status("gpusym capture: running templates under gdb ..."):
         captured = _capture_report(out_dir / "templates", console)
 
-    ok = all(o.passed and o.blocking_passed for o in outcomes) and stop is not None and captured
+    console.print(f"\n[bold]gpusym capture -- {out_dir}/fault[/bold] (a kernel's out-of-bounds read, explained):")
+    with console.status("gpusym capture: running fault under gdb ..."):
+        fault_captured = _capture_report(out_dir / "fault", console, 128 + signal.SIGSEGV)
+
+    ok = all(o.passed and o.blocking_passed for o in outcomes) and stop is not None and captured and fault_captured
     console.print("[bold green]all samples passed[/bold green]" if ok else "[bold red]some samples failed[/bold red]")
     return 0 if ok else 1
