@@ -4,6 +4,8 @@ how gpusym prints them."""
 
 from __future__ import annotations
 
+import struct
+
 import gdb
 
 from symbols.demangle import demangle
@@ -48,6 +50,29 @@ def dispatches(debug: gdb.Value) -> list[gdb.Value]:
 def has_devices(debug: gdb.Value) -> bool:
     """Whether the runtime describes its devices and streams (interface version 3)."""
     return int(debug["version"]) >= 3
+
+
+def launched_kernels(debug: gdb.Value) -> list[tuple[int, str, int]]:
+    """(module id, device name, launches) of each kernel launched at least
+    once.  The table is read in one piece and only launched kernels' names
+    are read: programs register thousands of kernels and launch a few."""
+    count = int(debug["kernel_count"])
+    if not count:
+        return []
+    record_type = debug["kernels"].dereference().type.strip_typedefs()
+    offsets = {field.name: field.bitpos // 8 for field in record_type.fields()}
+    size = record_type.sizeof
+    table = bytes(gdb.selected_inferior().read_memory(int(debug["kernels"]), count * size))
+    char_pointer = gdb.lookup_type("char").pointer()
+    launched = []
+    for start in range(0, count * size, size):
+        (launches,) = struct.unpack_from("<Q", table, start + offsets["launch_count"])
+        if launches:
+            (module_id,) = struct.unpack_from("<I", table, start + offsets["module_id"])
+            (name_address,) = struct.unpack_from("<Q", table, start + offsets["device_name"])
+            name = gdb.Value(name_address).cast(char_pointer).string()
+            launched.append((module_id, name, launches))
+    return launched
 
 
 def has_modules(debug: gdb.Value) -> bool:

@@ -41,12 +41,10 @@ def _code_objects() -> dict[str, tuple[str, dict[str, int]]]:
         else:
             entry = found.setdefault(os.path.realpath(host_path), (os.path.basename(host_path), {}))
         by_id[int(record["module_id"])] = entry
-    for index in range(int(debug["kernel_count"])):
-        record = debug["kernels"][index]
-        entry = by_id.get(int(record["module_id"]))
+    for module_id, name, launches in runtime_state.launched_kernels(debug):
+        entry = by_id.get(module_id)
         if entry is not None:
-            name = record["device_name"].string()
-            entry[1][name] = entry[1].get(name, 0) + int(record["launch_count"])
+            entry[1][name] = entry[1].get(name, 0) + launches
     return found
 
 
