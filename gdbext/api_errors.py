@@ -1,8 +1,9 @@
 """``set gpusym api-errors on``: stop when a runtime call fails.
 
 The simulated runtime reports every failing call, and only those, through one
-function, gpusym::api_call_failed(hipError_t, const char *call); a breakpoint there (pending
-until the runtime is loaded) reads both and stops only for errors, naming the
+function, gpusym::api_call_failed(hipError_t, const char *call); a breakpoint
+there (made once a loaded file defines the function, so that gdb says nothing
+of it before) reads both and stops only for errors, naming the
 call, the code and its name, which $_hiperr_call, $_hiperr and $_hiperr_name
 keep (in the spirit of rocgdb's catch hiperr and cuda-gdb's api_failures)."""
 
@@ -12,7 +13,16 @@ import gdb
 
 from gdbext.errors import one_line_errors
 
-RECORD = "-qualified -function gpusym::api_call_failed"
+FUNCTION = "gpusym::api_call_failed"
+RECORD = f"-qualified -function {FUNCTION}"
+
+
+RUNTIME_LIBRARY = "libgpusym_runtime"
+
+
+def _runtime_loaded() -> bool:
+    """Whether the simulated runtime, which defines that function, is loaded."""
+    return any(RUNTIME_LIBRARY in (objfile.filename or "") for objfile in gdb.objfiles())
 
 
 class ApiErrorBreakpoint(gdb.Breakpoint):
@@ -63,12 +73,18 @@ class ApiErrors(gdb.Parameter):
 
     def get_set_string(self) -> str:
         with one_line_errors("set gpusym api-errors"):
-            if self.value and self._breakpoint is None:
-                self._breakpoint = ApiErrorBreakpoint()
-            elif not self.value and self._breakpoint is not None:
+            if self.value:
+                self.arm()
+            elif self._breakpoint is not None:
                 self._breakpoint.delete()
                 self._breakpoint = None
         return ""
+
+    def arm(self, event=None) -> None:
+        """Sets the breakpoint when it is wanted and the runtime is loaded;
+        also called on each new object file (gdb.events.new_objfile)."""
+        if self.value and self._breakpoint is None and _runtime_loaded():
+            self._breakpoint = ApiErrorBreakpoint()
 
     def get_show_string(self, value: str) -> str:
         return f"Stopping when a HIP runtime call fails is {value}."

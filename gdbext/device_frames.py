@@ -26,11 +26,34 @@ RUNTIME_LIBRARIES = ("libgpusym_runtime", "libffi")
 CODE_OBJECT_MARKS = (".gpusym.", ".gpusym-module.")
 
 
+#: gpusym_debug.flags bit: record each launch's host stack.
+CAPTURE_HOST_STACKS = 0x1
+
+
 def enable_capture() -> None:
     """Asks the simulated runtime of every program gdb starts to record each
     launch's host stack (through its environment: nothing is written into a
-    running program)."""
+    program gdb starts)."""
     gdb.execute("set environment GPUSYM_CAPTURE_STACKS 1", to_string=True)
+
+
+def capture_when_attached(event=None) -> None:
+    """A program gdb attached to did not get that environment: once its
+    runtime is in view (at gdb.events.new_objfile, and when the extension is
+    loaded after attaching), the flag is set in the runtime's debugger
+    interface instead, so launches from then on record their stacks."""
+    inferior = gdb.selected_inferior()
+    if not inferior.pid or not inferior.was_attached:
+        return
+    if not any(RUNTIME_LIBRARIES[0] in (objfile.filename or "") for objfile in gdb.objfiles()):
+        return
+    try:
+        flags = gdb.parse_and_eval("&gpusym_debug.flags")
+        value = int(flags.dereference())
+    except gdb.error:
+        return  # a runtime without debug information: stacks stay unrecorded
+    if not value & CAPTURE_HOST_STACKS:
+        inferior.write_memory(int(flags), (value | CAPTURE_HOST_STACKS).to_bytes(4, "little"))
 
 
 def _library(frame: gdb.Frame) -> str:

@@ -7,7 +7,7 @@ import gdb
 
 from gdbext import device_frames, faults
 from gdbext.frames import KernelFrameFilter
-from gdbext.functions import LaneIs, Launching
+from gdbext.functions import Dispatch, LaneIs, Launching
 from gdbext.runtime_state import announce_lane
 from gdbext.kbreak import KbreakCommand, resolve_deferred
 from gdbext.api_errors import ApiErrors, SetPrefix
@@ -30,13 +30,17 @@ def register() -> None:
     GpuFocus()
     SetPrefix("set")
     SetPrefix("show")
-    ApiErrors()
+    api_errors = ApiErrors()
     LaneIs()
+    Dispatch()
     Launching()
     frame_filter = KernelFrameFilter()
     gdb.frame_filters[frame_filter.name] = frame_filter
     gdb.events.stop.connect(announce_lane)
     gdb.events.stop.connect(faults.announce)  # after the lane's line
     gdb.events.new_objfile.connect(resolve_deferred)
+    gdb.events.new_objfile.connect(api_errors.arm)
+    gdb.events.new_objfile.connect(device_frames.capture_when_attached)
     device_frames.enable_capture()
+    device_frames.capture_when_attached()
     _registered = True

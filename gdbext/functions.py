@@ -51,6 +51,19 @@ class LaneIs(gdb.Function):
         return all(w < 0 or w == a for w, a in zip(wanted, actual))
 
 
+class Dispatch(gdb.Function):
+    """$_gpusym_dispatch(): the dispatch the selected thread runs a lane of,
+    0 outside kernels.  For breakpoint conditions: $_dispatch is only set
+    once gdb has stopped."""
+
+    def __init__(self) -> None:
+        super().__init__("_gpusym_dispatch")
+
+    def invoke(self) -> int:
+        current = lane()
+        return 0 if current is None else int(current["dispatch_id"])
+
+
 def symbol_at(address: int) -> str | None:
     """The name gdb gives the minimal symbol at `address` (demangled), as
     ``info symbol`` says it; None when no symbol covers it."""

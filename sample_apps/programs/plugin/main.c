@@ -1,13 +1,15 @@
 /* plugin: a plain C host program that loads a library of kernels with
  * dlopen, runs it, unloads it with dlclose, and loads it again: each load
- * registers the library's kernels anew, each unload unregisters them. */
+ * registers the library's kernels anew, each unload unregisters them.
+ * `plugin [ROUNDS]` loads and unloads ROUNDS times (default 2). */
 #include <dlfcn.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-enum { kCount = 10000, kRounds = 2 };
+enum { kCount = 10000 };
 
 /* The library built beside this program: lib<program>_kernels.so. */
 static void library_path(char *path, size_t size) {
@@ -19,11 +21,12 @@ static void library_path(char *path, size_t size) {
            slash ? slash + 1 : self);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  int rounds = argc > 1 ? atoi(argv[1]) : 2;
   char path[PATH_MAX + 32];
   library_path(path, sizeof path);
   int wrong = 0;
-  for (int round = 0; round < kRounds; round++) {
+  for (int round = 0; round < rounds; round++) {
     void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!library) {
       fprintf(stderr, "plugin: %s\n", dlerror());
@@ -38,7 +41,7 @@ int main(void) {
     wrong += result;
     dlclose(library);
   }
-  printf("plugin: %d loads and unloads of the kernel library, %d elements each, %d wrong\n", kRounds, kCount,
+  printf("plugin: %d loads and unloads of the kernel library, %d elements each, %d wrong\n", rounds, kCount,
          wrong);
   return wrong == 0 ? 0 : 1;
 }
