@@ -42,6 +42,19 @@ int main() {
   report("memcpy device to host from a host pointer",
          hipMemcpy(host, stack, sizeof host, hipMemcpyDeviceToHost));
   report("free of a host pointer", hipFree(host));
+
+  int* freed;
+  hipMalloc(&freed, 256);
+  hipFree(freed);
+  report("double free", hipFree(freed));
+  report("memcpy from freed memory", hipMemcpy(host, freed, sizeof host, hipMemcpyDeviceToHost));
+  report("memcpy past the end of an allocation", hipMemcpy(host, device, 2 * n * sizeof(int), hipMemcpyDeviceToHost));
+  report("memset past the end of an allocation", hipMemset(device, 0, 4096));
+  increment<<<dim3(4, 0, 1), 64>>>(device, n);
+  report("grid with a zero dimension", hipGetLastError());
+  void* huge = nullptr;
+  report("malloc of 2^62 bytes", hipMalloc(&huge, size_t{1} << 62));
+  report("malloc into a null pointer", hipMalloc(nullptr, 16));
   report("memcpy to a non-symbol", hipMemcpyToSymbol(HIP_SYMBOL(not_a_symbol), host, sizeof(float)));
 
   report("last error", hipGetLastError());

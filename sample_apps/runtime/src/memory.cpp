@@ -312,6 +312,9 @@ hipError_t hipMalloc(void **ptr, size_t size) {
   std::unique_lock<std::mutex> lock(m.mutex);
   Allocation allocation{};
   void *memory = allocate_guarded(m, size, allocation);
+  // More than the whole device range can never be had: HIP's answer, with
+  // no fall-back that would leave later allocations unguarded.
+  if (!memory && m.base && size > m.end - m.base) return record(hipErrorOutOfMemory);
   if (!memory) {
     // The range is full, or the system maps no more (vm.max_map_count):
     // host memory still works, only unguarded.
