@@ -155,11 +155,18 @@ def test_failing_api_calls_are_errors_with_the_call_code_and_stack(build_program
         ("hipMemcpy", "hipErrorInvalidValue", 1),
         ("hipMemcpy", "hipErrorInvalidValue", 1),
         ("hipFree", "hipErrorInvalidValue", 1),
+        ("hipFree", "hipErrorInvalidValue", 1),
+        ("hipMemcpy", "hipErrorInvalidValue", 1),
+        ("hipMemcpy", "hipErrorInvalidValue", 1),
+        ("hipMemset", "hipErrorInvalidValue", 1),
+        ("hipLaunchKernel", "hipErrorInvalidConfiguration", 9),
+        ("hipMalloc", "hipErrorOutOfMemory", 2),
+        ("hipMalloc", "hipErrorInvalidValue", 1),
         ("hipMemcpyToSymbol", "hipErrorInvalidSymbol", 13),
     ]
     stub_launch = of_kind(events, "error")[1]["backtrace"]
     assert [f["function"] for f in stub_launch[:3]] == ["hipLaunchKernel", "__device_stub__increment(int*, int)", "main"]
-    assert events[-1]["errors"] == 7
+    assert events[-1]["errors"] == 14
 
 
 def test_errors_are_not_recorded_when_not_asked_for(build_program):
