@@ -10,14 +10,16 @@ kernel, which is the handle), the new offload driver (offloading entries).
 from __future__ import annotations
 
 import bisect
+import errno
 import mmap
 import os
+import stat
+from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple
 from pathlib import Path
 
-from symbols import containers, device_code, roles
-from symbols.demangle import demangle
+from symbols import containers, demangle as demangling, device_code, roles
 from symbols.device_code import DeviceContents
 from symbols.elf import ET_DYN, ET_EXEC, ET_REL, ElfFile, Symbol
 from symbols.errors import FormatError
@@ -34,11 +36,16 @@ from symbols.model import (
     Role,
 )
 
+#: Beyond this many targets (real binaries have a few dozen at most), each
+#: kernel's missing_targets would make the report grow as the number of
+#: kernels times the number of targets: they are not listed.
+MAX_TARGETS_LISTED = 64
+
 _ELF_FORMATS = {ET_EXEC: "elf-executable", ET_DYN: "elf-shared-object", ET_REL: "elf-relocatable"}
 
 
 def pretty(name: str) -> str:
-    return demangle(name) or name
+    return demangling.demangle(name) or name
 
 
 class _Range(NamedTuple):
@@ -84,11 +91,19 @@ class Analysis:
 
 
 def _map(path: Path) -> memoryview:
-    with open(path, "rb") as stream:
-        size = os.fstat(stream.fileno()).st_size
-        if size == 0:
+    # Opened without blocking: opening a FIFO to read waits for a writer.
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        status = os.fstat(descriptor)
+        if stat.S_ISDIR(status.st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        if not stat.S_ISREG(status.st_mode):
+            raise FormatError("not a regular file (a FIFO, socket or device)")
+        if status.st_size == 0:
             raise FormatError("empty file")
-        return memoryview(mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ))
+        return memoryview(mmap.mmap(descriptor, 0, access=mmap.ACCESS_READ))
+    finally:
+        os.close(descriptor)
 
 
 def _host_symbols(elf: ElfFile, report: BinaryReport) -> list[Symbol]:
@@ -138,17 +153,25 @@ def analyze(path: str | Path, host_roles: set[Role] | None = None, with_args: bo
     time on large binaries; a debugger resolving names does without).
     Raises FormatError or OSError for unreadable input."""
     path = Path(path)
-    data = _map(path)
+    return analyze_data(_map(path), str(path), host_roles, with_args)
+
+
+def analyze_data(data: bytes | memoryview, path: str, host_roles: set[Role] | None = None,
+                 with_args: bool = True) -> Analysis:  # fmt: skip
+    """`analyze` of a file's bytes, already read (`path` names it in the
+    report).  Raises FormatError for bad input."""
+    data = memoryview(data)
+    demangling.reset()
     found = containers.in_container_file(data)
     elf: ElfFile | None = None
     if found is None:
         elf = ElfFile(data)
         is_pie = elf.type == ET_DYN and elf.section(".interp") is not None
-        report = BinaryReport(str(path), "elf-executable" if is_pie else _ELF_FORMATS.get(elf.type, f"elf-type-{elf.type}"))
+        report = BinaryReport(path, "elf-executable" if is_pie else _ELF_FORMATS.get(elf.type, f"elf-type-{elf.type}"))
         host = _host_symbols(elf, report)
         found = containers.in_elf(elf)
     else:
-        report = BinaryReport(str(path), "container")
+        report = BinaryReport(path, "container")
         host = []
     report.code_objects = [f.code_object for f in found]
     contents = _read_device(found, report)
@@ -193,14 +216,16 @@ def _correlate(report: BinaryReport, host: list[Symbol], code_objects: list[Code
     is_cuda = any(c.triple.startswith("nvptx") for c in code_objects) or any(
         s.name.startswith("__cudaRegister") for s in host if not s.defined
     )
+    device_names = (s.name for device in contents if device for s in device.functions + device.variables)
+    demangling.warm([*kernel_names, *device_names])  # the names needing a child process, in one exchange
     kernels = {name: Kernel(name, pretty(name)) for name in kernel_names}
     functions: dict[str, DeviceEntity] = {}
     variables: dict[str, DeviceEntity] = {}
-    readable_targets: list[tuple[int, str]] = []
+    readable_targets: Counter[str] = Counter()  # target -> readable code objects for it
     for code_object, device in zip(code_objects, contents):
         if device is None:
             continue
-        readable_targets.append((code_object.index, code_object.target))
+        readable_targets[code_object.target] += 1
         for role, symbols in (
             (Role.DEVICE_KERNEL, device.kernels),
             (Role.DEVICE_FUNCTION, device.functions),
@@ -218,6 +243,11 @@ def _correlate(report: BinaryReport, host: list[Symbol], code_objects: list[Code
 
     if with_args:
         _attach_args(kernels, contents)
+    readable = sum(readable_targets.values())
+    list_missing = len(readable_targets) <= MAX_TARGETS_LISTED
+    if not list_missing:
+        report.notes.append(f"code objects for {len(readable_targets)} different targets: more than"
+                            f" {MAX_TARGETS_LISTED}, so no kernel's missing_targets are listed")  # fmt: skip
     for name, kernel in kernels.items():
         if stub := stubs.get(name):
             kernel.stub = HostRef(stub.name, stub.value)
@@ -226,8 +256,11 @@ def _correlate(report: BinaryReport, host: list[Symbol], code_objects: list[Code
             kernel.handle = HostRef(handle.name, handle.value, "variable" if handle.type == "OBJECT" else "function")
         elif stub is not None and is_cuda:
             kernel.handle = HostRef(stub.name, stub.value, "stub")
-        present = {d.code_object for d in kernel.device}
-        kernel.missing_targets = [target for index, target in readable_targets if index not in present]
+        present = {d.code_object: d.target for d in kernel.device}
+        if list_missing and len(present) < readable:
+            # A target is missing when one of its code objects lacks the kernel.
+            counts = Counter(present.values())
+            kernel.missing_targets = [target for target, count in readable_targets.items() if counts[target] < count]
     for name, variable in variables.items():
         shadow = host_by_name.get(name)
         if shadow is not None and shadow.type in ("OBJECT", "TLS", "COMMON") and name not in kernels:
@@ -235,6 +268,7 @@ def _correlate(report: BinaryReport, host: list[Symbol], code_objects: list[Code
 
     wanted = host_roles if host_roles is not None else set(Role) - NOT_GPU_ROLES
     handles = {k.handle.symbol: k.name for k in kernels.values() if k.handle and k.handle.kind != "stub"}
+    listed: list[tuple[Symbol, Role, str | None]] = []
     for symbol in host:
         role, kernel = _host_role(symbol, stub_of, handles, variables)
         if role is None:
@@ -242,9 +276,10 @@ def _correlate(report: BinaryReport, host: list[Symbol], code_objects: list[Code
         if symbol.defined:
             addresses.add(None, symbol, role, kernel)
         if role in wanted:
-            report.host_symbols.append(
-                HostSymbol(symbol.name, pretty(symbol.name), symbol.value, symbol.size, role, kernel)
-            )
+            listed.append((symbol, role, kernel))
+    demangling.warm(symbol.name for symbol, _, _ in listed)
+    report.host_symbols = [HostSymbol(symbol.name, pretty(symbol.name), symbol.value, symbol.size, role, kernel)
+                           for symbol, role, kernel in listed]  # fmt: skip
     report.kernels = sorted(kernels.values(), key=lambda k: k.name)
     report.device_functions = sorted(functions.values(), key=lambda f: f.name)
     report.device_variables = sorted(variables.values(), key=lambda v: v.name)

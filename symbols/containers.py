@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from symbols import amdgpu_metadata, compressed_bundle, nv_fatbin, offload_binary, offload_bundle
-from symbols.elf import EM_AMDGPU, EM_CUDA, EM_X86_64, MAGIC as ELF_MAGIC, SHT_NOTE, ElfFile
+from symbols.elf import EM_AMDGPU, EM_CUDA, EM_X86_64, SHT_NOBITS, SHT_NOTE, ElfFile, Section, check_disjoint
+from symbols.elf import MAGIC as ELF_MAGIC
 from symbols.errors import FormatError
 from symbols.device_code import SIM_KERNEL_TABLE
 from symbols.model import CodeObject
@@ -47,9 +48,11 @@ class _Collector:
 
     def bundle_entries(self, bundle: bytes | memoryview, file_offset: int, compressed: bool) -> None:
         container = "compressed-offload-bundle" if compressed else "offload-bundle"
-        for entry in offload_bundle.read_entries(bundle):
+        entries = [entry for entry in offload_bundle.read_entries(bundle) if entry.size]
+        check_disjoint([(entry.offset, entry.size, f"bundle entry {entry.id}") for entry in entries])
+        for entry in entries:
             kind, triple, target = offload_bundle.split_id(entry.id)
-            if kind == "host" or entry.size == 0:
+            if kind == "host":
                 continue
             image = memoryview(bundle)[entry.offset : entry.offset + entry.size]
             offset = file_offset if compressed else file_offset + entry.offset
@@ -61,18 +64,13 @@ class _Collector:
         cursor = 0
         while (match := _BUNDLE_START.search(data, cursor)) is not None:
             start = match.start()
-            view = data[start:]
+            piece = data[start : start + compressed_bundle.bundle_length(data[start:])]
             if match.group() == b"CCOB":
-                pieces = compressed_bundle.split(view)
-                piece = pieces[0] if pieces else view
-                header = compressed_bundle.parse_header(piece)
                 limit = min(MAX_DECOMPRESSED, MAX_RATIO * len(piece))
                 self.bundle_entries(compressed_bundle.decompress(piece, max_output=limit), file_offset + start, True)
-                cursor = start + max(len(piece), header.header_size)
             else:
-                entries = offload_bundle.read_entries(view)
-                self.bundle_entries(view, file_offset + start, False)
-                cursor = start + max([e.offset + e.size for e in entries] + [len(offload_bundle.MAGIC)])
+                self.bundle_entries(piece, file_offset + start, False)
+            cursor = start + len(piece)  # past its header at least: the next bundle is not inside this one
 
     def offload_binaries(self, data: memoryview, file_offset: int) -> None:
         for image in offload_binary.read_images(data):
@@ -94,7 +92,7 @@ class _Collector:
 def in_elf(elf: ElfFile) -> list[Found]:
     """The code objects held by the sections of a host ELF file."""
     collector = _Collector()
-    for section in elf.sections:
+    for section in elf.disjoint([section for section in elf.sections if _holds_code_objects(section)]):
         data = elf.contents(section)
         if section.name == ".hip_fatbin":
             collector.bundles(data, section.offset)
@@ -107,6 +105,17 @@ def in_elf(elf: ElfFile) -> list[Found]:
         elif section.name == ".nv_fatbin":
             collector.nv_fatbins(data, section.offset)
     return collector.found
+
+
+def _holds_code_objects(section: Section) -> bool:
+    """Whether `in_elf` reads `section` (only those: the others' contents may
+    lie anywhere, even outside the file, without harm).  A NOBITS section
+    holds nothing, whatever size it records."""
+    name = section.name
+    return section.type != SHT_NOBITS and (
+        name in (".hip_fatbin", ".llvm.offloading", ".nv_fatbin")
+        or (name.startswith(_BUNDLER_SECTION) and section.size > 0)
+    )
 
 
 def in_container_file(data: memoryview) -> list[Found] | None:
@@ -139,9 +148,8 @@ def in_container_file(data: memoryview) -> list[Found] | None:
 
 def _amdgpu_target(elf: ElfFile) -> str:
     """The processor named by the code object's metadata (``amdhsa.target``)."""
-    for section in elf.sections:
-        if section.type == SHT_NOTE:
-            for owner, note_type, desc in elf.notes(section):
-                if owner == "AMDGPU" and note_type == amdgpu_metadata.NT_AMDGPU_METADATA:
-                    return amdgpu_metadata.target(bytes(desc))
+    for section in elf.disjoint([section for section in elf.sections if section.type == SHT_NOTE]):
+        for owner, note_type, desc in elf.notes(section):
+            if owner == "AMDGPU" and note_type == amdgpu_metadata.NT_AMDGPU_METADATA:
+                return amdgpu_metadata.target(bytes(desc))
     return ""

@@ -1,0 +1,205 @@
+"""ELF files written byte by byte, for inputs no compiler writes: any class and
+byte order, any number of symbols, sections anywhere.  The layout is the
+System V ABI's (header, section contents, the section name table, then the
+section header table); symbols go in ``.symtab`` (or ``.dynsym``) with their
+names in the string table it links to.
+
+On top of it, code objects and host programs shaped like the ones clang and
+``gpusym build`` write, with as many kernels as asked: an AMDGPU code object
+(a FUNC and a ``.kd`` descriptor per kernel, an ``NT_AMDGPU_METADATA``
+note), a simulated-device code object (exported functions and its
+``__gpusym_kernels`` table) and a host program (a ``.hip_fatbin`` bundle,
+``__device_stub__`` stubs and handle variables named like the kernels).
+Used by test_hostile_binaries.py and by the fuzzer's seeds (fuzz/seeds.py).
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+
+import msgpack
+
+from symbols import offload_bundle
+
+ET_REL, ET_EXEC, ET_DYN = 1, 2, 3
+EM_X86_64, EM_AMDGPU = 62, 224
+SHT_PROGBITS, SHT_SYMTAB, SHT_STRTAB, SHT_NOTE, SHT_NOBITS, SHT_DYNSYM = 1, 2, 3, 7, 8, 11
+SHF_WRITE, SHF_ALLOC, SHF_EXECINSTR = 0x1, 0x2, 0x4
+STT_OBJECT, STT_FUNC = 1, 2
+STB_LOCAL, STB_GLOBAL = 0, 1
+
+
+@dataclass
+class Section:
+    name: str
+    type: int = SHT_PROGBITS
+    data: bytes = b""
+    flags: int = 0
+    addr: int = 0
+    link: int = 0
+    info: int = 0
+    entsize: int = 0
+    align: int = 8
+    size: int | None = None  # the recorded size, when it is not len(data)
+    offset: int | None = None  # the recorded offset, when it is not where data went
+
+
+@dataclass
+class Sym:
+    name: str
+    value: int = 0
+    size: int = 0
+    type: int = STT_FUNC
+    bind: int = STB_GLOBAL
+    section: str | None = ".text"  # None: undefined
+    other: int = 0
+
+
+def string_table(names: list[str]) -> tuple[bytes, list[int]]:
+    """A string table holding `names` (each once) and each name's offset."""
+    table, offsets, positions = bytearray(b"\0"), [], {"": 0}
+    for name in names:
+        if name not in positions:
+            positions[name] = len(table)
+            table += name.encode() + b"\0"
+        offsets.append(positions[name])
+    return bytes(table), offsets
+
+
+def write_elf(sections: list[Section], symbols: list[Sym] | None = None, *, machine: int = EM_X86_64,
+              type: int = ET_DYN, is64: bool = True, little: bool = True, flags: int = 0,
+              symbol_table: str = ".symtab") -> bytes:  # fmt: skip
+    """An ELF file of `sections` (after the null section), with `symbols`
+    in a symbol table named `symbol_table` (``.dynsym`` makes it DYNSYM)."""
+    order = "<" if little else ">"
+    sections = list(sections)
+    if symbols is not None:
+        index = {s.name: i + 1 for i, s in enumerate(sections)}
+        names, offsets = string_table([s.name for s in symbols])
+        entry = order + ("IBBHQQ" if is64 else "IIIBBH")
+        table = bytearray(struct.calcsize(entry))  # the null symbol
+        for symbol, name in zip(symbols, offsets):
+            info = symbol.bind << 4 | symbol.type
+            shndx = index[symbol.section] if symbol.section else 0
+            fields = ((name, info, symbol.other, shndx, symbol.value, symbol.size) if is64
+                      else (name, symbol.value, symbol.size, info, symbol.other, shndx))  # fmt: skip
+            table += struct.pack(entry, *fields)
+        dynamic = symbol_table == ".dynsym"
+        strtab = len(sections) + 2
+        sections.append(Section(symbol_table, SHT_DYNSYM if dynamic else SHT_SYMTAB, bytes(table),
+                                SHF_ALLOC if dynamic else 0, link=strtab, info=1,
+                                entsize=struct.calcsize(entry)))  # fmt: skip
+        sections.append(Section(".dynstr" if dynamic else ".strtab", SHT_STRTAB, names, align=1))
+    shstrtab, name_offsets = string_table([s.name for s in sections] + [".shstrtab"])
+    sections.append(Section(".shstrtab", SHT_STRTAB, shstrtab, align=1))
+    header_size = 64 if is64 else 52
+    out = bytearray(header_size)
+    offsets = []
+    for section in sections:
+        if section.type != SHT_NOBITS:
+            out += bytes(-len(out) % max(section.align, 1))
+        offsets.append(len(out))
+        if section.type != SHT_NOBITS:
+            out += section.data
+    out += bytes(-len(out) % 8)
+    shoff = len(out)
+    header_entry = order + ("IIQQQQIIQQ" if is64 else "IIIIIIIIII")
+    out += bytes(struct.calcsize(header_entry))  # the null section
+    for section, name, offset in zip(sections, name_offsets, offsets):
+        size = len(section.data) if section.size is None else section.size
+        offset = offset if section.offset is None else section.offset
+        out += struct.pack(header_entry, name, section.type, section.flags, section.addr, offset, size,
+                           section.link, section.info, section.align, section.entsize)  # fmt: skip
+    ident = b"\x7fELF" + bytes([2 if is64 else 1, 1 if little else 2, 1]) + bytes(9)
+    header = order + ("HHIQQQIHHHHHH" if is64 else "HHIIIIIHHHHHH")
+    shentsize = struct.calcsize(header_entry)
+    out[:header_size] = ident + struct.pack(header, type, machine, 1, 0, 0, shoff, flags, header_size, 0, 0,
+                                            shentsize, len(sections) + 1, len(sections))  # fmt: skip
+    return bytes(out)
+
+
+def note(owner: str, note_type: int, desc: bytes, little: bool = True) -> bytes:
+    name = owner.encode() + b"\0"
+    order = "<" if little else ">"
+    return (struct.pack(order + "III", len(name), len(desc), note_type) + name.ljust(-(-len(name) // 4) * 4, b"\0")
+            + desc.ljust(-(-len(desc) // 4) * 4, b"\0"))  # fmt: skip
+
+
+def amdgpu_metadata(kernels: list[str], arch: str = "gfx90a") -> bytes:
+    """The msgpack of an ``NT_AMDGPU_METADATA`` note: each kernel takes one
+    pointer argument."""
+    def kernel(name: str) -> dict:
+        return {".name": name, ".symbol": f"{name}.kd", ".kernarg_segment_size": 8,
+                ".group_segment_fixed_size": 0, ".private_segment_fixed_size": 0,
+                ".max_flat_workgroup_size": 1024, ".wavefront_size": 64, ".sgpr_count": 8, ".vgpr_count": 4,
+                ".args": [{".name": "out", ".offset": 0, ".size": 8, ".value_kind": "global_buffer",
+                           ".address_space": "global"}]}  # fmt: skip
+
+    return msgpack.packb({"amdhsa.version": [1, 2], "amdhsa.target": f"amdgcn-amd-amdhsa--{arch}",
+                          "amdhsa.kernels": [kernel(name) for name in kernels]})  # fmt: skip
+
+
+def amdgpu_code_object(kernels: list[str], arch: str = "gfx90a", *, metadata: bool = True, **elf) -> bytes:
+    """An AMDGPU code object: per kernel a 16-byte FUNC and its 64-byte
+    descriptor ``<kernel>.kd``; the metadata note unless `metadata` is false."""
+    text = Section(".text", data=bytes(16 * len(kernels)), flags=SHF_ALLOC | SHF_EXECINSTR, addr=0x1000, align=256)
+    rodata = Section(".rodata", data=bytes(64 * len(kernels)), flags=SHF_ALLOC, addr=0x1000 + 16 * len(kernels))
+    sections = [text, rodata]
+    if metadata:
+        sections.append(Section(".note", SHT_NOTE, note("AMDGPU", 32, amdgpu_metadata(kernels, arch)), SHF_ALLOC, align=4))
+    symbols = []
+    for index, name in enumerate(kernels):
+        symbols.append(Sym(name, text.addr + 16 * index, 16, STT_FUNC, STB_GLOBAL, ".text"))
+        symbols.append(Sym(f"{name}.kd", rodata.addr + 64 * index, 64, STT_OBJECT, STB_GLOBAL, ".rodata"))
+    return write_elf(sections, symbols, machine=EM_AMDGPU, type=ET_DYN, **elf)
+
+
+def sim_code_object(kernels: list[str], **elf) -> bytes:
+    """A simulated-device code object: an x86-64 shared object exporting
+    each kernel, which its ``__gpusym_kernels`` table lists."""
+    listing = "\n".join(kernels).encode() + b"\0"
+    text = Section(".text", data=bytes(16 * len(kernels)), flags=SHF_ALLOC | SHF_EXECINSTR, addr=0x1000, align=16)
+    rodata = Section(".rodata", data=listing, flags=SHF_ALLOC, addr=0x1000 + 16 * len(kernels) + 16)
+    symbols = [Sym(name, text.addr + 16 * index, 16) for index, name in enumerate(kernels)]
+    symbols.append(Sym("__gpusym_kernels", rodata.addr, len(listing), STT_OBJECT, STB_GLOBAL, ".rodata"))
+    return write_elf([text, rodata], symbols, machine=EM_X86_64, type=ET_DYN, symbol_table=".dynsym", **elf)
+
+
+def bundle(code_objects: dict[str, bytes]) -> bytes:
+    """A clang offload bundle: the empty host entry, then each code object
+    under its entry id."""
+    return offload_bundle.write([(offload_bundle.HOST_ID, b""), *code_objects.items()])
+
+
+def host_program(kernels: list[str], fatbin: bytes, **elf) -> bytes:
+    """A host program with `fatbin` in ``.hip_fatbin`` and, per kernel (a C
+    identifier), clang's stub ``__device_stub__<kernel>`` and its handle, a
+    variable named like the kernel."""
+    text = Section(".text", data=bytes(16 * len(kernels)), flags=SHF_ALLOC | SHF_EXECINSTR, addr=0x1000, align=16)
+    fatbin_section = Section(".hip_fatbin", data=fatbin, flags=SHF_ALLOC, addr=0x1000 + len(text.data), align=4096)
+    data = Section(".data", data=bytes(8 * len(kernels)), flags=SHF_ALLOC | SHF_WRITE,
+                   addr=fatbin_section.addr + len(fatbin) + 4096)  # fmt: skip
+    symbols = [Sym("hipLaunchKernel", section=None)]
+    for index, name in enumerate(kernels):
+        symbols.append(Sym(f"__device_stub__{name}", text.addr + 16 * index, 16))
+        symbols.append(Sym(name, data.addr + 8 * index, 8, STT_OBJECT, STB_GLOBAL, ".data"))
+    return write_elf([text, fatbin_section, data], symbols, machine=EM_X86_64, type=ET_EXEC, **elf)
+
+
+def hip_program(kernels: list[str], arch: str = "gfx90a", **elf) -> bytes:
+    """A whole program: host, and a bundle of an AMDGPU and a simulated
+    code object defining the same kernels."""
+    fatbin = bundle({offload_bundle.amdgpu_id(arch): amdgpu_code_object(kernels, arch),
+                     offload_bundle.SIM_ID: sim_code_object(kernels)})  # fmt: skip
+    return host_program(kernels, fatbin, **elf)
+
+
+def pairs_name(depth: int) -> str:
+    """The mangled name of ``f(P1, ..., Pdepth)`` where P1 is std::pair<int,
+    int> and each next P std::pair<P, P> of the one before, written with
+    substitutions (``S_I S0_ S0_ E``): 10 characters more per level, twice
+    as long demangled (24 levels: 245 characters, 553 MB demangled)."""
+    digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    assert 1 <= depth <= len(digits)
+    return "_Z1fSt4pairIiiE" + "".join(f"S_IS{digits[level]}_S{digits[level]}_E" for level in range(depth - 1))
