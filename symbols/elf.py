@@ -120,9 +120,10 @@ class ElfFile:
         if names_index >= len(raw):
             raise FormatError(f"section name table index {names_index} out of range")
         names = self._section_contents(raw[names_index], "section name table")
+        name_of = _string_table(names, len(table), "section name table")
         sections = []
         for index, (name, type_, flags, addr, offset, size, link, _, _, entsize) in enumerate(raw):
-            sections.append(Section(index, _cstring(names, name), type_, flags, addr, offset, size, link, entsize))
+            sections.append(Section(index, name_of(name), type_, flags, addr, offset, size, link, entsize))
         return sections
 
     def _section_contents(self, raw: tuple, what: str) -> bytes:
@@ -176,7 +177,7 @@ class ElfFile:
             raise FormatError(f"{section.name}: size {section.size} is not a multiple of {entry_size}")
         if section.link >= len(self.sections):
             raise FormatError(f"{section.name}: string table index {section.link} out of range")
-        name_of = _string_table(bytes(self.contents(self.sections[section.link])))
+        name_of = _string_table(bytes(self.contents(self.sections[section.link])), section.size, section.name)
         table = self.contents(section)
         symbols = []
         for fields in struct.iter_unpack(entry, table[entry_size:]):
@@ -228,25 +229,36 @@ _LEFT_OUT = frozenset([0x00] + [(bind << 4) | kind for bind in range(16) for kin
 _BINDS = [STB_NAMES.get(i, str(i)) for i in range(16)]
 
 
-def _string_table(table: bytes):
-    """A function from offset to the NUL-terminated string there.  An ASCII
-    table (nearly all are) is decoded once and sliced, not decoded per name."""
-    if not table.isascii():
-        return lambda offset: _cstring(table, offset)
-    text = table.decode("ascii")
+#: The names read from a string table may together be this many times as
+#: long as that table and the table of entries naming into it (plus
+#: NAME_SLACK) before the file is called corrupt.  Names may overlap:
+#: symbols named by offsets 0, 1, 2... of one long string would otherwise
+#: cost the square of the table's size in time and memory.
+NAME_BUDGET = 4
+NAME_SLACK = 1 << 20
+
+
+def _string_table(table: bytes, entries_size: int, what: str):
+    """A function from offset to the NUL-terminated string there (an offset
+    past the end names ""), for the `entries_size` bytes of entries (symbols,
+    section headers) of `what`.  An ASCII table (nearly all are) is decoded
+    once and sliced, not decoded per name."""
+    ascii = table.isascii()
+    text: str | bytes = table.decode("ascii") if ascii else table
+    nul = "\0" if ascii else b"\0"
     size = len(text)
+    budget = NAME_BUDGET * (size + entries_size) + NAME_SLACK
 
     def name_at(offset: int) -> str:
+        nonlocal budget
         if offset >= size:
             return ""
-        end = text.find("\0", offset)
-        return text[offset : end if end >= 0 else size]
+        end = text.find(nul, offset)
+        if end < 0:
+            end = size
+        budget -= end - offset
+        if budget < 0:
+            raise FormatError(f"{what}: names overlap, together over {NAME_BUDGET} times the size of the tables")
+        return text[offset:end] if ascii else table[offset:end].decode("utf-8", "replace")
 
     return name_at
-
-
-def _cstring(table: bytes, offset: int) -> str:
-    if offset >= len(table):
-        return ""
-    end = table.find(b"\0", offset)
-    return table[offset : end if end >= 0 else len(table)].decode("utf-8", "replace")
