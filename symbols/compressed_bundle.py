@@ -158,14 +158,16 @@ def split(data: bytes | memoryview) -> list[memoryview]:
     cursor = 0
     while (start := _NOT_ZERO.search(view, cursor)) is not None:
         begin = start.start()
-        end = begin + _bundle_length(view[begin:])
+        end = begin + bundle_length(view[begin:])
         pieces.append(view[begin:end])
         cursor = end
     return pieces
 
 
-def _bundle_length(view: memoryview) -> int:
-    """The length of the bundle at the start of `view`."""
+def bundle_length(data: bytes | memoryview) -> int:
+    """The length of the bundle, compressed or not, at the start of `data`
+    (see `split`)."""
+    view = memoryview(data)
     if is_compressed(view):
         header = parse_header(view)
         if header.total_size is not None:
@@ -173,6 +175,5 @@ def _bundle_length(view: memoryview) -> int:
         following = _NEXT_MAGIC.search(view, header.header_size)
         return following.start() if following else len(view)
     if bytes(view[: len(offload_bundle.MAGIC)]) == offload_bundle.MAGIC:
-        entries = offload_bundle.read_entries(view)
-        return max([entry.offset + entry.size for entry in entries] + [len(offload_bundle.MAGIC) + 8])
+        return offload_bundle.length(view)
     raise FormatError("bytes that are neither padding nor an offload bundle")

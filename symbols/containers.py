@@ -61,18 +61,13 @@ class _Collector:
         cursor = 0
         while (match := _BUNDLE_START.search(data, cursor)) is not None:
             start = match.start()
-            view = data[start:]
+            piece = data[start : start + compressed_bundle.bundle_length(data[start:])]
             if match.group() == b"CCOB":
-                pieces = compressed_bundle.split(view)
-                piece = pieces[0] if pieces else view
-                header = compressed_bundle.parse_header(piece)
                 limit = min(MAX_DECOMPRESSED, MAX_RATIO * len(piece))
                 self.bundle_entries(compressed_bundle.decompress(piece, max_output=limit), file_offset + start, True)
-                cursor = start + max(len(piece), header.header_size)
             else:
-                entries = offload_bundle.read_entries(view)
-                self.bundle_entries(view, file_offset + start, False)
-                cursor = start + max([e.offset + e.size for e in entries] + [len(offload_bundle.MAGIC)])
+                self.bundle_entries(piece, file_offset + start, False)
+            cursor = start + len(piece)  # past its header at least: the next bundle is not inside this one
 
     def offload_binaries(self, data: memoryview, file_offset: int) -> None:
         for image in offload_binary.read_images(data):

@@ -71,7 +71,20 @@ def write(entries: list[tuple[str, bytes]]) -> bytes:
 
 def read_entries(data: bytes | memoryview) -> list[Entry]:
     """The entries of the bundle at the start of `data`, bounds-checked."""
-    view = memoryview(data)
+    return _read(memoryview(data))[0]
+
+
+def length(data: bytes | memoryview) -> int:
+    """The length of the bundle at the start of `data`: to the end of its
+    entry table or of its last entry, whichever is further (a bundle's
+    entries, empty ones included, may all lie inside its table)."""
+    entries, table_end = _read(memoryview(data))
+    return max([entry.offset + entry.size for entry in entries] + [table_end])
+
+
+def _read(view: memoryview) -> tuple[list[Entry], int]:
+    """The entries of the bundle at the start of `view` and the end of its
+    entry table."""
     if bytes(view[: len(MAGIC)]) != MAGIC:
         raise FormatError("not a clang offload bundle (bad magic)")
     cursor = len(MAGIC)
@@ -94,4 +107,4 @@ def read_entries(data: bytes | memoryview) -> list[Entry]:
         if offset > len(view) or size > len(view) - offset:
             raise FormatError(f"entry {id} ({size} bytes at {offset}) lies outside the bundle")
         entries.append(Entry(id, offset, size))
-    return entries
+    return entries, cursor
