@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from symbols import amdgpu_metadata, compressed_bundle, nv_fatbin, offload_binary, offload_bundle
-from symbols.elf import EM_AMDGPU, EM_CUDA, EM_X86_64, MAGIC as ELF_MAGIC, SHT_NOTE, ElfFile
+from symbols.elf import EM_AMDGPU, EM_CUDA, EM_X86_64, MAGIC as ELF_MAGIC, SHT_NOTE, ElfFile, Section, check_disjoint
 from symbols.errors import FormatError
 from symbols.device_code import SIM_KERNEL_TABLE
 from symbols.model import CodeObject
@@ -47,9 +47,11 @@ class _Collector:
 
     def bundle_entries(self, bundle: bytes | memoryview, file_offset: int, compressed: bool) -> None:
         container = "compressed-offload-bundle" if compressed else "offload-bundle"
-        for entry in offload_bundle.read_entries(bundle):
+        entries = [entry for entry in offload_bundle.read_entries(bundle) if entry.size]
+        check_disjoint([(entry.offset, entry.size, f"bundle entry {entry.id}") for entry in entries])
+        for entry in entries:
             kind, triple, target = offload_bundle.split_id(entry.id)
-            if kind == "host" or entry.size == 0:
+            if kind == "host":
                 continue
             image = memoryview(bundle)[entry.offset : entry.offset + entry.size]
             offset = file_offset if compressed else file_offset + entry.offset
@@ -89,7 +91,7 @@ class _Collector:
 def in_elf(elf: ElfFile) -> list[Found]:
     """The code objects held by the sections of a host ELF file."""
     collector = _Collector()
-    for section in elf.sections:
+    for section in elf.disjoint([section for section in elf.sections if _holds_code_objects(section)]):
         data = elf.contents(section)
         if section.name == ".hip_fatbin":
             collector.bundles(data, section.offset)
@@ -102,6 +104,15 @@ def in_elf(elf: ElfFile) -> list[Found]:
         elif section.name == ".nv_fatbin":
             collector.nv_fatbins(data, section.offset)
     return collector.found
+
+
+def _holds_code_objects(section: Section) -> bool:
+    """Whether `in_elf` reads `section` (only those: the others' contents may
+    lie anywhere, even outside the file, without harm)."""
+    name = section.name
+    return name in (".hip_fatbin", ".llvm.offloading", ".nv_fatbin") or (
+        name.startswith(_BUNDLER_SECTION) and section.size > 0
+    )
 
 
 def in_container_file(data: memoryview) -> list[Found] | None:
@@ -134,9 +145,8 @@ def in_container_file(data: memoryview) -> list[Found] | None:
 
 def _amdgpu_target(elf: ElfFile) -> str:
     """The processor named by the code object's metadata (``amdhsa.target``)."""
-    for section in elf.sections:
-        if section.type == SHT_NOTE:
-            for owner, note_type, desc in elf.notes(section):
-                if owner == "AMDGPU" and note_type == amdgpu_metadata.NT_AMDGPU_METADATA:
-                    return amdgpu_metadata.target(bytes(desc))
+    for section in elf.disjoint([section for section in elf.sections if section.type == SHT_NOTE]):
+        for owner, note_type, desc in elf.notes(section):
+            if owner == "AMDGPU" and note_type == amdgpu_metadata.NT_AMDGPU_METADATA:
+                return amdgpu_metadata.target(bytes(desc))
     return ""

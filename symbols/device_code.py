@@ -78,9 +78,7 @@ def _amdgpu(elf: ElfFile) -> DeviceContents:
 def _amdgpu_args(elf: ElfFile) -> dict[str, list[KernelArg]]:
     """Each kernel's explicit arguments, from the NT_AMDGPU_METADATA note."""
     args = {}
-    for section in elf.sections:
-        if section.type != SHT_NOTE:
-            continue
+    for section in elf.disjoint([section for section in elf.sections if section.type == SHT_NOTE]):
         for owner, note_type, desc in elf.notes(section):
             if owner == "AMDGPU" and note_type == amdgpu_metadata.NT_AMDGPU_METADATA:
                 for kernel in amdgpu_metadata.kernels(bytes(desc)):

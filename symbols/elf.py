@@ -146,6 +146,14 @@ class ElfFile:
             return memoryview(b"")
         return self.bytes_at(section.offset, section.size, f"section {section.name}")
 
+    def disjoint(self, sections: list[Section]) -> list[Section]:
+        """`sections`, checked to share no byte of the file (NOBITS ones take
+        none): a reader parsing each would otherwise parse the same bytes
+        once per section header naming them, as often as a hostile file
+        repeats one."""
+        check_disjoint([(s.offset, s.size, f"section {s.name}") for s in sections if s.type != SHT_NOBITS])
+        return sections
+
     def file_offset(self, address: int) -> int | None:
         """The file offset of virtual `address` in an allocated section."""
         for section in self.sections:
@@ -217,6 +225,17 @@ class ElfFile:
             owner = bytes(data[name_start : name_start + name_size]).rstrip(b"\0").decode("ascii", "replace")
             yield owner, note_type, data[desc_start : desc_start + desc_size]
             cursor = end
+
+
+def check_disjoint(regions: list[tuple[int, int, str]]) -> None:
+    """Raises FormatError when two of the (offset, size, name) `regions`
+    overlap; empty ones never do."""
+    end, last = -1, ""
+    for offset, size, name in sorted(region for region in regions if region[1] > 0):
+        if offset < end:
+            raise FormatError(f"{last} and {name} overlap")
+        if offset + size > end:
+            end, last = offset + size, name
 
 
 def _align4(size: int) -> int:
