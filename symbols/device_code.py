@@ -29,10 +29,13 @@ SIM_KERNEL_TABLE = "__gpusym_kernels"
 # Symbols every code object of a kind carries that are not the program's own.
 _AMDGPU_INTERNAL = re.compile(r"^(__hip_cuid_|__oclc_|__ockl_|__ocml_|llvm\.|\.)")
 _SIM_INTERNAL = re.compile(r"^(__gpusym_|__hip_cuid_|_ZT[WH]|_init$|_fini$|_DYNAMIC$|_GLOBAL_OFFSET_TABLE_$|_end$|_edata$|__bss_start$)")
-_PTX_ENTRY = re.compile(r"^\s*(?:\.(?:visible|weak|extern)\s+)*\.entry\s+([\w$]+)", re.M)
-_PTX_FUNC = re.compile(r"^\s*(?:\.(?:visible|weak)\s+)*\.func\s+(?:\([^)]*\)\s*)?([\w$]+)", re.M)
+# One directive per line, as nvcc and LLVM write them: [ \t], never \s, so
+# that no attempt reads past its line (\s* at each of a million blank lines'
+# starts would read all the blank lines after it, the square of the text).
+_PTX_ENTRY = re.compile(r"^[ \t]*(?:\.(?:visible|weak|extern)[ \t]+)*\.entry[ \t]+([\w$]+)", re.M)
+_PTX_FUNC = re.compile(r"^[ \t]*(?:\.(?:visible|weak)[ \t]+)*\.func[ \t]+(?:\([^)\n]*\)[ \t]*)?([\w$]+)", re.M)
 _PTX_VARIABLE = re.compile(
-    r"^\s*(?:\.(?:visible|weak)\s+)*\.(?:global|const)\s+(?:\.align\s+\d+\s+)?\.\w+\s+([\w$]+)", re.M
+    r"^[ \t]*(?:\.(?:visible|weak)[ \t]+)*\.(?:global|const)[ \t]+(?:\.align[ \t]+\d+[ \t]+)?\.\w+[ \t]+([\w$]+)", re.M
 )
 
 
