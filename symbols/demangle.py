@@ -16,7 +16,10 @@ AMDGPU kernel descriptors ``_Z3fooPi.kd``).  Such a name reads as GNU tools
     _Z3foo.kd            ->  foo [clone .kd]
 
 libstdc++ understands some suffixes itself, after function names; for the
-others the name is cut at the first ``.`` whose prefix demangles.
+others the name is cut at the first ``.`` whose prefix demangles, among the
+first ``MAX_CUTS`` (mangled names have no dots: the prefix before the first
+one is the mangled name; trying every dot of a name made of dots would take
+the square of its length).
 """
 
 from __future__ import annotations
@@ -37,6 +40,8 @@ _free = _libc.free
 _free.argtypes = [ctypes.c_void_p]
 _free.restype = None
 
+#: How many ``.`` cuts of a name `demangle` tries.
+MAX_CUTS = 16
 #: One clone suffix part as GNU tools bracket it: ``.cold``, ``.cold.1``, ``.kd``.
 _CLONE_PART = re.compile(r"\.[^.]*(?:\.[0-9]+)*")
 
@@ -70,7 +75,9 @@ def demangle(name: str) -> str | None:
     if whole is not None:
         return whole
     dot = name.find(".")
-    while dot != -1:
+    for _ in range(MAX_CUTS):
+        if dot == -1:
+            break
         prefix = _cxa(name[:dot])
         if prefix is not None:
             return prefix + _clone_brackets(name[dot:])
