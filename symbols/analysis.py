@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import mmap
 import os
+from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple
 from pathlib import Path
@@ -33,6 +34,11 @@ from symbols.model import (
     Kernel,
     Role,
 )
+
+#: Beyond this many targets (real binaries have a few dozen at most), each
+#: kernel's missing_targets would make the report grow as the number of
+#: kernels times the number of targets: they are not listed.
+MAX_TARGETS_LISTED = 64
 
 _ELF_FORMATS = {ET_EXEC: "elf-executable", ET_DYN: "elf-shared-object", ET_REL: "elf-relocatable"}
 
@@ -196,11 +202,11 @@ def _correlate(report: BinaryReport, host: list[Symbol], code_objects: list[Code
     kernels = {name: Kernel(name, pretty(name)) for name in kernel_names}
     functions: dict[str, DeviceEntity] = {}
     variables: dict[str, DeviceEntity] = {}
-    readable_targets: list[tuple[int, str]] = []
+    readable_targets: Counter[str] = Counter()  # target -> readable code objects for it
     for code_object, device in zip(code_objects, contents):
         if device is None:
             continue
-        readable_targets.append((code_object.index, code_object.target))
+        readable_targets[code_object.target] += 1
         for role, symbols in (
             (Role.DEVICE_KERNEL, device.kernels),
             (Role.DEVICE_FUNCTION, device.functions),
@@ -218,6 +224,11 @@ def _correlate(report: BinaryReport, host: list[Symbol], code_objects: list[Code
 
     if with_args:
         _attach_args(kernels, contents)
+    readable = sum(readable_targets.values())
+    list_missing = len(readable_targets) <= MAX_TARGETS_LISTED
+    if not list_missing:
+        report.notes.append(f"code objects for {len(readable_targets)} different targets: more than"
+                            f" {MAX_TARGETS_LISTED}, so no kernel's missing_targets are listed")  # fmt: skip
     for name, kernel in kernels.items():
         if stub := stubs.get(name):
             kernel.stub = HostRef(stub.name, stub.value)
@@ -226,8 +237,11 @@ def _correlate(report: BinaryReport, host: list[Symbol], code_objects: list[Code
             kernel.handle = HostRef(handle.name, handle.value, "variable" if handle.type == "OBJECT" else "function")
         elif stub is not None and is_cuda:
             kernel.handle = HostRef(stub.name, stub.value, "stub")
-        present = {d.code_object for d in kernel.device}
-        kernel.missing_targets = [target for index, target in readable_targets if index not in present]
+        present = {d.code_object: d.target for d in kernel.device}
+        if list_missing and len(present) < readable:
+            # A target is missing when one of its code objects lacks the kernel.
+            counts = Counter(present.values())
+            kernel.missing_targets = [target for target, count in readable_targets.items() if counts[target] < count]
     for name, variable in variables.items():
         shadow = host_by_name.get(name)
         if shadow is not None and shadow.type in ("OBJECT", "TLS", "COMMON") and name not in kernels:
