@@ -10,8 +10,10 @@ kernel, which is the handle), the new offload driver (offloading entries).
 from __future__ import annotations
 
 import bisect
+import errno
 import mmap
 import os
+import stat
 from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -90,11 +92,19 @@ class Analysis:
 
 
 def _map(path: Path) -> memoryview:
-    with open(path, "rb") as stream:
-        size = os.fstat(stream.fileno()).st_size
-        if size == 0:
+    # Opened without blocking: opening a FIFO to read waits for a writer.
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        status = os.fstat(descriptor)
+        if stat.S_ISDIR(status.st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        if not stat.S_ISREG(status.st_mode):
+            raise FormatError("not a regular file (a FIFO, socket or device)")
+        if status.st_size == 0:
             raise FormatError("empty file")
-        return memoryview(mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ))
+        return memoryview(mmap.mmap(descriptor, 0, access=mmap.ACCESS_READ))
+    finally:
+        os.close(descriptor)
 
 
 def _host_symbols(elf: ElfFile, report: BinaryReport) -> list[Symbol]:
