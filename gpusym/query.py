@@ -62,11 +62,21 @@ def _analyze(path: str, roles: tuple[str, ...] | None) -> Outcome:
     try:
         return Outcome(path, analyze(path, host_roles), None)
     except FormatError as error:
-        return Outcome(path, None, str(error))
+        return Outcome(path, None, _one_line(str(error)))
     except IsADirectoryError:
         return Outcome(path, None, "is a directory (use -r to read the binaries in it)")
     except OSError as error:
         return Outcome(path, None, error.strerror or str(error))
+    except (MemoryError, RecursionError) as error:
+        return Outcome(path, None, f"too large or too deep to read ({type(error).__name__})")
+    except Exception as error:  # a bug: this file's report is lost, not the batch's
+        return Outcome(path, None, _one_line(f"internal error, please report it: {type(error).__name__}: {error}"))
+
+
+def _one_line(message: str) -> str:
+    """`message` with its control characters escaped: error messages quote
+    bytes of the file (entry ids, names), and each error is one line."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
 
 
 def _expand(paths: list[str], recursive: bool) -> Iterator[str]:
