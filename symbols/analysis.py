@@ -154,17 +154,24 @@ def analyze(path: str | Path, host_roles: set[Role] | None = None, with_args: bo
     time on large binaries; a debugger resolving names does without).
     Raises FormatError or OSError for unreadable input."""
     path = Path(path)
-    data = _map(path)
+    return analyze_data(_map(path), str(path), host_roles, with_args)
+
+
+def analyze_data(data: bytes | memoryview, path: str, host_roles: set[Role] | None = None,
+                 with_args: bool = True) -> Analysis:  # fmt: skip
+    """`analyze` of a file's bytes, already read (`path` names it in the
+    report).  Raises FormatError for bad input."""
+    data = memoryview(data)
     found = containers.in_container_file(data)
     elf: ElfFile | None = None
     if found is None:
         elf = ElfFile(data)
         is_pie = elf.type == ET_DYN and elf.section(".interp") is not None
-        report = BinaryReport(str(path), "elf-executable" if is_pie else _ELF_FORMATS.get(elf.type, f"elf-type-{elf.type}"))
+        report = BinaryReport(path, "elf-executable" if is_pie else _ELF_FORMATS.get(elf.type, f"elf-type-{elf.type}"))
         host = _host_symbols(elf, report)
         found = containers.in_elf(elf)
     else:
-        report = BinaryReport(str(path), "container")
+        report = BinaryReport(path, "container")
         host = []
     report.code_objects = [f.code_object for f in found]
     contents = _read_device(found, report)
