@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from symbols import amdgpu_metadata, compressed_bundle, nv_fatbin, offload_binary, offload_bundle
-from symbols.elf import EM_AMDGPU, EM_CUDA, EM_X86_64, MAGIC as ELF_MAGIC, SHT_NOTE, ElfFile, Section, check_disjoint
+from symbols.elf import EM_AMDGPU, EM_CUDA, EM_X86_64, SHT_NOBITS, SHT_NOTE, ElfFile, Section, check_disjoint
+from symbols.elf import MAGIC as ELF_MAGIC
 from symbols.errors import FormatError
 from symbols.device_code import SIM_KERNEL_TABLE
 from symbols.model import CodeObject
@@ -108,10 +109,12 @@ def in_elf(elf: ElfFile) -> list[Found]:
 
 def _holds_code_objects(section: Section) -> bool:
     """Whether `in_elf` reads `section` (only those: the others' contents may
-    lie anywhere, even outside the file, without harm)."""
+    lie anywhere, even outside the file, without harm).  A NOBITS section
+    holds nothing, whatever size it records."""
     name = section.name
-    return name in (".hip_fatbin", ".llvm.offloading", ".nv_fatbin") or (
-        name.startswith(_BUNDLER_SECTION) and section.size > 0
+    return section.type != SHT_NOBITS and (
+        name in (".hip_fatbin", ".llvm.offloading", ".nv_fatbin")
+        or (name.startswith(_BUNDLER_SECTION) and section.size > 0)
     )
 
 

@@ -22,7 +22,7 @@ import msgpack
 
 from symbols import offload_bundle
 
-ET_EXEC, ET_DYN = 2, 3
+ET_REL, ET_EXEC, ET_DYN = 1, 2, 3
 EM_X86_64, EM_AMDGPU = 62, 224
 SHT_PROGBITS, SHT_SYMTAB, SHT_STRTAB, SHT_NOTE, SHT_NOBITS, SHT_DYNSYM = 1, 2, 3, 7, 8, 11
 SHF_WRITE, SHF_ALLOC, SHF_EXECINSTR = 0x1, 0x2, 0x4
