@@ -19,8 +19,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 from pathlib import Path
 
-from symbols import containers, device_code, roles
-from symbols.demangle import demangle
+from symbols import containers, demangle as demangling, device_code, roles
 from symbols.device_code import DeviceContents
 from symbols.elf import ET_DYN, ET_EXEC, ET_REL, ElfFile, Symbol
 from symbols.errors import FormatError
@@ -46,7 +45,7 @@ _ELF_FORMATS = {ET_EXEC: "elf-executable", ET_DYN: "elf-shared-object", ET_REL: 
 
 
 def pretty(name: str) -> str:
-    return demangle(name) or name
+    return demangling.demangle(name) or name
 
 
 class _Range(NamedTuple):
@@ -162,6 +161,7 @@ def analyze_data(data: bytes | memoryview, path: str, host_roles: set[Role] | No
     """`analyze` of a file's bytes, already read (`path` names it in the
     report).  Raises FormatError for bad input."""
     data = memoryview(data)
+    demangling.reset()
     found = containers.in_container_file(data)
     elf: ElfFile | None = None
     if found is None:
@@ -216,6 +216,8 @@ def _correlate(report: BinaryReport, host: list[Symbol], code_objects: list[Code
     is_cuda = any(c.triple.startswith("nvptx") for c in code_objects) or any(
         s.name.startswith("__cudaRegister") for s in host if not s.defined
     )
+    device_names = (s.name for device in contents if device for s in device.functions + device.variables)
+    demangling.warm([*kernel_names, *device_names])  # the names needing a child process, in one exchange
     kernels = {name: Kernel(name, pretty(name)) for name in kernel_names}
     functions: dict[str, DeviceEntity] = {}
     variables: dict[str, DeviceEntity] = {}
@@ -266,6 +268,7 @@ def _correlate(report: BinaryReport, host: list[Symbol], code_objects: list[Code
 
     wanted = host_roles if host_roles is not None else set(Role) - NOT_GPU_ROLES
     handles = {k.handle.symbol: k.name for k in kernels.values() if k.handle and k.handle.kind != "stub"}
+    listed: list[tuple[Symbol, Role, str | None]] = []
     for symbol in host:
         role, kernel = _host_role(symbol, stub_of, handles, variables)
         if role is None:
@@ -273,9 +276,10 @@ def _correlate(report: BinaryReport, host: list[Symbol], code_objects: list[Code
         if symbol.defined:
             addresses.add(None, symbol, role, kernel)
         if role in wanted:
-            report.host_symbols.append(
-                HostSymbol(symbol.name, pretty(symbol.name), symbol.value, symbol.size, role, kernel)
-            )
+            listed.append((symbol, role, kernel))
+    demangling.warm(symbol.name for symbol, _, _ in listed)
+    report.host_symbols = [HostSymbol(symbol.name, pretty(symbol.name), symbol.value, symbol.size, role, kernel)
+                           for symbol, role, kernel in listed]  # fmt: skip
     report.kernels = sorted(kernels.values(), key=lambda k: k.name)
     report.device_functions = sorted(functions.values(), key=lambda f: f.name)
     report.device_variables = sorted(variables.values(), key=lambda v: v.name)

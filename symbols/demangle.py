@@ -20,6 +20,22 @@ others the name is cut at the first ``.`` whose prefix demangles, among the
 first ``MAX_CUTS`` (mangled names have no dots: the prefix before the first
 one is the mangled name; trying every dot of a name made of dots would take
 the square of its length).
+
+Names that could print without bound: each substitution or template
+parameter reference (``S_``, ``S0_``, ``T_``) prints an earlier part of the
+name again, references included, so that a name of 250 characters prints
+half a gigabyte (each level ``std::pair<previous, previous>``, see
+tests/crafted.py ``pairs_name``) and one of 300, 35 GB, and libstdc++ has no
+limit.  Real names print at most about 20 times as long as they are.  So a
+name that could print longer than ``OUTPUT_RATIO`` times its length (plus
+4 KB), by a bound that lets each character print as 32 and each reference
+double what precedes it (most template names), is demangled in a child
+process forked for the purpose, which may grow by ``CHILD_MEMORY`` bytes
+and take ``CHILD_SECONDS`` per name; a longer answer is not taken.  `warm`
+sends it many names in one exchange.  A name it does not answer gives None
+(not cached), and after ``MAX_UNANSWERED`` of them, until the next `reset`,
+so does any name needing the child.  Inside gdb, where a forked process
+would be one gdb does not know about, names are demangled in-process.
 """
 
 from __future__ import annotations
@@ -27,7 +43,15 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import functools
+import os
 import re
+import resource
+import select
+import struct
+import sys
+import threading
+import time
+from typing import Iterable
 
 _libstdcxx = ctypes.CDLL("libstdc++.so.6")
 _libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
@@ -58,28 +82,230 @@ def _cxa(name: str) -> str | None:
         _free(pointer)
 
 
+class _Unanswered(Exception):
+    """The child gave no answer within the limits: the name is not cached as
+    one that is no C++ name."""
+
+
+def _demangled(name: str) -> str | None:
+    """`_cxa`, in the child when the output could be huge (and gdb is not here)."""
+    if name in _warmed:
+        return _warmed[name]
+    if _bounded(name) or "gdb" in sys.modules:
+        return _cxa(name)
+    answers = _CHILD.demangle([name])
+    if name not in answers:
+        raise _Unanswered
+    return answers[name]
+
+
+def _bounded(name: str) -> bool:
+    """Whether `name`'s demangled form is at most `_longest(name)` long:
+    each character prints as at most 32 (``Sd`` is std::basic_iostream<char,
+    std::char_traits<char> >), each reference at most doubles what precedes."""
+    references = len(_REFERENCE.findall(name))
+    return references < 40 and (32 * len(name)) << references <= _longest(name)
+
+
+def _longest(name: str) -> int:
+    """The longest demangled form taken for `name`: real names print at most
+    20 times as long as they are."""
+    return OUTPUT_RATIO * len(name) + 4096
+
+
+#: See the module documentation.
+OUTPUT_RATIO = 64
+CHILD_MEMORY = 256 << 20
+CHILD_SECONDS = 1.0
+MAX_UNANSWERED = 3
+_REFERENCE = re.compile(r"[ST][0-9A-Z]*_")
+_NONE = -1
+_ANSWER = struct.Struct("<q")
+#: Names demangled ahead by `warm`, for the next reads of them.
+_warmed: dict[str, str | None] = {}
+
+
+class _Child:
+    """A forked copy of this process that demangles the names it is sent:
+    requests are a u32 length and the name, answers an i64 length (-1 for
+    None) and the demangled name, UTF-8 with surrogate escapes.  Requests
+    stream in while answers stream out: one exchange for many names."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.pid = 0
+        self.owner = 0  # the process that forked it: a forked copy of this one needs its own
+        self.requests = self.answers = -1
+        self.unanswered = 0
+
+    def demangle(self, names: list[str]) -> dict[str, str | None]:
+        """The answers the child gives within the limits to `names` (no
+        two the same), by name.  A name unanswered costs the child its life:
+        the next is asked of a new one."""
+        answers: dict[str, str | None] = {}
+        pending = names
+        with self.lock:
+            while pending and self.unanswered < MAX_UNANSWERED:
+                if self.owner != os.getpid():
+                    self._start()
+                before = len(answers)
+                try:
+                    self._exchange(pending, answers)
+                    break
+                except (OSError, EOFError, TimeoutError, ValueError):
+                    self.unanswered += 1
+                    self._stop()
+                    pending = pending[len(answers) - before + 1 :]  # past the one unanswered
+        return answers
+
+    def _exchange(self, names: list[str], answers: dict[str, str | None]) -> None:
+        requests = bytearray()
+        for name in names:
+            encoded = name.encode("utf-8", "surrogateescape")
+            requests += struct.pack("<I", len(encoded)) + encoded
+        sent, received, index = 0, bytearray(), 0
+        deadline = time.monotonic() + CHILD_SECONDS
+        while index < len(names):
+            left = deadline - time.monotonic()
+            writing = [self.requests] if sent < len(requests) else []
+            readable, writable, _ = select.select([self.answers], writing, [], max(left, 0))
+            if not readable and not writable:
+                raise TimeoutError
+            if writable:
+                sent += os.write(self.requests, requests[sent : sent + (1 << 16)])
+            if readable:
+                chunk = os.read(self.answers, 1 << 20)
+                if not chunk:
+                    raise EOFError
+                received += chunk
+                while index < len(names) and len(received) >= _ANSWER.size:
+                    (size,) = _ANSWER.unpack_from(received)
+                    if size > 4 * _longest(names[index]):  # bytes: up to 4 a character
+                        raise ValueError("answer too long")
+                    if size != _NONE and len(received) < _ANSWER.size + size:
+                        break
+                    end = _ANSWER.size + max(size, 0)
+                    answer = None if size == _NONE else bytes(received[_ANSWER.size : end]).decode("utf-8", "surrogateescape")
+                    if answer is not None and len(answer) > _longest(names[index]):
+                        raise ValueError("answer too long")
+                    answers[names[index]] = answer
+                    del received[:end]
+                    index += 1
+                    deadline = time.monotonic() + CHILD_SECONDS
+
+    def reset(self) -> None:
+        with self.lock:
+            self.unanswered = 0
+
+    def _start(self) -> None:
+        requests, self.requests = os.pipe()
+        self.answers, answers = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                _serve(requests, answers)
+            finally:
+                os._exit(0)
+        os.close(requests)
+        os.close(answers)
+        os.set_blocking(self.requests, False)
+        self.pid, self.owner = pid, os.getpid()
+
+    def _stop(self) -> None:
+        if self.owner == os.getpid():
+            for descriptor in (self.requests, self.answers):
+                os.close(descriptor)
+            try:
+                os.kill(self.pid, 9)
+                os.waitpid(self.pid, 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass
+        self.pid = self.owner = 0
+
+
+def _serve(requests: int, answers: int) -> None:
+    """The child: answers requests until the parent closes its end, with no
+    file of the parent's open (a pipe held open here would keep a reader of
+    the parent's output waiting) and a memory limit."""
+    null = os.open(os.devnull, os.O_RDWR)
+    for standard in (0, 1, 2):
+        os.dup2(null, standard)
+    for entry in os.listdir("/proc/self/fd"):
+        if int(entry) > 2 and int(entry) not in (requests, answers):
+            try:
+                os.close(int(entry))
+            except OSError:
+                pass
+    with open("/proc/self/statm") as statm:
+        size = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    resource.setrlimit(resource.RLIMIT_AS, (size + CHILD_MEMORY, resource.getrlimit(resource.RLIMIT_AS)[1]))
+    with os.fdopen(requests, "rb") as reader, os.fdopen(answers, "wb", buffering=1 << 16) as writer:
+        while len(header := reader.read(4)) == 4:
+            name = reader.read(struct.unpack("<I", header)[0]).decode("utf-8", "surrogateescape")
+            try:
+                result = _cxa(name)  # None when libstdc++ runs out of the memory allowed
+                answer = None if result is None else result.encode("utf-8", "surrogateescape")
+            except MemoryError:
+                answer = None
+            writer.write(_ANSWER.pack(_NONE if answer is None else len(answer)) + (answer or b""))
+            if not select.select([reader], [], [], 0)[0]:
+                writer.flush()  # nothing more asked for now: the parent waits for this
+
+
+_CHILD = _Child()
+
+
+def warm(names: Iterable[str]) -> None:
+    """Demangles `names` ahead, those needing the child in one exchange: a
+    reader about to demangle many names calls this first.  Forgets the
+    names warmed before."""
+    wanted = [name for name in dict.fromkeys(names)
+              if name.startswith("_Z") and "\0" not in name and not _bounded(name)]  # fmt: skip
+    _warmed.clear()
+    if wanted and "gdb" not in sys.modules:
+        _warmed.update(_CHILD.demangle(wanted))
+
+
+def reset() -> None:
+    """Lets the child be tried again after MAX_UNANSWERED names it could not
+    answer: a reader of many files calls this for each file."""
+    _CHILD.reset()
+
+
 def _clone_brackets(suffix: str) -> str:
     """`` [clone .a] [clone .b.1]`` for suffix ``.a.b.1``."""
     return "".join(f" [clone {part}]" for part in _CLONE_PART.findall(suffix))
 
 
-@functools.lru_cache(maxsize=1 << 17)
 def demangle(name: str) -> str | None:
-    """The demangled form of the C++ symbol `name`, or None if it is not one.
+    """The demangled form of the C++ symbol `name`, or None if it is not one
+    (or could not be demangled within the limits).
 
     A ``.suffix`` after the mangled name shows as `` [clone .suffix]`` (see
     the module documentation)."""
+    try:
+        return _cached(name)
+    except _Unanswered:
+        return None
+
+
+@functools.lru_cache(maxsize=1 << 17)
+def _cached(name: str) -> str | None:
+    """`demangle`, cached; raises _Unanswered when the child gave no answer."""
     if not name.startswith("_Z") or "\0" in name:
         return None
-    whole = _cxa(name)
+    whole = _demangled(name)
     if whole is not None:
         return whole
     dot = name.find(".")
     for _ in range(MAX_CUTS):
         if dot == -1:
             break
-        prefix = _cxa(name[:dot])
+        prefix = _demangled(name[:dot])
         if prefix is not None:
             return prefix + _clone_brackets(name[dot:])
         dot = name.find(".", dot + 1)
     return None
+
+
+demangle.cache_clear = _cached.cache_clear  # type: ignore[attr-defined]

@@ -193,3 +193,13 @@ def hip_program(kernels: list[str], arch: str = "gfx90a", **elf) -> bytes:
     fatbin = bundle({offload_bundle.amdgpu_id(arch): amdgpu_code_object(kernels, arch),
                      offload_bundle.SIM_ID: sim_code_object(kernels)})  # fmt: skip
     return host_program(kernels, fatbin, **elf)
+
+
+def pairs_name(depth: int) -> str:
+    """The mangled name of ``f(P1, ..., Pdepth)`` where P1 is std::pair<int,
+    int> and each next P std::pair<P, P> of the one before, written with
+    substitutions (``S_I S0_ S0_ E``): 10 characters more per level, twice
+    as long demangled (24 levels: 245 characters, 553 MB demangled)."""
+    digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    assert 1 <= depth <= len(digits)
+    return "_Z1fSt4pairIiiE" + "".join(f"S_IS{digits[level]}_S{digits[level]}_E" for level in range(depth - 1))
