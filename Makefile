@@ -1,5 +1,5 @@
 # Thin entry points; the work is done by scripts/setup.sh and the gpusym CLI.
-.PHONY: setup demo test bench
+.PHONY: setup demo test bench fuzz
 
 setup:
 	@scripts/setup.sh
@@ -12,3 +12,8 @@ test: setup
 
 bench: setup
 	.venv/bin/python bench/run.py
+
+# Every parser fuzzed for FUZZ_SECONDS each (default 300); findings go to
+# build/fuzz/findings/ (see fuzz/run.py). `make test` fuzzes a few seconds.
+fuzz: setup
+	.venv/bin/python -m fuzz.run

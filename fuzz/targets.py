@@ -1,0 +1,159 @@
+"""The fuzz targets: one per parser of ``symbols/``, and one for the whole
+path ``gpusym query`` takes through a file.
+
+Each target takes any bytes and returns normally when the parser gave a
+result or raised FormatError, the one error the library raises for bad
+input.  Any other exception, or a broken invariant (an AssertionError: more
+output than the limits allow, an offset outside the input), is a finding.
+Time and memory are bounded by the fuzzing engine (fuzz/run.py:
+``-timeout``, ``-rss_limit_mb``) and measured against a normal parse by
+tests/test_resource_bounds.py.
+
+Importing this module imports ``symbols``: the worker imports it under
+atheris' instrumentation, so that coverage guides the fuzzing.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+from typing import Callable
+
+from symbols import amdgpu_metadata, compressed_bundle, device_code, nv_fatbin, offload_binary, offload_bundle
+from symbols.analysis import analyze_data
+from symbols.containers import MAX_RATIO
+from symbols.demangle import demangle
+from symbols.elf import SHT_NOTE, ElfFile
+from symbols.errors import FormatError
+from symbols.mangling import CLANG, NVCC, parse_stub, stub_symbol, undecorated_kernel
+
+#: Decompression limit of the container targets (the analyze target uses
+#: the library's own, MAX_RATIO times the compressed size).
+LIMIT = 1 << 20
+
+
+def _elf(data: bytes) -> None:
+    elf = ElfFile(data)
+    sections = elf.sections
+    symbols = elf.symtab + elf.dynsym
+    assert len(symbols) <= len(data) // 8, "more symbols than the file has room for (16 bytes each, two tables)"
+    for section in sections:
+        if section.type == SHT_NOTE:
+            for owner, _, desc in elf.notes(section):
+                assert len(desc) <= len(data) and isinstance(owner, str)
+    for symbol in symbols[:8]:
+        try:
+            elf.cstring_at(symbol.value, 64)
+        except FormatError:
+            pass
+
+
+def _offload_bundle(data: bytes) -> None:
+    entries = offload_bundle.read_entries(data)
+    length = offload_bundle.length(data)
+    assert length <= len(data)
+    for entry in entries:
+        assert entry.offset + entry.size <= length
+        offload_bundle.split_id(entry.id)
+
+
+def _compressed_bundle(data: bytes) -> None:
+    try:
+        compressed_bundle.parse_header(data)
+        result = compressed_bundle.decompress(data, max_output=LIMIT)
+        assert len(result) <= LIMIT
+    except FormatError:
+        pass
+    for piece in compressed_bundle.split(data):
+        assert 0 < len(piece) <= len(data)
+
+
+def _offload_binary(data: bytes) -> None:
+    try:
+        for image in offload_binary.read_images(data):
+            assert 0 <= image.offset and image.offset + image.size <= len(data)
+    except FormatError:
+        pass
+    pointer_size, little = (8, True) if not data or data[0] & 1 else (4, bool(data[0] & 2))
+    entries = offload_binary.read_offloading_entries(data[1:], pointer_size, little, hex)
+    assert len(entries) <= len(data) // 20
+
+
+def _nv_fatbin(data: bytes) -> None:
+    try:
+        nv_fatbin.read_wrappers(data)
+    except FormatError:
+        pass
+    for entry in nv_fatbin.read_entries(data):
+        try:
+            payload = nv_fatbin.payload(data, entry, max_output=LIMIT)
+        except FormatError:
+            continue
+        assert payload is None or len(payload) <= LIMIT
+
+
+def _amdgpu_metadata(data: bytes) -> None:
+    try:
+        amdgpu_metadata.target(data)
+    except FormatError:
+        pass
+    for kernel in amdgpu_metadata.kernels(data):
+        assert isinstance(kernel.name, str) and all(arg.size >= 0 for arg in kernel.args)
+
+
+def _device_code(data: bytes) -> None:
+    image_format = "elf" if data.startswith(b"\x7fELF") else "ptx"
+    contents = device_code.read(data, image_format)
+    named = len(contents.kernels) + len(contents.functions) + len(contents.variables)
+    assert named + len(contents.exported_functions) <= len(data)
+    contents.kernel_args()
+
+
+def _names(data: bytes) -> None:
+    name = data.decode("utf-8", "surrogateescape")
+    demangled = demangle(name)
+    assert demangled is None or isinstance(demangled, str)
+    stub = parse_stub(name)
+    if stub is not None:
+        stub.device_names
+    undecorated_kernel(name)
+    for convention in (CLANG, NVCC):
+        try:
+            stub_symbol(name, convention)
+        except FormatError:
+            pass
+
+
+def _analyze(data: bytes) -> None:
+    analysis = analyze_data(data, "fuzzed")
+    report = analysis.report
+    assert len(report.kernels) <= len(data), "more kernels than bytes"
+    assert sum(code_object.size for code_object in report.code_objects) <= MAX_RATIO * len(data) * 2
+    json.dumps(report.to_json())
+    for address in (0, 0x1000, *(struct.unpack_from("<Q", data, 64)[:1] if len(data) >= 72 else ())):
+        analysis.addresses.lookup(address)
+        for code_object in report.code_objects[:4]:
+            analysis.addresses.lookup(address, code_object.index)
+
+
+#: name -> parser; each raises FormatError at most.
+PARSERS: dict[str, Callable[[bytes], None]] = {
+    "elf": _elf,
+    "offload_bundle": _offload_bundle,
+    "compressed_bundle": _compressed_bundle,
+    "offload_binary": _offload_binary,
+    "nv_fatbin": _nv_fatbin,
+    "amdgpu_metadata": _amdgpu_metadata,
+    "device_code": _device_code,
+    "names": _names,
+    "analyze": _analyze,
+}
+
+
+def run(target: str, data: bytes) -> None:
+    """`data` through `target`: returns after a result or a FormatError;
+    anything else propagates."""
+    try:
+        PARSERS[target](data)
+    except FormatError:
+        pass
