@@ -30,11 +30,11 @@ limit.  Real names print at most about 20 times as long as they are.  So a
 name that could print longer than ``OUTPUT_RATIO`` times its length (plus
 4 KB), by a bound that lets each character print as 32 and each reference
 double what precedes it (most template names), is demangled in a child
-process forked for the purpose, which may grow by ``CHILD_MEMORY`` bytes
+process started for the purpose, which may grow by ``CHILD_MEMORY`` bytes
 and take ``CHILD_SECONDS`` per name; a longer answer is not taken.  `warm`
 sends it many names in one exchange.  A name it does not answer gives None
 (not cached), and after ``MAX_UNANSWERED`` of them, until the next `reset`,
-so does any name needing the child.  Inside gdb, where a forked process
+so does any name needing the child.  Inside gdb, where a child process
 would be one gdb does not know about, names are demangled in-process.
 """
 
@@ -42,12 +42,12 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
-import functools
 import os
 import re
 import resource
 import select
 import struct
+import subprocess
 import sys
 import threading
 import time
@@ -126,15 +126,15 @@ _warmed: dict[str, str | None] = {}
 
 
 class _Child:
-    """A forked copy of this process that demangles the names it is sent:
+    """A Python process that demangles the names it is sent:
     requests are a u32 length and the name, answers an i64 length (-1 for
     None) and the demangled name, UTF-8 with surrogate escapes.  Requests
     stream in while answers stream out: one exchange for many names."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.pid = 0
-        self.owner = 0  # the process that forked it: a forked copy of this one needs its own
+        self.process: subprocess.Popen | None = None
+        self.owner = 0  # the process that started it: a forked copy of this one needs its own
         self.requests = self.answers = -1
         self.unanswered = 0
 
@@ -197,49 +197,38 @@ class _Child:
         with self.lock:
             self.unanswered = 0
 
+    def start(self) -> None:
+        """Starts the child now if it is not running (reading a file takes
+        longer than starting it, so its start costs nothing there)."""
+        with self.lock:
+            if self.owner != os.getpid() and "gdb" not in sys.modules:
+                self._start()
+
     def _start(self) -> None:
-        requests, self.requests = os.pipe()
-        self.answers, answers = os.pipe()
-        pid = os.fork()
-        if pid == 0:
-            try:
-                _serve(requests, answers)
-            finally:
-                os._exit(0)
-        os.close(requests)
-        os.close(answers)
+        # A new interpreter, not a fork: after a fork of a process holding a
+        # large report, each of its pages this process writes would be copied.
+        self.process = subprocess.Popen([sys.executable, "-c", "from symbols.demangle import _serve; _serve()"],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)  # fmt: skip
+        self.requests, self.answers = self.process.stdin.fileno(), self.process.stdout.fileno()
         os.set_blocking(self.requests, False)
-        self.pid, self.owner = pid, os.getpid()
+        self.owner = os.getpid()
 
     def _stop(self) -> None:
-        if self.owner == os.getpid():
-            for descriptor in (self.requests, self.answers):
-                os.close(descriptor)
-            try:
-                os.kill(self.pid, 9)
-                os.waitpid(self.pid, 0)
-            except (ProcessLookupError, ChildProcessError):
-                pass
-        self.pid = self.owner = 0
+        if self.owner == os.getpid() and self.process is not None:
+            self.process.kill()
+            self.process.stdin.close()
+            self.process.stdout.close()
+            self.process.wait()
+        self.process, self.owner = None, 0
 
 
-def _serve(requests: int, answers: int) -> None:
-    """The child: answers requests until the parent closes its end, with no
-    file of the parent's open (a pipe held open here would keep a reader of
-    the parent's output waiting) and a memory limit."""
-    null = os.open(os.devnull, os.O_RDWR)
-    for standard in (0, 1, 2):
-        os.dup2(null, standard)
-    for entry in os.listdir("/proc/self/fd"):
-        if int(entry) > 2 and int(entry) not in (requests, answers):
-            try:
-                os.close(int(entry))
-            except OSError:
-                pass
+def _serve() -> None:
+    """The child: answers the requests on its standard input until it ends,
+    within CHILD_MEMORY bytes more than it had when it started."""
     with open("/proc/self/statm") as statm:
         size = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
     resource.setrlimit(resource.RLIMIT_AS, (size + CHILD_MEMORY, resource.getrlimit(resource.RLIMIT_AS)[1]))
-    with os.fdopen(requests, "rb") as reader, os.fdopen(answers, "wb", buffering=1 << 16) as writer:
+    with os.fdopen(0, "rb") as reader, os.fdopen(1, "wb", buffering=1 << 16) as writer:
         while len(header := reader.read(4)) == 4:
             name = reader.read(struct.unpack("<I", header)[0]).decode("utf-8", "surrogateescape")
             try:
@@ -260,7 +249,7 @@ def warm(names: Iterable[str]) -> None:
     reader about to demangle many names calls this first.  Forgets the
     names warmed before."""
     wanted = [name for name in dict.fromkeys(names)
-              if name.startswith("_Z") and "\0" not in name and not _bounded(name)]  # fmt: skip
+              if name not in _cache and name.startswith("_Z") and "\0" not in name and not _bounded(name)]  # fmt: skip
     _warmed.clear()
     if wanted and "gdb" not in sys.modules:
         _warmed.update(_CHILD.demangle(wanted))
@@ -268,8 +257,10 @@ def warm(names: Iterable[str]) -> None:
 
 def reset() -> None:
     """Lets the child be tried again after MAX_UNANSWERED names it could not
-    answer: a reader of many files calls this for each file."""
+    answer, and starts it if it is not running: a reader of many files calls
+    this as it starts reading each."""
     _CHILD.reset()
+    _CHILD.start()
 
 
 def _clone_brackets(suffix: str) -> str:
@@ -284,14 +275,30 @@ def demangle(name: str) -> str | None:
     A ``.suffix`` after the mangled name shows as `` [clone .suffix]`` (see
     the module documentation)."""
     try:
-        return _cached(name)
+        return _cache[name]
+    except KeyError:
+        pass
+    try:
+        result = _uncached(name)
     except _Unanswered:
         return None
+    if len(_cache) >= CACHE_SIZE:
+        _cache.clear()
+    _cache[name] = result
+    return result
 
 
-@functools.lru_cache(maxsize=1 << 17)
-def _cached(name: str) -> str | None:
-    """`demangle`, cached; raises _Unanswered when the child gave no answer."""
+def cache_clear() -> None:
+    _cache.clear()
+
+
+#: Names demangled, and None for those that are no C++ names.
+_cache: dict[str, str | None] = {}
+CACHE_SIZE = 1 << 17
+
+
+def _uncached(name: str) -> str | None:
+    """`demangle`, uncached; raises _Unanswered when the child gave no answer."""
     if not name.startswith("_Z") or "\0" in name:
         return None
     whole = _demangled(name)
@@ -308,4 +315,4 @@ def _cached(name: str) -> str | None:
     return None
 
 
-demangle.cache_clear = _cached.cache_clear  # type: ignore[attr-defined]
+demangle.cache_clear = cache_clear  # type: ignore[attr-defined]
