@@ -35,7 +35,8 @@ and take ``CHILD_SECONDS`` per name; a longer answer is not taken.  `warm`
 sends it many names in one exchange.  A name it does not answer gives None
 (not cached), and after ``MAX_UNANSWERED`` of them, until the next `reset`,
 so does any name needing the child.  Inside gdb, where a child process
-would be one gdb does not know about, names are demangled in-process.
+would be one gdb does not know about, and where no Python interpreter can
+be started, names are demangled in-process.
 """
 
 from __future__ import annotations
@@ -91,7 +92,7 @@ def _demangled(name: str) -> str | None:
     """`_cxa`, in the child when the output could be huge (and gdb is not here)."""
     if name in _warmed:
         return _warmed[name]
-    if _bounded(name) or "gdb" in sys.modules:
+    if _bounded(name) or "gdb" in sys.modules or not _CHILD.startable:
         return _cxa(name)
     answers = _CHILD.demangle([name])
     if name not in answers:
@@ -117,9 +118,11 @@ def _longest(name: str) -> int:
 OUTPUT_RATIO = 64
 CHILD_MEMORY = 256 << 20
 CHILD_SECONDS = 1.0
+STARTUP_SECONDS = 60.0
 MAX_UNANSWERED = 3
 _REFERENCE = re.compile(r"[ST][0-9A-Z]*_")
 _NONE = -1
+_READY = b"R"
 _ANSWER = struct.Struct("<q")
 #: Names demangled ahead by `warm`, for the next reads of them.
 _warmed: dict[str, str | None] = {}
@@ -136,6 +139,8 @@ class _Child:
         self.process: subprocess.Popen | None = None
         self.owner = 0  # the process that started it: a forked copy of this one needs its own
         self.requests = self.answers = -1
+        self.ready = False  # it said it is ready: it has started
+        self.startable = True  # False when no interpreter could be started (an embedding program's)
         self.unanswered = 0
 
     def demangle(self, names: list[str]) -> dict[str, str | None]:
@@ -146,10 +151,10 @@ class _Child:
         pending = names
         with self.lock:
             while pending and self.unanswered < MAX_UNANSWERED:
-                if self.owner != os.getpid():
-                    self._start()
                 before = len(answers)
                 try:
+                    if self.owner != os.getpid():
+                        self._start()
                     self._exchange(pending, answers)
                     break
                 except (OSError, EOFError, TimeoutError, ValueError):
@@ -164,6 +169,8 @@ class _Child:
             encoded = name.encode("utf-8", "surrogateescape")
             requests += struct.pack("<I", len(encoded)) + encoded
         sent, received, index = 0, bytearray(), 0
+        if not self.ready:  # its start (an interpreter's, on a loaded machine) is not a name's time
+            self._read_ready()
         deadline = time.monotonic() + CHILD_SECONDS
         while index < len(names):
             left = deadline - time.monotonic()
@@ -193,6 +200,15 @@ class _Child:
                     index += 1
                     deadline = time.monotonic() + CHILD_SECONDS
 
+    def _read_ready(self) -> None:
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while not select.select([self.answers], [], [], max(deadline - time.monotonic(), 0))[0]:
+            if time.monotonic() >= deadline:
+                raise TimeoutError
+        if os.read(self.answers, 1) != _READY:
+            raise EOFError
+        self.ready = True
+
     def reset(self) -> None:
         with self.lock:
             self.unanswered = 0
@@ -202,22 +218,33 @@ class _Child:
         longer than starting it, so its start costs nothing there)."""
         with self.lock:
             if self.owner != os.getpid() and "gdb" not in sys.modules:
-                self._start()
+                try:
+                    self._start()
+                except OSError:
+                    pass  # tried again, and counted, when a name needs it
 
     def _start(self) -> None:
         # A new interpreter, not a fork: after a fork of a process holding a
         # large report, each of its pages this process writes would be copied.
-        self.process = subprocess.Popen([sys.executable, "-c", "from symbols.demangle import _serve; _serve()"],
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)  # fmt: skip
+        try:
+            self.process = subprocess.Popen([sys.executable, "-c", "from symbols.demangle import _serve; _serve()"],
+                                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                            stderr=subprocess.DEVNULL)  # fmt: skip
+        except OSError:
+            self.startable = False
+            raise
         self.requests, self.answers = self.process.stdin.fileno(), self.process.stdout.fileno()
         os.set_blocking(self.requests, False)
-        self.owner = os.getpid()
+        self.owner, self.ready = os.getpid(), False
 
     def _stop(self) -> None:
         if self.owner == os.getpid() and self.process is not None:
             self.process.kill()
-            self.process.stdin.close()
-            self.process.stdout.close()
+            for stream in (self.process.stdin, self.process.stdout):
+                try:
+                    stream.close()
+                except OSError:
+                    pass
             self.process.wait()
         self.process, self.owner = None, 0
 
@@ -229,6 +256,8 @@ def _serve() -> None:
         size = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
     resource.setrlimit(resource.RLIMIT_AS, (size + CHILD_MEMORY, resource.getrlimit(resource.RLIMIT_AS)[1]))
     with os.fdopen(0, "rb") as reader, os.fdopen(1, "wb", buffering=1 << 16) as writer:
+        writer.write(_READY)
+        writer.flush()
         while len(header := reader.read(4)) == 4:
             name = reader.read(struct.unpack("<I", header)[0]).decode("utf-8", "surrogateescape")
             try:
@@ -251,7 +280,7 @@ def warm(names: Iterable[str]) -> None:
     wanted = [name for name in dict.fromkeys(names)
               if name not in _cache and name.startswith("_Z") and "\0" not in name and not _bounded(name)]  # fmt: skip
     _warmed.clear()
-    if wanted and "gdb" not in sys.modules:
+    if wanted and "gdb" not in sys.modules and _CHILD.startable:
         _warmed.update(_CHILD.demangle(wanted))
 
 
