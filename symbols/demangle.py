@@ -227,7 +227,7 @@ class _Child:
         # A new interpreter, not a fork: after a fork of a process holding a
         # large report, each of its pages this process writes would be copied.
         try:
-            self.process = subprocess.Popen([sys.executable, "-c", "from symbols.demangle import _serve; _serve()"],
+            self.process = subprocess.Popen([sys.executable, "-I", "-c", _CHILD_CODE.format(_PACKAGES)],
                                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                             stderr=subprocess.DEVNULL)  # fmt: skip
         except OSError:
@@ -247,6 +247,12 @@ class _Child:
                     pass
             self.process.wait()
         self.process, self.owner = None, 0
+
+
+# The child imports this very module, whatever the directory it starts in
+# holds (isolated: no current directory, no PYTHONPATH).
+_PACKAGES = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_CHILD_CODE = "import sys; sys.path.insert(0, {!r}); from symbols.demangle import _serve; _serve()"
 
 
 def _serve() -> None:

@@ -1,9 +1,11 @@
-"""Regressions of what the hardening found, read in this process: each
+"""Regressions of what the hardening found, read in this process but for one: each
 input is the smallest that shows its bug (their costly versions are in
 test_resource_bounds.py)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 
 import crafted
@@ -68,3 +70,17 @@ def test_reading_bytes_is_reading_the_file(tmp_path):
     path = tmp_path / "program"
     path.write_bytes(crafted.hip_program(["axpy", "scale"], is64=False, little=False))
     assert analyze_data(path.read_bytes(), str(path)).report.to_json() == analyze(path).report.to_json()
+
+
+def test_the_demangling_child_reads_this_symbols_package_wherever_it_starts(tmp_path):
+    """Started with python -c, the child imported the `symbols` of the
+    current directory first: a project with a symbols/ folder of its own
+    left every template name mangled."""
+    (tmp_path / "symbols").mkdir()
+    (tmp_path / "symbols" / "__init__.py").write_text("raise SystemExit('not gpusym')\n")
+    script = tmp_path / "script" / "demangle_one.py"
+    script.parent.mkdir()
+    script.write_text("from symbols import demangle as d\nd.reset()\n"
+                      "print(d.demangle('_ZN2ns3barINS_3bazIfEEEEvPT_PNS_4quuxIS4_EEii'))\n")  # fmt: skip
+    result = subprocess.run([sys.executable, script], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert result.stdout == demangling._cxa("_ZN2ns3barINS_3bazIfEEEEvPT_PNS_4quuxIS4_EEii") + "\n", result.stderr

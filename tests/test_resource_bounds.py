@@ -64,13 +64,21 @@ print(json.dumps({"seconds": seconds, "grown_kb": peak_kb() - before, "outcome":
 """
 
 
-def measure(path: Path) -> dict:
+# Reads another tree's symbols/ instead of this one's (see __main__ below).
+ANOTHER_TREE = """import sys
+sys.meta_path[:] = [finder for finder in sys.meta_path if "editable" not in repr(finder)]
+sys.path.insert(0, {!r})
+"""
+
+
+def measure(path: Path, timeout: float = PROCESS_TIMEOUT, symbols_from: str | None = None) -> dict:
     """Time and peak memory growth of reading `path` in a fresh process."""
+    code = (ANOTHER_TREE.format(symbols_from) if symbols_from else "") + MEASURE
     try:
-        result = subprocess.run([sys.executable, "-c", MEASURE, str(path)], capture_output=True, text=True,
-                                timeout=PROCESS_TIMEOUT)  # fmt: skip
+        result = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True,
+                                timeout=timeout)  # fmt: skip
     except subprocess.TimeoutExpired:
-        pytest.fail(f"reading {path.name} ({path.stat().st_size} bytes) took over {PROCESS_TIMEOUT} s")
+        pytest.fail(f"reading {path.name} ({path.stat().st_size} bytes) took over {timeout} s")
     assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
     return json.loads(result.stdout)
 
@@ -236,3 +244,33 @@ def test_the_normal_parse_is_what_the_bounds_are_made_of(rates):
     speed (under 20 µs a byte) and memory (under 1 KB a byte)."""
     seconds_per_byte, kb_per_byte = rates
     assert 0 < seconds_per_byte < 20e-6 and 0 < kb_per_byte < 1
+
+
+if __name__ == "__main__":
+    # The figures of the README's "What it survives": each input's size, time,
+    # memory growth and outcome.  --symbols DIR reads with the symbols/ package
+    # in DIR instead (an older tree: git archive COMMIT symbols | tar -x -C DIR),
+    # each input for at most --timeout seconds (default 120); --skip NAME...
+    import argparse
+    import tempfile
+
+    parser = argparse.ArgumentParser(description="time and memory of reading each hostile input")
+    parser.add_argument("--symbols", metavar="DIR")
+    parser.add_argument("--timeout", type=float, default=120)
+    parser.add_argument("--skip", nargs="*", default=[], metavar="NAME")
+    args = parser.parse_args()
+    directory = Path(tempfile.mkdtemp(prefix="gpusym-bounds-"))
+    cases = [("normal", lambda: crafted.hip_program([f"_Z6kernel{i}Pfi" for i in range(5000)]))]
+    cases += [(make.__name__, make) for make in HOSTILE if make.__name__ not in args.skip]
+    print(f"{'input':36} {'bytes':>12} {'seconds':>8} {'memory MB':>10}  outcome")
+    for name, make in cases:
+        path = directory / name
+        path.write_bytes(make())
+        size = path.stat().st_size
+        try:
+            measured = measure(path, args.timeout, args.symbols)
+        except BaseException as error:  # pytest.fail on a timeout
+            print(f"{name:36} {size:>12,} {'>' + format(args.timeout, 'g'):>8} {'':>10}  {str(error).splitlines()[0]}")
+            continue
+        outcome = measured["outcome"][:70]
+        print(f"{name:36} {size:>12,} {measured['seconds']:8.2f} {measured['grown_kb'] / 1024:10.1f}  {outcome}", flush=True)
