@@ -26,7 +26,11 @@ gpusym_lane *__gpusym_lane = nullptr;
 
 void gpusym_fiber_switch(void **save_sp, void *load_sp);
 void gpusym_fiber_entry(void);
+void gpusym_call_kernel(const uint64_t *image, void *kernel);
 }
+static_assert(gpusym::kCallStackWords == 0 && gpusym::kCallUsesSse == 1 && gpusym::kCallGpr == 2 &&
+                  gpusym::kCallSse == 8 && gpusym::kCallStack == 16,
+              "call_kernel.S reads the call image at these words");
 
 namespace gpusym {
 
@@ -104,8 +108,7 @@ void enter(Executor &executor, gpusym_lane &lane) {
   Op &dispatch = *executor.dispatch;
   void *stack = executor.fiber_stack;
   for (;;) {
-    ffi_call(&dispatch.kernel->signature.cif, FFI_FN(dispatch.kernel->entry), nullptr,
-             dispatch.argv.data());
+    gpusym_call_kernel(dispatch.call.data(), dispatch.kernel->entry);
     lane->state = GPUSYM_LANE_EXITED;
     if (executor.next_unstarted == executor.lane_count) break;
     lane = &executor.lanes[executor.next_unstarted++];
@@ -286,12 +289,7 @@ hipError_t launch(Kernel &kernel, const LaunchConfig &config, void **args) {
   dispatch->kernel = &kernel;
   dispatch->config = config;
   dispatch->total_blocks = uint64_t{config.grid.x} * config.grid.y * config.grid.z;
-  dispatch->arguments.resize(signature.buffer_size / sizeof(max_align_t) + 1);
-  auto *buffer = reinterpret_cast<uint8_t *>(dispatch->arguments.data());
-  for (size_t i = 0; i < signature.params.size(); i++) {
-    memcpy(buffer + signature.offsets[i], args[i], signature.params[i]->size);
-    dispatch->argv.push_back(buffer + signature.offsets[i]);
-  }
+  dispatch->call = call_image(signature, args);
 
   Scheduler &s = scheduler();
   std::unique_lock<std::mutex> lock(s.mutex);
