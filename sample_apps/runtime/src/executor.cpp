@@ -249,12 +249,29 @@ void worker_main(uint32_t index) {
   Executor &executor = this_executor();
   Scheduler &s = scheduler();
   std::unique_lock<std::mutex> lock(s.mutex);
+  bool ran_something = false;
   for (;;) {
-    s.work.wait(lock, [&s] { return !s.runnable.empty(); });
+    if (s.runnable.empty()) {
+      // Right after running something, one worker spins for more.
+      if (ran_something && !s.worker_spins) {
+        s.worker_spins = true;
+        uint64_t seen = s.posted;
+        lock.unlock();
+        spin_while(s.posted, seen);
+        relock(lock);
+        s.worker_spins = false;
+      } else {
+        s.work.wait(lock);
+      }
+      ran_something = false;
+      continue;
+    }
+    ran_something = true;
     Op *op = s.runnable.front();
     if (op->kind != Op::kKernel) {  // a copy or a memset
       s.runnable.pop_front();
       op->in_runnable = false;
+      if (!s.runnable.empty()) s.work.notify_one();
       lock.unlock();
       run_transfer(*op);
       lock.lock();
@@ -271,6 +288,7 @@ void worker_main(uint32_t index) {
       op->in_runnable = false;
       if (block >= op->total_blocks) continue;
     }
+    if (!s.runnable.empty()) s.work.notify_one();  // blocks or other work left
     if (op->record->state == GPUSYM_DISPATCH_QUEUED)
       set_state(*op, GPUSYM_DISPATCH_RUNNING, GPUSYM_EVENT_DISPATCH_STARTED);
     lock.unlock();

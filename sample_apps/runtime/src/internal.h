@@ -190,13 +190,40 @@ struct Op {
   explicit Op(Kind k) : kind(k) {}
 };
 
+// Waiting threads spin briefly before they sleep: a worker that has just run
+// something, for more work; a host thread, for what it waits for.  Each
+// watches a counter without the lock.  A thread woken from its sleep waits
+// for a system call and the kernel's scheduler, several microseconds.
 struct Scheduler {
   std::mutex mutex;
   std::condition_variable work;   // `runnable` has something for the workers
   std::condition_variable done;   // an operation completed, or became its caller's to run
   std::deque<Op *> runnable;      // started kernels and copies, oldest first
+  std::atomic<uint64_t> posted{0};    // bumped when `runnable` gets work
+  std::atomic<uint64_t> finished{0};  // bumped when an operation completes
+  bool worker_spins = false;      // a worker watches `posted`: nobody needs waking
 };
 Scheduler &scheduler();
+// Spins, without the lock, until `counter` is no longer `seen` (true) or the
+// thread's spin budget has passed (false).  The budget is the longest after
+// a spin that saw the change, and halves after each that did not: on a busy
+// machine the thread waited for may have no processor while this one spins.
+bool spin_while(const std::atomic<uint64_t> &counter, uint64_t seen);
+// Takes the lock, trying for a moment before sleeping on it: the thread that
+// changed a counter still holds it briefly.
+void relock(std::unique_lock<std::mutex> &lock);
+// cv.wait(lock, done), spinning first on `counter`, which changes whenever `done` may have.
+template <typename Predicate>
+void await(std::unique_lock<std::mutex> &lock, std::condition_variable &cv, const std::atomic<uint64_t> &counter,
+           Predicate done) {
+  while (!done()) {
+    uint64_t seen = counter.load();
+    lock.unlock();
+    bool changed = spin_while(counter, seen);
+    relock(lock);
+    if (!changed) return cv.wait(lock, done);
+  }
+}
 
 // The following are called with scheduler().mutex held.
 // The stream a handle names for work from the calling thread: its current
