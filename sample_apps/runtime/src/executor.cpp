@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <memory>
@@ -75,6 +76,9 @@ constexpr uint32_t kMaxExecutors = 256;
 // Kernel launches so far (under the scheduler's mutex): the next dispatch id.
 uint64_t launches = 0;
 bool workers_started = false;
+uint64_t worker_count = 0;
+// The longest run of blocks a worker claims at once.
+constexpr uint64_t kMaxRun = 64;
 
 gpusym_debug_dispatch dispatch_records[GPUSYM_DEBUG_DISPATCH_SLOTS];
 // Each worker writes its record at every lane it starts: one cache line each,
@@ -278,12 +282,14 @@ void worker_main(uint32_t index) {
       complete(op);
       continue;
     }
-    // The first block is claimed under the lock: a dispatch completes only
-    // when every claimed block is counted, so it stays alive until this
-    // worker has counted its own.  Other workers claim blocks without the
-    // lock, so the last one may already be gone.
-    uint64_t block = op->next_block.fetch_add(1);
-    if (block + 1 >= op->total_blocks) {  // every block is taken: no more for the workers
+    // Blocks are claimed in runs of consecutive ones, so that each worker
+    // goes through memory in order.  The first run is claimed under the
+    // lock: a dispatch completes only when every claimed block is counted, so
+    // it stays alive until this worker has counted its own.  Other workers
+    // claim runs without the lock, so the last one may already be gone.
+    uint64_t run = std::clamp<uint64_t>(op->total_blocks / (16 * worker_count), 1, kMaxRun);
+    uint64_t block = op->next_block.fetch_add(run);
+    if (block + run >= op->total_blocks) {  // every block is taken: no more for the workers
       s.runnable.pop_front();
       op->in_runnable = false;
       if (block >= op->total_blocks) continue;
@@ -296,9 +302,9 @@ void worker_main(uint32_t index) {
     executor.dispatch = op;
     uint64_t ran = 0;
     do {
-      run_block(executor, *op, block);
-      ran++;
-    } while ((block = op->next_block.fetch_add(1)) < op->total_blocks);
+      for (uint64_t end = std::min(block + run, op->total_blocks); block < end; block++, ran++)
+        run_block(executor, *op, block);
+    } while ((block = op->next_block.fetch_add(run)) < op->total_blocks);
     lock.lock();
     op->done_blocks += ran;
     if (op->done_blocks == op->total_blocks) complete_dispatch(op);
@@ -364,8 +370,8 @@ bool launch_blocking() {
 void start_workers() {
   if (workers_started) return;
   long count = env_long("GPUSYM_WORKERS", std::thread::hardware_concurrency());
-  for (uint32_t i = 0; i < static_cast<uint32_t>(count < 1 ? 1 : count); i++)
-    std::thread(worker_main, i).detach();
+  worker_count = static_cast<uint64_t>(count < 1 ? 1 : count);
+  for (uint32_t i = 0; i < worker_count; i++) std::thread(worker_main, i).detach();
   workers_started = true;
 }
 
