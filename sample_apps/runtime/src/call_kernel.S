@@ -1,57 +1,105 @@
 /*
- * A lane's call of its kernel (x86-64 System V).
+ * Lanes calling their kernel (x86-64 System V).
  *
- * gpusym_call_kernel(const uint64_t *image, void *kernel) calls kernel with
- * the arguments a dispatch laid out once in its call image (internal.h,
- * Signature): the stack words are copied below the return address, xmm0-xmm7
- * are loaded when the image says they carry arguments, then rdi..r9.
+ * gpusym_run_lanes(const uint64_t *image, void *kernel, gpusym_lane *lane,
+ * void *stack) runs lanes on the stack it is called on, from lane, the
+ * running one, and never returns.  Each lane calls kernel with the arguments
+ * a dispatch laid out once in its call image (internal.h, Signature): the
+ * stack words are copied below the return address, xmm0-xmm7 are loaded
+ * when the image says they carry arguments, then rdi..r9.  When the call
+ * returns, the lane has exited; while the next lane of the block has not
+ * started, that one is made the running lane (as executor.cpp's enter()
+ * does) and called the same way.  Then the stack is given back
+ * (gpusym_free_stack) and gpusym_lane_exit is called from the same call
+ * instruction as the kernel (see fiber_switch.S).
+ *
  * A frame-pointer frame, so debuggers unwind through it.
  */
+        .set    LANE_SIZE, 72           /* gpusym_lane, see executor.cpp */
+        .set    LANE_STATE, 60
+        .set    UNSTARTED, 0
+        .set    RUNNING, 1
+        .set    EXITED, 3
+        .set    EXECUTOR_END, 0         /* gpusym::Executor */
+        .set    EXECUTOR_RECORD, 8
+        .set    RECORD_LANE, 8          /* gpusym_debug_executor */
+
         .text
-        .globl  gpusym_call_kernel
-        .hidden gpusym_call_kernel
-        .type   gpusym_call_kernel, @function
-gpusym_call_kernel:
+        .p2align 4
+        .globl  gpusym_run_lanes
+        .hidden gpusym_run_lanes
+        .type   gpusym_run_lanes, @function
+gpusym_run_lanes:
         .cfi_startproc
         pushq   %rbp
         .cfi_def_cfa_offset 16
         .cfi_offset %rbp, -16
         movq    %rsp, %rbp
         .cfi_def_cfa_register %rbp
-        movq    %rsi, %r11
-        movq    %rdi, %rax
-        movq    0(%rax), %rcx           /* stack words: even, the stack stays aligned */
+        pushq   %rbx
+        .cfi_offset %rbx, -24
+        pushq   %r12
+        .cfi_offset %r12, -32
+        pushq   %r13
+        .cfi_offset %r13, -40
+        pushq   %r14
+        .cfi_offset %r14, -48
+        pushq   %r15
+        .cfi_offset %r15, -56
+        pushq   %rcx                    /* the stack; and rsp stays 16-byte aligned */
+        movq    %rdi, %r14              /* the image */
+        movq    %rsi, %r15              /* the function */
+        movq    %rdx, %r12              /* the lane */
+        movq    gpusym_executor@GOTTPOFF(%rip), %rax
+        movq    %fs:(%rax), %rax
+        movq    EXECUTOR_END(%rax), %rbx
+        movq    EXECUTOR_RECORD(%rax), %r13
+1:      movq    0(%r14), %rcx           /* stack words: even */
         testq   %rcx, %rcx
-        jz      2f
+        jz      3f
         leaq    (,%rcx,8), %rdx
         subq    %rdx, %rsp
         xorl    %edx, %edx
-1:      movq    128(%rax,%rdx,8), %rsi
+2:      movq    128(%r14,%rdx,8), %rsi
         movq    %rsi, (%rsp,%rdx,8)
         incq    %rdx
         cmpq    %rcx, %rdx
-        jne     1b
-2:      cmpq    $0, 8(%rax)
-        je      3f
-        movq    64(%rax), %xmm0
-        movq    72(%rax), %xmm1
-        movq    80(%rax), %xmm2
-        movq    88(%rax), %xmm3
-        movq    96(%rax), %xmm4
-        movq    104(%rax), %xmm5
-        movq    112(%rax), %xmm6
-        movq    120(%rax), %xmm7
-3:      movq    16(%rax), %rdi
-        movq    24(%rax), %rsi
-        movq    32(%rax), %rdx
-        movq    40(%rax), %rcx
-        movq    48(%rax), %r8
-        movq    56(%rax), %r9
-        callq   *%r11
-        leave
-        .cfi_def_cfa %rsp, 8
-        ret
+        jne     2b
+3:      cmpq    $0, 8(%r14)
+        je      4f
+        movq    64(%r14), %xmm0
+        movq    72(%r14), %xmm1
+        movq    80(%r14), %xmm2
+        movq    88(%r14), %xmm3
+        movq    96(%r14), %xmm4
+        movq    104(%r14), %xmm5
+        movq    112(%r14), %xmm6
+        movq    120(%r14), %xmm7
+4:      movq    16(%r14), %rdi
+        movq    24(%r14), %rsi
+        movq    32(%r14), %rdx
+        movq    40(%r14), %rcx
+        movq    48(%r14), %r8
+        movq    56(%r14), %r9
+        callq   *%r15
+        leaq    -48(%rbp), %rsp
+        movl    $EXITED, LANE_STATE(%r12)
+        leaq    LANE_SIZE(%r12), %rax
+        cmpq    %rbx, %rax
+        je      5f
+        cmpl    $UNSTARTED, LANE_STATE(%rax)
+        jne     5f
+        movq    %rax, %r12
+        movl    $RUNNING, LANE_STATE(%r12)
+        movq    __gpusym_lane@GOTTPOFF(%rip), %rax
+        movq    %r12, %fs:(%rax)
+        movq    %r12, RECORD_LANE(%r13)
+        jmp     1b
+5:      movq    -48(%rbp), %rdi
+        callq   gpusym_free_stack
+        leaq    gpusym_lane_exit(%rip), %r15
+        jmp     1b
         .cfi_endproc
-        .size   gpusym_call_kernel, .-gpusym_call_kernel
+        .size   gpusym_run_lanes, .-gpusym_run_lanes
 
         .section .note.GNU-stack, "", @progbits

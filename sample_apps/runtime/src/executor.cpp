@@ -28,7 +28,7 @@ namespace gpusym {
 constexpr uint32_t kMaxLanes = 1024;
 
 // A CPU thread that runs lanes: its lanes, their stacks, its scheduler
-// context.  __gpusym_syncthreads (fiber_switch.S) reads the first two fields.
+// context.  The assembly reads the first two fields.
 struct Executor {
   gpusym_lane *end = lanes;       // past the last lane of the block being run
   gpusym_debug_executor *record;
@@ -36,7 +36,6 @@ struct Executor {
   bool waited = false;            // whether a lane of the block has waited at a barrier
   std::vector<void *> free_stacks;
   size_t stacks_made = 0;
-  void *fiber_stack = nullptr;    // stack of the lane being started
   void *scheduler_sp = nullptr;
   Op *dispatch = nullptr;         // the kernel whose block runs
   uint64_t lanes_dispatch = 0;    // the dispatch whose threads the lanes describe
@@ -55,8 +54,6 @@ gpusym::Executor *gpusym_executor = nullptr;
 
 void gpusym_fiber_switch(void **save_sp, void *load_sp);
 void gpusym_fiber_entry(void);
-void gpusym_lane_exit(void);
-void gpusym_call_kernel(const uint64_t *image, void *kernel);
 }
 
 // What the assembly reads.
@@ -65,7 +62,10 @@ static_assert(gpusym::kCallStackWords == 0 && gpusym::kCallUsesSse == 1 && gpusy
               "call_kernel.S reads the call image at these words");
 static_assert(sizeof(gpusym_lane) == 72 && offsetof(gpusym_lane, state) == 60 &&
                   offsetof(gpusym_lane, saved_sp) == 64 && offsetof(gpusym_debug_executor, lane) == 8,
-              "fiber_switch.S reads lanes and executor records at these offsets");
+              "the assembly reads lanes and executor records at these offsets");
+static_assert(GPUSYM_LANE_UNSTARTED == 0 && GPUSYM_LANE_RUNNING == 1 && GPUSYM_LANE_AT_BARRIER == 2 &&
+                  GPUSYM_LANE_EXITED == 3,
+              "the assembly writes these lane states");
 
 namespace gpusym {
 
@@ -147,45 +147,23 @@ gpusym_lane *resume_next(Executor &executor, gpusym_lane *from) {
   return lane;
 }
 
-// Runs lanes from the start on one stack: when a lane exits and the next one
-// has not started, that one takes over the stack directly.  Otherwise the
-// stack is given back and the lane leaves through gpusym_lane_exit, called
-// where the kernel was (see fiber_switch.S).
+// Makes `lane` the running one on a stack of its own, and returns the
+// stack pointer of a suspended context that starts there
+// gpusym_run_lanes(call image, kernel, lane, stack) (see fiber_switch.S).
 //
 // Lanes start in order, each when the one before it waits or exits, so the
 // lanes not started yet always follow the last one started.
-[[noreturn]] void lane_main(gpusym_lane *lane) {
-  Executor &executor = *gpusym_executor;
-  const uint64_t *call = executor.dispatch->call.data();
-  void *function = executor.dispatch->kernel->entry;
-  void *stack = executor.fiber_stack;
-  for (;;) {
-    gpusym_call_kernel(call, function);
-    lane->state = GPUSYM_LANE_EXITED;
-    gpusym_lane *next = lane + 1;
-    if (next != executor.end && next->state == GPUSYM_LANE_UNSTARTED) {
-      lane = next;
-      enter(executor, *lane);
-    } else {
-      executor.free_stacks.push_back(stack);
-      function = reinterpret_cast<void *>(&gpusym_lane_exit);
-    }
-  }
-}
-
-// Makes `lane` the running one on a stack of its own, on which the returned
-// stack pointer starts lane_main(lane).
 void *start(Executor &executor, gpusym_lane &lane) {
   if (executor.free_stacks.empty()) executor.free_stacks.push_back(new_stack(executor));
   void *top = executor.free_stacks.back();
   executor.free_stacks.pop_back();
-  executor.fiber_stack = top;
-  // A suspended context (fiber_switch.S): r15, r14, r13 (function), r12
-  // (lane), rbx, rbp, then the return address.
+  // r15 (stack), r14 (lane), r13 (kernel), r12 (call image), rbx, rbp, then
+  // the return address.
   auto *frame = static_cast<uint64_t *>(top) - 7;
-  frame[0] = frame[1] = 0;
-  frame[2] = reinterpret_cast<uint64_t>(&lane_main);
-  frame[3] = reinterpret_cast<uint64_t>(&lane);
+  frame[0] = reinterpret_cast<uint64_t>(top);
+  frame[1] = reinterpret_cast<uint64_t>(&lane);
+  frame[2] = reinterpret_cast<uint64_t>(executor.dispatch->kernel->entry);
+  frame[3] = reinterpret_cast<uint64_t>(executor.dispatch->call.data());
   frame[4] = frame[5] = 0;
   frame[6] = reinterpret_cast<uint64_t>(&gpusym_fiber_entry);
   enter(executor, lane);
@@ -333,6 +311,12 @@ size_t lane_stack_size() {
 }
 
 const Kernel &running_kernel() { return *this_executor().dispatch->kernel; }
+
+// Called by gpusym_run_lanes when the last lane it ran has exited and no lane
+// that has not started follows: the stack is free for another lane.
+extern "C" __attribute__((visibility("hidden"))) void gpusym_free_stack(void *stack) {
+  gpusym_executor->free_stacks.push_back(stack);
+}
 
 // Called by __gpusym_syncthreads (fiber_switch.S) when the next lane in order
 // does not simply wait at the barrier, with the stack pointer of the running

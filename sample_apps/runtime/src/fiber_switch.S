@@ -16,7 +16,7 @@
  * gpusym_fiber_entry, not with a return the processor would mispredict.
  *
  * gpusym_lane_exit is how a lane that has exited leaves its stack for good.
- * It is called where kernels are called (gpusym_call_kernel), so it leaves
+ * It is called where kernels are called (gpusym_run_lanes), so it leaves
  * the processor's return predictions as they were before the lane's last
  * return from its kernel, which is what the lane it resumes needs; it jumps
  * to where that lane returns instead of returning there.
@@ -26,8 +26,13 @@
  * registers, and device code has no way to change it.
  *
  * gpusym_fiber_entry is where a new lane starts: the frame prepared for it
- * holds the lane in r12 and the function to run in r13.  Its return address
- * is marked undefined, so debuggers end a lane's backtrace here.
+ * holds the arguments of gpusym_run_lanes (call_kernel.S) in r12, r13, r14
+ * and r15.  Its return address is marked undefined, so debuggers end a
+ * lane's backtrace here.  It calls gpusym_run_lanes through
+ * gpusym_fiber_run, a frame for the gdb extension: it prints the launching
+ * host stack in the place of the runtime's frames under a kernel, one host
+ * frame numbered per runtime frame (gdbext/device_frames.py), and three
+ * show the stub, its caller and theirs.
  */
         .set    LANE_SIZE, 72           /* gpusym_lane, see executor.cpp */
         .set    LANE_STATE, 60
@@ -130,7 +135,9 @@ __gpusym_syncthreads:
         popq    %rbp
         .cfi_adjust_cfa_offset -8
         ret
-3:      movq    16(%rsp), %r13                  /* a new lane */
+3:      movq    (%rsp), %r15                    /* a new lane */
+        movq    8(%rsp), %r14
+        movq    16(%rsp), %r13
         movq    24(%rsp), %r12
         addq    $56, %rsp
         jmp     gpusym_fiber_entry
@@ -167,9 +174,23 @@ gpusym_fiber_entry:
         .cfi_startproc
         .cfi_undefined rip
         movq    %r12, %rdi
-        callq   *%r13
+        movq    %r13, %rsi
+        movq    %r14, %rdx
+        movq    %r15, %rcx
+        callq   gpusym_fiber_run
         ud2
         .cfi_endproc
         .size   gpusym_fiber_entry, .-gpusym_fiber_entry
+
+        .p2align 4
+        .type   gpusym_fiber_run, @function
+gpusym_fiber_run:
+        .cfi_startproc
+        subq    $8, %rsp
+        .cfi_adjust_cfa_offset 8
+        callq   gpusym_run_lanes
+        ud2
+        .cfi_endproc
+        .size   gpusym_fiber_run, .-gpusym_fiber_run
 
         .section .note.GNU-stack, "", @progbits

@@ -46,7 +46,7 @@ uint64_t current_os_thread();
 // System V ABI puts each of them in a call.
 //
 // A dispatch lays its arguments out once in a call image, which every lane's
-// call loads (gpusym_call_kernel, call_kernel.S): words of the image.
+// call loads (gpusym_run_lanes, call_kernel.S): words of the image.
 constexpr uint32_t kCallStackWords = 0;  // stack words to pass (even)
 constexpr uint32_t kCallUsesSse = 1;     // nonzero when xmm0-xmm7 carry arguments
 constexpr uint32_t kCallGpr = 2;         // rdi, rsi, rdx, rcx, r8, r9
