@@ -1,17 +1,16 @@
 /*
  * Lanes calling their kernel (x86-64 System V).
  *
- * gpusym_run_lanes(const uint64_t *image, void *kernel, gpusym_lane *lane,
- * void *stack) runs lanes on the stack it is called on, from lane, the
- * running one, and never returns.  Each lane calls kernel with the arguments
- * a dispatch laid out once in its call image (internal.h, Signature): the
- * stack words are copied below the return address, xmm0-xmm7 are loaded
- * when the image says they carry arguments, then rdi..r9.  When the call
- * returns, the lane has exited; while the next lane of the block has not
- * started, that one is made the running lane (as executor.cpp's enter()
- * does) and called the same way.  Then the stack is given back
- * (gpusym_free_stack) and gpusym_lane_exit is called from the same call
- * instruction as the kernel (see fiber_switch.S).
+ * gpusym_run_lanes(const uint64_t *image, void *kernel, gpusym_lane *lane)
+ * runs lanes on the stack it is called on, from lane, the running one, and
+ * never returns.  Each lane calls kernel with the arguments a dispatch laid
+ * out once in its call image (internal.h, Signature): the stack words are
+ * copied below the return address, xmm0-xmm7 are loaded when the image says
+ * they carry arguments, then rdi..r9.  When the call returns, the lane has
+ * exited; while the next lane of the block has not started, that one is
+ * made the running lane (as executor.cpp's enter() does) and called the
+ * same way.  Then gpusym_lane_exit is called from the same call instruction
+ * as the kernel (see fiber_switch.S).
  *
  * A frame-pointer frame, so debuggers unwind through it.
  */
@@ -46,7 +45,7 @@ gpusym_run_lanes:
         .cfi_offset %r14, -48
         pushq   %r15
         .cfi_offset %r15, -56
-        pushq   %rcx                    /* the stack; and rsp stays 16-byte aligned */
+        subq    $8, %rsp                /* the stack stays 16-byte aligned */
         movq    %rdi, %r14              /* the image */
         movq    %rsi, %r15              /* the function */
         movq    %rdx, %r12              /* the lane */
@@ -95,9 +94,7 @@ gpusym_run_lanes:
         movq    %r12, %fs:(%rax)
         movq    %r12, RECORD_LANE(%r13)
         jmp     1b
-5:      movq    -48(%rbp), %rdi
-        callq   gpusym_free_stack
-        leaq    gpusym_lane_exit(%rip), %r15
+5:      leaq    gpusym_lane_exit(%rip), %r15
         jmp     1b
         .cfi_endproc
         .size   gpusym_run_lanes, .-gpusym_run_lanes

@@ -34,8 +34,7 @@ struct Executor {
   gpusym_debug_executor *record;
   gpusym_lane lanes[kMaxLanes];
   bool waited = false;            // whether a lane of the block has waited at a barrier
-  std::vector<void *> free_stacks;
-  size_t stacks_made = 0;
+  void *stacks[kMaxLanes] = {};   // the stack each lane starts on, made when first needed
   void *scheduler_sp = nullptr;
   Op *dispatch = nullptr;         // the kernel whose block runs
   uint64_t lanes_dispatch = 0;    // the dispatch whose threads the lanes describe
@@ -112,7 +111,8 @@ Executor &this_executor() {
   return *gpusym_executor;
 }
 
-void *new_stack(Executor &executor) {
+// The stack of lane `index`: its top, staggered by the index.
+void *new_stack(size_t index) {
   size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   size_t total = lane_stack_size() + 2 * page;  // a guard page, and a page for staggering
   void *base = mmap(nullptr, total, PROT_READ | PROT_WRITE,
@@ -122,8 +122,7 @@ void *new_stack(Executor &executor) {
     abort();
   }
   mprotect(base, page, PROT_NONE);  // guard page: an overflow faults
-  size_t colour = executor.stacks_made++ * kStackColour % page;
-  return static_cast<char *>(base) + total - colour;  // stacks grow down from the top
+  return static_cast<char *>(base) + total - index * kStackColour % page;  // stacks grow down from the top
 }
 
 // Makes `lane` the one running on this CPU thread.
@@ -147,20 +146,22 @@ gpusym_lane *resume_next(Executor &executor, gpusym_lane *from) {
   return lane;
 }
 
-// Makes `lane` the running one on a stack of its own, and returns the
-// stack pointer of a suspended context that starts there
-// gpusym_run_lanes(call image, kernel, lane, stack) (see fiber_switch.S).
+// Makes `lane` the running one on its own stack, and returns the stack
+// pointer of a suspended context that starts there gpusym_run_lanes(call
+// image, kernel, lane) (see fiber_switch.S).
 //
 // Lanes start in order, each when the one before it waits or exits, so the
-// lanes not started yet always follow the last one started.
+// lanes not started yet always follow the last one started.  A lane that
+// exits hands its stack to the next one if that has not started; so the
+// lanes that run on a stack are a run of consecutive ones, and the stack of
+// the first of them is free for it.
 void *start(Executor &executor, gpusym_lane &lane) {
-  if (executor.free_stacks.empty()) executor.free_stacks.push_back(new_stack(executor));
-  void *top = executor.free_stacks.back();
-  executor.free_stacks.pop_back();
-  // r15 (stack), r14 (lane), r13 (kernel), r12 (call image), rbx, rbp, then
-  // the return address.
-  auto *frame = static_cast<uint64_t *>(top) - 7;
-  frame[0] = reinterpret_cast<uint64_t>(top);
+  size_t index = &lane - executor.lanes;
+  if (!executor.stacks[index]) executor.stacks[index] = new_stack(index);
+  // r15, r14 (lane), r13 (kernel), r12 (call image), rbx, rbp, then the
+  // return address.
+  auto *frame = static_cast<uint64_t *>(executor.stacks[index]) - 7;
+  frame[0] = 0;
   frame[1] = reinterpret_cast<uint64_t>(&lane);
   frame[2] = reinterpret_cast<uint64_t>(executor.dispatch->kernel->entry);
   frame[3] = reinterpret_cast<uint64_t>(executor.dispatch->call.data());
@@ -311,12 +312,6 @@ size_t lane_stack_size() {
 }
 
 const Kernel &running_kernel() { return *this_executor().dispatch->kernel; }
-
-// Called by gpusym_run_lanes when the last lane it ran has exited and no lane
-// that has not started follows: the stack is free for another lane.
-extern "C" __attribute__((visibility("hidden"))) void gpusym_free_stack(void *stack) {
-  gpusym_executor->free_stacks.push_back(stack);
-}
 
 // Called by __gpusym_syncthreads (fiber_switch.S) when the next lane in order
 // does not simply wait at the barrier, with the stack pointer of the running

@@ -26,8 +26,8 @@
  * registers, and device code has no way to change it.
  *
  * gpusym_fiber_entry is where a new lane starts: the frame prepared for it
- * holds the arguments of gpusym_run_lanes (call_kernel.S) in r12, r13, r14
- * and r15.  Its return address is marked undefined, so debuggers end a
+ * holds the arguments of gpusym_run_lanes (call_kernel.S) in r12, r13 and
+ * r14.  Its return address is marked undefined, so debuggers end a
  * lane's backtrace here.  It calls gpusym_run_lanes through
  * gpusym_fiber_run, a frame for the gdb extension: it prints the launching
  * host stack in the place of the runtime's frames under a kernel, one host
@@ -135,8 +135,7 @@ __gpusym_syncthreads:
         popq    %rbp
         .cfi_adjust_cfa_offset -8
         ret
-3:      movq    (%rsp), %r15                    /* a new lane */
-        movq    8(%rsp), %r14
+3:      movq    8(%rsp), %r14                   /* a new lane */
         movq    16(%rsp), %r13
         movq    24(%rsp), %r12
         addq    $56, %rsp
@@ -176,7 +175,6 @@ gpusym_fiber_entry:
         movq    %r12, %rdi
         movq    %r13, %rsi
         movq    %r14, %rdx
-        movq    %r15, %rcx
         callq   gpusym_fiber_run
         ud2
         .cfi_endproc
