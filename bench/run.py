@@ -2,7 +2,9 @@
 ``gpusym build -O2``, each figure with its baseline from the same run and
 the ratio), gpusym query on the largest real GPU library
 (bench/query_speed.py), the gdb extension (bench/gdb_speed.py) and gpusym
-capture's cost per kernel launch (bench/capture_speed.py)."""
+capture's cost per kernel launch (bench/capture_speed.py).
+
+``bench/run.py runtime`` runs the runtime part alone."""
 
 from __future__ import annotations
 
@@ -52,8 +54,10 @@ def runtime_speed() -> int:
     return 0
 
 
-def main() -> int:
+def main(argv: list[str]) -> int:
     status = runtime_speed()
+    if argv == ["runtime"]:
+        return status
     print()
     status = status or query_speed.main([])
     print()
@@ -63,4 +67,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))
