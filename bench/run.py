@@ -2,7 +2,9 @@
 ``gpusym build -O2``, each figure with its baseline from the same run and
 the ratio), gpusym query on the largest real GPU library
 (bench/query_speed.py), the gdb extension (bench/gdb_speed.py) and gpusym
-capture's cost per kernel launch (bench/capture_speed.py)."""
+capture's cost per kernel launch (bench/capture_speed.py).
+
+``bench/run.py runtime`` runs the runtime part alone."""
 
 from __future__ import annotations
 
@@ -23,10 +25,16 @@ OUT_DIR = Path("build/bench")
 # (figure, baseline, what the ratio means)
 COMPARISONS = [
     ("launch_latency_us", "condvar_round_trip_us", "empty-kernel launch + synchronize vs a condition-variable round trip"),
+    ("launch_chevron_us", "launch_handle_us", "one launch queued with <<<>>> vs hipLaunchKernel on the handle"),
     ("alloc_free_us", "host_alloc_free_us", "hipMalloc + hipFree of 256 bytes (guarded) vs malloc + free"),
     ("vector_add_us", "vector_add_loop_us", "vector add of 2^24 floats, 256-thread blocks, vs a serial loop"),
     ("block_sum_us", "block_sum_loop_us", "shared-memory block sums with __syncthreads vs a serial loop"),
 ]
+
+
+def _value(value: float) -> str:
+    """A figure with the digits that mean something: 0.153, 5.17, 62953."""
+    return f"{value:.0f}" if value >= 1000 else f"{value:.2f}" if value >= 1 else f"{value:.3f}"
 
 
 def runtime_speed() -> int:
@@ -42,12 +50,14 @@ def runtime_speed() -> int:
     print(f"{'figure':<24}{'value':>12}{'baseline':>12}{'ratio':>8}  what")
     for figure, baseline, what in COMPARISONS:
         ratio = figures[figure] / figures[baseline]
-        print(f"{figure:<24}{figures[figure]:>12.2f}{figures[baseline]:>12.2f}{ratio:>7.1f}x  {what}")
+        print(f"{figure:<24}{_value(figures[figure]):>12}{_value(figures[baseline]):>12}{ratio:>7.2f}x  {what}")
     return 0
 
 
-def main() -> int:
+def main(argv: list[str]) -> int:
     status = runtime_speed()
+    if argv == ["runtime"]:
+        return status
     print()
     status = status or query_speed.main([])
     print()
@@ -57,4 +67,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -2,7 +2,7 @@
 launched the dispatch.
 
 A simulated GPU thread's real stack is the kernel's frames above the
-runtime's (libffi, the lane scheduler, the fiber entry).  Those runtime
+runtime's (the kernel call, the lane scheduler, the fiber entry).  Those runtime
 frames are replaced by the host frames the runtime recorded when the kernel
 was launched (gpusym_debug.dispatches[].host_frames), symbolized here, the
 first one marked with the launching host thread and dispatch.  gdb numbers a
@@ -20,7 +20,7 @@ from gdbext.capture import INTERPOSER
 from gdbext.functions import STUB_MARK, kernel_of_stub, symbol_at
 from symbols.lookup import qualified_name
 
-RUNTIME_LIBRARIES = ("libgpusym_runtime", "libffi")
+RUNTIME_LIBRARIES = ("libgpusym_runtime",)
 #: In the file names of the code objects the runtime loads: from fat
 #: binaries, and modules loaded at run time.
 CODE_OBJECT_MARKS = (".gpusym.", ".gpusym-module.")

@@ -11,7 +11,7 @@ RUNTIME_DIR = Path(__file__).resolve().parent / "runtime"
 INCLUDE_DIR = RUNTIME_DIR / "include"
 LIBRARY_NAME = "gpusym_runtime"
 _FLAGS = ["-std=c++20", "-O2", "-g", "-Wall", "-Wextra", "-pthread"]
-_LIBS = ["-lffi", "-ldl", "-lm"]
+_LIBS = ["-ldl", "-lm"]
 
 RuntimeBuildError = native_build.BuildError
 

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Installs what gpusym needs on Debian 12, only what is missing: the LLVM 19
-# toolchain, gdb and libffi from Debian, and a Python environment (.venv) made
+# toolchain and gdb from Debian, and a Python environment (.venv) made
 # from the interpreter gdb embeds, so that the gdb extension can import it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(clang-19 lld-19 llvm-19 gdb libffi-dev python3-venv)
+packages=(clang-19 lld-19 llvm-19 gdb python3-venv)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -35,3 +35,24 @@ def test_syncthreads_orders_a_block_of_1024_lanes(build_program, blocking):
     result = run([build_program("barrier_1024.hip")], env={"GPUSYM_LAUNCH_BLOCKING": blocking})
     assert result.returncode == 0, describe(result)
     assert result.stdout.strip() == "barrier_1024: 0 wrong", describe(result)
+
+
+@pytest.mark.parametrize("blocking", ["0", "1"])
+def test_kernels_receive_arguments_of_every_abi_shape(build_program, blocking):
+    # Each kernel writes back what it received: narrow signed integers,
+    # registers running out, structs split across integer and SSE registers
+    # or passed in memory, long double and __int128 on the stack.
+    result = run([build_program("signatures.hip", flags=("-O2",))], env={"GPUSYM_LAUNCH_BLOCKING": blocking})
+    assert result.returncode == 0, describe(result)
+    assert result.stdout.strip() == "signatures: 0 wrong", describe(result)
+
+
+@pytest.mark.parametrize("blocking", ["0", "1"])
+def test_barriers_in_nested_places_give_exact_results(build_program, blocking):
+    # Barriers in loops within loops, in both arms of a branch, in a device
+    # function, and among the lanes left after the others returned; blocks
+    # of 1, 33 and 1024 threads, and 3D blocks.
+    program = build_program("barriers.hip", flags=("-O2",))
+    result = run([program, "1", "33", "1024", "16x8x8", "7x3x2"], env={"GPUSYM_LAUNCH_BLOCKING": blocking})
+    assert result.returncode == 0, describe(result)
+    assert result.stdout.strip() == "barriers: 0 wrong", describe(result)

@@ -1,6 +1,7 @@
 // Speed of the simulated runtime, each figure next to a baseline measured in
 // the same run: launch latency against a condition-variable round trip
-// between two threads, hipMalloc+hipFree against malloc+free, kernels
+// between two threads, a launch through <<<>>> against hipLaunchKernel on
+// the kernel's handle, hipMalloc+hipFree against malloc+free, kernels
 // against the same work as a serial host loop.
 #include <hip/hip_runtime.h>
 
@@ -87,6 +88,25 @@ int main() {
   double round_trip = condvar_round_trip_us(repeats);
   printf("launch_latency_us %.2f\n", launch);
   printf("condvar_round_trip_us %.2f\n", round_trip);
+
+  // The host's cost of one launch: batches queued without synchronizing
+  // each launch, the two ways taking turns.
+  const int batch = 256;
+  std::vector<double> chevron, handle;
+  for (int r = 0; r < 200; r++) {
+    auto start = Clock::now();
+    for (int i = 0; i < batch; i++) empty<<<1, 1>>>();
+    chevron.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count() / batch);
+    hipDeviceSynchronize();
+    start = Clock::now();
+    for (int i = 0; i < batch; i++) hipLaunchKernel(reinterpret_cast<const void*>(&empty), dim3(1), dim3(1), nullptr, 0, 0);
+    handle.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count() / batch);
+    hipDeviceSynchronize();
+  }
+  std::sort(chevron.begin(), chevron.end());
+  std::sort(handle.begin(), handle.end());
+  printf("launch_chevron_us %.3f\n", chevron[chevron.size() / 2]);
+  printf("launch_handle_us %.3f\n", handle[handle.size() / 2]);
 
   // Guarded device memory maps and unmaps pages: a system call each way.
   double device_alloc = median_us(repeats, [] {

@@ -5,39 +5,79 @@
 // take blocks of the oldest started dispatch that has blocks left (and the
 // copies whose turn has come); each block runs wholly on one worker, its
 // lanes (simulated GPU threads) one after another on their own small stacks.
-// A lane that calls __syncthreads() switches back to the block's scheduler,
-// which runs every other lane up to the barrier before resuming any of them.
-// A lane that never waits finishes in one go and hands its stack to the next.
+// A lane that calls __syncthreads() switches straight to the next lane in
+// order that has not started or waits at the barrier, so every lane runs up
+// to the barrier before any of them goes past it.  A lane that never waits
+// finishes in one go and hands its stack to the next.
 #include <dlfcn.h>
 #include <execinfo.h>
 #include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <memory>
 #include <thread>
 
 #include "internal.h"
 
+namespace gpusym {
+
+constexpr uint32_t kMaxLanes = 1024;
+
+// A CPU thread that runs lanes: its lanes, their stacks, its scheduler
+// context.  The assembly reads the first two fields.
+struct Executor {
+  gpusym_lane *end = lanes;       // past the last lane of the block being run
+  gpusym_debug_executor *record;
+  gpusym_lane lanes[kMaxLanes];
+  bool waited = false;            // whether a lane of the block has waited at a barrier
+  void *stacks[kMaxLanes] = {};   // the stack each lane starts on, made when first needed
+  void *scheduler_sp = nullptr;
+  Op *dispatch = nullptr;         // the kernel whose block runs
+  uint64_t lanes_dispatch = 0;    // the dispatch whose threads the lanes describe
+
+  Executor();
+};
+
+}  // namespace gpusym
+
 extern "C" {
 __thread __attribute__((tls_model("initial-exec"), visibility("default")))
 gpusym_lane *__gpusym_lane = nullptr;
+// The executor of this CPU thread, once it has run a lane.
+__thread __attribute__((tls_model("initial-exec"), visibility("hidden")))
+gpusym::Executor *gpusym_executor = nullptr;
 
 void gpusym_fiber_switch(void **save_sp, void *load_sp);
 void gpusym_fiber_entry(void);
 }
 
+// What the assembly reads.
+static_assert(gpusym::kCallStackWords == 0 && gpusym::kCallUsesSse == 1 && gpusym::kCallGpr == 2 &&
+                  gpusym::kCallSse == 8 && gpusym::kCallStack == 16,
+              "call_kernel.S reads the call image at these words");
+static_assert(sizeof(gpusym_lane) == 72 && offsetof(gpusym_lane, state) == 60 &&
+                  offsetof(gpusym_lane, saved_sp) == 64 && offsetof(gpusym_debug_executor, lane) == 8,
+              "the assembly reads lanes and executor records at these offsets");
+static_assert(GPUSYM_LANE_UNSTARTED == 0 && GPUSYM_LANE_RUNNING == 1 && GPUSYM_LANE_AT_BARRIER == 2 &&
+                  GPUSYM_LANE_EXITED == 3,
+              "the assembly writes these lane states");
+
 namespace gpusym {
 
 namespace {
 
-constexpr uint32_t kMaxLanes = 1024;
 constexpr uint32_t kMaxExecutors = 256;
 
 // Kernel launches so far (under the scheduler's mutex): the next dispatch id.
 uint64_t launches = 0;
 bool workers_started = false;
+uint64_t worker_count = 0;
+// The longest run of blocks a worker claims at once.
+constexpr uint64_t kMaxRun = 64;
 
 gpusym_debug_dispatch dispatch_records[GPUSYM_DEBUG_DISPATCH_SLOTS];
 // Each worker writes its record at every lane it starts: one cache line each,
@@ -45,39 +85,36 @@ gpusym_debug_dispatch dispatch_records[GPUSYM_DEBUG_DISPATCH_SLOTS];
 alignas(64) gpusym_debug_executor executor_records[kMaxExecutors];
 static_assert(sizeof(gpusym_debug_executor) == 64);
 
+// Stack tops are staggered by this much, over a page: the top of every lane's
+// stack is what a barrier touches, and tops all at one page offset would
+// compete for the same few cache sets.
+constexpr size_t kStackColour = 128;
 
-// A CPU thread that runs lanes: its lanes, their stacks, its scheduler context.
-struct Executor {
-  gpusym_debug_executor *record;
-  gpusym_lane lanes[kMaxLanes];
-  std::vector<void *> free_stacks;
-  void *fiber_stack = nullptr;   // stack of the fiber being started
-  void *scheduler_sp = nullptr;
-  Op *dispatch = nullptr;         // the kernel whose block runs
-  uint32_t lane_count = 0;       // lanes in the block being run
-  uint32_t next_unstarted = 0;   // first lane not started yet
+}  // namespace
 
-  Executor() {
-    prepare_fault_handling();
-    std::lock_guard<std::mutex> lock(registry_mutex());
-    static gpusym_debug_executor overflow;
-    uint32_t index = gpusym_debug.executor_count;
-    record = index < kMaxExecutors ? &executor_records[index] : &overflow;
-    record->os_thread = current_os_thread();
-    if (index < kMaxExecutors) gpusym_debug.executor_count = index + 1;
-    gpusym_debug.executors = executor_records;
-    gpusym_debug.lane_stack_size = lane_stack_size();
-  }
-};
-
-Executor &this_executor() {
-  static thread_local Executor *executor = new Executor;
-  return *executor;
+Executor::Executor() {
+  prepare_fault_handling();
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  static gpusym_debug_executor overflow;
+  uint32_t index = gpusym_debug.executor_count;
+  record = index < kMaxExecutors ? &executor_records[index] : &overflow;
+  record->os_thread = current_os_thread();
+  if (index < kMaxExecutors) gpusym_debug.executor_count = index + 1;
+  gpusym_debug.executors = executor_records;
+  gpusym_debug.lane_stack_size = lane_stack_size();
 }
 
-void *new_stack() {
+namespace {
+
+Executor &this_executor() {
+  if (!gpusym_executor) gpusym_executor = new Executor;
+  return *gpusym_executor;
+}
+
+// The stack of lane `index`: its top, staggered by the index.
+void *new_stack(size_t index) {
   size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  size_t total = lane_stack_size() + page;
+  size_t total = lane_stack_size() + 2 * page;  // a guard page, and a page for staggering
   void *base = mmap(nullptr, total, PROT_READ | PROT_WRITE,
                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
   if (base == MAP_FAILED) {
@@ -85,64 +122,58 @@ void *new_stack() {
     abort();
   }
   mprotect(base, page, PROT_NONE);  // guard page: an overflow faults
-  return static_cast<char *>(base) + total;  // stacks grow down from the top
+  return static_cast<char *>(base) + total - index * kStackColour % page;  // stacks grow down from the top
 }
 
 // Makes `lane` the one running on this CPU thread.
-void enter(Executor &executor, gpusym_lane &lane) {
+inline void enter(Executor &executor, gpusym_lane &lane) {
   lane.state = GPUSYM_LANE_RUNNING;
   __gpusym_lane = &lane;
   executor.record->lane = &lane;
 }
 
-// Runs lanes from the start on one stack: when a lane exits without having
-// waited at a barrier, the next unstarted lane of the block takes over its
-// stack directly.  Switches back to the scheduler when the lane running waits
-// at a barrier (it keeps the stack) or when no unstarted lane is left.
-[[noreturn]] void lane_main(gpusym_lane *lane) {
-  Executor &executor = this_executor();
-  Op &dispatch = *executor.dispatch;
-  void *stack = executor.fiber_stack;
-  for (;;) {
-    ffi_call(&dispatch.kernel->signature.cif, FFI_FN(dispatch.kernel->entry), nullptr,
-             dispatch.argv.data());
-    lane->state = GPUSYM_LANE_EXITED;
-    if (executor.next_unstarted == executor.lane_count) break;
-    lane = &executor.lanes[executor.next_unstarted++];
-    enter(executor, *lane);
+// The next lane after `from`, in order and around, that waits at the barrier,
+// made the running one; null when none waits.
+gpusym_lane *resume_next(Executor &executor, gpusym_lane *from) {
+  if (!executor.waited) return nullptr;
+  gpusym_lane *lane = from + 1;
+  for (;; lane++) {
+    if (lane == executor.end) lane = executor.lanes;
+    if (lane == from) return nullptr;
+    if (lane->state == GPUSYM_LANE_AT_BARRIER) break;
   }
-  executor.free_stacks.push_back(stack);
-  gpusym_fiber_switch(&lane->saved_sp, executor.scheduler_sp);
-  __builtin_unreachable();
+  enter(executor, *lane);
+  return lane;
 }
 
-// Starts the next unstarted lane on a fresh stack.
-void start_next(Executor &executor) {
-  gpusym_lane &lane = executor.lanes[executor.next_unstarted++];
-  if (executor.free_stacks.empty()) executor.free_stacks.push_back(new_stack());
-  void *top = executor.free_stacks.back();
-  executor.free_stacks.pop_back();
-  executor.fiber_stack = top;
-  // The frame gpusym_fiber_switch pops: MXCSR and x87 control word, r15,
-  // r14, r13 (function), r12 (lane), rbx, rbp, then the return address.
-  auto *frame = static_cast<uint64_t *>(top) - 8;
-  frame[0] = 0x1f80 | (uint64_t{0x037f} << 32);
-  frame[1] = frame[2] = 0;
-  frame[3] = reinterpret_cast<uint64_t>(&lane_main);
-  frame[4] = reinterpret_cast<uint64_t>(&lane);
-  frame[5] = frame[6] = 0;
-  frame[7] = reinterpret_cast<uint64_t>(&gpusym_fiber_entry);
+// Makes `lane` the running one on its own stack, and returns the stack
+// pointer of a suspended context that starts there gpusym_run_lanes(call
+// image, kernel, lane) (see fiber_switch.S).
+//
+// Lanes start in order, each when the one before it waits or exits, so the
+// lanes not started yet always follow the last one started.  A lane that
+// exits hands its stack to the next one if that has not started; so the
+// lanes that run on a stack are a run of consecutive ones, and the stack of
+// the first of them is free for it.
+void *start(Executor &executor, gpusym_lane &lane) {
+  size_t index = &lane - executor.lanes;
+  if (!executor.stacks[index]) executor.stacks[index] = new_stack(index);
+  // r15, r14 (lane), r13 (kernel), r12 (call image), rbx, rbp, then the
+  // return address.
+  auto *frame = static_cast<uint64_t *>(executor.stacks[index]) - 7;
+  frame[0] = 0;
+  frame[1] = reinterpret_cast<uint64_t>(&lane);
+  frame[2] = reinterpret_cast<uint64_t>(executor.dispatch->kernel->entry);
+  frame[3] = reinterpret_cast<uint64_t>(executor.dispatch->call.data());
+  frame[4] = frame[5] = 0;
+  frame[6] = reinterpret_cast<uint64_t>(&gpusym_fiber_entry);
   enter(executor, lane);
-  gpusym_fiber_switch(&executor.scheduler_sp, frame);
+  return frame;
 }
 
-// Resumes a lane waiting at a barrier until it waits again or exits.
-void resume(Executor &executor, gpusym_lane &lane) {
-  enter(executor, lane);
-  gpusym_fiber_switch(&executor.scheduler_sp, lane.saved_sp);
-}
-
-void run_block(Executor &executor, Op &dispatch, uint64_t block) {
+// The lanes of `block`: their coordinates are written for each new dispatch,
+// then only the block's index and their states.
+void prepare_lanes(Executor &executor, const Op &dispatch, uint64_t block) {
   const LaunchConfig &config = dispatch.config;
   gpusym_dim3 grid{config.grid.x, config.grid.y, config.grid.z};
   gpusym_dim3 dim{config.block.x, config.block.y, config.block.z};
@@ -150,28 +181,33 @@ void run_block(Executor &executor, Op &dispatch, uint64_t block) {
                         static_cast<uint32_t>(block / grid.x % grid.y),
                         static_cast<uint32_t>(block / grid.x / grid.y)};
   uint32_t count = dim.x * dim.y * dim.z;
-  for (uint32_t i = 0; i < count; i++) {
-    executor.lanes[i] = gpusym_lane{{i % dim.x, i / dim.x % dim.y, i / dim.x / dim.y},
-                                    block_idx, dim, grid, dispatch.id, i,
-                                    GPUSYM_LANE_UNSTARTED, nullptr};
-  }
-  executor.lane_count = count;
-  executor.next_unstarted = 0;
-  executor.record->lanes = executor.lanes;
-  executor.record->lane_count = count;
-  // First round: every lane runs up to its first barrier (or to its end).
-  while (executor.next_unstarted < count) start_next(executor);
-  // Each further round releases the barrier: every waiting lane runs on to
-  // its next barrier before any of them is resumed again.
-  for (bool waiting = true; waiting;) {
-    waiting = false;
+  if (executor.lanes_dispatch != dispatch.id) {
     for (uint32_t i = 0; i < count; i++) {
-      gpusym_lane &lane = executor.lanes[i];
-      if (lane.state != GPUSYM_LANE_AT_BARRIER) continue;
-      resume(executor, lane);
-      waiting |= lane.state == GPUSYM_LANE_AT_BARRIER;
+      executor.lanes[i] = gpusym_lane{{i % dim.x, i / dim.x % dim.y, i / dim.x / dim.y},
+                                      block_idx, dim, grid, dispatch.id, i,
+                                      GPUSYM_LANE_UNSTARTED, nullptr};
+    }
+    executor.lanes_dispatch = dispatch.id;
+  } else {
+    for (uint32_t i = 0; i < count; i++) {
+      executor.lanes[i].block_idx = block_idx;
+      executor.lanes[i].state = GPUSYM_LANE_UNSTARTED;
     }
   }
+  executor.end = executor.lanes + count;
+  executor.waited = false;
+  executor.record->lanes = executor.lanes;
+  executor.record->lane_count = count;
+}
+
+// Runs every lane of the block.  Lanes hand over to each other: one that
+// waits at a barrier switches to the next lane in order that has not started
+// or waits at the barrier too (see __gpusym_syncthreads), so every lane runs
+// up to the barrier before any of them goes past it; the last lane to exit
+// switches back here.
+void run_block(Executor &executor, Op &dispatch, uint64_t block) {
+  prepare_lanes(executor, dispatch, block);
+  gpusym_fiber_switch(&executor.scheduler_sp, start(executor, executor.lanes[0]));
   __gpusym_lane = nullptr;
   executor.record->lane = nullptr;
   executor.record->lane_count = 0;
@@ -196,28 +232,48 @@ void worker_main(uint32_t index) {
   Executor &executor = this_executor();
   Scheduler &s = scheduler();
   std::unique_lock<std::mutex> lock(s.mutex);
+  bool ran_something = false;
   for (;;) {
-    s.work.wait(lock, [&s] { return !s.runnable.empty(); });
+    if (s.runnable.empty()) {
+      // Right after running something, one worker spins for more.
+      if (ran_something && !s.worker_spins) {
+        s.worker_spins = true;
+        uint64_t seen = s.posted;
+        lock.unlock();
+        spin_while(s.posted, seen);
+        relock(lock);
+        s.worker_spins = false;
+      } else {
+        s.work.wait(lock);
+      }
+      ran_something = false;
+      continue;
+    }
+    ran_something = true;
     Op *op = s.runnable.front();
     if (op->kind != Op::kKernel) {  // a copy or a memset
       s.runnable.pop_front();
       op->in_runnable = false;
+      if (!s.runnable.empty()) s.work.notify_one();
       lock.unlock();
       run_transfer(*op);
       lock.lock();
       complete(op);
       continue;
     }
-    // The first block is claimed under the lock: a dispatch completes only
-    // when every claimed block is counted, so it stays alive until this
-    // worker has counted its own.  Other workers claim blocks without the
-    // lock, so the last one may already be gone.
-    uint64_t block = op->next_block.fetch_add(1);
-    if (block + 1 >= op->total_blocks) {  // every block is taken: no more for the workers
+    // Blocks are claimed in runs of consecutive ones, so that each worker
+    // goes through memory in order.  The first run is claimed under the
+    // lock: a dispatch completes only when every claimed block is counted, so
+    // it stays alive until this worker has counted its own.  Other workers
+    // claim runs without the lock, so the last one may already be gone.
+    uint64_t run = std::clamp<uint64_t>(op->total_blocks / (16 * worker_count), 1, kMaxRun);
+    uint64_t block = op->next_block.fetch_add(run);
+    if (block + run >= op->total_blocks) {  // every block is taken: no more for the workers
       s.runnable.pop_front();
       op->in_runnable = false;
       if (block >= op->total_blocks) continue;
     }
+    if (!s.runnable.empty()) s.work.notify_one();  // blocks or other work left
     if (op->record->state == GPUSYM_DISPATCH_QUEUED)
       set_state(*op, GPUSYM_DISPATCH_RUNNING, GPUSYM_EVENT_DISPATCH_STARTED);
     lock.unlock();
@@ -225,9 +281,9 @@ void worker_main(uint32_t index) {
     executor.dispatch = op;
     uint64_t ran = 0;
     do {
-      run_block(executor, *op, block);
-      ran++;
-    } while ((block = op->next_block.fetch_add(1)) < op->total_blocks);
+      for (uint64_t end = std::min(block + run, op->total_blocks); block < end; block++, ran++)
+        run_block(executor, *op, block);
+    } while ((block = op->next_block.fetch_add(run)) < op->total_blocks);
     lock.lock();
     op->done_blocks += ran;
     if (op->done_blocks == op->total_blocks) complete_dispatch(op);
@@ -257,11 +313,32 @@ size_t lane_stack_size() {
 
 const Kernel &running_kernel() { return *this_executor().dispatch->kernel; }
 
-// Called by device code: wait at the block's barrier.
-extern "C" void __gpusym_syncthreads(void) {
+// Called by __gpusym_syncthreads (fiber_switch.S) when the next lane in order
+// does not simply wait at the barrier, with the stack pointer of the running
+// lane, which waits there; and by gpusym_lane_exit for a lane that has
+// exited.  Makes the next lane in order that has not started or waits at the
+// barrier the running one and returns its stack pointer, so that every lane
+// runs up to the barrier before any goes past it.  When no other lane is
+// left, the waiting lane goes on, and after the last exit the scheduler does.
+extern "C" __attribute__((visibility("hidden"))) void *gpusym_next_sp(void *sp) {
+  Executor &executor = *gpusym_executor;
   gpusym_lane *lane = __gpusym_lane;
+  if (lane->state == GPUSYM_LANE_EXITED) {
+    gpusym_lane *next = resume_next(executor, lane);
+    return next ? next->saved_sp : executor.scheduler_sp;
+  }
+  gpusym_lane *next = lane + 1;
+  if (next != executor.end && next->state == GPUSYM_LANE_UNSTARTED) {
+    lane->saved_sp = sp;
+    lane->state = GPUSYM_LANE_AT_BARRIER;
+    executor.waited = true;
+    return start(executor, *next);
+  }
+  next = resume_next(executor, lane);
+  if (!next) return sp;
+  lane->saved_sp = sp;
   lane->state = GPUSYM_LANE_AT_BARRIER;
-  gpusym_fiber_switch(&lane->saved_sp, this_executor().scheduler_sp);
+  return next->saved_sp;
 }
 
 bool launch_blocking() {
@@ -272,8 +349,8 @@ bool launch_blocking() {
 void start_workers() {
   if (workers_started) return;
   long count = env_long("GPUSYM_WORKERS", std::thread::hardware_concurrency());
-  for (uint32_t i = 0; i < static_cast<uint32_t>(count < 1 ? 1 : count); i++)
-    std::thread(worker_main, i).detach();
+  worker_count = static_cast<uint64_t>(count < 1 ? 1 : count);
+  for (uint32_t i = 0; i < worker_count; i++) std::thread(worker_main, i).detach();
   workers_started = true;
 }
 
@@ -286,12 +363,7 @@ hipError_t launch(Kernel &kernel, const LaunchConfig &config, void **args) {
   dispatch->kernel = &kernel;
   dispatch->config = config;
   dispatch->total_blocks = uint64_t{config.grid.x} * config.grid.y * config.grid.z;
-  dispatch->arguments.resize(signature.buffer_size / sizeof(max_align_t) + 1);
-  auto *buffer = reinterpret_cast<uint8_t *>(dispatch->arguments.data());
-  for (size_t i = 0; i < signature.params.size(); i++) {
-    memcpy(buffer + signature.offsets[i], args[i], signature.params[i]->size);
-    dispatch->argv.push_back(buffer + signature.offsets[i]);
-  }
+  dispatch->call = call_image(signature, args);
 
   Scheduler &s = scheduler();
   std::unique_lock<std::mutex> lock(s.mutex);

@@ -1,8 +1,6 @@
 // Declarations shared by the runtime's translation units.
 #pragma once
 
-#include <ffi.h>
-
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
@@ -43,17 +41,36 @@ void notify(gpusym_debug_event event, uint64_t index);
 uint64_t current_os_thread();
 
 // ---- kernel signatures (signature.cpp) ----
-// A kernel's parameter list as libffi sees it, built from the descriptor the
-// driver embeds in the simulated code object (see sample_apps/driver/signatures.py).
+// A kernel's parameters, from the descriptor the driver embeds in the
+// simulated code object (see sample_apps/driver/signatures.py), and where the
+// System V ABI puts each of them in a call.
+//
+// A dispatch lays its arguments out once in a call image, which every lane's
+// call loads (gpusym_run_lanes, call_kernel.S): words of the image.
+constexpr uint32_t kCallStackWords = 0;  // stack words to pass (even)
+constexpr uint32_t kCallUsesSse = 1;     // nonzero when xmm0-xmm7 carry arguments
+constexpr uint32_t kCallGpr = 2;         // rdi, rsi, rdx, rcx, r8, r9
+constexpr uint32_t kCallSse = 8;         // the low eightbytes of xmm0-xmm7
+constexpr uint32_t kCallStack = 16;      // the stack arguments, from the lowest address
+// `size` bytes at byte `from` of argument `param` go to byte `to` of the image.
+struct CallMove {
+  uint32_t param, from, to, size;
+  bool sign_extend;  // a signed integer narrower than its eightbyte
+};
+struct Parameter {
+  size_t size, alignment;  // of the C type
+};
 struct Signature {
-  ffi_cif cif{};
-  std::vector<ffi_type *> params;
-  std::vector<size_t> offsets;  // where each argument is copied in a dispatch's buffer
-  size_t buffer_size = 0;
-  std::string error;            // why the kernel cannot be called, or empty
+  std::vector<Parameter> params;
+  std::vector<CallMove> moves;
+  uint32_t stack_words = 0;
+  bool uses_sse = false;
+  std::string error;  // why the kernel cannot be called, or empty
 };
 // Parses `descriptor` (e.g. "p,i32,{16,8:IS}") into `out`; false with out.error set on failure.
 bool parse_signature(const std::string &descriptor, Signature &out);
+// The call image of a call with the arguments `args` (one pointer to each).
+std::vector<uint64_t> call_image(const Signature &signature, void **args);
 
 // ---- code objects and registration (registry.cpp) ----
 struct Module;
@@ -102,7 +119,7 @@ std::pair<const uint8_t *, size_t> find_sim_entry(const uint8_t *bundle, size_t 
 Kernel *find_kernel(const void *handle);
 // Looks a device variable up by its host shadow; null when none is registered.
 Variable *find_variable(const void *host_shadow);
-// The kernel's libffi signature, prepared on first use.
+// The kernel's signature, prepared on first use.
 const Signature &kernel_signature(Kernel &kernel);
 
 struct LaunchConfig {
@@ -180,8 +197,7 @@ struct Op {
   uint64_t id = 0;
   Kernel *kernel = nullptr;
   LaunchConfig config{};
-  std::vector<max_align_t> arguments;   // copies of the arguments
-  std::vector<void *> argv;              // pointers into `arguments`, for ffi_call
+  std::vector<uint64_t> call;            // the call image of its arguments (see Signature)
   uint64_t total_blocks = 1;
   // Claimed by every worker at each block: padded onto a cache line of its
   // own, apart from what the lanes read.
@@ -204,13 +220,40 @@ struct Op {
   explicit Op(Kind k) : kind(k) {}
 };
 
+// Waiting threads spin briefly before they sleep: a worker that has just run
+// something, for more work; a host thread, for what it waits for.  Each
+// watches a counter without the lock.  A thread woken from its sleep waits
+// for a system call and the kernel's scheduler, several microseconds.
 struct Scheduler {
   std::mutex mutex;
   std::condition_variable work;   // `runnable` has something for the workers
   std::condition_variable done;   // an operation completed, or became its caller's to run
   std::deque<Op *> runnable;      // started kernels and copies, oldest first
+  std::atomic<uint64_t> posted{0};    // bumped when `runnable` gets work
+  std::atomic<uint64_t> finished{0};  // bumped when an operation completes
+  bool worker_spins = false;      // a worker watches `posted`: nobody needs waking
 };
 Scheduler &scheduler();
+// Spins, without the lock, until `counter` is no longer `seen` (true) or the
+// thread's spin budget has passed (false).  The budget is the longest after
+// a spin that saw the change, and halves after each that did not: on a busy
+// machine the thread waited for may have no processor while this one spins.
+bool spin_while(const std::atomic<uint64_t> &counter, uint64_t seen);
+// Takes the lock, trying for a moment before sleeping on it: the thread that
+// changed a counter still holds it briefly.
+void relock(std::unique_lock<std::mutex> &lock);
+// cv.wait(lock, done), spinning first on `counter`, which changes whenever `done` may have.
+template <typename Predicate>
+void await(std::unique_lock<std::mutex> &lock, std::condition_variable &cv, const std::atomic<uint64_t> &counter,
+           Predicate done) {
+  while (!done()) {
+    uint64_t seen = counter.load();
+    lock.unlock();
+    bool changed = spin_while(counter, seen);
+    relock(lock);
+    if (!changed) return cv.wait(lock, done);
+  }
+}
 
 // The following are called with scheduler().mutex held.
 // The stream a handle names for work from the calling thread: its current

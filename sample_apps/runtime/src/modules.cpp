@@ -97,11 +97,11 @@ hipError_t arguments_from_buffer(const Signature &signature, void **extra, std::
   }
   if (!has_size || (!buffer && !signature.params.empty())) return hipErrorInvalidValue;
   size_t offset = 0;
-  for (ffi_type *param : signature.params) {
-    offset = (offset + param->alignment - 1) / param->alignment * param->alignment;
-    if (offset + param->size > size) return hipErrorInvalidValue;
+  for (const Parameter &param : signature.params) {
+    offset = (offset + param.alignment - 1) / param.alignment * param.alignment;
+    if (offset + param.size > size) return hipErrorInvalidValue;
     args.push_back(buffer + offset);
-    offset += param->size;
+    offset += param.size;
   }
   return hipSuccess;
 }

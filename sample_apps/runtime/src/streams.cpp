@@ -67,6 +67,46 @@ Queues &queues() {
 // The null streams are published in the debugger interface when the runtime loads.
 [[maybe_unused]] const bool published = (queues(), true);
 
+}  // namespace
+
+bool spin_while(const std::atomic<uint64_t> &counter, uint64_t seen) {
+  // After spins in a row that did not pay, the thread sleeps at once for a
+  // while, then tries the longest spin again.
+  constexpr std::chrono::nanoseconds kLongest{20000}, kShortest{1000};
+  constexpr int kSleeps = 64;
+  static thread_local std::chrono::nanoseconds budget = kLongest;
+  static thread_local int sleeps = 0;
+  if (budget < kShortest) {
+    if (++sleeps < kSleeps) return counter.load() != seen;
+    budget = kLongest;
+    sleeps = 0;
+  }
+  auto deadline = std::chrono::steady_clock::now() + budget;
+  for (;;) {
+    for (int i = 0; i < 64; i++) {
+      if (counter.load(std::memory_order_relaxed) != seen) {
+        budget = kLongest;
+        return true;
+      }
+      __builtin_ia32_pause();
+    }
+    if (std::chrono::steady_clock::now() >= deadline) {
+      budget /= 2;
+      return false;
+    }
+  }
+}
+
+void relock(std::unique_lock<std::mutex> &lock) {
+  for (int i = 0; i < 100; i++) {
+    if (lock.try_lock()) return;
+    __builtin_ia32_pause();
+  }
+  lock.lock();
+}
+
+namespace {
+
 int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
       .count();
@@ -153,6 +193,7 @@ void finish(Queues &q, Op *op) {
     if (event->destroyed && event->records_in_flight == 0) delete event;
   }
   delete op;
+  q.finished++;
   // Streams that waited for other streams' work look again.
   for (ihipStream_t *waiting : q.blocked) {
     waiting->blocked = false;
@@ -188,7 +229,9 @@ void advance(Queues &q, ihipStream_t *s) {
     } else {
       op->in_runnable = true;
       q.runnable.push_back(op);
-      q.work.notify_all();
+      q.posted++;
+      // A worker that takes work and leaves some wakes another (executor.cpp).
+      if (!q.worker_spins) q.work.notify_one();
     }
     return;
   }
@@ -206,7 +249,7 @@ void run_advances(Queues &q) {
 
 // Waits (with `lock` held) until every dependency is met.
 void wait_for(Queues &q, std::unique_lock<std::mutex> &lock, const std::vector<Dependency> &dependencies) {
-  if (!dependencies.empty()) q.done.wait(lock, [&] { return all_met(q, dependencies); });
+  if (!dependencies.empty()) await(lock, q.done, q.finished, [&] { return all_met(q, dependencies); });
 }
 
 // What the synchronous calls of `device` wait for: its null stream and its blocking streams.
@@ -491,7 +534,7 @@ hipError_t hipEventSynchronize(hipEvent_t event) {
   Queues &q = queues();
   std::unique_lock<std::mutex> lock(q.mutex);
   if (!find_event(q, event)) return record(hipErrorInvalidHandle);
-  q.done.wait(lock, [&] { return !q.events.count(event) || event_done(q, event); });
+  await(lock, q.done, q.finished, [&] { return !q.events.count(event) || event_done(q, event); });
   return hipSuccess;
 }
 

@@ -1,0 +1,102 @@
+/*
+ * Lanes calling their kernel (x86-64 System V).
+ *
+ * gpusym_run_lanes(const uint64_t *image, void *kernel, gpusym_lane *lane)
+ * runs lanes on the stack it is called on, from lane, the running one, and
+ * never returns.  Each lane calls kernel with the arguments a dispatch laid
+ * out once in its call image (internal.h, Signature): the stack words are
+ * copied below the return address, xmm0-xmm7 are loaded when the image says
+ * they carry arguments, then rdi..r9.  When the call returns, the lane has
+ * exited; while the next lane of the block has not started, that one is
+ * made the running lane (as executor.cpp's enter() does) and called the
+ * same way.  Then gpusym_lane_exit is called from the same call instruction
+ * as the kernel (see fiber_switch.S).
+ *
+ * A frame-pointer frame, so debuggers unwind through it.
+ */
+        .set    LANE_SIZE, 72           /* gpusym_lane, see executor.cpp */
+        .set    LANE_STATE, 60
+        .set    UNSTARTED, 0
+        .set    RUNNING, 1
+        .set    EXITED, 3
+        .set    EXECUTOR_END, 0         /* gpusym::Executor */
+        .set    EXECUTOR_RECORD, 8
+        .set    RECORD_LANE, 8          /* gpusym_debug_executor */
+
+        .text
+        .p2align 4
+        .globl  gpusym_run_lanes
+        .hidden gpusym_run_lanes
+        .type   gpusym_run_lanes, @function
+gpusym_run_lanes:
+        .cfi_startproc
+        pushq   %rbp
+        .cfi_def_cfa_offset 16
+        .cfi_offset %rbp, -16
+        movq    %rsp, %rbp
+        .cfi_def_cfa_register %rbp
+        pushq   %rbx
+        .cfi_offset %rbx, -24
+        pushq   %r12
+        .cfi_offset %r12, -32
+        pushq   %r13
+        .cfi_offset %r13, -40
+        pushq   %r14
+        .cfi_offset %r14, -48
+        pushq   %r15
+        .cfi_offset %r15, -56
+        subq    $8, %rsp                /* the stack stays 16-byte aligned */
+        movq    %rdi, %r14              /* the image */
+        movq    %rsi, %r15              /* the function */
+        movq    %rdx, %r12              /* the lane */
+        movq    gpusym_executor@GOTTPOFF(%rip), %rax
+        movq    %fs:(%rax), %rax
+        movq    EXECUTOR_END(%rax), %rbx
+        movq    EXECUTOR_RECORD(%rax), %r13
+1:      movq    0(%r14), %rcx           /* stack words: even */
+        testq   %rcx, %rcx
+        jz      3f
+        leaq    (,%rcx,8), %rdx
+        subq    %rdx, %rsp
+        xorl    %edx, %edx
+2:      movq    128(%r14,%rdx,8), %rsi
+        movq    %rsi, (%rsp,%rdx,8)
+        incq    %rdx
+        cmpq    %rcx, %rdx
+        jne     2b
+3:      cmpq    $0, 8(%r14)
+        je      4f
+        movq    64(%r14), %xmm0
+        movq    72(%r14), %xmm1
+        movq    80(%r14), %xmm2
+        movq    88(%r14), %xmm3
+        movq    96(%r14), %xmm4
+        movq    104(%r14), %xmm5
+        movq    112(%r14), %xmm6
+        movq    120(%r14), %xmm7
+4:      movq    16(%r14), %rdi
+        movq    24(%r14), %rsi
+        movq    32(%r14), %rdx
+        movq    40(%r14), %rcx
+        movq    48(%r14), %r8
+        movq    56(%r14), %r9
+        callq   *%r15
+        leaq    -48(%rbp), %rsp
+        movl    $EXITED, LANE_STATE(%r12)
+        leaq    LANE_SIZE(%r12), %rax
+        cmpq    %rbx, %rax
+        je      5f
+        cmpl    $UNSTARTED, LANE_STATE(%rax)
+        jne     5f
+        movq    %rax, %r12
+        movl    $RUNNING, LANE_STATE(%r12)
+        movq    __gpusym_lane@GOTTPOFF(%rip), %rax
+        movq    %r12, %fs:(%rax)
+        movq    %r12, RECORD_LANE(%r13)
+        jmp     1b
+5:      leaq    gpusym_lane_exit(%rip), %r15
+        jmp     1b
+        .cfi_endproc
+        .size   gpusym_run_lanes, .-gpusym_run_lanes
+
+        .section .note.GNU-stack, "", @progbits
