@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import gdb
 
-from gdbext import device_frames, faults
+from gdbext import device_frames, displaced_stepping, faults
 from gdbext.frames import KernelFrameFilter
 from gdbext.functions import Dispatch, LaneIs, Launching
 from gdbext.runtime_state import announce_lane
@@ -41,6 +41,7 @@ def register() -> None:
     gdb.events.new_objfile.connect(resolve_deferred)
     gdb.events.new_objfile.connect(api_errors.arm)
     gdb.events.new_objfile.connect(device_frames.capture_when_attached)
+    displaced_stepping.watch()
     device_frames.enable_capture()
     device_frames.capture_when_attached()
     _registered = True

@@ -172,6 +172,15 @@ def bundle(code_objects: dict[str, bytes]) -> bytes:
     return offload_bundle.write([(offload_bundle.HOST_ID, b""), *code_objects.items()])
 
 
+def nested_bundles(depth: int) -> bytes:
+    """`depth` bundles, each the id of the one entry of the one before."""
+    inner = b""
+    for _ in range(depth):
+        entry_id = b"x" + inner
+        inner = offload_bundle.MAGIC + struct.pack("<QQQQ", 1, 0, 0, len(entry_id)) + entry_id
+    return inner
+
+
 def host_program(kernels: list[str], fatbin: bytes, **elf) -> bytes:
     """A host program with `fatbin` in ``.hip_fatbin`` and, per kernel (a C
     identifier), clang's stub ``__device_stub__<kernel>`` and its handle, a

@@ -58,12 +58,37 @@ while True:
         break
     hits += 1
     print(f"hit {hits}: {gdb.selected_frame().name()} locations {len(gdb.breakpoints()[0].locations)}")"""
-    output = gdb(samples["plugin"], "set args 20", "kbreak -pending square -block 0 -thread 0", count_hits,
+    output = gdb(samples["plugin"], "set args 20 2048", "kbreak -pending square -block 0 -thread 0", count_hits,
                  "info breakpoints")  # fmt: skip
     hits = re.findall(r"^hit (\d+): square locations (\d+)$", output, re.M)
     assert len(hits) == 20 and {count for _, count in hits} == {"1"}, output
-    assert "plugin: 20 loads and unloads of the kernel library, 10000 elements each, 0 wrong" in output, output
+    assert "plugin: 20 loads and unloads of the kernel library, 2048 elements each, 0 wrong" in output, output
     assert "breakpoint already hit 20 times" in output, output
+
+
+def test_displaced_stepping_is_off_only_while_a_breakpoint_can_corrupt_a_register(samples):
+    """gdb 13 can leave its scratch value in a register when a displaced step
+    over a %rip-relative instruction is interrupted (gdbext/displaced_stepping.py):
+    kernel breakpoints sit on a nop and keep displaced stepping; another
+    breakpoint on such an instruction turns it off while it is enabled; the
+    user's own setting stays."""
+    if int(gdb(None, "python print(gdb.VERSION)").split(".")[0].split()[-1]) >= 14:
+        pytest.skip("this gdb restores the register")
+    show = "show displaced-stepping"
+    output = gdb(samples["plugin"], "kbreak -pending square -block 0 -thread 1", "run", "x/2i $pc", show,
+                 "break *($pc + 1)", show, "disable 2", show, "enable 2", show, "delete 2", show,
+                 "set displaced-stepping on", "break *($pc + 1)", show)  # fmt: skip
+    assert re.search(r"=> 0x\w+ <_Z6squarePii\+\d+>:\tnop\n.*\(%rip\)", output), output
+    settings = re.findall(r"step over breakpoints is (\w+)", output)
+    assert settings == ["auto", "off", "auto", "off", "auto", "on"], output
+
+
+@pytest.mark.parametrize("flags", [("-g",), ("-g", "-O2")])
+def test_kernel_breakpoints_sit_on_a_nop(sample_builds, flags):
+    output = gdb(sample_builds.get("vector_add", flags), "kbreak vector_add", "run", "x/i $pc")
+    assert re.search(r"=> 0x\w+ <_Z10vector_addPKfS0_Pffi(\+\d+)?>:\tnop$", output, re.M), output
+    assert re.search(r"hit Breakpoint 1, vector_add \(a=0x\w+, .*, n=100000\) at \S+vector_add.hip:18$", output,
+                     re.M), output  # fmt: skip
 
 
 def test_two_inferiors_each_with_its_own_kernels(samples):

@@ -166,11 +166,7 @@ def compressed_bundles_back_to_back() -> bytes:
 
 def bundles_nested_in_entry_ids() -> bytes:
     """30,000 bundles, each the id of the one entry of the one before."""
-    inner = b""
-    for _ in range(30_000):
-        entry_id = b"x" + inner
-        inner = offload_bundle.MAGIC + struct.pack("<QQQQ", 1, 0, 0, len(entry_id)) + entry_id
-    return inner
+    return crafted.nested_bundles(30_000)
 
 
 def ptx_of_blank_lines() -> bytes:

@@ -69,11 +69,7 @@ def overlapping_entries() -> bytes:
 
 
 def nested_bundles() -> bytes:
-    inner = b""
-    for _ in range(20):
-        entry_id = b"x" + inner
-        inner = offload_bundle.MAGIC + struct.pack("<QQQQ", 1, 0, 0, len(entry_id)) + entry_id
-    return inner
+    return crafted.nested_bundles(20)
 
 
 def compressed_back_to_back() -> bytes:

@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from sample_apps import runtime_library, toolchain
-from sample_apps.driver import signatures
+from sample_apps.driver import breakpoint_sites, signatures
 from sample_apps.driver.options import BuildOptions
 from symbols import device_code, offload_bundle
 
@@ -125,14 +125,25 @@ def _link_shared(inputs: list[Path], output: Path, options: BuildOptions, *, str
     _check(toolchain.run(link, verbose=options.verbose, capture=True))
 
 
-def _sim_object(source: Path, cuid: str, options: BuildOptions, workdir: Path) -> tuple[Path, Path]:
-    """The simulated device's object file, and a linked copy with DWARF.
+def _sim_assembly(source: Path, cuid: str, options: BuildOptions, workdir: Path) -> Path:
+    """The simulated device's assembly (its compile reports the source's diagnostics)."""
+    assembly = workdir / "sim.s"
+    command = ["-S" if arg == "-emit-obj" else arg for arg in _sim_cc1(source, cuid, options, assembly)]
+    _check(toolchain.run(command, verbose=options.verbose, capture=True))
+    return assembly
+
+
+def _sim_object(assembly: Path, kernels: list[str], options: BuildOptions, workdir: Path) -> tuple[Path, Path]:
+    """The simulated device's object file, its kernels' breakpoint sites
+    marked (breakpoint_sites.py), and a linked copy with DWARF.
 
     The DWARF of a linked object needs no relocations (a relocatable one has
     TLS relocations DWARF readers do not apply): parameters are read there."""
+    marked = workdir / "sim-marked.s"
+    marked.write_text(breakpoint_sites.mark(assembly.read_text(), set(kernels)))
     device_object = workdir / "sim.o"
-    result = toolchain.run(_sim_cc1(source, cuid, options, device_object), verbose=options.verbose, capture=True)
-    _check(result)
+    assemble = [toolchain.tool("clang++"), f"--target={HOST_TRIPLE}", "-Wa,--no-warn", "-c", str(marked), "-o", str(device_object)]
+    _check(toolchain.run(assemble, verbose=options.verbose, capture=True))
     described = workdir / "sim-described.so"
     _link_shared([device_object], described, options, strip=False)
     return device_object, described
@@ -162,7 +173,7 @@ def device_bundle(source: Path, options: BuildOptions, workdir: Path) -> bytes:
     workdir.mkdir(parents=True, exist_ok=True)
     # The simulated device first and alone: a source with errors reports them
     # once, as the first device compile of clang's own driver does.
-    device_object, described = _sim_object(source, cuid, options, workdir)
+    assembly = _sim_assembly(source, cuid, options, workdir)
     with ThreadPoolExecutor(max_workers=len(options.archs)) as pool:
         outputs = {arch: workdir / f"{arch}.co" for arch in options.archs}
         results = list(pool.map(lambda a: _amdgpu_object(source, a, cuid, options, outputs[a]), options.archs))
@@ -171,6 +182,7 @@ def device_bundle(source: Path, options: BuildOptions, workdir: Path) -> bytes:
         # diagnostics; the AMDGPU link warns of every library reference.
         _check(result, echo=False)
     kernels = _kernel_names(outputs[options.archs[0]])
+    device_object, described = _sim_object(assembly, kernels, options, workdir)
     sim_image = _sim_code_object(device_object, described, kernels, options, workdir)
     entries = [(offload_bundle.HOST_ID, b"")]
     entries += [(offload_bundle.amdgpu_id(arch), outputs[arch].read_bytes()) for arch in options.archs]

@@ -1,15 +1,14 @@
 /* plugin: a plain C host program that loads a library of kernels with
  * dlopen, runs it, unloads it with dlclose, and loads it again: each load
  * registers the library's kernels anew, each unload unregisters them.
- * `plugin [ROUNDS]` loads and unloads ROUNDS times (default 2). */
+ * `plugin [ROUNDS [ELEMENTS]]` loads and unloads ROUNDS times (default 2) and
+ * squares ELEMENTS numbers each time (default 10000). */
 #include <dlfcn.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-enum { kCount = 10000 };
 
 /* The library built beside this program: lib<program>_kernels.so. */
 static void library_path(char *path, size_t size) {
@@ -23,6 +22,7 @@ static void library_path(char *path, size_t size) {
 
 int main(int argc, char **argv) {
   int rounds = argc > 1 ? atoi(argv[1]) : 2;
+  int count = argc > 2 ? atoi(argv[2]) : 10000;
   char path[PATH_MAX + 32];
   library_path(path, sizeof path);
   int wrong = 0;
@@ -33,7 +33,7 @@ int main(int argc, char **argv) {
       return 1;
     }
     int (*square)(int) = (int (*)(int))dlsym(library, "plugin_square");
-    int result = square ? square(kCount) : -1;
+    int result = square ? square(count) : -1;
     if (result < 0) {
       fprintf(stderr, "plugin: round %d failed\n", round + 1);
       return 1;
@@ -41,7 +41,7 @@ int main(int argc, char **argv) {
     wrong += result;
     dlclose(library);
   }
-  printf("plugin: %d loads and unloads of the kernel library, %d elements each, %d wrong\n", rounds, kCount,
+  printf("plugin: %d loads and unloads of the kernel library, %d elements each, %d wrong\n", rounds, count,
          wrong);
   return wrong == 0 ? 0 : 1;
 }
