@@ -36,7 +36,9 @@ sends it many names in one exchange.  A name it does not answer gives None
 (not cached), and after ``MAX_UNANSWERED`` of them, until the next `reset`,
 so does any name needing the child.  Inside gdb, where a child process
 would be one gdb does not know about, and where no Python interpreter can
-be started, names are demangled in-process.
+be started, names within the bound are demangled in-process and the others
+give None (their users show them mangled): a session is not put at risk
+for a name.
 """
 
 from __future__ import annotations
@@ -89,10 +91,14 @@ class _Unanswered(Exception):
 
 
 def _demangled(name: str) -> str | None:
-    """`_cxa`, in the child when the output could be huge (and gdb is not here)."""
+    """`_cxa`, in the child when the output could be huge (in gdb, no answer then)."""
     if name in _warmed:
         return _warmed[name]
-    if _bounded(name) or "gdb" in sys.modules or not _CHILD.startable:
+    if _bounded(name):
+        return _cxa(name)
+    if "gdb" in sys.modules:
+        raise _Unanswered
+    if not _CHILD.startable:
         return _cxa(name)
     answers = _CHILD.demangle([name])
     if name not in answers:

@@ -13,6 +13,7 @@ import time
 import pytest
 
 from conftest import describe, run
+from crafted import pairs_name
 from test_gdbext import EXTENSION, gdb, stops
 
 #: gdb's resident memory may grow this much from the 2nd to the 20th run
@@ -133,3 +134,12 @@ def test_sixty_four_host_threads_launching(stress):
     assert len(re.findall(r"^Thread \d+ \(Thread ", output, re.M)) >= 40, output
     assert "threads: 64 x 20, 0 wrong" in output, output
     assert "exited normally" in output, output  # no API error stopped it
+
+
+def test_names_that_could_print_gigabytes_are_not_demangled_inside_gdb():
+    """Outside gdb a child process with limits demangles them
+    (symbols/demangle.py); inside gdb the extension shows them mangled."""
+    script = ("python\nimport time\nfrom symbols.demangle import demangle\nstart = time.monotonic()\n"
+              f"print(demangle({pairs_name(30)!r}), demangle('_Z3fooPi'), time.monotonic() - start < 5)")  # fmt: skip
+    output = gdb(None, script)
+    assert "None foo(int*) True" in output, output
