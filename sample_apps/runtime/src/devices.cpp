@@ -172,25 +172,6 @@ hipError_t hipDeviceSynchronize(void) {
   return hipSuccess;
 }
 
-// As HIP: the current device's work is waited for, then its streams, events
-// and allocations are destroyed (the allocations' memory becomes
-// inaccessible, as freed memory does) and its peer access is disabled.  Its
-// kernels stay registered, and the device is ready for new work.
-hipError_t hipDeviceReset(void) {
-  int device = current_device();
-  reset_device_queues(device);
-  std::vector<void *> owned;
-  {
-    Devices &d = devices();
-    std::lock_guard<std::mutex> lock(d.mutex);
-    for (const auto &[start, size_and_device] : d.allocations)
-      if (size_and_device.second == device) owned.push_back(reinterpret_cast<void *>(start));
-    d.devices[device].peers_enabled = 0;
-  }
-  for (void *pointer : owned) hipFree(pointer);
-  return hipSuccess;
-}
-
 // Peer access.  Every simulated device reads every other's memory (it is all
 // the host's), so enabling it changes nothing but what HIP's calls answer.
 hipError_t hipDeviceCanAccessPeer(int *can_access, int device, int peer) {

@@ -275,8 +275,6 @@ void run_transfer(const Op &op);
 // on every stream of a device; on every stream of every device.
 void synchronize();
 void synchronize_device(int device);
-// hipDeviceReset's part in the queues: `device`'s work done, its streams and events destroyed.
-void reset_device_queues(int device);
 void synchronize_all();
 
 // ---- execution (executor.cpp) ----

@@ -392,48 +392,7 @@ Op *transfer(Op::Kind kind, void *dst, const void *src, size_t size, int value =
 
 ihipEvent_t *find_event(Queues &q, hipEvent_t handle) { return q.events.count(handle) ? handle : nullptr; }
 
-// Under the mutex: `stream` may not be used any more.  As in CUDA, it goes
-// when its work is done.
-void destroy_stream(Queues &q, ihipStream_t *stream) {
-  q.live.erase(stream);
-  stream->destroyed = true;
-  {
-    std::lock_guard<std::mutex> registry_lock(registry_mutex());
-    q.records[stream->slot].state = GPUSYM_STREAM_DESTROYED;
-    notify(GPUSYM_EVENT_STREAM_DESTROYED, stream->slot);
-  }
-  if (stream->ops.empty()) free_stream(q, stream);
-}
-
-// Under the mutex, `event` taken out of the handles the program may use.
-void destroy_event(ihipEvent_t *event) {
-  if (event->records_in_flight)
-    event->destroyed = true;  // freed when its last record completes
-  else
-    delete event;
-}
-
 }  // namespace
-
-// hipDeviceReset's part: waits for all of `device`'s work, then destroys the
-// streams (but the null stream) and the events created on it.
-void gpusym::reset_device_queues(int device) {
-  synchronize_device(device);
-  Queues &q = queues();
-  std::lock_guard<std::mutex> lock(q.mutex);
-  std::vector<ihipStream_t *> streams = q.device_streams[device];
-  for (ihipStream_t *stream : streams)
-    if (q.live.count(stream)) destroy_stream(q, stream);
-  for (auto it = q.events.begin(); it != q.events.end();) {
-    auto *event = const_cast<ihipEvent_t *>(*it);
-    if (event->device != device) {
-      ++it;
-      continue;
-    }
-    it = q.events.erase(it);
-    destroy_event(event);
-  }
-}
 
 extern "C" {
 
@@ -457,8 +416,15 @@ hipError_t hipStreamDestroy(hipStream_t stream) {
   if (!stream) return record(hipErrorInvalidHandle);
   Queues &q = queues();
   std::lock_guard<std::mutex> lock(q.mutex);
-  if (!q.live.count(stream)) return record(hipErrorInvalidHandle);
-  destroy_stream(q, stream);
+  if (!q.live.erase(stream)) return record(hipErrorInvalidHandle);
+  // As in CUDA, the call returns at once and the stream goes when its work is done.
+  stream->destroyed = true;
+  {
+    std::lock_guard<std::mutex> registry_lock(registry_mutex());
+    q.records[stream->slot].state = GPUSYM_STREAM_DESTROYED;
+    notify(GPUSYM_EVENT_STREAM_DESTROYED, stream->slot);
+  }
+  if (stream->ops.empty()) free_stream(q, stream);
   return hipSuccess;
 }
 
@@ -603,7 +569,10 @@ hipError_t hipEventDestroy(hipEvent_t event) {
   Queues &q = queues();
   std::lock_guard<std::mutex> lock(q.mutex);
   if (!q.events.erase(event)) return record(hipErrorInvalidHandle);
-  destroy_event(event);
+  if (event->records_in_flight)
+    event->destroyed = true;  // freed when its last record completes
+  else
+    delete event;
   return hipSuccess;
 }
 
