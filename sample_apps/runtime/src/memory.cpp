@@ -205,6 +205,33 @@ void release_guarded(DeviceMemory &m, const Allocation &allocation) {
   give_back(m, allocation.span, allocation.span_size);
 }
 
+// Frees the live allocation `found` and tells the debugger.
+void release(DeviceMemory &m, std::map<uintptr_t, Allocation>::iterator found) {
+  void *pointer = reinterpret_cast<void *>(found->first);
+  disown_allocation(pointer);
+  Allocation &allocation = found->second;
+  uint32_t slot = allocation.slot;
+  if (!allocation.guarded) {
+    free(pointer);  // its addresses may come back from malloc at once: not remembered
+    m.table[slot] = {};
+    m.free_slots.push_back(slot);
+    m.allocations.erase(found);
+  } else {
+    release_guarded(m, allocation);
+    allocation.live = false;
+    m.table[slot].state = GPUSYM_ALLOCATION_FREED;
+    m.freed.emplace_back(found->first, m.table[slot].serial);
+    if (m.freed.size() > kFreedRemembered) {
+      auto [base, serial] = m.freed.front();
+      m.freed.pop_front();
+      auto oldest = m.allocations.find(base);  // unless already forgotten when its range was reused
+      if (oldest != m.allocations.end() && !oldest->second.live && m.table[oldest->second.slot].serial == serial)
+        forget(m, oldest);
+    }
+  }
+  publish(m, GPUSYM_EVENT_FREED, slot);
+}
+
 const char *origin(bool live) { return live ? "hipMalloc" : "hipMalloc, then hipFree"; }
 const char *bytes(uint64_t count) { return count == 1 ? "byte" : "bytes"; }
 
@@ -345,28 +372,7 @@ hipError_t hipFree(void *ptr) {
   std::lock_guard<std::mutex> lock(m.mutex);
   auto found = m.allocations.find(reinterpret_cast<uintptr_t>(ptr));
   if (found == m.allocations.end() || !found->second.live) return record(hipErrorInvalidValue);
-  disown_allocation(ptr);
-  Allocation &allocation = found->second;
-  uint32_t slot = allocation.slot;
-  if (!allocation.guarded) {
-    free(ptr);  // its addresses may come back from malloc at once: not remembered
-    m.table[slot] = {};
-    m.free_slots.push_back(slot);
-    m.allocations.erase(found);
-  } else {
-    release_guarded(m, allocation);
-    allocation.live = false;
-    m.table[slot].state = GPUSYM_ALLOCATION_FREED;
-    m.freed.emplace_back(found->first, m.table[slot].serial);
-    if (m.freed.size() > kFreedRemembered) {
-      auto [base, serial] = m.freed.front();
-      m.freed.pop_front();
-      auto oldest = m.allocations.find(base);  // unless already forgotten when its range was reused
-      if (oldest != m.allocations.end() && !oldest->second.live && m.table[oldest->second.slot].serial == serial)
-        forget(m, oldest);
-    }
-  }
-  publish(m, GPUSYM_EVENT_FREED, slot);
+  release(m, found);
   return hipSuccess;
 }
 
