@@ -317,6 +317,18 @@ void synchronize_all() {
   for (int device = 0; device < device_count(); device++) synchronize_device(device);
 }
 
+void destroy_device_streams(int device) {
+  Queues &q = queues();
+  std::lock_guard<std::mutex> lock(q.mutex);
+  std::vector<ihipStream_t *> streams = q.device_streams[device];  // destroying one may free it
+  for (ihipStream_t *s : streams)
+    if (q.live.count(s)) destroy_stream(q, s);
+  std::vector<ihipEvent_t *> events;
+  for (ihipEvent_t *e : q.events)
+    if (e->device == device) events.push_back(e);
+  for (ihipEvent_t *e : events) destroy_event(q, e);
+}
+
 }  // namespace gpusym
 
 using namespace gpusym;
