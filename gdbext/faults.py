@@ -24,8 +24,9 @@ import gdb
 
 from gdbext import runtime_state
 
-#: base, size, state (gpusym_debug_allocation's first fields; the stride is the type's size).
-_ALLOCATION = struct.Struct("<QQI")
+#: base, size, state, freed_by (gpusym_debug_allocation's first fields; the stride is the type's size).
+_ALLOCATION = struct.Struct("<QQII")
+FREED_BY_RESET = 1
 _STATES = {1: "live", 2: "freed"}
 _ACCESS = {1: "read", 2: "write"}
 _FAULT_KINDS = {1: "memory", 2: "assertion", 3: "abort", 4: "stack"}
@@ -41,6 +42,7 @@ class Allocation:
     base: int
     size: int
     state: str  # "live" or "freed"
+    by_reset: bool = False  # freed by hipDeviceReset, not hipFree
 
     def json(self) -> dict[str, Any]:
         return {"base": self.base, "size": self.size, "state": self.state}
@@ -57,14 +59,16 @@ def allocations(debug: gdb.Value) -> list[Allocation]:
     data = gdb.selected_inferior().read_memory(int(table), count * stride).tobytes()
     found = []
     for offset in range(0, count * stride, stride):
-        base, size, state = _ALLOCATION.unpack_from(data, offset)
+        base, size, state, freed_by = _ALLOCATION.unpack_from(data, offset)
         if state in _STATES:
-            found.append(Allocation(base, size, _STATES[state]))
+            found.append(Allocation(base, size, _STATES[state], freed_by == FREED_BY_RESET))
     return sorted(found, key=lambda a: a.base)
 
 
 def _origin(allocation: Allocation) -> str:
-    return "hipMalloc" if allocation.state == "live" else "hipMalloc, then hipFree"
+    if allocation.state == "live":
+        return "hipMalloc"
+    return "hipMalloc, then hipDeviceReset" if allocation.by_reset else "hipMalloc, then hipFree"
 
 
 def _freed(allocation: Allocation) -> str:

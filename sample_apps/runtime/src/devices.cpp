@@ -172,6 +172,21 @@ hipError_t hipDeviceSynchronize(void) {
   return hipSuccess;
 }
 
+// The current device back to a fresh state, as HIP documents it: its streams
+// and events destroyed (no new work can be queued on them), its work done,
+// its allocations freed and its peer access disabled.  Registered kernels,
+// loaded modules and other devices are left as they are.
+hipError_t hipDeviceReset(void) {
+  int device = current_device();
+  destroy_device_streams(device);
+  synchronize_device(device);
+  free_device_allocations(device);
+  Devices &d = devices();
+  std::lock_guard<std::mutex> lock(d.mutex);
+  d.devices[device].peers_enabled = 0;
+  return hipSuccess;
+}
+
 // Peer access.  Every simulated device reads every other's memory (it is all
 // the host's), so enabling it changes nothing but what HIP's calls answer.
 hipError_t hipDeviceCanAccessPeer(int *can_access, int device, int peer) {

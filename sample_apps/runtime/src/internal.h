@@ -158,6 +158,8 @@ bool is_device_variable_range(const void *pointer, size_t size);
 // True when [pointer, pointer + size) lies inside one live device allocation
 // or device variable.
 bool is_device_range(const void *pointer, size_t size);
+// hipDeviceReset: frees every live allocation of `device`, as hipFree does.
+void free_device_allocations(int device);
 // Guards the allocation table that describe_address() reads.
 std::mutex &device_memory_mutex();
 // With device_memory_mutex() held: what `address` is in or near (the
@@ -276,6 +278,9 @@ void run_transfer(const Op &op);
 void synchronize();
 void synchronize_device(int device);
 void synchronize_all();
+// hipDeviceReset: destroys every stream (but the null stream) and every event
+// of `device`, as hipStreamDestroy and hipEventDestroy do.
+void destroy_device_streams(int device);
 
 // ---- execution (executor.cpp) ----
 // Queues (or, with GPUSYM_LAUNCH_BLOCKING=1, runs) one dispatch.

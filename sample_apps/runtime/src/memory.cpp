@@ -205,7 +205,39 @@ void release_guarded(DeviceMemory &m, const Allocation &allocation) {
   give_back(m, allocation.span, allocation.span_size);
 }
 
-const char *origin(bool live) { return live ? "hipMalloc" : "hipMalloc, then hipFree"; }
+// Frees the live allocation `found` (by hipFree or hipDeviceReset) and tells the debugger.
+void release(DeviceMemory &m, std::map<uintptr_t, Allocation>::iterator found, gpusym_allocation_freed_by by) {
+  void *pointer = reinterpret_cast<void *>(found->first);
+  disown_allocation(pointer);
+  Allocation &allocation = found->second;
+  uint32_t slot = allocation.slot;
+  if (!allocation.guarded) {
+    free(pointer);  // its addresses may come back from malloc at once: not remembered
+    m.table[slot] = {};
+    m.free_slots.push_back(slot);
+    m.allocations.erase(found);
+  } else {
+    release_guarded(m, allocation);
+    allocation.live = false;
+    m.table[slot].state = GPUSYM_ALLOCATION_FREED;
+    m.table[slot].freed_by = by;
+    m.freed.emplace_back(found->first, m.table[slot].serial);
+    if (m.freed.size() > kFreedRemembered) {
+      auto [base, serial] = m.freed.front();
+      m.freed.pop_front();
+      auto oldest = m.allocations.find(base);  // unless already forgotten when its range was reused
+      if (oldest != m.allocations.end() && !oldest->second.live && m.table[oldest->second.slot].serial == serial)
+        forget(m, oldest);
+    }
+  }
+  publish(m, GPUSYM_EVENT_FREED, slot);
+}
+
+const char *origin(const DeviceMemory &m, const Allocation &allocation) {
+  if (allocation.live) return "hipMalloc";
+  return m.table[allocation.slot].freed_by == GPUSYM_FREED_BY_RESET ? "hipMalloc, then hipDeviceReset"
+                                                                     : "hipMalloc, then hipFree";
+}
 const char *bytes(uint64_t count) { return count == 1 ? "byte" : "bytes"; }
 
 }  // namespace
@@ -222,6 +254,15 @@ bool is_device_range(const void *pointer, size_t size) {
     }
   }
   return is_device_variable_range(pointer, size);
+}
+
+void free_device_allocations(int device) {
+  DeviceMemory &m = memory();
+  std::lock_guard<std::mutex> lock(m.mutex);
+  std::vector<uintptr_t> owned;  // first: releasing one may forget others
+  for (const auto &[base, allocation] : m.allocations)
+    if (allocation.live && allocation_device(reinterpret_cast<void *>(base)) == device) owned.push_back(base);
+  for (uintptr_t base : owned) release(m, m.allocations.find(base), GPUSYM_FREED_BY_RESET);
 }
 
 std::mutex &device_memory_mutex() { return memory().mutex; }
@@ -243,7 +284,7 @@ void describe_address(uintptr_t address, gpusym_debug_fault &fault, char *text, 
     name(before);
     uint64_t offset = address - before->first;
     snprintf(text, size, "%" PRIu64 " %s into a %s%zu-byte allocation at 0x%" PRIxPTR " (%s)", offset, bytes(offset),
-             freed, before->second.size, before->first, origin(before->second.live));
+             freed, before->second.size, before->first, origin(m, before->second));
     return;
   }
   // The nearest: past the end of the one before, or before the one after.
@@ -265,7 +306,7 @@ void describe_address(uintptr_t address, gpusym_debug_fault &fault, char *text, 
     name(nearest);
     snprintf(text, size, "%" PRIu64 " %s %s a %s%zu-byte allocation at 0x%" PRIxPTR " (%s)", distance,
              bytes(distance), is_past ? "past the end of" : "before", freed, nearest->second.size, nearest->first,
-             origin(nearest->second.live));
+             origin(m, nearest->second));
   } else if (m.base && address >= m.base && address < m.end) {
     snprintf(text, size, "far from any allocation: %" PRIu64 " bytes %s the nearest, a %s%zu-byte allocation at 0x%" PRIxPTR,
              distance, is_past ? "past the end of" : "before", nearest->second.live ? "" : "freed ",
@@ -345,28 +386,7 @@ hipError_t hipFree(void *ptr) {
   std::lock_guard<std::mutex> lock(m.mutex);
   auto found = m.allocations.find(reinterpret_cast<uintptr_t>(ptr));
   if (found == m.allocations.end() || !found->second.live) return record(hipErrorInvalidValue);
-  disown_allocation(ptr);
-  Allocation &allocation = found->second;
-  uint32_t slot = allocation.slot;
-  if (!allocation.guarded) {
-    free(ptr);  // its addresses may come back from malloc at once: not remembered
-    m.table[slot] = {};
-    m.free_slots.push_back(slot);
-    m.allocations.erase(found);
-  } else {
-    release_guarded(m, allocation);
-    allocation.live = false;
-    m.table[slot].state = GPUSYM_ALLOCATION_FREED;
-    m.freed.emplace_back(found->first, m.table[slot].serial);
-    if (m.freed.size() > kFreedRemembered) {
-      auto [base, serial] = m.freed.front();
-      m.freed.pop_front();
-      auto oldest = m.allocations.find(base);  // unless already forgotten when its range was reused
-      if (oldest != m.allocations.end() && !oldest->second.live && m.table[oldest->second.slot].serial == serial)
-        forget(m, oldest);
-    }
-  }
-  publish(m, GPUSYM_EVENT_FREED, slot);
+  release(m, found, GPUSYM_FREED_BY_FREE);
   return hipSuccess;
 }
 

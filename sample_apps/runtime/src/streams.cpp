@@ -44,7 +44,7 @@ struct Queues : Scheduler {
   std::vector<std::vector<ihipStream_t *>> device_streams;  // per device, its null stream first
   std::unordered_map<uint64_t, ihipStream_t *> by_serial;
   std::unordered_set<const ihipStream_t *> live;    // stream handles the program may use
-  std::unordered_set<const ihipEvent_t *> events;   // event handles the program may use
+  std::unordered_set<ihipEvent_t *> events;         // event handles the program may use
   std::vector<ihipStream_t *> blocked;
   std::vector<ihipStream_t *> to_advance;
   std::vector<gpusym_debug_stream> records;
@@ -171,6 +171,27 @@ void free_stream(Queues &q, ihipStream_t *s) {
     notify(GPUSYM_EVENT_STREAM_DESTROYED, s->slot);
   }
   delete s;
+}
+
+// hipStreamDestroy of a live stream: it goes when its work is done.
+void destroy_stream(Queues &q, ihipStream_t *s) {
+  q.live.erase(s);
+  s->destroyed = true;
+  {
+    std::lock_guard<std::mutex> registry_lock(registry_mutex());
+    q.records[s->slot].state = GPUSYM_STREAM_DESTROYED;
+    notify(GPUSYM_EVENT_STREAM_DESTROYED, s->slot);
+  }
+  if (s->ops.empty()) free_stream(q, s);
+}
+
+// hipEventDestroy of a live event: it goes when no record of it is in flight.
+void destroy_event(Queues &q, ihipEvent_t *e) {
+  q.events.erase(e);
+  if (e->records_in_flight)
+    e->destroyed = true;
+  else
+    delete e;
 }
 
 void schedule(Queues &q, ihipStream_t *s) {
@@ -339,6 +360,18 @@ void synchronize_all() {
   for (int device = 0; device < device_count(); device++) synchronize_device(device);
 }
 
+void destroy_device_streams(int device) {
+  Queues &q = queues();
+  std::lock_guard<std::mutex> lock(q.mutex);
+  std::vector<ihipStream_t *> streams = q.device_streams[device];  // destroying one may free it
+  for (ihipStream_t *s : streams)
+    if (q.live.count(s)) destroy_stream(q, s);
+  std::vector<ihipEvent_t *> events;
+  for (ihipEvent_t *e : q.events)
+    if (e->device == device) events.push_back(e);
+  for (ihipEvent_t *e : events) destroy_event(q, e);
+}
+
 }  // namespace gpusym
 
 using namespace gpusym;
@@ -416,15 +449,9 @@ hipError_t hipStreamDestroy(hipStream_t stream) {
   if (!stream) return record(hipErrorInvalidHandle);
   Queues &q = queues();
   std::lock_guard<std::mutex> lock(q.mutex);
-  if (!q.live.erase(stream)) return record(hipErrorInvalidHandle);
+  if (!q.live.count(stream)) return record(hipErrorInvalidHandle);
   // As in CUDA, the call returns at once and the stream goes when its work is done.
-  stream->destroyed = true;
-  {
-    std::lock_guard<std::mutex> registry_lock(registry_mutex());
-    q.records[stream->slot].state = GPUSYM_STREAM_DESTROYED;
-    notify(GPUSYM_EVENT_STREAM_DESTROYED, stream->slot);
-  }
-  if (stream->ops.empty()) free_stream(q, stream);
+  destroy_stream(q, stream);
   return hipSuccess;
 }
 
@@ -568,11 +595,8 @@ hipError_t hipEventDestroy(hipEvent_t event) {
   if (!event) return record(hipErrorInvalidHandle);
   Queues &q = queues();
   std::lock_guard<std::mutex> lock(q.mutex);
-  if (!q.events.erase(event)) return record(hipErrorInvalidHandle);
-  if (event->records_in_flight)
-    event->destroyed = true;  // freed when its last record completes
-  else
-    delete event;
+  if (!q.events.count(event)) return record(hipErrorInvalidHandle);
+  destroy_event(q, event);
   return hipSuccess;
 }
 

@@ -17,6 +17,8 @@
  * the devices and streams, each dispatch's stream id and gpusym_current_device,
  * and padded the executor records to 64 bytes; 4 appended each code object's
  * origin (modules loaded at run time by hipModuleLoad and hipModuleLoadData).
+ * An allocation's `freed_by` took the place of a reserved field that was
+ * always 0, which it still means: hipFree.
  */
 #ifndef GPUSYM_DEBUG_INTERFACE_H
 #define GPUSYM_DEBUG_INTERFACE_H
@@ -158,12 +160,17 @@ enum gpusym_allocation_state {
   GPUSYM_ALLOCATION_FREED = 2,    /* freed; its addresses are not handed out again yet */
 };
 
+enum gpusym_allocation_freed_by {
+  GPUSYM_FREED_BY_FREE = 0,       /* hipFree */
+  GPUSYM_FREED_BY_RESET = 1,      /* hipDeviceReset of the device it was made on */
+};
+
 /* One hipMalloc allocation: every live one, and the most recently freed. */
 struct gpusym_debug_allocation {
   uint64_t base;                /* the pointer hipMalloc returned */
   uint64_t size;                /* the bytes asked for */
   uint32_t state;               /* enum gpusym_allocation_state */
-  uint32_t reserved;
+  uint32_t freed_by;            /* enum gpusym_allocation_freed_by, when freed */
   uint64_t serial;              /* 1, 2, ... in allocation order */
 };
 

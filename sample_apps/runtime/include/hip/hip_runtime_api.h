@@ -162,6 +162,7 @@ hipError_t hipGetDevice(int *device);
 hipError_t hipSetDevice(int device);
 hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int device);
 hipError_t hipDeviceSynchronize(void);
+hipError_t hipDeviceReset(void);
 hipError_t hipDeviceCanAccessPeer(int *canAccessPeer, int deviceId, int peerDeviceId);
 hipError_t hipDeviceEnablePeerAccess(int peerDeviceId, unsigned int flags);
 hipError_t hipDeviceDisablePeerAccess(int peerDeviceId);
