@@ -82,5 +82,5 @@ def find_entities(entities: list[DeviceEntity], query: str) -> list[DeviceEntity
 
 def near_names(report: BinaryReport, query: str, limit: int = 5) -> list[str]:
     """Kernel names close to `query`, for "did you mean" messages."""
-    candidates = {names_of(kernel)[2]: None for kernel in report.kernels}
+    candidates = {qualified_name(kernel.demangled): None for kernel in report.kernels}
     return difflib.get_close_matches(query, list(candidates), n=limit, cutoff=0.5)

@@ -14,6 +14,7 @@ from symbols import demangle as demangling
 from symbols import offload_bundle
 from symbols.analysis import analyze, analyze_data
 from symbols.demangle import demangle
+from symbols.lookup import near_names
 
 GFX90A, GFX942 = offload_bundle.amdgpu_id("gfx90a"), offload_bundle.amdgpu_id("gfx942")
 
@@ -46,6 +47,13 @@ def test_after_three_unanswered_names_the_child_is_not_asked_until_reset():
     assert demangle(real + "ii") is None  # not asked: the limit is reached, and not cached
     demangling.reset()
     assert demangle(real + "ii") == demangling._cxa(real + "ii") != None  # noqa: E711
+
+
+def test_kernels_with_a_single_name_have_near_names():
+    """A kernel whose names are all one (extern "C", or left mangled) made
+    kbreak's "did you mean" raise IndexError."""
+    report = analyze_data(crafted.hip_program(["axpy", "scale"]), "program").report
+    assert near_names(report, "axpi") == ["axpy"]
 
 
 def test_missing_targets_name_each_target_once():
