@@ -9,18 +9,20 @@
  * they carry arguments, then rdi..r9.  When the call returns, the lane has
  * exited; while the next lane of the block has not started, that one is
  * made the running lane (as executor.cpp's enter() does) and called the
- * same way.  Then gpusym_lane_exit is called from the same call instruction
- * as the kernel (see fiber_switch.S).
+ * same way.  Then gpusym_lane_resume, when the next lane waits at a
+ * barrier, or else gpusym_lane_exit, is called from the same call
+ * instruction as the kernel (see fiber_switch.S).
  *
  * A frame-pointer frame, so debuggers unwind through it.
  */
         .set    LANE_SIZE, 72           /* gpusym_lane, see executor.cpp */
         .set    LANE_STATE, 60
+        .set    LANE_SAVED_SP, 64
         .set    UNSTARTED, 0
         .set    RUNNING, 1
+        .set    AT_BARRIER, 2
         .set    EXITED, 3
-        .set    EXECUTOR_END, 0         /* gpusym::Executor */
-        .set    EXECUTOR_RECORD, 8
+        .set    EXECUTOR_RECORD, 8      /* gpusym::Executor */
         .set    RECORD_LANE, 8          /* gpusym_debug_executor */
 
         .text
@@ -35,23 +37,19 @@ gpusym_run_lanes:
         .cfi_offset %rbp, -16
         movq    %rsp, %rbp
         .cfi_def_cfa_register %rbp
-        pushq   %rbx
-        .cfi_offset %rbx, -24
         pushq   %r12
-        .cfi_offset %r12, -32
+        .cfi_offset %r12, -24
         pushq   %r13
-        .cfi_offset %r13, -40
+        .cfi_offset %r13, -32
         pushq   %r14
-        .cfi_offset %r14, -48
+        .cfi_offset %r14, -40
         pushq   %r15
-        .cfi_offset %r15, -56
-        subq    $8, %rsp                /* the stack stays 16-byte aligned */
+        .cfi_offset %r15, -48
         movq    %rdi, %r14              /* the image */
         movq    %rsi, %r15              /* the function */
         movq    %rdx, %r12              /* the lane */
         movq    gpusym_executor@GOTTPOFF(%rip), %rax
         movq    %fs:(%rax), %rax
-        movq    EXECUTOR_END(%rax), %rbx
         movq    EXECUTOR_RECORD(%rax), %r13
 1:      movq    0(%r14), %rcx           /* stack words: even */
         testq   %rcx, %rcx
@@ -80,12 +78,10 @@ gpusym_run_lanes:
         movq    40(%r14), %rcx
         movq    48(%r14), %r8
         movq    56(%r14), %r9
-        callq   *%r15
-        leaq    -48(%rbp), %rsp
+7:      callq   *%r15
+        leaq    -32(%rbp), %rsp
         movl    $EXITED, LANE_STATE(%r12)
         leaq    LANE_SIZE(%r12), %rax
-        cmpq    %rbx, %rax
-        je      5f
         cmpl    $UNSTARTED, LANE_STATE(%rax)
         jne     5f
         movq    %rax, %r12
@@ -94,9 +90,36 @@ gpusym_run_lanes:
         movq    %r12, %fs:(%rax)
         movq    %r12, RECORD_LANE(%r13)
         jmp     1b
-5:      leaq    gpusym_lane_exit(%rip), %r15
+5:      cmpl    $AT_BARRIER, LANE_STATE(%rax)
+        jne     6f
+        leaq    gpusym_lane_resume(%rip), %r15  /* the next lane waits at a barrier */
+        jmp     7b
+6:      leaq    gpusym_lane_exit(%rip), %r15
         jmp     1b
         .cfi_endproc
         .size   gpusym_run_lanes, .-gpusym_run_lanes
+
+/*
+ * gpusym_lane_resume resumes the lane after the one that has exited (in
+ * %rax), which waits at a barrier, as a return from __gpusym_syncthreads.
+ * gpusym_run_lanes calls it from where it calls kernels, for the same
+ * reason as gpusym_lane_exit.
+ */
+        .p2align 4
+        .type   gpusym_lane_resume, @function
+gpusym_lane_resume:
+        .cfi_startproc
+        movl    $RUNNING, LANE_STATE(%rax)
+        movq    __gpusym_lane@GOTTPOFF(%rip), %rcx
+        movq    %rax, %fs:(%rcx)
+        movq    %rax, RECORD_LANE(%r13)
+        movq    4*LANE_SIZE+LANE_SAVED_SP(%rax), %rdx  /* a context resumed soon */
+        prefetcht0 (%rdx)
+        movq    LANE_SAVED_SP(%rax), %rsp
+        popq    %rbp
+        popq    %rcx
+        jmpq    *%rcx
+        .cfi_endproc
+        .size   gpusym_lane_resume, .-gpusym_lane_resume
 
         .section .note.GNU-stack, "", @progbits

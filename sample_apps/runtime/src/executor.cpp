@@ -26,20 +26,30 @@
 namespace gpusym {
 
 constexpr uint32_t kMaxLanes = 1024;
+// Lanes past a block's last one, never waiting or unstarted: the assembly
+// reads the next lane and the one four further without checking the end.
+constexpr uint32_t kLanesPast = 4;
 
 // A CPU thread that runs lanes: its lanes, their stacks, its scheduler
-// context.  The assembly reads the first two fields.
+// context.  The assembly reads the fields up to the lanes.
 struct Executor {
   gpusym_lane *end = lanes;       // past the last lane of the block being run
   gpusym_debug_executor *record;
-  gpusym_lane lanes[kMaxLanes];
-  bool waited = false;            // whether a lane of the block has waited at a barrier
+  void *kernel_entry = nullptr;   // the running dispatch's kernel
+  const uint64_t *call_image = nullptr;  // and its call image
+  uint64_t waited = 0;            // whether a lane of the block has waited at a barrier
   void *stacks[kMaxLanes] = {};   // the stack each lane starts on, made when first needed
+  gpusym_lane lanes[kMaxLanes + kLanesPast];
   void *scheduler_sp = nullptr;
   Op *dispatch = nullptr;         // the kernel whose block runs
   uint64_t lanes_dispatch = 0;    // the dispatch whose threads the lanes describe
 
   Executor();
+  void take(Op *op) {
+    dispatch = op;
+    kernel_entry = op->kernel->entry;
+    call_image = op->call.data();
+  }
 };
 
 }  // namespace gpusym
@@ -59,6 +69,10 @@ void gpusym_fiber_entry(void);
 static_assert(gpusym::kCallStackWords == 0 && gpusym::kCallUsesSse == 1 && gpusym::kCallGpr == 2 &&
                   gpusym::kCallSse == 8 && gpusym::kCallStack == 16,
               "call_kernel.S reads the call image at these words");
+static_assert(offsetof(gpusym::Executor, kernel_entry) == 16 && offsetof(gpusym::Executor, call_image) == 24 &&
+                  offsetof(gpusym::Executor, waited) == 32 && offsetof(gpusym::Executor, stacks) == 40 &&
+                  offsetof(gpusym::Executor, lanes) == 40 + 8 * gpusym::kMaxLanes,
+              "the assembly reads the executor at these offsets");
 static_assert(sizeof(gpusym_lane) == 72 && offsetof(gpusym_lane, state) == 60 &&
                   offsetof(gpusym_lane, saved_sp) == 64 && offsetof(gpusym_debug_executor, lane) == 8,
               "the assembly reads lanes and executor records at these offsets");
@@ -147,8 +161,8 @@ gpusym_lane *resume_next(Executor &executor, gpusym_lane *from) {
 }
 
 // Makes `lane` the running one on its own stack, and returns the stack
-// pointer of a suspended context that starts there gpusym_run_lanes(call
-// image, kernel, lane) (see fiber_switch.S).
+// pointer of a suspended context that goes on at gpusym_fiber_entry there
+// (see fiber_switch.S).
 //
 // Lanes start in order, each when the one before it waits or exits, so the
 // lanes not started yet always follow the last one started.  A lane that
@@ -158,15 +172,10 @@ gpusym_lane *resume_next(Executor &executor, gpusym_lane *from) {
 void *start(Executor &executor, gpusym_lane &lane) {
   size_t index = &lane - executor.lanes;
   if (!executor.stacks[index]) executor.stacks[index] = new_stack(index);
-  // r15, r14 (lane), r13 (kernel), r12 (call image), rbx, rbp, then the
-  // return address.
-  auto *frame = static_cast<uint64_t *>(executor.stacks[index]) - 7;
+  // rbp, then where to go on.
+  auto *frame = static_cast<uint64_t *>(executor.stacks[index]) - 2;
   frame[0] = 0;
-  frame[1] = reinterpret_cast<uint64_t>(&lane);
-  frame[2] = reinterpret_cast<uint64_t>(executor.dispatch->kernel->entry);
-  frame[3] = reinterpret_cast<uint64_t>(executor.dispatch->call.data());
-  frame[4] = frame[5] = 0;
-  frame[6] = reinterpret_cast<uint64_t>(&gpusym_fiber_entry);
+  frame[1] = reinterpret_cast<uint64_t>(&gpusym_fiber_entry);
   enter(executor, lane);
   return frame;
 }
@@ -195,7 +204,11 @@ void prepare_lanes(Executor &executor, const Op &dispatch, uint64_t block) {
     }
   }
   executor.end = executor.lanes + count;
-  executor.waited = false;
+  for (gpusym_lane *past = executor.end; past < executor.end + kLanesPast; past++) {
+    past->state = GPUSYM_LANE_EXITED;
+    past->saved_sp = executor.lanes;  // an address to prefetch
+  }
+  executor.waited = 0;
   executor.record->lanes = executor.lanes;
   executor.record->lane_count = count;
 }
@@ -278,7 +291,7 @@ void worker_main(uint32_t index) {
       set_state(*op, GPUSYM_DISPATCH_RUNNING, GPUSYM_EVENT_DISPATCH_STARTED);
     lock.unlock();
     set_current_device(stream_device(op->stream));
-    executor.dispatch = op;
+    executor.take(op);
     uint64_t ran = 0;
     do {
       for (uint64_t end = std::min(block + run, op->total_blocks); block < end; block++, ran++)
@@ -331,7 +344,7 @@ extern "C" __attribute__((visibility("hidden"))) void *gpusym_next_sp(void *sp) 
   if (next != executor.end && next->state == GPUSYM_LANE_UNSTARTED) {
     lane->saved_sp = sp;
     lane->state = GPUSYM_LANE_AT_BARRIER;
-    executor.waited = true;
+    executor.waited = 1;
     return start(executor, *next);
   }
   next = resume_next(executor, lane);
@@ -408,7 +421,7 @@ hipError_t launch(Kernel &kernel, const LaunchConfig &config, void **args) {
   lock.unlock();
   set_state(*op, GPUSYM_DISPATCH_RUNNING, GPUSYM_EVENT_DISPATCH_STARTED);
   Executor &executor = this_executor();
-  executor.dispatch = op;
+  executor.take(op);
   op->next_block = op->total_blocks;  // no worker takes its blocks
   for (uint64_t block = 0; block < op->total_blocks; block++) run_block(executor, *op, block);
   lock.lock();

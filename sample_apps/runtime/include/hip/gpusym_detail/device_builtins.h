@@ -39,7 +39,7 @@ static __device__ __GPUSYM_INLINE void __threadfence_block(void) {
 
 extern "C" __device__ __thread __attribute__((tls_model("initial-exec")))
 struct gpusym_lane *__gpusym_lane;
-extern "C" __device__ void __gpusym_syncthreads(void);
+extern "C" __device__ __attribute__((preserve_none)) void __gpusym_syncthreads(void);
 
 #define __GPUSYM_THREAD_IDX(c) (__gpusym_lane->thread_idx.c)
 #define __GPUSYM_BLOCK_IDX(c) (__gpusym_lane->block_idx.c)
