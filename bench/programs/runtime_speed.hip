@@ -36,6 +36,12 @@ __global__ void block_sum(const float* in, float* partial, int n) {
   if (t == 0) partial[blockIdx.x] = tile[0];
 }
 
+// What block_sum's 9 barriers cost alone: every lane suspended and resumed
+// at each.
+__global__ void barriers_only() {
+  for (int barrier = 0; barrier < 9; barrier++) __syncthreads();
+}
+
 template <typename F>
 static double median_us(int repeats, F body) {
   std::vector<double> samples;
@@ -157,5 +163,11 @@ int main() {
   });
   printf("block_sum_us %.0f\n", reduce);
   printf("block_sum_loop_us %.0f\n", reduce_loop);
+
+  double barriers = median_us(5, [&] {
+    barriers_only<<<n / 256, 256>>>();
+    hipDeviceSynchronize();
+  });
+  printf("barriers_us %.0f\n", barriers);
   return 0;
 }
