@@ -101,7 +101,7 @@ gpusym_run_lanes:
 
 /*
  * gpusym_lane_resume resumes the lane after the one that has exited (in
- * %rax), which waits at a barrier, as a return from __gpusym_syncthreads.
+ * %rax), which waits at a barrier, as a return from __gpusym_barrier.
  * gpusym_run_lanes calls it from where it calls kernels, for the same
  * reason as gpusym_lane_exit.
  */

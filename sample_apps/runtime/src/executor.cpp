@@ -215,7 +215,7 @@ void prepare_lanes(Executor &executor, const Op &dispatch, uint64_t block) {
 
 // Runs every lane of the block.  Lanes hand over to each other: one that
 // waits at a barrier switches to the next lane in order that has not started
-// or waits at the barrier too (see __gpusym_syncthreads), so every lane runs
+// or waits at the barrier too (see __gpusym_barrier), so every lane runs
 // up to the barrier before any of them goes past it; the last lane to exit
 // switches back here.
 void run_block(Executor &executor, Op &dispatch, uint64_t block) {
@@ -326,7 +326,7 @@ size_t lane_stack_size() {
 
 const Kernel &running_kernel() { return *this_executor().dispatch->kernel; }
 
-// Called by __gpusym_syncthreads (fiber_switch.S) when the next lane in order
+// Called by __gpusym_barrier (fiber_switch.S) when the next lane in order
 // does not simply wait at the barrier, with the stack pointer of the running
 // lane, which waits there; and by gpusym_lane_exit for a lane that has
 // exited.  Makes the next lane in order that has not started or waits at the

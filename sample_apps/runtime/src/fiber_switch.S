@@ -2,7 +2,7 @@
  * Lane context switching for the simulated device (x86-64 System V).
  *
  * A suspended context is its stack pointer, pointing at the value of rbp and
- * then the address to go on at.  Device code calls __gpusym_syncthreads with
+ * then the address to go on at.  Device code calls __gpusym_barrier with
  * the preserve_none convention (device_builtins.h): it keeps no other
  * register of its own across the call, so a lane's context is those two
  * words and a switch costs a few stores and loads.
@@ -12,7 +12,7 @@
  * caller's context goes on at code that restores its callee-saved
  * registers.
  *
- * __gpusym_syncthreads(), called by device code, suspends the lane and
+ * __gpusym_barrier(), called by device code, suspends the lane and
  * resumes the next one straight away (executor.cpp: gpusym_next_sp decides
  * all but the common cases, done here: the next lane in order waits at the
  * barrier too, or has not started and has a stack).  A waiting lane is
@@ -88,9 +88,9 @@ gpusym_fiber_switch:
         .size   gpusym_fiber_switch, .-gpusym_fiber_switch
 
         .p2align 4
-        .globl  __gpusym_syncthreads
-        .type   __gpusym_syncthreads, @function
-__gpusym_syncthreads:
+        .globl  __gpusym_barrier
+        .type   __gpusym_barrier, @function
+__gpusym_barrier:
         .cfi_startproc
         pushq   %rbp
         .cfi_adjust_cfa_offset 8
@@ -142,7 +142,7 @@ __gpusym_syncthreads:
         .cfi_adjust_cfa_offset -8
         ret
         .cfi_endproc
-        .size   __gpusym_syncthreads, .-__gpusym_syncthreads
+        .size   __gpusym_barrier, .-__gpusym_barrier
 
         .p2align 4
         .globl  gpusym_lane_exit

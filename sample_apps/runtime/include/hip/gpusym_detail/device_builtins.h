@@ -39,14 +39,16 @@ static __device__ __GPUSYM_INLINE void __threadfence_block(void) {
 
 extern "C" __device__ __thread __attribute__((tls_model("initial-exec")))
 struct gpusym_lane *__gpusym_lane;
-extern "C" __device__ __attribute__((preserve_none)) void __gpusym_syncthreads(void);
+/* The barrier keeps none of the caller's registers (fiber_switch.S): the
+ * caller saves what it needs, so a lane switch saves almost nothing. */
+extern "C" __device__ __attribute__((preserve_none)) void __gpusym_barrier(void);
 
 #define __GPUSYM_THREAD_IDX(c) (__gpusym_lane->thread_idx.c)
 #define __GPUSYM_BLOCK_IDX(c) (__gpusym_lane->block_idx.c)
 #define __GPUSYM_BLOCK_DIM(c) (__gpusym_lane->block_dim.c)
 #define __GPUSYM_GRID_DIM(c) (__gpusym_lane->grid_dim.c)
 
-static __device__ __GPUSYM_INLINE void __syncthreads(void) { __gpusym_syncthreads(); }
+static __device__ __GPUSYM_INLINE void __syncthreads(void) { __gpusym_barrier(); }
 static __device__ __GPUSYM_INLINE void __threadfence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 static __device__ __GPUSYM_INLINE void __threadfence_block(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 
