@@ -8,22 +8,14 @@
  * copied below the return address, xmm0-xmm7 are loaded when the image says
  * they carry arguments, then rdi..r9.  When the call returns, the lane has
  * exited; while the next lane of the block has not started, that one is
- * made the running lane (as executor.cpp's enter() does) and called the
+ * made the running lane and called the
  * same way.  Then gpusym_lane_resume, when the next lane waits at a
  * barrier, or else gpusym_lane_exit, is called from the same call
  * instruction as the kernel (see fiber_switch.S).
  *
  * A frame-pointer frame, so debuggers unwind through it.
  */
-        .set    LANE_SIZE, 72           /* gpusym_lane, see executor.cpp */
-        .set    LANE_STATE, 60
-        .set    LANE_SAVED_SP, 64
-        .set    UNSTARTED, 0
-        .set    RUNNING, 1
-        .set    AT_BARRIER, 2
-        .set    EXITED, 3
-        .set    EXECUTOR_RECORD, 8      /* gpusym::Executor */
-        .set    RECORD_LANE, 8          /* gpusym_debug_executor */
+#include "lane_switch.h"
 
         .text
         .p2align 4
@@ -85,10 +77,7 @@ gpusym_run_lanes:
         cmpl    $UNSTARTED, LANE_STATE(%rax)
         jne     5f
         movq    %rax, %r12
-        movl    $RUNNING, LANE_STATE(%r12)
-        movq    __gpusym_lane@GOTTPOFF(%rip), %rax
-        movq    %r12, %fs:(%rax)
-        movq    %r12, RECORD_LANE(%r13)
+        ENTER_LANE %r12, %r13, %rax
         jmp     1b
 5:      cmpl    $AT_BARRIER, LANE_STATE(%rax)
         jne     6f
@@ -109,16 +98,7 @@ gpusym_run_lanes:
         .type   gpusym_lane_resume, @function
 gpusym_lane_resume:
         .cfi_startproc
-        movl    $RUNNING, LANE_STATE(%rax)
-        movq    __gpusym_lane@GOTTPOFF(%rip), %rcx
-        movq    %rax, %fs:(%rcx)
-        movq    %rax, RECORD_LANE(%r13)
-        movq    4*LANE_SIZE+LANE_SAVED_SP(%rax), %rdx  /* a context resumed soon */
-        prefetcht0 (%rdx)
-        movq    LANE_SAVED_SP(%rax), %rsp
-        popq    %rbp
-        popq    %rcx
-        jmpq    *%rcx
+        RESUME_LANE %rax, %r13, %rdx
         .cfi_endproc
         .size   gpusym_lane_resume, .-gpusym_lane_resume
 

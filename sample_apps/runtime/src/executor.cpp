@@ -27,11 +27,12 @@ namespace gpusym {
 
 constexpr uint32_t kMaxLanes = 1024;
 // Lanes past a block's last one, never waiting or unstarted: the assembly
-// reads the next lane and the one four further without checking the end.
+// reads the next lane and the one LANES_AHEAD further (lane_switch.h)
+// without checking the end.
 constexpr uint32_t kLanesPast = 4;
 
 // A CPU thread that runs lanes: its lanes, their stacks, its scheduler
-// context.  The assembly reads the fields up to the lanes.
+// context.  The assembly reads the fields from record to the lanes.
 struct Executor {
   gpusym_lane *end = lanes;       // past the last lane of the block being run
   gpusym_debug_executor *record;
@@ -69,16 +70,17 @@ void gpusym_fiber_entry(void);
 static_assert(gpusym::kCallStackWords == 0 && gpusym::kCallUsesSse == 1 && gpusym::kCallGpr == 2 &&
                   gpusym::kCallSse == 8 && gpusym::kCallStack == 16,
               "call_kernel.S reads the call image at these words");
-static_assert(offsetof(gpusym::Executor, kernel_entry) == 16 && offsetof(gpusym::Executor, call_image) == 24 &&
-                  offsetof(gpusym::Executor, waited) == 32 && offsetof(gpusym::Executor, stacks) == 40 &&
-                  offsetof(gpusym::Executor, lanes) == 40 + 8 * gpusym::kMaxLanes,
-              "the assembly reads the executor at these offsets");
+static_assert(offsetof(gpusym::Executor, record) == 8 && offsetof(gpusym::Executor, kernel_entry) == 16 &&
+                  offsetof(gpusym::Executor, call_image) == 24 && offsetof(gpusym::Executor, waited) == 32 &&
+                  offsetof(gpusym::Executor, stacks) == 40 &&
+                  offsetof(gpusym::Executor, lanes) == 40 + 8 * gpusym::kMaxLanes && gpusym::kLanesPast == 4,
+              "lane_switch.h reads the executor at these offsets, and LANES_AHEAD lanes past the last");
 static_assert(sizeof(gpusym_lane) == 72 && offsetof(gpusym_lane, state) == 60 &&
                   offsetof(gpusym_lane, saved_sp) == 64 && offsetof(gpusym_debug_executor, lane) == 8,
-              "the assembly reads lanes and executor records at these offsets");
+              "lane_switch.h reads lanes and executor records at these offsets");
 static_assert(GPUSYM_LANE_UNSTARTED == 0 && GPUSYM_LANE_RUNNING == 1 && GPUSYM_LANE_AT_BARRIER == 2 &&
                   GPUSYM_LANE_EXITED == 3,
-              "the assembly writes these lane states");
+              "lane_switch.h writes these lane states");
 
 namespace gpusym {
 

@@ -39,23 +39,11 @@
  * show the stub, its caller and theirs.
  *
  * The executor keeps lanes past the block's last one that are never
- * waiting or unstarted, so the next lane and the one four further are
- * always lanes to read.
+ * waiting or unstarted, so the next lane and the one LANES_AHEAD further
+ * are always lanes to read.
  */
-        .set    LANE_SIZE, 72           /* gpusym_lane, see executor.cpp */
-        .set    LANE_STATE, 60
-        .set    LANE_SAVED_SP, 64
-        .set    RUNNING, 1
-        .set    AT_BARRIER, 2
-        .set    UNSTARTED, 0
-        .set    EXECUTOR_RECORD, 8      /* gpusym::Executor */
-        .set    EXECUTOR_KERNEL, 16
-        .set    EXECUTOR_IMAGE, 24
-        .set    EXECUTOR_WAITED, 32
-        .set    EXECUTOR_STACKS, 40
-        .set    EXECUTOR_LANES, 40+8*1024
+#include "lane_switch.h"
         .set    INVERSE_OF_9, 0x8e38e38e38e38e39  /* lane offset / 9 = stack offset */
-        .set    RECORD_LANE, 8          /* gpusym_debug_executor */
 
         .text
         .p2align 4
@@ -105,16 +93,8 @@ __gpusym_barrier:
         leaq    LANE_SIZE(%rax), %rdx
         movq    %rsp, LANE_SAVED_SP(%rax)
         movl    $AT_BARRIER, LANE_STATE(%rax)
-        movl    $RUNNING, LANE_STATE(%rdx)
-        movq    %rdx, %fs:(%rcx)
         movq    EXECUTOR_RECORD(%r8), %r9
-        movq    %rdx, RECORD_LANE(%r9)
-        movq    4*LANE_SIZE+LANE_SAVED_SP(%rdx), %r10  /* a context resumed soon */
-        prefetcht0 (%r10)
-        movq    LANE_SAVED_SP(%rdx), %rsp
-        popq    %rbp
-        popq    %rcx
-        jmpq    *%rcx
+        RESUME_LANE %rdx, %r9, %r10
 2:      cmpl    $UNSTARTED, %r9d                /* start the next lane on its stack */
         jne     1f
         leaq    LANE_SIZE(%rax), %rdx
@@ -129,10 +109,8 @@ __gpusym_barrier:
         movq    %rsp, LANE_SAVED_SP(%rax)
         movl    $AT_BARRIER, LANE_STATE(%rax)
         movq    $1, EXECUTOR_WAITED(%r8)
-        movl    $RUNNING, LANE_STATE(%rdx)
-        movq    %rdx, %fs:(%rcx)
         movq    EXECUTOR_RECORD(%r8), %r9
-        movq    %rdx, RECORD_LANE(%r9)
+        ENTER_LANE %rdx, %r9, %rcx
         movq    %r10, %rsp
         jmp     gpusym_fiber_entry
 1:      movq    %rsp, %rdi

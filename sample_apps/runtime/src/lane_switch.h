@@ -1,0 +1,41 @@
+/*
+ * What the lane assembly (call_kernel.S, fiber_switch.S) shares: the layouts
+ * it reads, checked against the C++ ones in executor.cpp, and the two steps
+ * every lane switch ends with.
+ */
+        .set    LANE_SIZE, 72           /* gpusym_lane */
+        .set    LANE_STATE, 60
+        .set    LANE_SAVED_SP, 64
+        .set    UNSTARTED, 0
+        .set    RUNNING, 1
+        .set    AT_BARRIER, 2
+        .set    EXITED, 3
+        .set    LANES_AHEAD, 4          /* whose context is prefetched; lanes past the last stand in */
+        .set    EXECUTOR_RECORD, 8      /* gpusym::Executor */
+        .set    EXECUTOR_KERNEL, 16
+        .set    EXECUTOR_IMAGE, 24
+        .set    EXECUTOR_WAITED, 32
+        .set    EXECUTOR_STACKS, 40
+        .set    EXECUTOR_LANES, 40+8*1024
+        .set    RECORD_LANE, 8          /* gpusym_debug_executor */
+
+/* Makes `lane` the running lane, as executor.cpp's enter() does; `record`
+ * is the executor's debugger record. */
+.macro ENTER_LANE lane, record, scratch
+        movl    $RUNNING, LANE_STATE(\lane)
+        movq    __gpusym_lane@GOTTPOFF(%rip), \scratch
+        movq    \lane, %fs:(\scratch)
+        movq    \lane, RECORD_LANE(\record)
+.endm
+
+/* Enters `lane`, which waits at a barrier, and goes on where it waits, after
+ * prefetching the context of the lane LANES_AHEAD further. */
+.macro RESUME_LANE lane, record, scratch
+        ENTER_LANE \lane, \record, \scratch
+        movq    LANES_AHEAD*LANE_SIZE+LANE_SAVED_SP(\lane), \scratch
+        prefetcht0 (\scratch)
+        movq    LANE_SAVED_SP(\lane), %rsp
+        popq    %rbp
+        popq    %rcx
+        jmpq    *%rcx
+.endm
