@@ -71,8 +71,12 @@ Queues &queues() {
 
 bool spin_while(const std::atomic<uint64_t> &counter, uint64_t seen) {
   // After spins in a row that did not pay, the thread sleeps at once for a
-  // while, then tries the longest spin again.
-  constexpr std::chrono::nanoseconds kLongest{20000}, kShortest{1000};
+  // while, then tries the longest spin again.  The longest spin outlasts
+  // the wake-up of a thread whose processor had gone idle (tens of
+  // microseconds on virtual machines): shorter, a launching thread and the
+  // worker it launches on, each woken by the other, kept missing each other
+  // and both went on sleeping for hundreds of launches at a time.
+  constexpr std::chrono::nanoseconds kLongest{100000}, kShortest{1000};
   constexpr int kSleeps = 64;
   static thread_local std::chrono::nanoseconds budget = kLongest;
   static thread_local int sleeps = 0;
