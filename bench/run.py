@@ -30,6 +30,7 @@ COMPARISONS = [
     ("vector_add_us", "vector_add_loop_us", "vector add of 2^24 floats, 256-thread blocks, vs a serial loop"),
     ("block_sum_us", "block_sum_loop_us", "shared-memory block sums with __syncthreads vs a serial loop"),
     ("barriers_us", "block_sum_loop_us", "the same grid only waiting at 9 barriers vs that serial loop"),
+    ("barrier_switch_ns", "stack_switch_ns", "one lane switch at a barrier vs a bare switch of stacks"),
 ]
 
 
@@ -41,7 +42,8 @@ def _value(value: float) -> str:
 def runtime_speed() -> int:
     OUT_DIR.mkdir(parents=True, exist_ok=True)
     program = OUT_DIR / "runtime_speed"
-    if build(["-O2", str(BENCH_DIR / "programs" / "runtime_speed.hip"), "-o", str(program)]) != 0:
+    sources = [str(BENCH_DIR / "programs" / name) for name in ("runtime_speed.hip", "stack_switch.cpp")]
+    if build(["-O2", *sources, "-o", str(program)]) != 0:
         return 1
     result = subprocess.run([program], capture_output=True, text=True, timeout=600)
     if result.returncode != 0:

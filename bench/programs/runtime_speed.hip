@@ -37,10 +37,14 @@ __global__ void block_sum(const float* in, float* partial, int n) {
 }
 
 // What block_sum's 9 barriers cost alone: every lane suspended and resumed
-// at each.
+// at each.  The same with one barrier: the difference is 8 switches a lane.
 __global__ void barriers_only() {
   for (int barrier = 0; barrier < 9; barrier++) __syncthreads();
 }
+
+__global__ void one_barrier() { __syncthreads(); }
+
+double stack_switch_ns(int contexts, uint64_t rounds);  // stack_switch.cpp
 
 template <typename F>
 static double median_us(int repeats, F body) {
@@ -169,5 +173,20 @@ int main() {
     hipDeviceSynchronize();
   });
   printf("barriers_us %.0f\n", barriers);
+
+  // One barrier switch, in a worker's time, next to the cheapest switch
+  // between stacks on this machine (stack_switch.cpp), 256 contexts as a
+  // block has 256 lanes.
+  double one = median_us(5, [&] {
+    one_barrier<<<n / 256, 256>>>();
+    hipDeviceSynchronize();
+  });
+  hipDeviceProp_t properties;
+  hipGetDeviceProperties(&properties, 0);  // a worker is a multiprocessor
+  printf("barrier_switch_ns %.2f\n", (barriers - one) * 1000 * properties.multiProcessorCount / (8.0 * n));
+  std::vector<double> floor;
+  for (int r = 0; r < 5; r++) floor.push_back(stack_switch_ns(256, 20000));
+  std::sort(floor.begin(), floor.end());
+  printf("stack_switch_ns %.2f\n", floor[floor.size() / 2]);
   return 0;
 }
