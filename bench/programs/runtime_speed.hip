@@ -46,6 +46,11 @@ __global__ void one_barrier() { __syncthreads(); }
 
 double stack_switch_ns(int contexts, uint64_t rounds);  // stack_switch.cpp
 
+static double median(std::vector<double> samples) {
+  std::sort(samples.begin(), samples.end());
+  return samples[samples.size() / 2];
+}
+
 template <typename F>
 static double median_us(int repeats, F body) {
   std::vector<double> samples;
@@ -54,8 +59,7 @@ static double median_us(int repeats, F body) {
     body();
     samples.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
   }
-  std::sort(samples.begin(), samples.end());
-  return samples[samples.size() / 2];
+  return median(samples);
 }
 
 static double condvar_round_trip_us(int repeats) {
@@ -113,10 +117,8 @@ int main() {
     handle.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count() / batch);
     hipDeviceSynchronize();
   }
-  std::sort(chevron.begin(), chevron.end());
-  std::sort(handle.begin(), handle.end());
-  printf("launch_chevron_us %.3f\n", chevron[chevron.size() / 2]);
-  printf("launch_handle_us %.3f\n", handle[handle.size() / 2]);
+  printf("launch_chevron_us %.3f\n", median(chevron));
+  printf("launch_handle_us %.3f\n", median(handle));
 
   // Guarded device memory maps and unmaps pages: a system call each way.
   double device_alloc = median_us(repeats, [] {
@@ -184,9 +186,8 @@ int main() {
   hipDeviceProp_t properties;
   hipGetDeviceProperties(&properties, 0);  // a worker is a multiprocessor
   printf("barrier_switch_ns %.2f\n", (barriers - one) * 1000 * properties.multiProcessorCount / (8.0 * n));
-  std::vector<double> floor;
-  for (int r = 0; r < 5; r++) floor.push_back(stack_switch_ns(256, 20000));
-  std::sort(floor.begin(), floor.end());
-  printf("stack_switch_ns %.2f\n", floor[floor.size() / 2]);
+  std::vector<double> bare;
+  for (int r = 0; r < 5; r++) bare.push_back(stack_switch_ns(256, 20000));
+  printf("stack_switch_ns %.2f\n", median(bare));
   return 0;
 }

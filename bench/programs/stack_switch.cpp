@@ -9,6 +9,8 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 extern "C" {
@@ -85,7 +87,10 @@ double stack_switch_ns(int contexts, uint64_t rounds) {
   std::vector<char *> stacks;
   for (int i = 0; i < contexts; i++) {
     void *base = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (base == MAP_FAILED) return -1;
+    if (base == MAP_FAILED) {
+      perror("stack_switch: mmap");
+      exit(1);
+    }
     stacks.push_back(static_cast<char *>(base));
     auto *context = reinterpret_cast<uint64_t *>(stacks.back() + size - i * 128 % 4096) - 2;
     context[0] = 0;
