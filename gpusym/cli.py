@@ -91,10 +91,16 @@ def main(argv: list[str] | None = None) -> int:
     return EXIT_USAGE
 
 
-def entry_point() -> None:
+def _hipcc(argv: list[str] | None = None) -> int:
+    from sample_apps.driver.driver import build
+
+    return build(sys.argv[1:] if argv is None else argv, hipcc=True)
+
+
+def entry_point(main_function=main) -> None:
     """The console script: no traceback reaches the user unless GPUSYM_DEBUG=1."""
     try:
-        sys.exit(main())
+        sys.exit(main_function())
     except KeyboardInterrupt:
         sys.exit(130)
     except Exception as error:  # noqa: BLE001 - the last line of defence
@@ -102,3 +108,9 @@ def entry_point() -> None:
             raise
         print(f"gpusym: internal error: {type(error).__name__}: {error} (GPUSYM_DEBUG=1 shows where)", file=sys.stderr)
         sys.exit(EXIT_INTERNAL)
+
+
+def hipcc_entry_point() -> None:
+    """``gpusym-hipcc``: ``gpusym build`` with hipcc's defaults, for the
+    Makefiles and CMake projects of existing HIP programs."""
+    entry_point(_hipcc)

@@ -22,6 +22,12 @@ HOST_ID = "host-x86_64-unknown-linux--"
 #: ``hipv4-x86_64-unknown-linux-gnu-gpusym`` (with a trailing dash), so that
 #: ``--unbundle --targets=hipv4-x86_64-unknown-linux-gnu-gpusym`` extracts it.
 SIM_ID = "hipv4-x86_64-unknown-linux-gnu-gpusym-"
+#: In an object compiled with -fgpu-rdc, clang keeps each target's device
+#: code in a section named this prefix and the entry id; this project adds
+#: the simulated device's relocatable object as entry SIM_RDC_ID.
+SECTION_PREFIX = MAGIC.decode()
+SIM_RDC_ID = "hip-x86_64-unknown-linux-gnu-gpusym"
+AMDGPU_RDC_PREFIX = "hip-amdgcn-amd-amdhsa--"
 #: Entries start at multiples of this, as clang aligns them.
 ENTRY_ALIGNMENT = 4096
 

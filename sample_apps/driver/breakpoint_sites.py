@@ -20,14 +20,19 @@ from __future__ import annotations
 import re
 
 _LABEL = re.compile(r"^([^\s:#]+):")
+_FUNCTION_TYPE = re.compile(r"^\s*\.type\s+([^\s,]+),\s*@function")
 _PROLOGUE_END = re.compile(r"^\s*\.loc\s.*\bprologue_end\b")
 _FUNCTION_END = re.compile(r"^\.Lfunc_end\d+:")
 
 
-def mark(assembly: str, kernels: set[str]) -> str:
+def mark(assembly: str, kernels: set[str] | None) -> str:
     """`assembly` with a `nop` after the ``prologue_end`` ``.loc`` of each
-    function named in `kernels` (mangled names)."""
+    function named in `kernels` (mangled names), or of every function when
+    `kernels` is None (relocatable device code, whose kernels are known only
+    when it is linked)."""
     lines = assembly.splitlines(keepends=True)
+    if kernels is None:
+        kernels = {match.group(1) for match in map(_FUNCTION_TYPE.match, lines) if match}
     out: list[str] = []
     in_kernel = False
     for line in lines:

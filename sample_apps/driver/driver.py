@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import tempfile
 from pathlib import Path
 
 from sample_apps import runtime_library, toolchain
-from sample_apps.driver import hip_source, options as build_options
+from sample_apps.driver import device_link, hip_source, options as build_options
 
 EXIT_USAGE = 2
 
@@ -29,6 +30,7 @@ def _compile(source: build_options.Source, options: build_options.BuildOptions, 
         source.language,
         f"-I{runtime_library.INCLUDE_DIR}",
         *options.compile_flags,
+        *options.dependency_flags,
         "-c",
         str(source.path),
         "-o",
@@ -39,12 +41,25 @@ def _compile(source: build_options.Source, options: build_options.BuildOptions, 
         raise hip_source.CompileError(result.returncode)
 
 
-def _link(objects: list[Path], options: build_options.BuildOptions) -> None:
+def _archive(objects: list[Path], options: build_options.BuildOptions) -> None:
+    """--emit-static-lib: the objects as one static library."""
+    output = options.output or Path("a.out")
+    output.unlink(missing_ok=True)
+    command = [toolchain.tool("llvm-ar"), "rcsD", str(output), *map(str, objects)]
+    result = toolchain.run(command, verbose=options.verbose)
+    if result.returncode != 0:
+        raise hip_source.CompileError(result.returncode)
+
+
+def _link(objects: list[Path], options: build_options.BuildOptions, workdir: Path) -> None:
     runtime = runtime_library.runtime_directory(options.verbose)
+    device = device_link.scan(objects, options.link_flags)
+    device_objects, device_flags = device_link.link_inputs(device, options, workdir / "device-link")
     command = [
         toolchain.tool("clang++"),
         *(["-shared"] if options.shared else []),
-        *map(str, objects),
+        *map(str, objects + device_objects),
+        *device_flags,
         *options.link_flags,
         f"-L{runtime}",
         f"-l{runtime_library.LIBRARY_NAME}",
@@ -57,19 +72,22 @@ def _link(objects: list[Path], options: build_options.BuildOptions) -> None:
         raise hip_source.CompileError(result.returncode)
 
 
-def build(argv: list[str]) -> int:
-    """``gpusym build ARGS``; returns the exit status."""
+def build(argv: list[str], *, hipcc: bool = False) -> int:
+    """``gpusym build ARGS`` (or ``gpusym-hipcc ARGS`` when `hipcc`); returns
+    the exit status."""
+    command = "gpusym-hipcc" if hipcc else "gpusym build"
     if any(arg in ("-h", "--help") for arg in argv):
-        print(build_options.USAGE, end="")
+        print(build_options.HIPCC_USAGE if hipcc else build_options.USAGE, end="")
         return 0
     try:
-        options = build_options.parse(argv)
+        options = build_options.parse(argv, hipcc=hipcc)
     except build_options.UsageError as error:
-        print(f"gpusym build: {error} (gpusym build --help shows the usage)", file=sys.stderr)
+        print(f"{command}: {error} ({command} --help shows the usage)", file=sys.stderr)
         return EXIT_USAGE
+    options.verbose = options.verbose or (hipcc and os.environ.get("HIPCC_VERBOSE", "0") not in ("", "0"))
     for source in options.sources:
         if not source.path.is_file():
-            print(f"gpusym build: {source.path}: no such file", file=sys.stderr)
+            print(f"{command}: {source.path}: no such file", file=sys.stderr)
             return 1
     try:
         with tempfile.TemporaryDirectory(prefix="gpusym-build-") as scratch:
@@ -83,14 +101,16 @@ def build(argv: list[str]) -> int:
                 output = _object_path(source.path, options, workdir, index)
                 _compile(source, options, output, workdir / f"{index}-{source.path.stem}")
                 objects.append(output)
-            if not options.compile_only:
-                _link(objects + options.objects, options)
+            if options.static_lib:
+                _archive(objects + options.objects, options)
+            elif not options.compile_only:
+                _link(objects + options.objects, options, workdir)
     except hip_source.CompileError as error:
         return error.returncode
-    except (toolchain.ToolMissing, runtime_library.RuntimeBuildError) as error:
-        print(f"gpusym build: {error}", file=sys.stderr)
+    except (toolchain.ToolMissing, runtime_library.RuntimeBuildError, device_link.DeviceLinkError) as error:
+        print(f"{command}: {error}", file=sys.stderr)
         return 1
     except OSError as error:
-        print(f"gpusym build: cannot write {error.filename}: {error.strerror}", file=sys.stderr)
+        print(f"{command}: cannot write {error.filename}: {error.strerror}", file=sys.stderr)
         return 1
     return 0

@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from sample_apps import runtime_library, toolchain
-from sample_apps.driver import breakpoint_sites, signatures
+from sample_apps.driver import amdgpu_code, breakpoint_sites, signatures
 from sample_apps.driver.options import BuildOptions
 from symbols import device_code, offload_bundle
 
@@ -32,7 +32,7 @@ class CompileError(Exception):
         self.returncode = returncode
 
 
-def _check(result, *, echo: bool = True) -> None:
+def check(result, *, echo: bool = True) -> None:
     """Prints a step's diagnostics (always when it failed) and raises on failure."""
     if result.stderr and (echo or result.returncode != 0):
         print(result.stderr, end="", file=sys.stderr)
@@ -48,7 +48,8 @@ def compilation_id(source: Path, options: BuildOptions) -> str:
 
 
 def _common_flags(options: BuildOptions) -> list[str]:
-    return ["-x", "hip", "-nogpuinc", "-nogpulib", f"-I{runtime_library.INCLUDE_DIR}", *options.compile_flags]
+    rdc = ["-fgpu-rdc"] if options.rdc else []
+    return ["-x", "hip", "-nogpuinc", "-nogpulib", *rdc, f"-I{runtime_library.INCLUDE_DIR}", *options.compile_flags]
 
 
 def _amdgpu_object(source: Path, arch: str, cuid: str, options: BuildOptions, out: Path):
@@ -85,7 +86,7 @@ def _sim_cc1(source: Path, cuid: str, options: BuildOptions, out: Path) -> list[
         str(out),
     ]
     result = toolchain.run(probe, capture=True)
-    _check(result, echo=False)
+    check(result, echo=False)
     cc1 = next(shlex.split(line) for line in result.stderr.splitlines() if '"-cc1"' in line)
     command, skip = [], False
     for arg in cc1:
@@ -122,45 +123,50 @@ def _link_shared(inputs: list[Path], output: Path, options: BuildOptions, *, str
     ]
     if strip:
         link.append("-Wl,--strip-debug")
-    _check(toolchain.run(link, verbose=options.verbose, capture=True))
+    check(toolchain.run(link, verbose=options.verbose, capture=True))
 
 
 def _sim_assembly(source: Path, cuid: str, options: BuildOptions, workdir: Path) -> Path:
     """The simulated device's assembly (its compile reports the source's diagnostics)."""
     assembly = workdir / "sim.s"
     command = ["-S" if arg == "-emit-obj" else arg for arg in _sim_cc1(source, cuid, options, assembly)]
-    _check(toolchain.run(command, verbose=options.verbose, capture=True))
+    result = toolchain.run(command, verbose=options.verbose, capture=True)
+    if result.returncode != 0 and (reason := amdgpu_code.explain(result.stderr)):
+        result.stderr += f"{source}: {reason}\n"
+    check(result)
     return assembly
 
 
-def _sim_object(assembly: Path, kernels: list[str], options: BuildOptions, workdir: Path) -> tuple[Path, Path]:
-    """The simulated device's object file, its kernels' breakpoint sites
-    marked (breakpoint_sites.py), and a linked copy with DWARF.
-
-    The DWARF of a linked object needs no relocations (a relocatable one has
-    TLS relocations DWARF readers do not apply): parameters are read there."""
+def _sim_object(assembly: Path, kernels: set[str] | None, options: BuildOptions, workdir: Path) -> Path:
+    """The simulated device's object file, the breakpoint sites of `kernels`
+    (of every function when None) marked (breakpoint_sites.py)."""
     marked = workdir / "sim-marked.s"
-    marked.write_text(breakpoint_sites.mark(assembly.read_text(), set(kernels)))
+    marked.write_text(breakpoint_sites.mark(assembly.read_text(), kernels))
     device_object = workdir / "sim.o"
     assemble = [toolchain.tool("clang++"), f"--target={HOST_TRIPLE}", "-Wa,--no-warn", "-c", str(marked), "-o", str(device_object)]
-    _check(toolchain.run(assemble, verbose=options.verbose, capture=True))
+    check(toolchain.run(assemble, verbose=options.verbose, capture=True))
+    return device_object
+
+
+def sim_code_object(device_objects: list[Path], kernels: list[str], options: BuildOptions, workdir: Path) -> bytes:
+    """The simulated device's code object: an x86-64 shared object linked
+    from `device_objects`, carrying its parameter descriptors and its kernel
+    list (see signatures.py).
+
+    Parameters are read from the DWARF of a first, linked copy: a linked
+    object needs no relocations (a relocatable one has TLS relocations DWARF
+    readers do not apply)."""
     described = workdir / "sim-described.so"
-    _link_shared([device_object], described, options, strip=False)
-    return device_object, described
-
-
-def _sim_code_object(device_object: Path, described: Path, kernels: list[str], options: BuildOptions, workdir: Path) -> bytes:
-    """The simulated device's code object: an x86-64 shared object carrying
-    its parameter descriptors and its kernel list (see signatures.py)."""
+    _link_shared(device_objects, described, options, strip=False)
     descriptors, shared = signatures.describe(described)
     generated = workdir / "sim_signatures.s"
     generated.write_text(signatures.assembly(descriptors, shared, kernels))
     shared_object = workdir / "sim.so"
-    _link_shared([device_object, generated], shared_object, options, strip=not options.debug)
+    _link_shared([*device_objects, generated], shared_object, options, strip=not options.debug)
     return shared_object.read_bytes()
 
 
-def _kernel_names(amdgpu_object: Path) -> list[str]:
+def kernel_names(amdgpu_object: Path) -> list[str]:
     """The kernels clang made of the source: an AMDGPU code object marks each
     one with a kernel descriptor, which the x86-64 compile has no notion of."""
     return [symbol.name for symbol in device_code.read(amdgpu_object.read_bytes(), "elf").kernels]
@@ -180,35 +186,77 @@ def device_bundle(source: Path, options: BuildOptions, workdir: Path) -> bytes:
     for result in results:
         # The simulated device's compile already showed the source's
         # diagnostics; the AMDGPU link warns of every library reference.
-        _check(result, echo=False)
-    kernels = _kernel_names(outputs[options.archs[0]])
-    device_object, described = _sim_object(assembly, kernels, options, workdir)
-    sim_image = _sim_code_object(device_object, described, kernels, options, workdir)
+        check(result, echo=False)
+    kernels = kernel_names(outputs[options.archs[0]])
+    device_object = _sim_object(assembly, set(kernels), options, workdir)
+    sim_image = sim_code_object([device_object], kernels, options, workdir)
     entries = [(offload_bundle.HOST_ID, b"")]
     entries += [(offload_bundle.amdgpu_id(arch), outputs[arch].read_bytes()) for arch in options.archs]
     entries.append((offload_bundle.SIM_ID, sim_image))
     return offload_bundle.write(entries)
 
 
-def compile_hip(source: Path, options: BuildOptions, output: Path, workdir: Path) -> None:
-    """Compiles one HIP source into the host object `output`."""
-    bundle = workdir / "fatbin.bundle"
-    bundle.write_bytes(device_bundle(source, options, workdir))
+def _compile_rdc(source: Path, options: BuildOptions, output: Path, workdir: Path) -> None:
+    """Compiles one HIP source with relocatable device code into `output`:
+    clang's own -fgpu-rdc object (host code and each target's bitcode), with
+    the simulated device's relocatable object added as one more offload
+    bundle section.  The device code is linked with the program
+    (device_link.py)."""
     cuid = compilation_id(source, options)
+    workdir.mkdir(parents=True, exist_ok=True)
+    assembly = _sim_assembly(source, cuid, options, workdir)
+    # The kernels are known once the device code is linked: every function
+    # gets a breakpoint site.
+    device_object = _sim_object(assembly, None, options, workdir)
+    plain = workdir / "rdc.o"
+    command = [
+        toolchain.tool("clang++"),
+        *_common_flags(options),
+        *options.dependency_flags,
+        *[f"--offload-arch={arch}" for arch in options.archs],
+        f"-cuid={cuid}",
+        "-c",
+        str(source),
+        "-o",
+        str(plain),
+    ]
+    check(toolchain.run(command, verbose=options.verbose, capture=True), echo=False)
+    add = [
+        toolchain.tool("llvm-objcopy"),
+        f"--add-section={offload_bundle.SECTION_PREFIX}{offload_bundle.SIM_RDC_ID}={device_object}",
+        f"--set-section-flags={offload_bundle.SECTION_PREFIX}{offload_bundle.SIM_RDC_ID}=exclude,readonly",
+        str(plain),
+        str(output),
+    ]
+    check(toolchain.run(add, verbose=options.verbose, capture=True))
+
+
+def compile_hip(source: Path, options: BuildOptions, output: Path, workdir: Path) -> None:
+    """Compiles one HIP source into the host object `output`: with its fat
+    binary embedded, with relocatable device code (-fgpu-rdc), or the host
+    side alone (--cuda-host-only: a bundle the user passes with
+    -fcuda-include-gpubinary is embedded, else the link provides one)."""
+    if options.rdc and not options.host_only:
+        _compile_rdc(source, options, output, workdir)
+        return
+    cuid = compilation_id(source, options)
+    embed = []
+    if not options.host_only:
+        bundle = workdir / "fatbin.bundle"
+        bundle.write_bytes(device_bundle(source, options, workdir))
+        embed = ["-Xclang", "-fcuda-include-gpubinary", "-Xclang", str(bundle)]
     host = [
         toolchain.tool("clang++"),
         *_common_flags(options),
+        *options.dependency_flags,
         "--cuda-host-only",
         *[f"--offload-arch={arch}" for arch in options.archs],
         "-Xclang",
         f"-cuid={cuid}",
-        "-Xclang",
-        "-fcuda-include-gpubinary",
-        "-Xclang",
-        str(bundle),
+        *embed,
         "-c",
         str(source),
         "-o",
         str(output),
     ]
-    _check(toolchain.run(host, verbose=options.verbose, capture=True))
+    check(toolchain.run(host, verbose=options.verbose, capture=True))

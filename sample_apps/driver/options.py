@@ -8,9 +8,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 USAGE = """\
-usage: gpusym build [-g] [-O<n>] [--offload-arch ARCH ...] [-c | -shared | --genco]
-                    [-I DIR] [-D NAME[=VALUE]] [-L DIR] [-l LIB] [-f...] [-x hip|c|c++]
-                    [-v] SOURCES... [-o OUT]
+usage: gpusym build [-g] [-O<n>] [--offload-arch ARCH ...]
+                    [-c | -shared | --genco | --emit-static-lib] [-fgpu-rdc]
+                    [--cuda-host-only | --cuda-device-only] [-I DIR] [-D NAME[=VALUE]]
+                    [-L DIR] [-l LIB] [-f...] [-x hip|c|c++] [-v] SOURCES... [-o OUT]
 
 Compiles HIP, C and C++ sources with clang-19 and links them with the gpusym
 simulated runtime.  Each HIP source gets a real host object (stubs, handles,
@@ -21,19 +22,48 @@ registration) and a fat binary holding real AMDGPU code objects for every
   -shared           link a shared library
   --genco           write only the device code of one HIP source: a code-object
                     bundle for hipModuleLoad (as hipcc --genco does)
+  --emit-static-lib write a static library (ar archive) of the objects
+  -fgpu-rdc         relocatable device code: device functions and variables
+                    shared across sources and static libraries, linked when
+                    the program is (-fno-gpu-rdc: the default)
+  --cuda-host-only  compile only the host side (no fat binary of gpusym's: a
+                    bundle passed with -Xclang -fcuda-include-gpubinary is used)
+  --cuda-device-only, --offload-device-only
+                    compile only the device side: the bundle --genco writes
   --offload-arch A  AMDGPU target, repeatable (gfx90a, gfx942, ...)
   -x LANG           language of the following sources: hip, c, c++ or none
   -v                print each command before running it
-Other options (-std=, -fPIC, -W..., -m...) are passed to clang unchanged.
+Other options (-std=, -fPIC, -W..., -m..., -MD -MF FILE, -Xclang ARG) are
+passed to clang unchanged.
+"""
+
+HIPCC_USAGE = """\
+usage: gpusym-hipcc [hipcc options] SOURCES... [-o OUT]
+
+A hipcc-compatible compiler driver for the gpusym simulated device (it is
+`gpusym build` with hipcc's defaults): .cpp, .cc, .cxx and .cu sources are
+compiled as HIP, .c as C; -x, -c, -o, -shared, -fPIC, --genco,
+--emit-static-lib, -fgpu-rdc, --offload-arch and clang's own options work as
+with hipcc.  HIPCC_VERBOSE=1 (or -v) prints each command it runs.
 """
 
 HIP_SUFFIXES = {".hip", ".cu"}
 C_SUFFIXES = {".c"}
 CXX_SUFFIXES = {".cc", ".cpp", ".cxx", ".C", ".c++"}
+#: hipcc's flags that only say where ROCm is or that the link is HIP's: the
+#: simulated device needs neither.
+_HIPCC_IGNORED_PREFIXES = ("--rocm-path=", "--hip-path=", "--hip-device-lib-path=", "--rocm-device-lib-path=")
+_HIPCC_IGNORED = {"--hip-link", "-nogpulib", "-nogpuinc"}
 LANGUAGES = {"hip", "c", "c++", "none"}
 
 # Options whose value may come as the next argument.
 _COMPILE_WITH_VALUE = {"-I", "-D", "-U", "-isystem", "-include", "-iquote", "-idirafter"}
+#: Dependency-file options: the host compile writes the file (device compiles
+#: would only write it again).
+_DEPENDENCY_WITH_VALUE = {"-MF", "-MT", "-MQ"}
+_DEPENDENCY_FLAGS = {"-MD", "-MMD", "-MP", "-M", "-MM"}
+#: Options whose value is always the next argument, passed on as a pair.
+_PAIRED = {"-Xclang", "-mllvm", "-Xoffload-linker"}
 _LINK_WITH_VALUE = {"-L", "-l"}
 _COMPILE_ONLY_PREFIXES = ("-std=", "-W", "-pedantic", "-w")
 
@@ -55,11 +85,16 @@ class BuildOptions:
     output: Path | None = None
     compile_only: bool = False
     shared: bool = False
+    static_lib: bool = False
     genco: bool = False
+    rdc: bool = False
+    host_only: bool = False
+    device_only: bool = False
     debug: bool = False
     verbose: bool = False
     offload_archs: list[str] = field(default_factory=list)
     compile_flags: list[str] = field(default_factory=list)
+    dependency_flags: list[str] = field(default_factory=list)  # host compile only
     link_flags: list[str] = field(default_factory=list)
 
     @property
@@ -67,7 +102,7 @@ class BuildOptions:
         return self.offload_archs or ["gfx90a"]
 
 
-def _language_of(path: Path, forced: str) -> str | None:
+def _language_of(path: Path, forced: str, hipcc: bool) -> str | None:
     if forced != "none":
         return forced
     if path.suffix in HIP_SUFFIXES:
@@ -75,11 +110,12 @@ def _language_of(path: Path, forced: str) -> str | None:
     if path.suffix in C_SUFFIXES:
         return "c"
     if path.suffix in CXX_SUFFIXES:
-        return "c++"
+        return "hip" if hipcc else "c++"
     return None
 
 
-def parse(argv: list[str]) -> BuildOptions:
+def parse(argv: list[str], *, hipcc: bool = False) -> BuildOptions:
+    """`argv` as ``gpusym build`` reads it, or with hipcc's defaults."""
     options = BuildOptions()
     language = "none"
     args = iter(argv)
@@ -100,8 +136,28 @@ def parse(argv: list[str]) -> BuildOptions:
             options.compile_only = True
         elif arg == "-shared":
             options.shared = True
+        elif arg == "--emit-static-lib":
+            options.static_lib = True
         elif arg == "--genco":
             options.genco = True
+        elif arg == "-fgpu-rdc":
+            options.rdc = True
+        elif arg in ("--cuda-host-only", "--offload-host-only"):
+            options.host_only = True
+        elif arg in ("--cuda-device-only", "--offload-device-only"):
+            options.device_only = True
+        elif arg == "-fno-gpu-rdc":
+            options.rdc = False
+        elif arg in _HIPCC_IGNORED or arg.startswith(_HIPCC_IGNORED_PREFIXES):
+            pass
+        elif arg == "-use_fast_math":  # hipcc's spelling, from nvcc
+            options.compile_flags.append("-ffast-math")
+        elif arg in _DEPENDENCY_FLAGS:
+            options.dependency_flags.append(arg)
+        elif arg in _DEPENDENCY_WITH_VALUE:
+            options.dependency_flags += [arg, value(arg)]
+        elif arg in _PAIRED:
+            options.compile_flags += [arg, value(arg)]
         elif arg == "-v":
             options.verbose = True
         elif arg.startswith("--offload-arch"):
@@ -130,7 +186,7 @@ def parse(argv: list[str]) -> BuildOptions:
             options.link_flags.append(arg)
         else:
             path = Path(arg)
-            source_language = _language_of(path, language)
+            source_language = _language_of(path, language, hipcc)
             if source_language:
                 options.sources.append(Source(path, source_language))
             else:
@@ -141,6 +197,19 @@ def parse(argv: list[str]) -> BuildOptions:
         raise UsageError("cannot specify -o with -c and several sources")
     if options.compile_only and options.shared:
         raise UsageError("-c and -shared exclude each other")
+    if options.static_lib and (options.shared or options.compile_only or options.genco):
+        raise UsageError("--emit-static-lib excludes -c, -shared and --genco")
+    if options.host_only and options.device_only:
+        raise UsageError("--cuda-host-only and --cuda-device-only exclude each other")
+    if options.device_only:
+        if options.rdc:
+            raise UsageError("--cuda-device-only with -fgpu-rdc is not supported: compile with -c -fgpu-rdc")
+        options.genco = options.compile_only or options.genco
+        options.compile_only = False
+        if not options.genco:
+            raise UsageError("--cuda-device-only needs -c (or --genco): it writes a device bundle")
+        if not options.output and len(options.sources) == 1:
+            options.output = Path(options.sources[0].path.with_suffix(".o").name)
     if options.genco:
         if options.compile_only or options.shared:
             raise UsageError("--genco excludes -c and -shared")
