@@ -30,7 +30,10 @@ hipError_t checked_launch(const void *handle, const LaunchConfig &config, void *
   if (hipError_t error = check_configuration(config.grid, config.block, config.shared_mem)) return error;
   Kernel *kernel = find_kernel(handle);
   if (!kernel) return hipErrorInvalidDeviceFunction;
-  if (!kernel->entry) return hipErrorNoBinaryForGpu;
+  if (!kernel->entry) {
+    kernel_signature(*kernel);  // says once which kernel and why
+    return hipErrorNoBinaryForGpu;
+  }
   return launch(*kernel, config, args);
 }
 

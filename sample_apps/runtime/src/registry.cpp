@@ -352,12 +352,16 @@ const Signature &kernel_signature(Kernel &kernel) {
     kernel.display_name = status == 0 && demangled ? demangled : kernel.device_name;
     free(demangled);
     auto found = kernel.module->signatures.find(kernel.device_name);
-    if (found == kernel.module->signatures.end())
+    if (!kernel.entry)
+      kernel.signature.error = "no code for the simulated device in " +
+                               (kernel.module->host_path.empty() ? std::string("its code object") : kernel.module->host_path) +
+                               " (hipErrorNoBinaryForGpu): build it with gpusym build or gpusym-hipcc";
+    else if (found == kernel.module->signatures.end())
       kernel.signature.error = "the code object does not describe its parameters";
     else
       parse_signature(found->second, kernel.signature);
     if (!kernel.signature.error.empty())
-      warn("cannot launch %s: %s", kernel.device_name.c_str(), kernel.signature.error.c_str());
+      warn("cannot launch %s: %s", kernel.display_name.c_str(), kernel.signature.error.c_str());
   });
   return kernel.signature;
 }
