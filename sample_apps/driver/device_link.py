@@ -22,13 +22,14 @@ from pathlib import Path
 from sample_apps import toolchain
 from sample_apps.driver import archives, hip_source
 from sample_apps.driver.options import BuildOptions
-from symbols import elf, offload_bundle
+from symbols import demangle, elf, offload_bundle
 
 FATBIN = "__hip_fatbin"
 _FATBIN_PREFIX = "__hip_fatbin_"
 _HANDLE_PREFIX = "__hip_gpubin_handle_"
 _SIM_SECTION = offload_bundle.SECTION_PREFIX + offload_bundle.SIM_RDC_ID
 _AMDGPU_SECTION = offload_bundle.SECTION_PREFIX + offload_bundle.AMDGPU_RDC_PREFIX
+_DEVICE_LIBRARY_PREFIXES = ("__ocml_", "__ockl_", "__oclc_", "__llvm_")
 
 
 class DeviceLinkError(Exception):
@@ -129,6 +130,13 @@ def _amdgpu_code_object(arch: str, modules: list[bytes], options: BuildOptions, 
         *map(str, inputs),
     ]
     hip_source.check(toolchain.run(command, verbose=options.verbose, capture=True), echo=False)
+    # The ROCm device library's functions are the only undefined names
+    # expected: anything else is device code no input defines.
+    image = elf.ElfFile(output.read_bytes())
+    undefined = {s.name for s in image.dynsym + image.symtab if not s.defined and s.name}
+    if missing := sorted(name for name in undefined if not name.startswith(_DEVICE_LIBRARY_PREFIXES)):
+        named = ", ".join(demangle.demangle(name) or name for name in missing)
+        raise DeviceLinkError(f"relocatable device code refers to {named}, which no input defines")
     return output
 
 
