@@ -121,3 +121,12 @@ def test_hipcc_verbose_prints_each_command(tmp_path):
     assert any("--cuda-host-only" in line for line in commands), describe(result)
     quiet = hipcc("-c", RDC / "counters.hip", cwd=tmp_path, env={"HIPCC_VERBOSE": "0"})
     assert "clang++" not in quiet.stderr, describe(quiet)
+
+
+def test_kernel_of_relocatable_device_code_stops_at_its_source_line_in_gdb(rdc_objects):
+    hipcc("main.o", "launch.o", "-L.", "-lcounters", "-o", "rdc-gdb", cwd=rdc_objects)
+    gdb = [Path(sys.executable).parent / "gpusym", "gdb", "-batch", "-ex", "kbreak apply", "-ex", "run", "-ex", "bt", "--", "./rdc-gdb"]
+    result = run(gdb, cwd=rdc_objects)
+    frame = next((line for line in result.stdout.splitlines() if line.startswith("#0")), "")
+    assert "apply" in frame and "(out=0x" in frame, describe(result)
+    assert frame.endswith("launch.hip:8"), describe(result)

@@ -44,6 +44,7 @@ class DeviceInputs:
     bitcode: dict[str, list[bytes]] = field(default_factory=dict)  # AMDGPU target -> modules
     wanted: set[str] = field(default_factory=set)  # __hip_fatbin_*/__hip_gpubin_handle_* referred to
     defined: set[str] = field(default_factory=set)
+    debug: bool = False  # some host object has DWARF: it was compiled with -g
 
     @property
     def cuids(self) -> list[str]:
@@ -65,6 +66,7 @@ def _scan_object(data: bytes, inputs: DeviceInputs) -> None:
     except elf.FormatError:
         return  # not ours to judge: the linker reports it
     for section in sections:
+        inputs.debug = inputs.debug or section.name == ".debug_info"
         if section.name == _SIM_SECTION:
             inputs.sim_objects.append(bytes(image.contents(section)))
         elif section.name.startswith(_AMDGPU_SECTION):
@@ -154,7 +156,11 @@ def _bundle(inputs: DeviceInputs, options: BuildOptions, workdir: Path) -> bytes
     entries = [(offload_bundle.HOST_ID, b"")]
     entries += [(offload_bundle.amdgpu_id(arch), code_objects[arch].read_bytes()) for arch in archs]
     if sim_objects:
-        entries.append((offload_bundle.SIM_ID, hip_source.sim_code_object(sim_objects, kernels, options, workdir)))
+        # The simulated device's objects always carry DWARF (their parameters
+        # are read from it): the code object keeps it if the sources were
+        # compiled with -g, which their host objects' DWARF tells.
+        image = hip_source.sim_code_object(sim_objects, kernels, options, workdir, debug=options.debug or inputs.debug)
+        entries.append((offload_bundle.SIM_ID, image))
     return offload_bundle.write(entries)
 
 

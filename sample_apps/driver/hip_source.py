@@ -148,10 +148,10 @@ def _sim_object(assembly: Path, kernels: set[str] | None, options: BuildOptions,
     return device_object
 
 
-def sim_code_object(device_objects: list[Path], kernels: list[str], options: BuildOptions, workdir: Path) -> bytes:
+def sim_code_object(device_objects: list[Path], kernels: list[str], options: BuildOptions, workdir: Path, *, debug: bool) -> bytes:
     """The simulated device's code object: an x86-64 shared object linked
     from `device_objects`, carrying its parameter descriptors and its kernel
-    list (see signatures.py).
+    list (see signatures.py), with its DWARF if `debug`.
 
     Parameters are read from the DWARF of a first, linked copy: a linked
     object needs no relocations (a relocatable one has TLS relocations DWARF
@@ -162,7 +162,7 @@ def sim_code_object(device_objects: list[Path], kernels: list[str], options: Bui
     generated = workdir / "sim_signatures.s"
     generated.write_text(signatures.assembly(descriptors, shared, kernels))
     shared_object = workdir / "sim.so"
-    _link_shared([*device_objects, generated], shared_object, options, strip=not options.debug)
+    _link_shared([*device_objects, generated], shared_object, options, strip=not debug)
     return shared_object.read_bytes()
 
 
@@ -189,7 +189,7 @@ def device_bundle(source: Path, options: BuildOptions, workdir: Path) -> bytes:
         check(result, echo=False)
     kernels = kernel_names(outputs[options.archs[0]])
     device_object = _sim_object(assembly, set(kernels), options, workdir)
-    sim_image = sim_code_object([device_object], kernels, options, workdir)
+    sim_image = sim_code_object([device_object], kernels, options, workdir, debug=options.debug)
     entries = [(offload_bundle.HOST_ID, b"")]
     entries += [(offload_bundle.amdgpu_id(arch), outputs[arch].read_bytes()) for arch in options.archs]
     entries.append((offload_bundle.SIM_ID, sim_image))
