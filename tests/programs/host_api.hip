@@ -43,6 +43,15 @@ __global__ void times_three(int *out, int n) {
   if (i < n) out[i] = 3 * i;
 }
 
+// Busy for a while (tens of milliseconds), then as times_three: what runs
+// after it out of order sees zeros.
+__global__ void slow_times_three(int *out, int n) {
+  for (volatile long i = 0; i < 100000000; i = i + 1) {
+  }
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = 3 * i;
+}
+
 __global__ void add_one(int *data, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) data[i] += 1;
@@ -470,7 +479,7 @@ static void callbacks() {
   int source[n] = {9, 9, 9, 9, 9, 9, 9, 77};
   hipStream_t s;
   CHECK(hipStreamCreateWithFlags(&s, hipStreamNonBlocking));
-  times_three<<<1, n, 0, s>>>(log.device_value, n);
+  slow_times_three<<<1, n, 0, s>>>(log.device_value, n);
   CHECK(hipStreamAddCallback(s, stream_callback, &log, 0));
   copy_value<<<1, 1, 0, s>>>(log.managed + 1, log.managed);
   CHECK(hipMemcpyAsync(log.device_value + 7, source + 7, sizeof(int), hipMemcpyHostToDevice, s));
