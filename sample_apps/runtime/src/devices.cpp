@@ -1,10 +1,6 @@
-// The simulated devices: how many, their properties, each host thread's
-// current device, peer access, and which device owns each allocation.
-#include <unistd.h>
-
-#include <cstring>
+// The simulated devices: how many, each host thread's current device, peer
+// access, and which device owns each allocation.
 #include <map>
-#include <thread>
 
 #include "internal.h"
 
@@ -63,6 +59,8 @@ int device_count() {
   static const int count = static_cast<int>(devices().devices.size());
   return count;
 }
+
+const char *device_name(int device) { return devices().devices[device].name.c_str(); }
 
 int current_device() { return gpusym_current_device; }
 
@@ -127,46 +125,6 @@ hipError_t hipSetDevice(int device) {
   return hipSuccess;
 }
 
-hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int device) {
-  if (!prop) return record(hipErrorInvalidValue);
-  if (!valid_device(device)) return record(hipErrorInvalidDevice);
-  long workers = env_long("GPUSYM_WORKERS", std::thread::hardware_concurrency());
-  memset(prop, 0, sizeof *prop);
-  snprintf(prop->name, sizeof prop->name, "%s", devices().devices[device].name.c_str());
-  snprintf(prop->gcnArchName, sizeof prop->gcnArchName, "gpusym");
-  // Every device is the host's memory, seen whole.
-  prop->totalGlobalMem = static_cast<size_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
-  prop->sharedMemPerBlock = kMaxDynamicShared;
-  prop->warpSize = 64;
-  prop->maxThreadsPerBlock = 1024;
-  prop->maxThreadsDim[0] = prop->maxThreadsDim[1] = prop->maxThreadsDim[2] = 1024;
-  prop->maxGridSize[0] = 0x7fffffff;
-  prop->maxGridSize[1] = prop->maxGridSize[2] = 65536;
-  prop->clockRate = 1000000;
-  prop->totalConstMem = 64 * 1024;
-  // The workers run the blocks of every device: they are its compute units.
-  prop->multiProcessorCount = static_cast<int>(workers < 1 ? 1 : workers);
-  prop->maxThreadsPerMultiProcessor = 1024;
-  prop->concurrentKernels = 1;  // kernels of different streams may overlap
-  prop->pciBusID = device + 1;
-  prop->canMapHostMemory = 1;
-  prop->clockInstructionRate = 1000000;
-  prop->memoryClockRate = 1000000;
-  prop->memoryBusWidth = 64;
-  prop->l2CacheSize = 4 * 1024 * 1024;
-  prop->regsPerMultiprocessor = 65536;
-  prop->regsPerBlock = 65536;
-  prop->memPitch = 0x7fffffff;
-  prop->sharedMemPerMultiprocessor = kMaxDynamicShared;
-  prop->maxSharedMemoryPerMultiProcessor = kMaxDynamicShared;
-  prop->isMultiGpuBoard = device_count() > 1;
-  prop->asyncEngineCount = 1;
-  prop->unifiedAddressing = 1;
-  prop->hostNativeAtomicSupported = 1;
-  prop->maxBlocksPerMultiProcessor = 1;
-  return hipSuccess;
-}
-
 hipError_t hipDeviceSynchronize(void) {
   synchronize_device(current_device());
   return hipSuccess;
@@ -225,9 +183,19 @@ hipError_t hipDeviceDisablePeerAccess(int peer) {
 
 hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attributes, const void *ptr) {
   if (!attributes || !ptr) return record(hipErrorInvalidValue);
+  void *pointer = const_cast<void *>(ptr), *start;
+  unsigned flags;
+  bool registered;
+  if (find_host_mapped(ptr, &start, &flags, &registered)) {  // host memory the device reads
+    *attributes = hipPointerAttribute_t{hipMemoryTypeHost, current_device(), pointer, pointer, 0, flags};
+    return hipSuccess;
+  }
   int device = allocation_device(ptr);
   if (device < 0) return record(hipErrorInvalidValue);  // no live allocation holds it
-  *attributes = hipPointerAttribute_t{hipMemoryTypeDevice, device, const_cast<void *>(ptr), nullptr, 0, 0};
+  if (is_managed(ptr))
+    *attributes = hipPointerAttribute_t{hipMemoryTypeManaged, device, pointer, pointer, 1, hipMemAttachGlobal};
+  else
+    *attributes = hipPointerAttribute_t{hipMemoryTypeDevice, device, pointer, nullptr, 0, 0};
   return hipSuccess;
 }
 

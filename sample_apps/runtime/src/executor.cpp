@@ -266,12 +266,12 @@ void worker_main(uint32_t index) {
     }
     ran_something = true;
     Op *op = s.runnable.front();
-    if (op->kind != Op::kKernel) {  // a copy or a memset
+    if (op->kind != Op::kKernel) {  // a transfer or a host function
       s.runnable.pop_front();
       op->in_runnable = false;
       if (!s.runnable.empty()) s.work.notify_one();
       lock.unlock();
-      run_transfer(*op);
+      run_operation(*op);
       lock.lock();
       complete(op);
       continue;

@@ -137,6 +137,8 @@ hipError_t checked_launch(const void *handle, const LaunchConfig &config, void *
 // GPUSYM_DEVICES (default 2), read once.
 int device_count();
 inline bool valid_device(int device) { return device >= 0 && device < device_count(); }
+// "gpusym simulated device N".
+const char *device_name(int device);
 // The calling thread's current device (hipSetDevice; 0 in a new thread).
 int current_device();
 void set_current_device(int device);
@@ -155,8 +157,24 @@ void synchronize_owner(const void *pointer);
 bool is_device_variable_range(const void *pointer, size_t size);
 
 // ---- memory (memory.cpp) ----
+// A guarded allocation on the current device (hipMalloc; hipMallocManaged
+// when `managed`); records no error.
+hipError_t allocate(void **ptr, size_t size, bool managed);
+// Whether a copy of `dst_span` bytes at dst from `src_span` bytes at src is
+// valid for `kind` (each side device memory when the kind says so).
+hipError_t check_copy(const void *dst, size_t dst_span, const void *src, size_t src_span, hipMemcpyKind kind);
+// Whether `pointer` is in a live hipMallocManaged allocation.
+bool is_managed(const void *pointer);
+
+// ---- pinned and registered host memory (host_memory.cpp) ----
+// True when [pointer, pointer + size) lies inside one pinned or registered range.
+bool is_host_mapped_range(const void *pointer, size_t size);
+// The pinned or registered range holding `pointer`: its start and
+// hipHostMalloc/hipHostRegister flags; false when none holds it.
+bool find_host_mapped(const void *pointer, void **start, unsigned *flags, bool *registered);
+
 // True when [pointer, pointer + size) lies inside one live device allocation
-// or device variable.
+// (managed ones too), device variable, or pinned or registered host range.
 bool is_device_range(const void *pointer, size_t size);
 // hipDeviceReset: frees every live allocation of `device`, as hipFree does.
 void free_device_allocations(int device);
@@ -185,8 +203,25 @@ struct Dependency {
   uint64_t ticket;
 };
 
+// A copy (src set) or memset (src null) of `depth` slices of `height` rows
+// of `width` bytes each; pitches and slices are the strides in bytes.
+struct Transfer {
+  void *dst = nullptr;
+  const void *src = nullptr;
+  size_t width = 0, height = 1, depth = 1;
+  size_t dst_pitch = 0, src_pitch = 0;
+  size_t dst_slice = 0, src_slice = 0;
+  uint32_t value = 0;   // memset: each element of `element` bytes (1, 2 or 4) gets it
+  uint8_t element = 1;
+  // The bytes from dst (or src) to the end of the last row.
+  size_t dst_span() const { return (depth - 1) * dst_slice + (height - 1) * dst_pitch + width; }
+  size_t src_span() const { return (depth - 1) * src_slice + (height - 1) * src_pitch + width; }
+};
+// Copies or sets it, now, on the calling thread.
+void run_transfer(const Transfer &transfer);
+
 struct Op {
-  enum Kind : uint8_t { kKernel, kCopy, kSet, kRecord, kWait };
+  enum Kind : uint8_t { kKernel, kTransfer, kHost, kRecord, kWait };
   Kind kind;
   bool caller_runs = false;   // run by the thread that queued it (GPUSYM_LAUNCH_BLOCKING=1)
   bool started = false;       // its turn has come
@@ -209,11 +244,14 @@ struct Op {
   uint64_t done_blocks = 0;              // under the scheduler's mutex
   gpusym_debug_dispatch *record = nullptr;
 
-  // kCopy, kSet
-  void *dst = nullptr;
-  const void *src = nullptr;
-  size_t size = 0;
-  int value = 0;
+  // kTransfer
+  Transfer transfer;
+
+  // kHost: host_fn(user_data), or callback(handle, hipSuccess, user_data)
+  hipHostFn_t host_fn = nullptr;
+  hipStreamCallback_t callback = nullptr;
+  void *user_data = nullptr;
+  hipStream_t handle = nullptr;
 
   // kRecord
   ihipEvent_t *event = nullptr;
@@ -269,8 +307,15 @@ void enqueue(Op *op, ihipStream_t *stream);
 void wait_turn(std::unique_lock<std::mutex> &lock, Op *op);
 // The operation, started, has finished: the next ones may start.
 void complete(Op *op);
-// Runs a copy or memset.
-void run_transfer(const Op &op);
+// Runs a transfer or a host function (on a worker: not a kernel).
+void run_operation(const Op &op);
+
+// Queues a transfer on the stream `handle` (as hipMemcpyAsync does): it
+// runs on a worker, or on the caller with GPUSYM_LAUNCH_BLOCKING=1.
+hipError_t queue_transfer(const Transfer &transfer, hipStream_t handle);
+// Waits (taking the mutex) for everything queued so far on `handle`;
+// hipErrorInvalidHandle when it is no live stream.
+hipError_t synchronize_stream(hipStream_t handle);
 
 // Waits (taking the mutex) for the work queued so far: on the current
 // device's null stream and its blocking streams, as synchronous calls do;

@@ -1,4 +1,4 @@
-// Device memory: allocations, copies, memset, device-variable copies.
+// Device memory: allocations (managed ones too), copies, memset.
 //
 // Device memory is host memory the runtime tracks, so that a copy or a free
 // of something that is not a live allocation gets HIP's error code, and so
@@ -48,6 +48,7 @@ struct Allocation {
   uint32_t slot;         // in the debugger's table
   bool live;
   bool guarded;          // in the reserved range; else host memory (aligned_alloc)
+  bool managed;          // by hipMallocManaged
 };
 
 struct DeviceMemory {
@@ -190,7 +191,7 @@ void *allocate_guarded(DeviceMemory &m, size_t size, Allocation &out) {
   }
   uintptr_t pointer = span + data - rounded;
   forget_overlapping(m, span, data + m.page);
-  out = Allocation{size, span, data + m.page, 0, true, true};
+  out = Allocation{size, span, data + m.page, 0, true, true, false};
   return reinterpret_cast<void *>(pointer);
 }
 
@@ -234,9 +235,12 @@ void release(DeviceMemory &m, std::map<uintptr_t, Allocation>::iterator found, g
 }
 
 const char *origin(const DeviceMemory &m, const Allocation &allocation) {
+  bool reset = m.table[allocation.slot].freed_by == GPUSYM_FREED_BY_RESET;
+  if (allocation.managed)
+    return allocation.live ? "hipMallocManaged"
+                           : reset ? "hipMallocManaged, then hipDeviceReset" : "hipMallocManaged, then hipFree";
   if (allocation.live) return "hipMalloc";
-  return m.table[allocation.slot].freed_by == GPUSYM_FREED_BY_RESET ? "hipMalloc, then hipDeviceReset"
-                                                                     : "hipMalloc, then hipFree";
+  return reset ? "hipMalloc, then hipDeviceReset" : "hipMalloc, then hipFree";
 }
 const char *bytes(uint64_t count) { return count == 1 ? "byte" : "bytes"; }
 
@@ -253,7 +257,31 @@ bool is_device_range(const void *pointer, size_t size) {
       if (containing->second.live && start - containing->first + size <= containing->second.size) return true;
     }
   }
-  return is_device_variable_range(pointer, size);
+  return is_device_variable_range(pointer, size) || is_host_mapped_range(pointer, size);
+}
+
+bool is_managed(const void *pointer) {
+  DeviceMemory &m = memory();
+  std::lock_guard<std::mutex> lock(m.mutex);
+  uintptr_t address = reinterpret_cast<uintptr_t>(pointer);
+  auto after = m.allocations.upper_bound(address);
+  if (after == m.allocations.begin()) return false;
+  auto containing = std::prev(after);
+  return containing->second.live && containing->second.managed && address - containing->first < containing->second.size;
+}
+
+hipError_t check_copy(const void *dst, size_t dst_span, const void *src, size_t src_span, hipMemcpyKind kind) {
+  if (dst_span == 0 && src_span == 0) return hipSuccess;
+  if (!dst || !src) return hipErrorInvalidValue;
+  switch (kind) {
+    case hipMemcpyHostToHost: return hipSuccess;
+    case hipMemcpyHostToDevice: return is_device_range(dst, dst_span) ? hipSuccess : hipErrorInvalidValue;
+    case hipMemcpyDeviceToHost: return is_device_range(src, src_span) ? hipSuccess : hipErrorInvalidValue;
+    case hipMemcpyDeviceToDevice:
+      return is_device_range(dst, dst_span) && is_device_range(src, src_span) ? hipSuccess : hipErrorInvalidValue;
+    case hipMemcpyDefault: return hipSuccess;  // unified addressing: any valid pair
+  }
+  return hipErrorInvalidMemcpyDirection;
 }
 
 void free_device_allocations(int device) {
@@ -322,31 +350,8 @@ void describe_address(uintptr_t address, gpusym_debug_fault &fault, char *text, 
 
 using namespace gpusym;
 
-namespace {
-
-// Whether a copy of `size` bytes of `kind` between dst and src is valid.
-hipError_t check_copy(void *dst, const void *src, size_t size, hipMemcpyKind kind) {
-  if (size == 0) return hipSuccess;
-  if (!dst || !src) return hipErrorInvalidValue;
-  bool dst_device = is_device_range(dst, size);
-  bool src_device = is_device_range(src, size);
-  switch (kind) {
-    case hipMemcpyHostToHost: return hipSuccess;
-    case hipMemcpyHostToDevice: return dst_device ? hipSuccess : hipErrorInvalidValue;
-    case hipMemcpyDeviceToHost: return src_device ? hipSuccess : hipErrorInvalidValue;
-    case hipMemcpyDeviceToDevice:
-      return dst_device && src_device ? hipSuccess : hipErrorInvalidValue;
-    case hipMemcpyDefault: return hipSuccess;  // unified addressing: any valid pair
-  }
-  return hipErrorInvalidMemcpyDirection;
-}
-
-}  // namespace
-
-extern "C" {
-
-hipError_t hipMalloc(void **ptr, size_t size) {
-  if (!ptr) return record(hipErrorInvalidValue);
+hipError_t gpusym::allocate(void **ptr, size_t size, bool managed) {
+  if (!ptr) return hipErrorInvalidValue;
   *ptr = nullptr;
   if (size == 0) return hipSuccess;
   DeviceMemory &m = memory();
@@ -355,7 +360,7 @@ hipError_t hipMalloc(void **ptr, size_t size) {
   void *memory = allocate_guarded(m, size, allocation);
   // More than the whole device range can never be had: HIP's answer, with
   // no fall-back that would leave later allocations unguarded.
-  if (!memory && m.base && size > m.end - m.base) return record(hipErrorOutOfMemory);
+  if (!memory && m.base && size > m.end - m.base) return hipErrorOutOfMemory;
   if (!memory) {
     // The range is full, or the system maps no more (vm.max_map_count):
     // host memory still works, only unguarded.
@@ -366,9 +371,10 @@ hipError_t hipMalloc(void **ptr, size_t size) {
       m.warned_unguarded = true;
     }
     memory = aligned_alloc(kAlignment, round_up(size, kAlignment));
-    if (!memory) return record(hipErrorOutOfMemory);
-    allocation = Allocation{size, 0, 0, 0, true, false};
+    if (!memory) return hipErrorOutOfMemory;
+    allocation = Allocation{size, 0, 0, 0, true, false, false};
   }
+  allocation.managed = managed;
   uintptr_t base = reinterpret_cast<uintptr_t>(memory);
   allocation.slot = new_slot(m);
   m.table[allocation.slot] = {base, size, GPUSYM_ALLOCATION_LIVE, 0, ++m.serial};
@@ -377,6 +383,44 @@ hipError_t hipMalloc(void **ptr, size_t size) {
   own_allocation(memory, size);  // by the current device
   *ptr = memory;
   return hipSuccess;
+}
+
+extern "C" {
+
+hipError_t hipMalloc(void **ptr, size_t size) { return record(allocate(ptr, size, false)); }
+
+// Managed memory is device memory, which the host reads and writes as it is.
+hipError_t hipMallocManaged(void **ptr, size_t size, unsigned int flags) {
+  if (flags != hipMemAttachGlobal && flags != hipMemAttachHost) return record(hipErrorInvalidValue);
+  return record(allocate(ptr, size, true));
+}
+
+// Advice and prefetches move nothing: every device's memory is the host's.
+hipError_t hipMemAdvise(const void *ptr, size_t count, hipMemoryAdvise advice, int device) {
+  if (!ptr || !count || !is_device_range(ptr, count)) return record(hipErrorInvalidValue);
+  if (advice < hipMemAdviseSetReadMostly ||
+      (advice > hipMemAdviseUnsetAccessedBy && advice != hipMemAdviseSetCoarseGrain &&
+       advice != hipMemAdviseUnsetCoarseGrain))
+    return record(hipErrorInvalidValue);
+  if (device != hipCpuDeviceId && !valid_device(device)) return record(hipErrorInvalidDevice);
+  return hipSuccess;
+}
+
+hipError_t hipMemPrefetchAsync(const void *ptr, size_t count, int device, hipStream_t) {
+  if (!ptr || !count || !is_device_range(ptr, count)) return record(hipErrorInvalidValue);
+  if (device != hipCpuDeviceId && !valid_device(device)) return record(hipErrorInvalidDevice);
+  return hipSuccess;
+}
+
+// Allocated at once; the stream orders nothing before it.
+hipError_t hipMallocAsync(void **ptr, size_t size, hipStream_t) {
+  return record(allocate(ptr, size, false));
+}
+
+// Freed once the work queued before it on the stream is done: the call waits for it.
+hipError_t hipFreeAsync(void *ptr, hipStream_t stream) {
+  if (hipError_t error = synchronize_stream(stream)) return record(error);
+  return hipFree(ptr);
 }
 
 hipError_t hipFree(void *ptr) {
@@ -391,7 +435,7 @@ hipError_t hipFree(void *ptr) {
 }
 
 hipError_t hipMemcpy(void *dst, const void *src, size_t size, hipMemcpyKind kind) {
-  if (hipError_t error = check_copy(dst, src, size, kind)) return record(error);
+  if (hipError_t error = check_copy(dst, size, src, size, kind)) return record(error);
   synchronize();
   if (size) memmove(dst, src, size);
   return hipSuccess;
@@ -401,30 +445,6 @@ hipError_t hipMemset(void *dst, int value, size_t size) {
   if (size && !is_device_range(dst, size)) return record(hipErrorInvalidValue);
   synchronize();
   memset(dst, value, size);
-  return hipSuccess;
-}
-
-hipError_t hipMemcpyToSymbol(const void *symbol, const void *src, size_t size, size_t offset,
-                             hipMemcpyKind kind) {
-  Variable *variable = find_variable(symbol);
-  if (!variable || !variable->device_address) return record(hipErrorInvalidSymbol);
-  if (offset + size > variable->size || !src) return record(hipErrorInvalidValue);
-  if (kind != hipMemcpyHostToDevice && kind != hipMemcpyDeviceToDevice && kind != hipMemcpyDefault)
-    return record(hipErrorInvalidMemcpyDirection);
-  synchronize();
-  memcpy(static_cast<char *>(variable->device_address) + offset, src, size);
-  return hipSuccess;
-}
-
-hipError_t hipMemcpyFromSymbol(void *dst, const void *symbol, size_t size, size_t offset,
-                               hipMemcpyKind kind) {
-  Variable *variable = find_variable(symbol);
-  if (!variable || !variable->device_address) return record(hipErrorInvalidSymbol);
-  if (offset + size > variable->size || !dst) return record(hipErrorInvalidValue);
-  if (kind != hipMemcpyDeviceToHost && kind != hipMemcpyDeviceToDevice && kind != hipMemcpyDefault)
-    return record(hipErrorInvalidMemcpyDirection);
-  synchronize();
-  memcpy(dst, static_cast<const char *>(variable->device_address) + offset, size);
   return hipSuccess;
 }
 

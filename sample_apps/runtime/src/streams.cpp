@@ -14,6 +14,7 @@ struct ihipStream_t {
   uint64_t id;              // 0 for a null stream, then 1, 2, ... (what a debugger shows)
   int device;
   unsigned flags;           // hipStreamDefault or hipStreamNonBlocking
+  int priority = 0;         // hipStreamCreateWithPriority's, clamped: it orders nothing here
   bool is_null;
   bool destroyed = false;   // by hipStreamDestroy: freed when its work is done
   bool blocked = false;     // its front operation waits for other streams' work
@@ -336,11 +337,41 @@ void complete(Op *op) {
   run_advances(q);
 }
 
-void run_transfer(const Op &op) {
-  if (op.kind == Op::kCopy)
-    memmove(op.dst, op.src, op.size);
+void run_transfer(const Transfer &t) {
+  for (size_t z = 0; z < t.depth; z++) {
+    for (size_t y = 0; y < t.height; y++) {
+      char *dst = static_cast<char *>(t.dst) + z * t.dst_slice + y * t.dst_pitch;
+      if (t.src) {
+        memmove(dst, static_cast<const char *>(t.src) + z * t.src_slice + y * t.src_pitch, t.width);
+      } else if (t.element == 1) {
+        memset(dst, static_cast<int>(t.value), t.width);
+      } else {
+        for (size_t x = 0; x + t.element <= t.width; x += t.element) memcpy(dst + x, &t.value, t.element);
+      }
+    }
+  }
+}
+
+void run_operation(const Op &op) {
+  if (op.kind == Op::kTransfer)
+    run_transfer(op.transfer);
+  else if (op.host_fn)
+    op.host_fn(op.user_data);
   else
-    memset(op.dst, op.value, op.size);
+    op.callback(op.handle, hipSuccess, op.user_data);
+}
+
+hipError_t synchronize_stream(hipStream_t handle) {
+  if (!handle) {
+    synchronize();  // the null stream and, in its legacy ordering, the device's blocking streams
+    return hipSuccess;
+  }
+  Queues &q = queues();
+  std::unique_lock<std::mutex> lock(q.mutex);
+  ihipStream_t *s = find_stream(handle);
+  if (!s) return hipErrorInvalidHandle;
+  wait_for(q, lock, {everything_queued(s)});
+  return hipSuccess;
 }
 
 void synchronize() {
@@ -382,22 +413,8 @@ using namespace gpusym;
 
 namespace {
 
-// Whether a copy of `size` bytes of `kind` between dst and src is valid (as hipMemcpy checks).
-hipError_t check_copy(void *dst, const void *src, size_t size, hipMemcpyKind kind) {
-  if (!dst || !src) return hipErrorInvalidValue;
-  switch (kind) {
-    case hipMemcpyHostToHost: return hipSuccess;
-    case hipMemcpyHostToDevice: return is_device_range(dst, size) ? hipSuccess : hipErrorInvalidValue;
-    case hipMemcpyDeviceToHost: return is_device_range(src, size) ? hipSuccess : hipErrorInvalidValue;
-    case hipMemcpyDeviceToDevice:
-      return is_device_range(dst, size) && is_device_range(src, size) ? hipSuccess : hipErrorInvalidValue;
-    case hipMemcpyDefault: return hipSuccess;  // unified addressing: any valid pair
-  }
-  return hipErrorInvalidMemcpyDirection;
-}
-
-// Queues a copy or memset on `handle` (any device's stream, as in HIP).
-hipError_t queue_transfer(Op *op, hipStream_t handle) {
+// Queues `op` (a transfer or host function) on `handle` (any device's stream, as in HIP).
+hipError_t queue(Op *op, hipStream_t handle) {
   Queues &q = queues();
   std::unique_lock<std::mutex> lock(q.mutex);
   ihipStream_t *s = find_stream(handle);
@@ -405,31 +422,38 @@ hipError_t queue_transfer(Op *op, hipStream_t handle) {
     delete op;
     return hipErrorInvalidHandle;
   }
-  op->caller_runs = launch_blocking();
+  // Host functions always run on a worker: never on the thread that queued them.
+  op->caller_runs = op->kind == Op::kTransfer && launch_blocking();
   if (!op->caller_runs) start_workers();
   enqueue(op, s);
   if (op->caller_runs) {
     wait_turn(lock, op);
     lock.unlock();
-    run_transfer(*op);
+    run_operation(*op);
     lock.lock();
     complete(op);
   }
   return hipSuccess;
 }
 
-Op *transfer(Op::Kind kind, void *dst, const void *src, size_t size, int value = 0) {
-  auto *op = new Op(kind);
-  op->dst = dst;
-  op->src = src;
-  op->size = size;
-  op->value = value;
+Op *copy_op(void *dst, const void *src, size_t size) {
+  auto *op = new Op(Op::kTransfer);
+  op->transfer.dst = dst;
+  op->transfer.src = src;
+  op->transfer.width = size;
   return op;
 }
 
 ihipEvent_t *find_event(Queues &q, hipEvent_t handle) { return q.events.count(handle) ? handle : nullptr; }
 
 }  // namespace
+
+hipError_t gpusym::queue_transfer(const Transfer &transfer, hipStream_t handle) {
+  auto *op = new Op(Op::kTransfer);
+  op->transfer = transfer;
+  return queue(op, handle);
+}
+
 
 extern "C" {
 
@@ -441,6 +465,33 @@ hipError_t hipStreamCreateWithFlags(hipStream_t *stream, unsigned int flags) {
   Queues &q = queues();
   std::lock_guard<std::mutex> lock(q.mutex);
   *stream = new_stream(q, current_device(), flags, false);
+  return hipSuccess;
+}
+
+// HIP's range: -1 the greatest priority, 1 the least; others are clamped into it.
+constexpr int kGreatestPriority = -1, kLeastPriority = 1;
+
+hipError_t hipStreamCreateWithPriority(hipStream_t *stream, unsigned int flags, int priority) {
+  if (hipError_t error = hipStreamCreateWithFlags(stream, flags)) return error;
+  Queues &q = queues();
+  std::lock_guard<std::mutex> lock(q.mutex);
+  (*stream)->priority = std::clamp(priority, kGreatestPriority, kLeastPriority);
+  return hipSuccess;
+}
+
+hipError_t hipDeviceGetStreamPriorityRange(int *least, int *greatest) {
+  if (least) *least = kLeastPriority;
+  if (greatest) *greatest = kGreatestPriority;
+  return hipSuccess;
+}
+
+hipError_t hipStreamGetPriority(hipStream_t stream, int *priority) {
+  if (!priority) return record(hipErrorInvalidValue);
+  Queues &q = queues();
+  std::lock_guard<std::mutex> lock(q.mutex);
+  ihipStream_t *s = find_stream(stream);
+  if (!s) return record(hipErrorInvalidHandle);
+  *priority = s->priority;
   return hipSuccess;
 }
 
@@ -459,18 +510,7 @@ hipError_t hipStreamDestroy(hipStream_t stream) {
   return hipSuccess;
 }
 
-hipError_t hipStreamSynchronize(hipStream_t stream) {
-  if (!stream) {
-    synchronize();  // the null stream and, in its legacy ordering, the device's blocking streams
-    return hipSuccess;
-  }
-  Queues &q = queues();
-  std::unique_lock<std::mutex> lock(q.mutex);
-  ihipStream_t *s = find_stream(stream);
-  if (!s) return record(hipErrorInvalidHandle);
-  wait_for(q, lock, {everything_queued(s)});
-  return hipSuccess;
-}
+hipError_t hipStreamSynchronize(hipStream_t stream) { return record(synchronize_stream(stream)); }
 
 // hipErrorNotReady is an answer, not a failure: it leaves the last error alone.
 hipError_t hipStreamQuery(hipStream_t stream) {
@@ -604,26 +644,50 @@ hipError_t hipEventDestroy(hipEvent_t event) {
   return hipSuccess;
 }
 
+// ---- host functions in stream order ----
+
+// Each runs on a worker once the work queued before it in the stream is
+// done, and the stream's later work waits for it to return.
+hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void *user_data) {
+  if (!fn) return record(hipErrorInvalidValue);
+  auto *op = new Op(Op::kHost);
+  op->host_fn = fn;
+  op->user_data = user_data;
+  return record(queue(op, stream));
+}
+
+hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback, void *user_data,
+                                unsigned int flags) {
+  if (!callback || flags != 0) return record(hipErrorInvalidValue);
+  auto *op = new Op(Op::kHost);
+  op->callback = callback;
+  op->user_data = user_data;
+  op->handle = stream;
+  return record(queue(op, stream));
+}
+
 // ---- asynchronous and peer copies ----
 
 hipError_t hipMemcpyAsync(void *dst, const void *src, size_t size, hipMemcpyKind kind, hipStream_t stream) {
   if (size == 0) return hipSuccess;
-  if (hipError_t error = check_copy(dst, src, size, kind)) return record(error);
-  return record(queue_transfer(transfer(Op::kCopy, dst, src, size), stream));
+  if (hipError_t error = check_copy(dst, size, src, size, kind)) return record(error);
+  return record(queue(copy_op(dst, src, size), stream));
 }
 
 hipError_t hipMemsetAsync(void *dst, int value, size_t size, hipStream_t stream) {
   if (size == 0) return hipSuccess;
   if (!is_device_range(dst, size)) return record(hipErrorInvalidValue);
-  return record(queue_transfer(transfer(Op::kSet, dst, nullptr, size, value), stream));
+  Op *op = copy_op(dst, nullptr, size);
+  op->transfer.value = static_cast<uint8_t>(value);
+  return record(queue(op, stream));
 }
 
 hipError_t hipMemcpyPeerAsync(void *dst, int dst_device, const void *src, int src_device, size_t size,
                               hipStream_t stream) {
   if (!valid_device(dst_device) || !valid_device(src_device)) return record(hipErrorInvalidDevice);
   if (size == 0) return hipSuccess;
-  if (hipError_t error = check_copy(dst, src, size, hipMemcpyDeviceToDevice)) return record(error);
-  return record(queue_transfer(transfer(Op::kCopy, dst, src, size), stream));
+  if (hipError_t error = check_copy(dst, size, src, size, hipMemcpyDeviceToDevice)) return record(error);
+  return record(queue(copy_op(dst, src, size), stream));
 }
 
 // Synchronous: after the work queued so far on the current device, the
@@ -631,7 +695,7 @@ hipError_t hipMemcpyPeerAsync(void *dst, int dst_device, const void *src, int sr
 hipError_t hipMemcpyPeer(void *dst, int dst_device, const void *src, int src_device, size_t size) {
   if (!valid_device(dst_device) || !valid_device(src_device)) return record(hipErrorInvalidDevice);
   if (size == 0) return hipSuccess;
-  if (hipError_t error = check_copy(dst, src, size, hipMemcpyDeviceToDevice)) return record(error);
+  if (hipError_t error = check_copy(dst, size, src, size, hipMemcpyDeviceToDevice)) return record(error);
   {
     Queues &q = queues();
     std::unique_lock<std::mutex> lock(q.mutex);

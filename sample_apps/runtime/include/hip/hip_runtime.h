@@ -9,7 +9,7 @@
 #include "hip/hip_runtime_api.h"
 
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
-#define HIP_SYMBOL(symbol) (&(symbol))
+#define HIP_SYMBOL(symbol) symbol  /* as in HIP: the symbol overloads take the variable itself */
 
 #if defined(__HIP__) && defined(__cplusplus)
 

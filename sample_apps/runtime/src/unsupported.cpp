@@ -1,0 +1,33 @@
+// Calls with no meaning for devices that are threads of this one process:
+// interprocess handles, cooperative launches, graphs and stream capture,
+// memory pools.  Each answers hipErrorNotSupported, as HIP does for a feature
+// a device lacks, so that a program can link, ask, and take another path.
+#include "internal.h"
+
+using gpusym::record;
+
+extern "C" {
+
+hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t *, void *) { return record(hipErrorNotSupported); }
+hipError_t hipIpcOpenMemHandle(void **, hipIpcMemHandle_t, unsigned int) { return record(hipErrorNotSupported); }
+hipError_t hipIpcCloseMemHandle(void *) { return record(hipErrorNotSupported); }
+hipError_t hipIpcGetEventHandle(hipIpcEventHandle_t *, hipEvent_t) { return record(hipErrorNotSupported); }
+hipError_t hipIpcOpenEventHandle(hipEvent_t *, hipIpcEventHandle_t) { return record(hipErrorNotSupported); }
+
+hipError_t hipLaunchCooperativeKernel(const void *, dim3, dim3, void **, unsigned int, hipStream_t) {
+  return record(hipErrorNotSupported);
+}
+
+hipError_t hipStreamBeginCapture(hipStream_t, hipStreamCaptureMode) { return record(hipErrorNotSupported); }
+hipError_t hipStreamEndCapture(hipStream_t, hipGraph_t *) { return record(hipErrorNotSupported); }
+hipError_t hipGraphCreate(hipGraph_t *, unsigned int) { return record(hipErrorNotSupported); }
+hipError_t hipGraphDestroy(hipGraph_t) { return record(hipErrorNotSupported); }
+hipError_t hipGraphInstantiate(hipGraphExec_t *, hipGraph_t, void **, char *, size_t) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphLaunch(hipGraphExec_t, hipStream_t) { return record(hipErrorNotSupported); }
+hipError_t hipGraphExecDestroy(hipGraphExec_t) { return record(hipErrorNotSupported); }
+
+hipError_t hipDeviceGetDefaultMemPool(hipMemPool_t *, int) { return record(hipErrorNotSupported); }
+
+}  // extern "C"
