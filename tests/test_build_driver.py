@@ -132,3 +132,14 @@ def test_define_reaches_device_code(build_program, value):
     result = run([program])
     assert result.returncode == 0, describe(result)
     assert result.stdout.strip() == f"device wrote {value}", describe(result)
+
+
+# ---- optimised device code -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", ["-O0", "-O1", "-O2", "-O3"])
+def test_inlined_device_function_with_parameters_builds_and_runs(build_program, level):
+    program = build_program("inlined_device_function.hip", flags=("-g", level), output=f"inlined{level}")
+    result = run([program])
+    assert result.returncode == 0, describe(result)
+    assert result.stdout.strip() == "twice(20) = 41", describe(result)

@@ -236,6 +236,27 @@ def _linkage_name(die: DIE) -> str | None:
     return name.decode() if name else None
 
 
+def _origin(die: DIE) -> DIE:
+    """The DIE `die` is a concrete instance of (an out-of-line copy of an
+    inlined function, or one of its parameters), else `die` itself."""
+    while "DW_AT_abstract_origin" in die.attributes:
+        die = die.get_DIE_from_attribute("DW_AT_abstract_origin")
+    return die
+
+
+def _parameter_descriptors(subprogram: DIE) -> list[str]:
+    """Descriptors of `subprogram`'s parameters, typed where they are declared."""
+    descriptors = []
+    for child in _origin(subprogram).iter_children():
+        if child.tag == "DW_TAG_formal_parameter":
+            declared = _origin(child)
+            if "DW_AT_type" in declared.attributes:
+                descriptors.append(parameter_descriptor(declared.get_DIE_from_attribute("DW_AT_type")))
+            else:
+                descriptors.append("?parameter_without_a_type")
+    return descriptors
+
+
 def describe(shared_object: Path) -> tuple[dict[str, str], list[str]]:
     """Descriptors of every function `shared_object` defines and exports, and
     the names of its undefined thread-local symbols (``extern __shared__``)."""
@@ -258,11 +279,7 @@ def describe(shared_object: Path) -> tuple[dict[str, str], list[str]]:
                         continue
                     name = _linkage_name(die)
                     if name in defined and name not in descriptors:
-                        descriptors[name] = ",".join(
-                            parameter_descriptor(child.get_DIE_from_attribute("DW_AT_type"))
-                            for child in die.iter_children()
-                            if child.tag == "DW_TAG_formal_parameter"
-                        )
+                        descriptors[name] = ",".join(_parameter_descriptors(die))
     return descriptors, shared
 
 
