@@ -278,7 +278,7 @@ def parameter_descriptor(type_die: DIE) -> str:
                 if size not in names:
                     raise Unsupported(f"{size}-byte floating point")
                 return names[size]
-            if encoding in _COMPLEX_ENCODINGS or size == 16:
+            if encoding in _COMPLEX_ENCODINGS:
                 return _aggregate(die)
             return f"{'i' if encoding in _SIGNED_ENCODINGS else 'u'}{8 * size}"
         raise Unsupported(die.tag)

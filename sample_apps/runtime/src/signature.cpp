@@ -4,7 +4,10 @@
 //
 // Grammar (one descriptor per kernel, parameters separated by ','):
 //   p                 pointer (also references, nullptr_t)
-//   i8 i16 i32 i64    signed integers;  u8 u16 u32 u64 unsigned integers
+//   i8 ... i128       signed integers of 8, 16, 32, 64 and 128 bits
+//   u8 ... u128       unsigned integers (a 128-bit one that does not fit in
+//                     the integer registers left goes on the stack, and the
+//                     register left is not used after it, as clang does)
 //   f16 f32 f64 f80   _Float16 (and __bf16), float, double, long double
 //   {S,A:C}           by-value aggregate (also vectors, __int128, complex) of S
 //                     bytes aligned to A; C is either the System V class of
@@ -39,6 +42,7 @@ struct Shape {
   size_t size = 0, align = 0;
   std::string classes;
   bool is_signed = false;
+  bool takes_pair = false;  // __int128: on the stack, it leaves no integer register to later arguments
 };
 
 bool aggregate_shape(const std::string &text, Shape &shape, std::string &error) {
@@ -94,6 +98,10 @@ bool parameter_shape(const std::string &text, Shape &shape, std::string &error) 
     unsigned long bits = strtoul(text.c_str() + 1, nullptr, 10);
     if (bits == 8 || bits == 16 || bits == 32 || bits == 64) {
       shape = {bits / 8, bits / 8, "I", text[0] == 'i'};
+      return true;
+    }
+    if (bits == 128) {
+      shape = {16, 16, "II", false, true};
       return true;
     }
   }
@@ -159,6 +167,7 @@ bool parse_signature(const std::string &descriptor, Signature &out) {
       }
     } else {
       size_t size = by_reference ? 8 : shape.size;
+      if (shape.takes_pair) gprs = kIntegerRegisters;
       stack = align_up(stack, by_reference ? 8 : std::max<size_t>(8, shape.align));
       address_word = static_cast<uint32_t>(kCallStack - kCallGpr + stack / 8);
       if (!by_reference)
