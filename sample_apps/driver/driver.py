@@ -7,7 +7,7 @@ import tempfile
 from pathlib import Path
 
 from sample_apps import runtime_library, toolchain
-from sample_apps.driver import hip_source, options as build_options
+from sample_apps.driver import hip_source, options as build_options, signatures
 
 EXIT_USAGE = 2
 
@@ -87,6 +87,10 @@ def build(argv: list[str]) -> int:
                 _link(objects + options.objects, options)
     except hip_source.CompileError as error:
         return error.returncode
+    except signatures.UnsupportedKernel as error:
+        for line in str(error).splitlines():
+            print(f"gpusym build: {line}", file=sys.stderr)
+        return 1
     except (toolchain.ToolMissing, runtime_library.RuntimeBuildError) as error:
         print(f"gpusym build: {error}", file=sys.stderr)
         return 1

@@ -152,9 +152,10 @@ def _sim_object(assembly: Path, kernels: list[str], options: BuildOptions, workd
 def _sim_code_object(device_object: Path, described: Path, kernels: list[str], options: BuildOptions, workdir: Path) -> bytes:
     """The simulated device's code object: an x86-64 shared object carrying
     its parameter descriptors and its kernel list (see signatures.py)."""
-    descriptors, shared = signatures.describe(described)
+    functions, shared = signatures.describe(described)
+    signatures.check_kernels(functions, kernels)
     generated = workdir / "sim_signatures.s"
-    generated.write_text(signatures.assembly(descriptors, shared, kernels))
+    generated.write_text(signatures.assembly(functions, shared, kernels))
     shared_object = workdir / "sim.so"
     _link_shared([device_object, generated], shared_object, options, strip=not options.debug)
     return shared_object.read_bytes()

@@ -17,6 +17,8 @@ from pathlib import Path
 from elftools.dwarf.die import DIE
 from elftools.elf.elffile import ELFFile
 
+from symbols.demangle import demangle
+
 #: Undefined thread-local symbols of device code are ``extern __shared__``
 #: arrays; they all alias one buffer of this size per CPU thread.
 DYNAMIC_SHARED_BYTES = 64 * 1024
@@ -41,10 +43,16 @@ _FLOAT_ENCODINGS = {0x04}  # DW_ATE_float
 _COMPLEX_ENCODINGS = {0x03}  # DW_ATE_complex_float
 _SIGNED_ENCODINGS = {0x05, 0x06, 0x0D}  # signed, signed_char, signed_fixed
 _PASS_BY_REFERENCE = 0x04  # DW_CC_pass_by_reference
+#: The runtime aligns the stack pointer of a kernel's call to this.
+_MAX_STACK_ALIGNMENT = 64
 
 
 class Unsupported(Exception):
     """A parameter type the simulated device cannot pass."""
+
+
+class UnsupportedKernel(Exception):
+    """Kernels with parameters the simulated device cannot pass; one line each."""
 
 
 # System V classes of an eightbyte, as the descriptor spells them.
@@ -249,9 +257,12 @@ def _aggregate(die: DIE) -> str:
     """``{size,alignment:classes}``: one class per eightbyte, or M (memory),
     or R (by reference to a copy the caller makes)."""
     size, align = _size(die), _alignment(die)
-    if _attr(die, "DW_AT_calling_convention") == _PASS_BY_REFERENCE:
+    by_reference = _attr(die, "DW_AT_calling_convention") == _PASS_BY_REFERENCE
+    classes = _IN_MEMORY if by_reference else _classify(die, 0)
+    if _MEMORY in classes and align > _MAX_STACK_ALIGNMENT:
+        raise Unsupported(f"aggregate aligned to {align} bytes (at most {_MAX_STACK_ALIGNMENT})")
+    if by_reference:
         return f"{{{size},{align}:R}}"
-    classes = _classify(die, 0)
     if _MEMORY in classes:
         return f"{{{size},{align}:M}}"
     return f"{{{size},{align}:{''.join(classes[: (size + 7) // 8])}}}"
@@ -283,7 +294,7 @@ def parameter_descriptor(type_die: DIE) -> str:
             return f"{'i' if encoding in _SIGNED_ENCODINGS else 'u'}{8 * size}"
         raise Unsupported(die.tag)
     except Unsupported as why:
-        return "?" + str(why).replace(",", ";").replace(" ", "_")
+        return f"?{why}"
 
 
 def _linkage_name(die: DIE) -> str | None:
@@ -305,22 +316,25 @@ def _origin(die: DIE) -> DIE:
     return die
 
 
-def _parameter_descriptors(subprogram: DIE) -> list[str]:
-    """Descriptors of `subprogram`'s parameters, typed where they are declared."""
-    descriptors = []
+def _parameter_descriptors(subprogram: DIE) -> list[tuple[str, str]]:
+    """Name and descriptor of each of `subprogram`'s parameters, read where
+    they are declared."""
+    parameters = []
     for child in _origin(subprogram).iter_children():
         if child.tag == "DW_TAG_formal_parameter":
             declared = _origin(child)
+            name = (_attr(declared, "DW_AT_name") or b"").decode()
             if "DW_AT_type" in declared.attributes:
-                descriptors.append(parameter_descriptor(declared.get_DIE_from_attribute("DW_AT_type")))
+                parameters.append((name, parameter_descriptor(declared.get_DIE_from_attribute("DW_AT_type"))))
             else:
-                descriptors.append("?parameter_without_a_type")
-    return descriptors
+                parameters.append((name, "?parameter without a type"))
+    return parameters
 
 
-def describe(shared_object: Path) -> tuple[dict[str, str], list[str]]:
-    """Descriptors of every function `shared_object` defines and exports, and
-    the names of its undefined thread-local symbols (``extern __shared__``)."""
+def describe(shared_object: Path) -> tuple[dict[str, list[tuple[str, str]]], list[str]]:
+    """The parameters (name, descriptor) of every function `shared_object`
+    defines and exports, and the names of its undefined thread-local symbols
+    (``extern __shared__``)."""
     with open(shared_object, "rb") as stream:
         elf = ELFFile(stream)
         symtab = elf.get_section_by_name(".dynsym")
@@ -332,16 +346,29 @@ def describe(shared_object: Path) -> tuple[dict[str, str], list[str]]:
                     shared.append(symbol.name)
             elif info["type"] == "STT_FUNC" and info["bind"] in ("STB_GLOBAL", "STB_WEAK"):
                 defined.add(symbol.name)
-        descriptors: dict[str, str] = {}
+        functions: dict[str, list[tuple[str, str]]] = {}
         if elf.has_dwarf_info():
             for unit in elf.get_dwarf_info().iter_CUs():
                 for die in unit.iter_DIEs():
                     if die.tag != "DW_TAG_subprogram" or "DW_AT_low_pc" not in die.attributes:
                         continue
                     name = _linkage_name(die)
-                    if name in defined and name not in descriptors:
-                        descriptors[name] = ",".join(_parameter_descriptors(die))
-    return descriptors, shared
+                    if name in defined and name not in functions:
+                        functions[name] = _parameter_descriptors(die)
+    return functions, shared
+
+
+def check_kernels(functions: dict[str, list[tuple[str, str]]], kernels: list[str]) -> None:
+    """Raises UnsupportedKernel naming each kernel parameter that cannot be passed."""
+    problems = [
+        f"kernel {demangle(kernel) or kernel}: parameter {index}{f' ({name})' if name else ''} "
+        f"cannot be passed on the simulated device: {descriptor[1:]}"
+        for kernel in kernels
+        for index, (name, descriptor) in enumerate(functions.get(kernel, ()), 1)
+        if descriptor.startswith("?")
+    ]
+    if problems:
+        raise UnsupportedKernel("\n".join(problems))
 
 
 def _string_table(symbol: str, lines: list[str]) -> list[str]:
@@ -357,10 +384,18 @@ def _string_table(symbol: str, lines: list[str]) -> list[str]:
     ]
 
 
-def assembly(descriptors: dict[str, str], shared: list[str], kernels: list[str]) -> str:
+def _signature(parameters: list[tuple[str, str]]) -> str:
+    return ",".join(
+        f"?{text[1:].replace(',', ';').replace(' ', '_')}" if text.startswith("?") else text for _, text in parameters
+    )
+
+
+def assembly(functions: dict[str, list[tuple[str, str]]], shared: list[str], kernels: list[str]) -> str:
     """Assembly defining ``__gpusym_signatures``, ``__gpusym_kernels`` and the
     dynamic shared buffer."""
-    lines = _string_table("__gpusym_signatures", [f"{name} {text}" for name, text in sorted(descriptors.items())])
+    lines = _string_table(
+        "__gpusym_signatures", [f"{name} {_signature(parameters)}" for name, parameters in sorted(functions.items())]
+    )
     lines += _string_table("__gpusym_kernels", sorted(kernels))
     if shared:
         lines += ['\t.section .tbss,"awT",@nobits', "\t.p2align 4"]
