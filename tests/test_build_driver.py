@@ -132,3 +132,25 @@ def test_define_reaches_device_code(build_program, value):
     result = run([program])
     assert result.returncode == 0, describe(result)
     assert result.stdout.strip() == f"device wrote {value}", describe(result)
+
+
+# ---- optimised device code -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", ["-O0", "-O1", "-O2", "-O3"])
+def test_inlined_device_function_with_parameters_builds_and_runs(build_program, level):
+    program = build_program("inlined_device_function.hip", flags=("-g", level), output=f"inlined{level}")
+    result = run([program])
+    assert result.returncode == 0, describe(result)
+    assert result.stdout.strip() == "twice(20) = 41", describe(result)
+
+
+def test_kernel_parameter_that_cannot_be_passed_is_a_build_error_naming_it(tmp_path):
+    out = tmp_path / "overaligned_kernel"
+    result = run_gpusym("build", TEST_PROGRAMS / "overaligned_kernel.hip", "-o", out)
+    assert result.returncode == 1, describe(result)
+    assert result.stderr.strip() == (
+        "gpusym build: kernel take_wide(int*, Wide): parameter 2 (wide) cannot be passed on the simulated device: "
+        "aggregate aligned to 128 bytes (at most 64)"
+    ), describe(result)
+    assert not out.exists(), "a program was written despite the error"

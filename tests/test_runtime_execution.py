@@ -56,3 +56,10 @@ def test_barriers_in_nested_places_give_exact_results(build_program, blocking):
     result = run([program, "1", "33", "1024", "16x8x8", "7x3x2"], env={"GPUSYM_LAUNCH_BLOCKING": blocking})
     assert result.returncode == 0, describe(result)
     assert result.stdout.strip() == "barriers: 0 wrong", describe(result)
+
+
+@pytest.mark.parametrize("level", ["-O0", "-O2"])
+def test_empty_class_arguments_do_not_shift_the_others(build_program, level):
+    result = run([build_program("empty_arguments.hip", flags=(level,), output=f"empty_arguments{level}")])
+    assert result.returncode == 0, describe(result)
+    assert result.stdout.strip() == "functor 742 lambda 7042", describe(result)

@@ -8,7 +8,7 @@ import tempfile
 from pathlib import Path
 
 from sample_apps import runtime_library, toolchain
-from sample_apps.driver import device_link, hip_source, options as build_options
+from sample_apps.driver import device_link, hip_source, options as build_options, signatures
 
 EXIT_USAGE = 2
 
@@ -107,6 +107,10 @@ def build(argv: list[str], *, hipcc: bool = False) -> int:
                 _link(objects + options.objects, options, workdir)
     except hip_source.CompileError as error:
         return error.returncode
+    except signatures.UnsupportedKernel as error:
+        for line in str(error).splitlines():
+            print(f"{command}: {line}", file=sys.stderr)
+        return 1
     except (toolchain.ToolMissing, runtime_library.RuntimeBuildError, device_link.DeviceLinkError) as error:
         print(f"{command}: {error}", file=sys.stderr)
         return 1

@@ -158,9 +158,10 @@ def sim_code_object(device_objects: list[Path], kernels: list[str], options: Bui
     readers do not apply)."""
     described = workdir / "sim-described.so"
     _link_shared(device_objects, described, options, strip=False)
-    descriptors, shared = signatures.describe(described)
+    functions, shared = signatures.describe(described)
+    signatures.check_kernels(functions, kernels)
     generated = workdir / "sim_signatures.s"
-    generated.write_text(signatures.assembly(descriptors, shared, kernels))
+    generated.write_text(signatures.assembly(functions, shared, kernels))
     shared_object = workdir / "sim.so"
     _link_shared([*device_objects, generated], shared_object, options, strip=not debug)
     return shared_object.read_bytes()

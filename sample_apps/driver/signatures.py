@@ -12,11 +12,12 @@ and the names of its kernels (the functions a host may launch, e.g. through
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from elftools.dwarf.die import DIE
 from elftools.elf.elffile import ELFFile
+
+from symbols.demangle import demangle
 
 #: Undefined thread-local symbols of device code are ``extern __shared__``
 #: arrays; they all alias one buffer of this size per CPU thread.
@@ -42,17 +43,24 @@ _FLOAT_ENCODINGS = {0x04}  # DW_ATE_float
 _COMPLEX_ENCODINGS = {0x03}  # DW_ATE_complex_float
 _SIGNED_ENCODINGS = {0x05, 0x06, 0x0D}  # signed, signed_char, signed_fixed
 _PASS_BY_REFERENCE = 0x04  # DW_CC_pass_by_reference
+#: The runtime aligns the stack pointer of a kernel's call to this.
+_MAX_STACK_ALIGNMENT = 64
 
 
 class Unsupported(Exception):
     """A parameter type the simulated device cannot pass."""
 
 
-@dataclass(frozen=True)
-class _Leaf:
-    offset: int
-    size: int
-    kind: str  # "int", "sse" or "x87"
+class UnsupportedKernel(Exception):
+    """Kernels with parameters the simulated device cannot pass; one line each."""
+
+
+# System V classes of an eightbyte, as the descriptor spells them.
+_NONE, _INTEGER, _SSE, _SSE_UP, _MEMORY = "N", "I", "S", "U", "M"
+#: The classes of the first two eightbytes of a value (more go in memory).
+Classes = tuple[str, str]
+_UNCLASSED: Classes = (_NONE, _NONE)
+_IN_MEMORY: Classes = (_MEMORY, _MEMORY)
 
 
 def _strip(die: DIE) -> DIE:
@@ -66,6 +74,14 @@ def _strip(die: DIE) -> DIE:
 def _attr(die: DIE, name: str, default=None):
     attribute = die.attributes.get(name)
     return attribute.value if attribute is not None else default
+
+
+def _element(die: DIE) -> DIE:
+    return _strip(die.get_DIE_from_attribute("DW_AT_type"))
+
+
+def _is_vector(die: DIE) -> bool:
+    return die.tag == "DW_TAG_array_type" and "DW_AT_GNU_vector" in die.attributes
 
 
 def _array_count(die: DIE) -> int:
@@ -83,10 +99,10 @@ def _array_count(die: DIE) -> int:
 
 def _size(die: DIE) -> int:
     die = _strip(die)
-    if die.tag in _POINTERS:
+    if die.tag in _POINTERS and "DW_AT_byte_size" not in die.attributes:
         return 8
-    if die.tag == "DW_TAG_array_type":
-        return _array_count(die) * _size(die.get_DIE_from_attribute("DW_AT_type"))
+    if die.tag == "DW_TAG_array_type" and "DW_AT_byte_size" not in die.attributes:
+        return _array_count(die) * _size(_element(die))
     size = _attr(die, "DW_AT_byte_size")
     if size is None:
         raise Unsupported(f"{die.tag} without a size")
@@ -99,15 +115,19 @@ def _alignment(die: DIE) -> int:
         return _attr(die, "DW_AT_alignment")
     if die.tag in _POINTERS or die.tag == "DW_TAG_ptr_to_member_type":
         return 8
+    if _is_vector(die):  # clang aligns a vector to its size, rounded up to a power of two
+        return 1 << (_size(die) - 1).bit_length()
     if die.tag == "DW_TAG_array_type":
-        return _alignment(die.get_DIE_from_attribute("DW_AT_type"))
+        return _alignment(_element(die))
     if die.tag in _AGGREGATES:
-        members = [
-            child.get_DIE_from_attribute("DW_AT_type")
-            for child in die.iter_children()
-            if child.tag in ("DW_TAG_member", "DW_TAG_inheritance") and _is_field(child)
-        ]
-        return max((_alignment(member) for member in members), default=1)
+        return max(
+            (
+                max(_attr(child, "DW_AT_alignment", 1), _alignment(child.get_DIE_from_attribute("DW_AT_type")))
+                for child in die.iter_children()
+                if child.tag in ("DW_TAG_member", "DW_TAG_inheritance") and _is_field(child)
+            ),
+            default=1,
+        )
     size = _size(die)
     if _attr(die, "DW_AT_encoding") in _COMPLEX_ENCODINGS:
         return size // 2
@@ -118,82 +138,134 @@ def _is_field(member: DIE) -> bool:
     return "DW_AT_external" not in member.attributes and "DW_AT_declaration" not in member.attributes
 
 
-def _leaves(die: DIE, offset: int) -> list[_Leaf]:
-    """The scalar pieces of a value of type `die` placed at `offset`."""
+def _merge(accumulated: str, field: str) -> str:
+    """Two classes of one eightbyte merged (System V ABI 3.2.3, step 4)."""
+    if accumulated == field or field == _NONE:
+        return accumulated
+    if _MEMORY in (accumulated, field):
+        return _MEMORY
+    if accumulated == _NONE:
+        return field
+    return _INTEGER if _INTEGER in (accumulated, field) else _SSE
+
+
+def _merged(a: Classes, b: Classes) -> Classes:
+    return _merge(a[0], b[0]), _merge(a[1], b[1])
+
+
+def _spanning(offset: int, size: int, kind: str) -> Classes:
+    """`kind` in each eightbyte that bytes [offset, offset + size) touch."""
+    first, second = (kind if offset < 8 * (i + 1) and offset + size > 8 * i else _NONE for i in range(2))
+    return first, second
+
+
+def _post_merge(size: int, classes: Classes) -> Classes:
+    """An aggregate's classes after the ABI's post-merger cleanup."""
+    low, high = classes
+    if high == _MEMORY or (size > 16 and (low, high) != (_SSE, _SSE_UP)):
+        return _IN_MEMORY
+    if high == _SSE_UP and low not in (_SSE, _SSE_UP):
+        return low, _SSE
+    return low, high
+
+
+def _classify(die: DIE, offset: int) -> Classes:
+    """The classes of a value of type `die` at byte `offset` of an argument,
+    as clang classifies it for x86-64 (X86_64ABIInfo::classify)."""
     die = _strip(die)
-    if die.tag in _POINTERS:
-        return [_Leaf(offset, 8, "int")]
-    if die.tag == "DW_TAG_ptr_to_member_type":
-        return [_Leaf(offset + 8 * i, 8, "int") for i in range(_size(die) // 8)]
-    if die.tag == "DW_TAG_enumeration_type":
-        return [_Leaf(offset, _size(die), "int")]
+    if die.tag in _POINTERS or die.tag in ("DW_TAG_enumeration_type", "DW_TAG_ptr_to_member_type"):
+        return _spanning(offset, _size(die), _INTEGER)
     if die.tag == "DW_TAG_base_type":
-        size, encoding = _size(die), _attr(die, "DW_AT_encoding")
-        if encoding in _FLOAT_ENCODINGS:
-            if size == 16:
-                return [_Leaf(offset, 16, "x87")]
-            if size not in (4, 8):
-                raise Unsupported(f"{size}-byte floating point")
-            return [_Leaf(offset, size, "sse")]
-        if encoding in _COMPLEX_ENCODINGS:
-            half = size // 2
-            kind = "x87" if half == 16 else "sse"
-            return [_Leaf(offset, half, kind), _Leaf(offset + half, half, kind)]
-        return [_Leaf(offset + 8 * i, min(8, size), "int") for i in range(max(1, size // 8))]
+        return _classify_scalar(die, offset)
+    if _is_vector(die):
+        return _classify_vector(die, offset)
     if die.tag == "DW_TAG_array_type":
-        if "DW_AT_GNU_vector" in die.attributes:
-            raise Unsupported("vector type")
-        element = die.get_DIE_from_attribute("DW_AT_type")
-        step = _size(element)
-        count = min(_array_count(die), 64)  # beyond 16 bytes the class is memory anyway
-        return [leaf for i in range(count) for leaf in _leaves(element, offset + i * step)]
+        size, element = _size(die), _element(die)
+        if size > 16 or offset % _alignment(element):
+            return _IN_MEMORY
+        classes, step = _UNCLASSED, _size(element)
+        for index in range(_array_count(die)):
+            classes = _merged(classes, _classify(element, offset + index * step))
+        return _post_merge(size, classes)
     if die.tag in _AGGREGATES:
-        return _aggregate_leaves(die, offset)
+        return _classify_record(die, offset)
     raise Unsupported(die.tag)
 
 
-def _aggregate_leaves(die: DIE, offset: int) -> list[_Leaf]:
+def _classify_scalar(die: DIE, offset: int) -> Classes:
+    size, encoding = _size(die), _attr(die, "DW_AT_encoding")
+    if encoding in _FLOAT_ENCODINGS:
+        if size == 16:  # long double: X87, passed in memory
+            return _IN_MEMORY
+        if size not in (2, 4, 8):
+            raise Unsupported(f"{size}-byte floating point")
+        return _spanning(offset, size, _SSE)
+    if encoding in _COMPLEX_ENCODINGS:
+        return _IN_MEMORY if size == 32 else _spanning(offset, size, _SSE)
+    return _spanning(offset, size, _INTEGER)
+
+
+def _classify_vector(die: DIE, offset: int) -> Classes:
+    size, element = _size(die), _element(die)
+    if size in (1, 2, 4):
+        return _spanning(offset, size, _INTEGER)
+    if size == 8:
+        element_encoding, element_size = _attr(element, "DW_AT_encoding"), _size(element)
+        if element_size == 8 and element_encoding in _FLOAT_ENCODINGS:
+            return _IN_MEMORY  # <1 x double>, as gcc passes it
+        return _spanning(offset, size, _INTEGER if element_size == 8 else _SSE)
+    if size == 16:
+        return _SSE, _SSE_UP
+    return _IN_MEMORY  # wider vectors need AVX registers, which kernels here are not built for
+
+
+def _classify_record(die: DIE, offset: int) -> Classes:
     if "DW_AT_declaration" in die.attributes:
         raise Unsupported("incomplete type")
-    leaves = []
+    size = _size(die)
+    if size > 64 or _attr(die, "DW_AT_calling_convention") == _PASS_BY_REFERENCE:
+        return _IN_MEMORY
+    classes = _UNCLASSED
     for child in die.iter_children():
         if child.tag == "DW_TAG_inheritance":
             if _attr(child, "DW_AT_virtuality"):
                 raise Unsupported("virtual base class")
-            base = offset + _attr(child, "DW_AT_data_member_location", 0)
-            leaves += _leaves(child.get_DIE_from_attribute("DW_AT_type"), base)
+            base = child.get_DIE_from_attribute("DW_AT_type")
+            classes = _merged(classes, _classify(base, offset + _attr(child, "DW_AT_data_member_location", 0)))
         elif child.tag == "DW_TAG_member" and _is_field(child):
+            if size > 16:
+                return _IN_MEMORY
             if "DW_AT_bit_size" in child.attributes:
-                first = _attr(child, "DW_AT_data_bit_offset", 0)
-                last = first + _attr(child, "DW_AT_bit_size") - 1
-                leaves += [_Leaf(offset + first // 8, 1, "int"), _Leaf(offset + last // 8, 1, "int")]
+                bits, first = _attr(child, "DW_AT_bit_size"), _attr(child, "DW_AT_data_bit_offset", 0)
+                if bits:
+                    last = first + bits - 1
+                    classes = _merged(classes, _spanning(offset + first // 8, last // 8 - first // 8 + 1, _INTEGER))
                 continue
             location = _attr(child, "DW_AT_data_member_location", 0)
             if not isinstance(location, int):
                 raise Unsupported("member at a computed location")
-            leaves += _leaves(child.get_DIE_from_attribute("DW_AT_type"), offset + location)
-    return leaves
+            member = child.get_DIE_from_attribute("DW_AT_type")
+            if (offset + location) % _alignment(member):
+                return _IN_MEMORY
+            classes = _merged(classes, _classify(member, offset + location))
+        if _MEMORY in classes:
+            return _IN_MEMORY
+    return _post_merge(size, classes)
 
 
 def _aggregate(die: DIE) -> str:
-    if _attr(die, "DW_AT_calling_convention") == _PASS_BY_REFERENCE:
-        raise Unsupported("type with a non-trivial copy constructor or destructor")
+    """``{size,alignment:classes}``: one class per eightbyte, or M (memory),
+    or R (by reference to a copy the caller makes)."""
     size, align = _size(die), _alignment(die)
-    leaves = _leaves(die, 0)
-    in_memory = (
-        size > 16
-        or any(leaf.kind == "x87" for leaf in leaves)
-        or any(leaf.offset % min(leaf.size, 8) for leaf in leaves)
-    )
-    if in_memory:
-        if align > 8:
-            raise Unsupported("over-aligned aggregate passed in memory")
+    by_reference = _attr(die, "DW_AT_calling_convention") == _PASS_BY_REFERENCE
+    classes = _IN_MEMORY if by_reference else _classify(die, 0)
+    if _MEMORY in classes and align > _MAX_STACK_ALIGNMENT:
+        raise Unsupported(f"aggregate aligned to {align} bytes (at most {_MAX_STACK_ALIGNMENT})")
+    if by_reference:
+        return f"{{{size},{align}:R}}"
+    if _MEMORY in classes:
         return f"{{{size},{align}:M}}"
-    classes = ""
-    for start in range(0, size, 8):
-        kinds = {leaf.kind for leaf in leaves if leaf.offset < start + 8 and leaf.offset + leaf.size > start}
-        classes += "S" if kinds == {"sse"} else "I"
-    return f"{{{size},{align}:{classes}}}"
+    return f"{{{size},{align}:{''.join(classes[: (size + 7) // 8])}}}"
 
 
 def parameter_descriptor(type_die: DIE) -> str:
@@ -202,7 +274,7 @@ def parameter_descriptor(type_die: DIE) -> str:
         die = _strip(type_die)
         if die.tag in _POINTERS:
             return "p"
-        if die.tag in _AGGREGATES:
+        if die.tag in _AGGREGATES or die.tag == "DW_TAG_array_type":
             return _aggregate(die)
         if die.tag == "DW_TAG_ptr_to_member_type":
             return "i64" if _size(die) == 8 else "{16,8:II}"
@@ -213,16 +285,16 @@ def parameter_descriptor(type_die: DIE) -> str:
         if die.tag == "DW_TAG_base_type":
             size, encoding = _size(die), _attr(die, "DW_AT_encoding")
             if encoding in _FLOAT_ENCODINGS:
-                names = {4: "f32", 8: "f64", 16: "f80"}
+                names = {2: "f16", 4: "f32", 8: "f64", 16: "f80"}
                 if size not in names:
                     raise Unsupported(f"{size}-byte floating point")
                 return names[size]
-            if encoding in _COMPLEX_ENCODINGS or size == 16:
+            if encoding in _COMPLEX_ENCODINGS:
                 return _aggregate(die)
             return f"{'i' if encoding in _SIGNED_ENCODINGS else 'u'}{8 * size}"
         raise Unsupported(die.tag)
     except Unsupported as why:
-        return "?" + str(why).replace(",", ";").replace(" ", "_")
+        return f"?{why}"
 
 
 def _linkage_name(die: DIE) -> str | None:
@@ -236,9 +308,33 @@ def _linkage_name(die: DIE) -> str | None:
     return name.decode() if name else None
 
 
-def describe(shared_object: Path) -> tuple[dict[str, str], list[str]]:
-    """Descriptors of every function `shared_object` defines and exports, and
-    the names of its undefined thread-local symbols (``extern __shared__``)."""
+def _origin(die: DIE) -> DIE:
+    """The DIE `die` is a concrete instance of (an out-of-line copy of an
+    inlined function, or one of its parameters), else `die` itself."""
+    while "DW_AT_abstract_origin" in die.attributes:
+        die = die.get_DIE_from_attribute("DW_AT_abstract_origin")
+    return die
+
+
+def _parameter_descriptors(subprogram: DIE) -> list[tuple[str, str]]:
+    """Name and descriptor of each of `subprogram`'s parameters, read where
+    they are declared."""
+    parameters = []
+    for child in _origin(subprogram).iter_children():
+        if child.tag == "DW_TAG_formal_parameter":
+            declared = _origin(child)
+            name = (_attr(declared, "DW_AT_name") or b"").decode()
+            if "DW_AT_type" in declared.attributes:
+                parameters.append((name, parameter_descriptor(declared.get_DIE_from_attribute("DW_AT_type"))))
+            else:
+                parameters.append((name, "?parameter without a type"))
+    return parameters
+
+
+def describe(shared_object: Path) -> tuple[dict[str, list[tuple[str, str]]], list[str]]:
+    """The parameters (name, descriptor) of every function `shared_object`
+    defines and exports, and the names of its undefined thread-local symbols
+    (``extern __shared__``)."""
     with open(shared_object, "rb") as stream:
         elf = ELFFile(stream)
         symtab = elf.get_section_by_name(".dynsym")
@@ -250,20 +346,29 @@ def describe(shared_object: Path) -> tuple[dict[str, str], list[str]]:
                     shared.append(symbol.name)
             elif info["type"] == "STT_FUNC" and info["bind"] in ("STB_GLOBAL", "STB_WEAK"):
                 defined.add(symbol.name)
-        descriptors: dict[str, str] = {}
+        functions: dict[str, list[tuple[str, str]]] = {}
         if elf.has_dwarf_info():
             for unit in elf.get_dwarf_info().iter_CUs():
                 for die in unit.iter_DIEs():
                     if die.tag != "DW_TAG_subprogram" or "DW_AT_low_pc" not in die.attributes:
                         continue
                     name = _linkage_name(die)
-                    if name in defined and name not in descriptors:
-                        descriptors[name] = ",".join(
-                            parameter_descriptor(child.get_DIE_from_attribute("DW_AT_type"))
-                            for child in die.iter_children()
-                            if child.tag == "DW_TAG_formal_parameter"
-                        )
-    return descriptors, shared
+                    if name in defined and name not in functions:
+                        functions[name] = _parameter_descriptors(die)
+    return functions, shared
+
+
+def check_kernels(functions: dict[str, list[tuple[str, str]]], kernels: list[str]) -> None:
+    """Raises UnsupportedKernel naming each kernel parameter that cannot be passed."""
+    problems = [
+        f"kernel {demangle(kernel) or kernel}: parameter {index}{f' ({name})' if name else ''} "
+        f"cannot be passed on the simulated device: {descriptor[1:]}"
+        for kernel in kernels
+        for index, (name, descriptor) in enumerate(functions.get(kernel, ()), 1)
+        if descriptor.startswith("?")
+    ]
+    if problems:
+        raise UnsupportedKernel("\n".join(problems))
 
 
 def _string_table(symbol: str, lines: list[str]) -> list[str]:
@@ -279,10 +384,18 @@ def _string_table(symbol: str, lines: list[str]) -> list[str]:
     ]
 
 
-def assembly(descriptors: dict[str, str], shared: list[str], kernels: list[str]) -> str:
+def _signature(parameters: list[tuple[str, str]]) -> str:
+    return ",".join(
+        f"?{text[1:].replace(',', ';').replace(' ', '_')}" if text.startswith("?") else text for _, text in parameters
+    )
+
+
+def assembly(functions: dict[str, list[tuple[str, str]]], shared: list[str], kernels: list[str]) -> str:
     """Assembly defining ``__gpusym_signatures``, ``__gpusym_kernels`` and the
     dynamic shared buffer."""
-    lines = _string_table("__gpusym_signatures", [f"{name} {text}" for name, text in sorted(descriptors.items())])
+    lines = _string_table(
+        "__gpusym_signatures", [f"{name} {_signature(parameters)}" for name, parameters in sorted(functions.items())]
+    )
     lines += _string_table("__gpusym_kernels", sorted(kernels))
     if shared:
         lines += ['\t.section .tbss,"awT",@nobits', "\t.p2align 4"]

@@ -4,9 +4,12 @@
  * gpusym_run_lanes(const uint64_t *image, void *kernel, gpusym_lane *lane)
  * runs lanes on the stack it is called on, from lane, the running one, and
  * never returns.  Each lane calls kernel with the arguments a dispatch laid
- * out once in its call image (internal.h, Signature): the stack words are
- * copied below the return address, xmm0-xmm7 are loaded when the image says
- * they carry arguments, then rdi..r9.  When the call returns, the lane has
+ * out once in its call image (internal.h, Signature): its call area (the
+ * values of rdi..r9, then the stack words) is copied below a 64-byte aligned
+ * stack pointer, the words the image lists get that stack pointer added (the
+ * addresses of by-reference arguments' copies, which lie above the stack
+ * arguments), xmm0-xmm7 are loaded when the image says they carry
+ * arguments, and rdi..r9 popped from the stack.  When the call returns, the lane has
  * exited; while the next lane of the block has not started, that one is
  * made the running lane and called the
  * same way.  Then gpusym_lane_resume, when the next lane waits at a
@@ -43,43 +46,51 @@ gpusym_run_lanes:
         movq    gpusym_executor@GOTTPOFF(%rip), %rax
         movq    %fs:(%rax), %rax
         movq    EXECUTOR_RECORD(%rax), %r13
-1:      movq    0(%r14), %rcx           /* stack words: even */
-        testq   %rcx, %rcx
-        jz      3f
+1:      movq    0(%r14), %rcx           /* call area words: 6 registers, then the stack */
+        andq    $-64, %rsp              /* arguments aligned to up to 64 bytes */
         leaq    (,%rcx,8), %rdx
         subq    %rdx, %rsp
         xorl    %edx, %edx
-2:      movq    128(%r14,%rdx,8), %rsi
+2:      movq    160(%r14,%rdx,8), %rsi
         movq    %rsi, (%rsp,%rdx,8)
         incq    %rdx
         cmpq    %rcx, %rdx
         jne     2b
-3:      cmpq    $0, 8(%r14)
-        je      4f
-        movq    64(%r14), %xmm0
-        movq    72(%r14), %xmm1
-        movq    80(%r14), %xmm2
-        movq    88(%r14), %xmm3
-        movq    96(%r14), %xmm4
-        movq    104(%r14), %xmm5
-        movq    112(%r14), %xmm6
-        movq    120(%r14), %xmm7
-4:      movq    16(%r14), %rdi
-        movq    24(%r14), %rsi
-        movq    32(%r14), %rdx
-        movq    40(%r14), %rcx
-        movq    48(%r14), %r8
-        movq    56(%r14), %r9
+        leaq    160(%r14,%rcx,8), %rsi  /* the indices of the relative words */
+        movq    16(%r14), %rcx
+        leaq    48(%rsp), %rax          /* the stack pointer at the call */
+        jmp     4f
+3:      movq    -8(%rsi,%rcx,8), %rdx
+        addq    %rax, (%rsp,%rdx,8)
+        decq    %rcx
+4:      testq   %rcx, %rcx
+        jnz     3b
+        cmpq    $0, 8(%r14)
+        je      5f
+        movdqu  32(%r14), %xmm0
+        movdqu  48(%r14), %xmm1
+        movdqu  64(%r14), %xmm2
+        movdqu  80(%r14), %xmm3
+        movdqu  96(%r14), %xmm4
+        movdqu  112(%r14), %xmm5
+        movdqu  128(%r14), %xmm6
+        movdqu  144(%r14), %xmm7
+5:      popq    %rdi
+        popq    %rsi
+        popq    %rdx
+        popq    %rcx
+        popq    %r8
+        popq    %r9
 7:      callq   *%r15
         leaq    -32(%rbp), %rsp
         movl    $EXITED, LANE_STATE(%r12)
         leaq    LANE_SIZE(%r12), %rax
         cmpl    $UNSTARTED, LANE_STATE(%rax)
-        jne     5f
+        jne     8f
         movq    %rax, %r12
         ENTER_LANE %r12, %r13, %rax
         jmp     1b
-5:      cmpl    $AT_BARRIER, LANE_STATE(%rax)
+8:      cmpl    $AT_BARRIER, LANE_STATE(%rax)
         jne     6f
         leaq    gpusym_lane_resume(%rip), %r15  /* the next lane waits at a barrier */
         jmp     7b

@@ -67,8 +67,8 @@ void gpusym_fiber_entry(void);
 }
 
 // What the assembly reads.
-static_assert(gpusym::kCallStackWords == 0 && gpusym::kCallUsesSse == 1 && gpusym::kCallGpr == 2 &&
-                  gpusym::kCallSse == 8 && gpusym::kCallStack == 16,
+static_assert(gpusym::kCallWords == 0 && gpusym::kCallUsesSse == 1 && gpusym::kCallRelatives == 2 &&
+                  gpusym::kCallSse == 4 && gpusym::kCallGpr == 20 && gpusym::kCallStack == 26,
               "call_kernel.S reads the call image at these words");
 static_assert(offsetof(gpusym::Executor, record) == 8 && offsetof(gpusym::Executor, kernel_entry) == 16 &&
                   offsetof(gpusym::Executor, call_image) == 24 && offsetof(gpusym::Executor, waited) == 32 &&

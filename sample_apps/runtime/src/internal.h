@@ -10,6 +10,7 @@
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "gpusym/debug_interface.h"
@@ -46,12 +47,19 @@ uint64_t current_os_thread();
 // System V ABI puts each of them in a call.
 //
 // A dispatch lays its arguments out once in a call image, which every lane's
-// call loads (gpusym_run_lanes, call_kernel.S): words of the image.
-constexpr uint32_t kCallStackWords = 0;  // stack words to pass (even)
-constexpr uint32_t kCallUsesSse = 1;     // nonzero when xmm0-xmm7 carry arguments
-constexpr uint32_t kCallGpr = 2;         // rdi, rsi, rdx, rcx, r8, r9
-constexpr uint32_t kCallSse = 8;         // the low eightbytes of xmm0-xmm7
-constexpr uint32_t kCallStack = 16;      // the stack arguments, from the lowest address
+// call loads (gpusym_run_lanes, call_kernel.S): words of the image.  Its call
+// area, the six integer registers and then the stack arguments, is copied to
+// the lane's stack and the registers popped from there, so that the stack
+// pointer at the call is 64-byte aligned and words holding an address on that
+// stack (of a by-reference argument's copy) can be fixed up in place.
+constexpr uint32_t kCallWords = 0;      // words of the call area (6 + a multiple of 8)
+constexpr uint32_t kCallUsesSse = 1;    // nonzero when xmm0-xmm7 carry arguments
+constexpr uint32_t kCallRelatives = 2;  // call-area words holding an offset from the stack pointer at the call
+constexpr uint32_t kCallSse = 4;        // xmm0-xmm7, two words each
+constexpr uint32_t kCallGpr = 20;       // the call area: rdi, rsi, rdx, rcx, r8, r9,
+constexpr uint32_t kCallStack = 26;     // then the stack arguments, from the lowest address
+// After the call area: the index in it of each of the kCallRelatives words.
+//
 // `size` bytes at byte `from` of argument `param` go to byte `to` of the image.
 struct CallMove {
   uint32_t param, from, to, size;
@@ -63,7 +71,10 @@ struct Parameter {
 struct Signature {
   std::vector<Parameter> params;
   std::vector<CallMove> moves;
-  uint32_t stack_words = 0;
+  // Call-area words holding the address of a by-reference argument's copy:
+  // the copy's offset from the stack pointer at the call, added to it by each call.
+  std::vector<std::pair<uint32_t, uint64_t>> relatives;
+  uint32_t stack_words = 0;  // a multiple of 8: the stack pointer at the call stays 64-byte aligned
   bool uses_sse = false;
   std::string error;  // why the kernel cannot be called, or empty
 };
