@@ -53,9 +53,13 @@ double inverse_erf(double y) {
   return x;
 }
 
-// Modified Bessel functions of the first kind (I0 even, I1 odd).
-double bessel_i0(double x) { return std::cyl_bessel_i(0.0, std::fabs(x)); }
-double bessel_i1(double x) { return std::copysign(std::cyl_bessel_i(1.0, std::fabs(x)), x); }
+// Modified Bessel functions of the first kind (I0 even, I1 odd).  Beyond
+// 720 both overflow, and libstdc++ would throw for far larger arguments.
+double bessel_i(double order, double x) {
+  return std::fabs(x) > 720 ? HUGE_VAL : std::cyl_bessel_i(order, std::fabs(x));
+}
+double bessel_i0(double x) { return bessel_i(0.0, x); }
+double bessel_i1(double x) { return std::copysign(bessel_i(1.0, x), x); }
 
 }  // namespace
 
