@@ -140,7 +140,9 @@ def _sim_object(assembly: Path, kernels: list[str], options: BuildOptions, workd
     The DWARF of a linked object needs no relocations (a relocatable one has
     TLS relocations DWARF readers do not apply): parameters are read there."""
     marked = workdir / "sim-marked.s"
-    marked.write_text(breakpoint_sites.mark(assembly.read_text(), set(kernels)))
+    # Latin-1 keeps every byte: LLVM's comments may hold raw bytes (the
+    # operands of DW_OP_implicit_value), which are not UTF-8.
+    marked.write_text(breakpoint_sites.mark(assembly.read_text("latin-1"), set(kernels)), "latin-1")
     device_object = workdir / "sim.o"
     assemble = [toolchain.tool("clang++"), f"--target={HOST_TRIPLE}", "-Wa,--no-warn", "-c", str(marked), "-o", str(device_object)]
     _check(toolchain.run(assemble, verbose=options.verbose, capture=True))
