@@ -141,7 +141,9 @@ def _sim_object(assembly: Path, kernels: set[str] | None, options: BuildOptions,
     """The simulated device's object file, the breakpoint sites of `kernels`
     (of every function when None) marked (breakpoint_sites.py)."""
     marked = workdir / "sim-marked.s"
-    marked.write_text(breakpoint_sites.mark(assembly.read_text(), kernels))
+    # Latin-1 keeps every byte: LLVM's comments may hold raw bytes (the
+    # operands of DW_OP_implicit_value), which are not UTF-8.
+    marked.write_text(breakpoint_sites.mark(assembly.read_text("latin-1"), kernels), "latin-1")
     device_object = workdir / "sim.o"
     assemble = [toolchain.tool("clang++"), f"--target={HOST_TRIPLE}", "-Wa,--no-warn", "-c", str(marked), "-o", str(device_object)]
     check(toolchain.run(assemble, verbose=options.verbose, capture=True))

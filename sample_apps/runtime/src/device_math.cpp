@@ -4,6 +4,11 @@
 // their names (rte: to nearest, rtn: down, rtp: up, rtz: toward zero).
 #include <cfenv>
 #include <cmath>
+#include <limits>
+
+// The rounding-mode variants change the rounding mode around the operation:
+// the compiler must neither move the operation across the change nor fold it.
+#pragma STDC FENV_ACCESS ON
 
 namespace {
 
@@ -15,6 +20,46 @@ auto with_rounding(int mode, F compute) {
   fesetround(saved);
   return result;
 }
+
+// x with erfc(x) == y, for 0 <= y <= 2: Winitzki's approximation refined by
+// Newton's method on erfc (accurate in both tails, unlike erf near +-1).
+double inverse_erfc(double y) {
+  if (std::isnan(y) || y < 0 || y > 2) return std::numeric_limits<double>::quiet_NaN();
+  if (y == 0) return HUGE_VAL;
+  if (y == 2) return -HUGE_VAL;
+  const bool negative = y > 1;  // erfc(-x) == 2 - erfc(x)
+  const double tail = negative ? 2 - y : y;
+  const double a = 0.147, log_term = std::log(tail * (2 - tail)), b = 2 / (M_PI * a) + log_term / 2;
+  double x = std::sqrt(std::sqrt(b * b - log_term / a) - b);
+  for (int step = 0; step < 8; step++) {
+    double slope = -2 / std::sqrt(M_PI) * std::exp(-x * x);
+    double next = x - (std::erfc(x) - tail) / slope;
+    if (!std::isfinite(next) || next == x) break;
+    x = next;
+  }
+  return negative ? -x : x;
+}
+
+// x with erf(x) == y: near zero by Newton's method on erf itself, where 1 - y
+// would lose the digits of y.
+double inverse_erf(double y) {
+  if (!(std::fabs(y) < 0.5)) return inverse_erfc(1 - y);
+  double x = y * std::sqrt(M_PI) / 2;
+  for (int step = 0; step < 8; step++) {
+    double next = x - (std::erf(x) - y) / (2 / std::sqrt(M_PI) * std::exp(-x * x));
+    if (next == x) break;
+    x = next;
+  }
+  return x;
+}
+
+// Modified Bessel functions of the first kind (I0 even, I1 odd).  Beyond
+// 720 both overflow, and libstdc++ would throw for far larger arguments.
+double bessel_i(double order, double x) {
+  return std::fabs(x) > 720 ? HUGE_VAL : std::cyl_bessel_i(order, std::fabs(x));
+}
+double bessel_i0(double x) { return bessel_i(0.0, x); }
+double bessel_i1(double x) { return std::copysign(bessel_i(1.0, x), x); }
 
 }  // namespace
 
@@ -49,6 +94,11 @@ GPUSYM_OCML_1(j0, T(::j0(x)))
 GPUSYM_OCML_1(j1, T(::j1(x)))
 GPUSYM_OCML_1(y0, T(::y0(x)))
 GPUSYM_OCML_1(y1, T(::y1(x)))
+GPUSYM_OCML_1(erfinv, T(inverse_erf(x)))
+GPUSYM_OCML_1(erfcinv, T(inverse_erfc(x)))
+GPUSYM_OCML_1(ncdfinv, T(-std::sqrt(2.0) * inverse_erfc(2.0 * x)))
+GPUSYM_OCML_1(i0, T(bessel_i0(x)))
+GPUSYM_OCML_1(i1, T(bessel_i1(x)))
 GPUSYM_OCML_1(sqrt_rte, std::sqrt(x))
 GPUSYM_OCML_1(sqrt_rtn, with_rounding(FE_DOWNWARD, [=] { return std::sqrt(x); }))
 GPUSYM_OCML_1(sqrt_rtp, with_rounding(FE_UPWARD, [=] { return std::sqrt(x); }))
@@ -120,5 +170,40 @@ float __ocml_native_log_f32(float x) { return std::log(x); }
 float __ocml_native_log2_f32(float x) { return std::log2(x); }
 float __ocml_native_log10_f32(float x) { return std::log10(x); }
 float __ocml_native_sqrt_f32(float x) { return std::sqrt(x); }
+
+// Half precision: computed in float, rounded once to half.  A pair of halves
+// is clang's two-element vector, as the ROCm device library declares it.
+typedef _Float16 gpusym_2f16 __attribute__((ext_vector_type(2)));
+typedef short gpusym_2i16 __attribute__((ext_vector_type(2)));
+#define GPUSYM_OCML_F16(name, expr)                                                              \
+  _Float16 __ocml_##name##_f16(_Float16 h) { float x = h; return static_cast<_Float16>(expr); }  \
+  gpusym_2f16 __ocml_##name##_2f16(gpusym_2f16 v) {                                               \
+    return gpusym_2f16{__ocml_##name##_f16(v.x), __ocml_##name##_f16(v.y)};                       \
+  }
+GPUSYM_OCML_F16(ceil, std::ceil(x)) GPUSYM_OCML_F16(cos, std::cos(x)) GPUSYM_OCML_F16(exp, std::exp(x))
+GPUSYM_OCML_F16(exp10, std::pow(10.0f, x)) GPUSYM_OCML_F16(exp2, std::exp2(x)) GPUSYM_OCML_F16(fabs, std::fabs(x))
+GPUSYM_OCML_F16(floor, std::floor(x)) GPUSYM_OCML_F16(log, std::log(x)) GPUSYM_OCML_F16(log10, std::log10(x))
+GPUSYM_OCML_F16(log2, std::log2(x)) GPUSYM_OCML_F16(rint, std::rint(x)) GPUSYM_OCML_F16(rsqrt, 1.0f / std::sqrt(x))
+GPUSYM_OCML_F16(sin, std::sin(x)) GPUSYM_OCML_F16(sqrt, std::sqrt(x)) GPUSYM_OCML_F16(trunc, std::trunc(x))
+_Float16 __ocml_fma_f16(_Float16 x, _Float16 y, _Float16 z) { return static_cast<_Float16>(std::fma(float(x), float(y), float(z))); }
+gpusym_2f16 __ocml_fma_2f16(gpusym_2f16 x, gpusym_2f16 y, gpusym_2f16 z) {
+  return gpusym_2f16{__ocml_fma_f16(x.x, y.x, z.x), __ocml_fma_f16(x.y, y.y, z.y)};
+}
+_Float16 __ocml_fmax_f16(_Float16 x, _Float16 y) { return static_cast<_Float16>(std::fmax(float(x), float(y))); }
+_Float16 __ocml_fmin_f16(_Float16 x, _Float16 y) { return static_cast<_Float16>(std::fmin(float(x), float(y))); }
+_Float16 __ocml_pown_f16(_Float16 x, int n) { return static_cast<_Float16>(std::pow(float(x), n)); }
+gpusym_2f16 __ocml_pown_2f16(gpusym_2f16 x, gpusym_2i16 n) {
+  return gpusym_2f16{__ocml_pown_f16(x.x, n.x), __ocml_pown_f16(x.y, n.y)};
+}
+int __ocml_isinf_f16(_Float16 x) { return std::isinf(float(x)); }
+int __ocml_isnan_f16(_Float16 x) { return std::isnan(float(x)); }
+gpusym_2i16 __ocml_isinf_2f16(gpusym_2f16 x) { return gpusym_2i16{short(-std::isinf(float(x.x))), short(-std::isinf(float(x.y)))}; }
+gpusym_2i16 __ocml_isnan_2f16(gpusym_2f16 x) { return gpusym_2i16{short(-std::isnan(float(x.x))), short(-std::isnan(float(x.y)))}; }
+_Float16 __ocml_cvtrtn_f16_f32(float x) { return with_rounding(FE_DOWNWARD, [=] { return static_cast<_Float16>(x); }); }
+_Float16 __ocml_cvtrtp_f16_f32(float x) { return with_rounding(FE_UPWARD, [=] { return static_cast<_Float16>(x); }); }
+_Float16 __ocml_cvtrtz_f16_f32(float x) { return with_rounding(FE_TOWARDZERO, [=] { return static_cast<_Float16>(x); }); }
+float __ockl_fdot2(gpusym_2f16 a, gpusym_2f16 b, float c, bool /* clamp */) {
+  return float(a.x) * float(b.x) + float(a.y) * float(b.y) + c;
+}
 
 }  // extern "C"

@@ -28,8 +28,13 @@
 #else
 #define __shared__ __attribute__((shared))
 #endif
-#define __launch_bounds__(...) __attribute__((amdgpu_flat_work_group_size(1, __GPUSYM_FIRST(__VA_ARGS__))))
-#define __GPUSYM_FIRST(first, ...) first
+/* __launch_bounds__(max threads per block[, min warps per execution unit]). */
+#define __launch_bounds__(...) \
+  __GPUSYM_LAUNCH_BOUNDS_PICK(__VA_ARGS__, __GPUSYM_LAUNCH_BOUNDS_2, __GPUSYM_LAUNCH_BOUNDS_1, )(__VA_ARGS__)
+#define __GPUSYM_LAUNCH_BOUNDS_PICK(first, second, chosen, ...) chosen
+#define __GPUSYM_LAUNCH_BOUNDS_1(max_threads) __attribute__((amdgpu_flat_work_group_size(1, max_threads)))
+#define __GPUSYM_LAUNCH_BOUNDS_2(max_threads, min_warps) \
+  __attribute__((amdgpu_flat_work_group_size(1, max_threads), amdgpu_waves_per_eu(min_warps)))
 #else
 /* Plain C or C++: the qualifiers vanish, as they do in HIP's headers. */
 #define __host__

@@ -6,6 +6,24 @@
 #ifndef GPUSYM_HIP_RUNTIME_H
 #define GPUSYM_HIP_RUNTIME_H
 
+/* The C and C++ library headers HIP's own hip_runtime.h brings in. */
+#ifdef __cplusplus
+#include <climits>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#endif
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "hip/hip_runtime_api.h"
 
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
@@ -20,14 +38,39 @@ extern "C" hipError_t __hipPushCallConfiguration(dim3 gridDim, dim3 blockDim,
 extern "C" hipError_t __hipPopCallConfiguration(dim3 *gridDim, dim3 *blockDim,
                                                 size_t *sharedMem, hipStream_t *stream);
 
-#define hipLaunchKernelGGL(kernel, numBlocks, numThreads, memPerBlock, stream, ...) \
-  do {                                                                              \
-    kernel<<<(numBlocks), (numThreads), (memPerBlock), (stream)>>>(__VA_ARGS__);    \
-  } while (0)
+/*
+ * hipLaunchKernelGGL(kernel, grid, block, shmem, stream, args...): always the
+ * function template HIP declares under HIP_TEMPLATE_KERNEL_LAUNCH, so a kernel
+ * name with template arguments needs no HIP_KERNEL_NAME.  The launch is the
+ * triple-chevron one (clang calls the kernel's __device_stub__ through its
+ * handle), each argument converted to its parameter's type.
+ */
+template <typename... Params, typename... Args>
+static inline void hipLaunchKernelGGL(void (*kernel)(Params...), const dim3 &numBlocks, const dim3 &dimBlocks,
+                                      uint32_t sharedMemBytes, hipStream_t stream, Args &&...args) {
+  kernel<<<numBlocks, dimBlocks, sharedMemBytes, stream>>>(static_cast<Args &&>(args)...);
+}
 
 #include "hip/gpusym_detail/device_builtins.h"
 #include "hip/gpusym_detail/device_atomics.h"
 #include "hip/gpusym_detail/device_math.h"
+#include "hip/gpusym_detail/device_intrinsics.h"
+
+/* HIP's older names of the coordinates and of dynamic shared memory. */
+#define hipThreadIdx_x (threadIdx.x)
+#define hipThreadIdx_y (threadIdx.y)
+#define hipThreadIdx_z (threadIdx.z)
+#define hipBlockIdx_x (blockIdx.x)
+#define hipBlockIdx_y (blockIdx.y)
+#define hipBlockIdx_z (blockIdx.z)
+#define hipBlockDim_x (blockDim.x)
+#define hipBlockDim_y (blockDim.y)
+#define hipBlockDim_z (blockDim.z)
+#define hipGridDim_x (gridDim.x)
+#define hipGridDim_y (gridDim.y)
+#define hipGridDim_z (gridDim.z)
+#define HIP_DYNAMIC_SHARED(type, var) extern __shared__ type var[];
+#define HIP_DYNAMIC_SHARED_ATTRIBUTE
 
 #endif /* __HIP__ */
 

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "hip/hip_common.h"
+#include "hip/hip_vector_types.h"
 
 #ifdef __cplusplus
 extern "C" {

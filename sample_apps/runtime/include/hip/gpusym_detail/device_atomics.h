@@ -1,56 +1,93 @@
 /*
  * Device atomics with HIP's names and overloads, on clang's __hip_atomic
- * builtins (device scope, relaxed order, as HIP's atomicAdd and friends).
+ * builtins (relaxed order, as HIP's): atomicAdd and friends at device scope,
+ * their _system forms at system scope and _block forms at work-group scope.
+ * On the simulated device they are the host's own atomic instructions.
  */
 #ifndef GPUSYM_DEVICE_ATOMICS_H
 #define GPUSYM_DEVICE_ATOMICS_H
 
-#define __GPUSYM_ATOMIC(name, builtin, type)                                      \
-  static __device__ __GPUSYM_INLINE type name(type *address, type value) {                \
-    return builtin(address, value, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);  \
+#define __GPUSYM_ATOMIC_FN static __device__ __GPUSYM_INLINE
+
+/* name, name_system and name_block for one type, from a body (the variable
+ * arguments) using `scope`. */
+#define __GPUSYM_ATOMIC_SCOPES(name, type, params, ...)                                   \
+  __GPUSYM_ATOMIC_FN type name params {                                                   \
+    constexpr int scope = __HIP_MEMORY_SCOPE_AGENT;                                       \
+    __VA_ARGS__                                                                           \
+  }                                                                                       \
+  __GPUSYM_ATOMIC_FN type name##_system params {                                          \
+    constexpr int scope = __HIP_MEMORY_SCOPE_SYSTEM;                                      \
+    __VA_ARGS__                                                                           \
+  }                                                                                       \
+  __GPUSYM_ATOMIC_FN type name##_block params {                                           \
+    constexpr int scope = __HIP_MEMORY_SCOPE_WORKGROUP;                                   \
+    __VA_ARGS__                                                                           \
   }
 
-#define __GPUSYM_ATOMIC_ALL_TYPES(name, builtin)                                  \
-  __GPUSYM_ATOMIC(name, builtin, int)                                             \
-  __GPUSYM_ATOMIC(name, builtin, unsigned int)                                    \
-  __GPUSYM_ATOMIC(name, builtin, unsigned long long)                              \
-  __GPUSYM_ATOMIC(name, builtin, float)                                           \
+#define __GPUSYM_ATOMIC(name, builtin, type)                                              \
+  __GPUSYM_ATOMIC_SCOPES(name, type, (type * address, type value),                        \
+                         return builtin(address, value, __ATOMIC_RELAXED, scope);)
+
+#define __GPUSYM_ATOMIC_INTEGERS(name, builtin)                                           \
+  __GPUSYM_ATOMIC(name, builtin, int)                                                     \
+  __GPUSYM_ATOMIC(name, builtin, unsigned int)                                            \
+  __GPUSYM_ATOMIC(name, builtin, unsigned long)                                           \
+  __GPUSYM_ATOMIC(name, builtin, long long)                                               \
+  __GPUSYM_ATOMIC(name, builtin, unsigned long long)
+
+#define __GPUSYM_ATOMIC_NUMBERS(name, builtin)                                            \
+  __GPUSYM_ATOMIC_INTEGERS(name, builtin)                                                 \
+  __GPUSYM_ATOMIC(name, builtin, float)                                                   \
   __GPUSYM_ATOMIC(name, builtin, double)
 
-__GPUSYM_ATOMIC_ALL_TYPES(atomicAdd, __hip_atomic_fetch_add)
-__GPUSYM_ATOMIC_ALL_TYPES(atomicMax, __hip_atomic_fetch_max)
-__GPUSYM_ATOMIC_ALL_TYPES(atomicMin, __hip_atomic_fetch_min)
-__GPUSYM_ATOMIC_ALL_TYPES(atomicExch, __hip_atomic_exchange)
-__GPUSYM_ATOMIC(atomicAnd, __hip_atomic_fetch_and, int)
-__GPUSYM_ATOMIC(atomicAnd, __hip_atomic_fetch_and, unsigned int)
-__GPUSYM_ATOMIC(atomicOr, __hip_atomic_fetch_or, int)
-__GPUSYM_ATOMIC(atomicOr, __hip_atomic_fetch_or, unsigned int)
-__GPUSYM_ATOMIC(atomicXor, __hip_atomic_fetch_xor, int)
-__GPUSYM_ATOMIC(atomicXor, __hip_atomic_fetch_xor, unsigned int)
+__GPUSYM_ATOMIC_NUMBERS(atomicAdd, __hip_atomic_fetch_add)
+__GPUSYM_ATOMIC_NUMBERS(atomicSub, __hip_atomic_fetch_sub)
+__GPUSYM_ATOMIC_NUMBERS(atomicMax, __hip_atomic_fetch_max)
+__GPUSYM_ATOMIC_NUMBERS(atomicMin, __hip_atomic_fetch_min)
+__GPUSYM_ATOMIC_NUMBERS(atomicExch, __hip_atomic_exchange)
+__GPUSYM_ATOMIC_INTEGERS(atomicAnd, __hip_atomic_fetch_and)
+__GPUSYM_ATOMIC_INTEGERS(atomicOr, __hip_atomic_fetch_or)
+__GPUSYM_ATOMIC_INTEGERS(atomicXor, __hip_atomic_fetch_xor)
 
-static __device__ __GPUSYM_INLINE int atomicSub(int *address, int value) {
-  return atomicAdd(address, -value);
-}
-static __device__ __GPUSYM_INLINE unsigned int atomicSub(unsigned int *address, unsigned int value) {
-  return atomicAdd(address, 0u - value);
-}
-static __device__ __GPUSYM_INLINE float atomicSub(float *address, float value) {
-  return atomicAdd(address, -value);
-}
-static __device__ __GPUSYM_INLINE double atomicSub(double *address, double value) {
-  return atomicAdd(address, -value);
-}
+/* Floating-point additions that HIP distinguishes by what the hardware may
+ * skip (denormals, fine-grained memory); here all are the same exact add. */
+#define __GPUSYM_ATOMIC_FLOAT_ADD(name)                                                   \
+  __GPUSYM_ATOMIC_FN float name(float *address, float value) { return atomicAdd(address, value); } \
+  __GPUSYM_ATOMIC_FN double name(double *address, double value) { return atomicAdd(address, value); }
+__GPUSYM_ATOMIC_FLOAT_ADD(unsafeAtomicAdd)
+__GPUSYM_ATOMIC_FLOAT_ADD(safeAtomicAdd)
+#undef __GPUSYM_ATOMIC_FLOAT_ADD
 
-#define __GPUSYM_ATOMIC_CAS(type)                                                 \
-  static __device__ __GPUSYM_INLINE type atomicCAS(type *address, type compare, type value) { \
-    __hip_atomic_compare_exchange_strong(address, &compare, value, __ATOMIC_RELAXED, \
-                                         __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT); \
-    return compare;                                                               \
-  }
+#define __GPUSYM_ATOMIC_CAS(type)                                                         \
+  __GPUSYM_ATOMIC_SCOPES(atomicCAS, type, (type * address, type compare, type value),     \
+                         __hip_atomic_compare_exchange_strong(address, &compare, value, __ATOMIC_RELAXED, \
+                                                              __ATOMIC_RELAXED, scope);   \
+                         return compare;)
 __GPUSYM_ATOMIC_CAS(int)
 __GPUSYM_ATOMIC_CAS(unsigned int)
+__GPUSYM_ATOMIC_CAS(unsigned long)
+__GPUSYM_ATOMIC_CAS(long long)
 __GPUSYM_ATOMIC_CAS(unsigned long long)
 __GPUSYM_ATOMIC_CAS(float)
 __GPUSYM_ATOMIC_CAS(double)
+#undef __GPUSYM_ATOMIC_CAS
+
+/* atomicInc: old >= limit ? 0 : old + 1; atomicDec: old == 0 || old > limit ?
+ * limit : old - 1.  Both return the old value. */
+#define __GPUSYM_ATOMIC_WRAP(name, next)                                                  \
+  __GPUSYM_ATOMIC_SCOPES(name, unsigned int, (unsigned int *address, unsigned int limit), \
+                         unsigned int old = __hip_atomic_load(address, __ATOMIC_RELAXED, scope); \
+                         while (!__hip_atomic_compare_exchange_weak(address, &old, (next), __ATOMIC_RELAXED, \
+                                                                    __ATOMIC_RELAXED, scope)) {} \
+                         return old;)
+__GPUSYM_ATOMIC_WRAP(atomicInc, old >= limit ? 0u : old + 1)
+__GPUSYM_ATOMIC_WRAP(atomicDec, old == 0 || old > limit ? limit : old - 1)
+#undef __GPUSYM_ATOMIC_WRAP
+
+#undef __GPUSYM_ATOMIC_NUMBERS
+#undef __GPUSYM_ATOMIC_INTEGERS
+#undef __GPUSYM_ATOMIC
+#undef __GPUSYM_ATOMIC_SCOPES
 
 #endif

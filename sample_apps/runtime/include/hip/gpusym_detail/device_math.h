@@ -24,6 +24,9 @@
 #define __builtin_amdgcn_ldexp(x, e) __ocml_ldexp_f64(x, e)
 #endif
 
+/* Every rounding-mode variant (__fadd_rd, __fmul_rz, __dsqrt_ru, ...), not
+ * only the _rn ones. */
+#define OCML_BASIC_ROUNDED_OPERATIONS 1
 #include <__clang_hip_math.h>
 #include <__clang_hip_stdlib.h>
 #include <__clang_cuda_math_forward_declares.h>

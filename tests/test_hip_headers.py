@@ -1,0 +1,48 @@
+"""HIP's device and language surface from the headers: programs in
+tests/programs compute on the simulated device, compare with the host, and
+print one FAIL line per mismatch and a summary ``CHECKS n failed m``.  Each is
+built at -O0 and -O2 (every build also compiles it for AMDGPU)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from conftest import describe, run
+
+#: Programs and the number of checks each makes: a check skipped by mistake
+#: changes the count.
+CHECKED_PROGRAMS = {
+    "vector_types.hip": 885,
+    "device_intrinsics.hip": 963,
+    "half_precision.hip": 119,
+    "complex.hip": 64,
+}
+
+
+@pytest.mark.parametrize("optimization", ["-O0", "-O2"])
+@pytest.mark.parametrize("source", sorted(CHECKED_PROGRAMS))
+def test_device_results_match_the_host(build_program, source, optimization):
+    result = run([build_program(source, flags=(optimization,))])
+    assert result.returncode == 0, describe(result)
+    summary = re.search(r"^CHECKS (\d+) failed (\d+)$", result.stdout, re.MULTILINE)
+    assert summary, describe(result)
+    assert (int(summary[1]), int(summary[2])) == (CHECKED_PROGRAMS[source], 0), describe(result)
+
+
+def test_plain_cxx_passes_float4_to_a_hip_translation_unit(build_program):
+    program = build_program("vector_host.cpp", "vector_kernels.hip", flags=("-O2",))
+    result = run([program])
+    assert result.returncode == 0, describe(result)
+    assert result.stdout.strip() == "vector_host: hipSuccess, 0 wrong", describe(result)
+
+
+def test_hip_launch_kernel_ggl_goes_through_the_device_stub(build_program):
+    # A debugger stops in the kernel's __device_stub__, called from the
+    # hipLaunchKernelGGL template with the template kernel it was given.
+    program = build_program("vector_types.hip", flags=("-g", "-O0"))
+    stub = "_Z20__device_stub__scaleIiLi3EEvPT_S0_"  # __device_stub__scale<int, 3>(int*, int)
+    result = run(["gdb", "-nx", "-batch", "-ex", f"break {stub}", "-ex", "run", "-ex", "bt 2", "-ex", "kill", program])
+    assert "hit Breakpoint 1" in result.stdout, describe(result)
+    assert re.search(r"#1 .* in hipLaunchKernelGGL<", result.stdout), describe(result)
