@@ -130,3 +130,15 @@ def test_kernel_of_relocatable_device_code_stops_at_its_source_line_in_gdb(rdc_o
     frame = next((line for line in result.stdout.splitlines() if line.startswith("#0")), "")
     assert "apply" in frame and "(out=0x" in frame, describe(result)
     assert frame.endswith("launch.hip:8"), describe(result)
+
+
+def test_device_only_ir_is_clangs_amdgpu_bitcode(tmp_path):
+    # For pipelines that make their own code objects (no simulated device).
+    hipcc("--cuda-device-only", "-c", "-emit-llvm", "--offload-arch=gfx90a", RDC / "counters.hip", "-o", "c.bc", cwd=tmp_path)
+    assert (tmp_path / "c.bc").read_bytes()[:4] == b"BC\xc0\xde"
+
+
+def test_rocms_runtime_library_on_the_link_line_is_the_simulated_runtime(tmp_path):
+    hipcc("-L/opt/rocm/lib", HIPCC_PROGRAMS / "host_only.hip", "-lamdhip64", "-o", "linked", cwd=tmp_path)
+    result = run([tmp_path / "linked"])
+    assert result.stdout.split() == ["hipSuccess", "hipSuccess"], describe(result)

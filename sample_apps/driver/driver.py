@@ -92,6 +92,9 @@ def build(argv: list[str], *, hipcc: bool = False) -> int:
     try:
         with tempfile.TemporaryDirectory(prefix="gpusym-build-") as scratch:
             workdir = Path(scratch)
+            if options.device_only and "-emit-llvm" in options.compile_flags:
+                hip_source.amdgpu_ir(options.sources[0].path, options)
+                return 0
             if options.genco:
                 bundle = hip_source.device_bundle(options.sources[0].path, options, workdir)
                 options.output.write_bytes(bundle)

@@ -73,6 +73,23 @@ def _amdgpu_object(source: Path, arch: str, cuid: str, options: BuildOptions, ou
     return toolchain.run(command, verbose=options.verbose, capture=True)
 
 
+def amdgpu_ir(source: Path, options: BuildOptions) -> None:
+    """``--cuda-device-only -emit-llvm``: clang's AMDGPU IR, as asked.  It is
+    for a pipeline of the user's own (hand-made code objects), which has no
+    simulated device: the program's launches will say so."""
+    command = [
+        toolchain.tool("clang++"),
+        *_common_flags(options),
+        "--cuda-device-only",
+        *[f"--offload-arch={arch}" for arch in options.archs],
+        "-c",
+        str(source),
+        "-o",
+        str(options.output),
+    ]
+    check(toolchain.run(command, verbose=options.verbose, capture=True))
+
+
 def _sim_cc1(source: Path, cuid: str, options: BuildOptions, out: Path) -> list[str]:
     """The -cc1 command compiling `source`'s device code for the simulated device."""
     probe = [

@@ -54,6 +54,8 @@ CXX_SUFFIXES = {".cc", ".cpp", ".cxx", ".C", ".c++"}
 #: simulated device needs neither.
 _HIPCC_IGNORED_PREFIXES = ("--rocm-path=", "--hip-path=", "--hip-device-lib-path=", "--rocm-device-lib-path=")
 _HIPCC_IGNORED = {"--hip-link", "-nogpulib", "-nogpuinc"}
+#: ROCm's HIP runtime, which the simulated runtime (always linked) replaces.
+_HIP_RUNTIME_LIBRARIES = {"-lamdhip64"}
 LANGUAGES = {"hip", "c", "c++", "none"}
 
 # Options whose value may come as the next argument.
@@ -176,7 +178,9 @@ def parse(argv: list[str], *, hipcc: bool = False) -> BuildOptions:
             options.compile_flags += [flag, value(flag)]
         elif any(arg.startswith(f) for f in _LINK_WITH_VALUE):
             flag = arg[:2]
-            options.link_flags.append(flag + value(flag))
+            linked = flag + value(flag)
+            if linked not in _HIP_RUNTIME_LIBRARIES:
+                options.link_flags.append(linked)
         elif arg.startswith("-Wl,") or arg in ("-rdynamic", "-static-libstdc++", "-static-libgcc"):
             options.link_flags.append(arg)
         elif arg.startswith(_COMPILE_ONLY_PREFIXES):
