@@ -62,4 +62,4 @@ def test_barriers_in_nested_places_give_exact_results(build_program, blocking):
 def test_empty_class_arguments_do_not_shift_the_others(build_program, level):
     result = run([build_program("empty_arguments.hip", flags=(level,), output=f"empty_arguments{level}")])
     assert result.returncode == 0, describe(result)
-    assert result.stdout.strip() == "functor 742 lambda 7042", describe(result)
+    assert result.stdout.strip() == "functor 742 lambda 7042 deduced 3004", describe(result)

@@ -41,14 +41,16 @@ extern "C" hipError_t __hipPopCallConfiguration(dim3 *gridDim, dim3 *blockDim,
 /*
  * hipLaunchKernelGGL(kernel, grid, block, shmem, stream, args...): always the
  * function template HIP declares under HIP_TEMPLATE_KERNEL_LAUNCH, so a kernel
- * name with template arguments needs no HIP_KERNEL_NAME.  The launch is the
- * triple-chevron one (clang calls the kernel's __device_stub__ through its
- * handle), each argument converted to its parameter's type.
+ * name with template arguments needs no HIP_KERNEL_NAME.  When `kernel` names
+ * a kernel template without its arguments, the pointer type defaults to one
+ * taking the arguments' (decayed) types, from which C++ deduces the
+ * template's.  The launch is the triple-chevron one (clang calls the
+ * kernel's __device_stub__ through its handle).
  */
-template <typename... Params, typename... Args>
-static inline void hipLaunchKernelGGL(void (*kernel)(Params...), const dim3 &numBlocks, const dim3 &dimBlocks,
-                                      uint32_t sharedMemBytes, hipStream_t stream, Args &&...args) {
-  kernel<<<numBlocks, dimBlocks, sharedMemBytes, stream>>>(static_cast<Args &&>(args)...);
+template <typename... Args, typename Kernel = void (*)(Args...)>
+static inline void hipLaunchKernelGGL(Kernel kernel, const dim3 &numBlocks, const dim3 &dimBlocks,
+                                      uint32_t sharedMemBytes, hipStream_t stream, Args... args) {
+  kernel<<<numBlocks, dimBlocks, sharedMemBytes, stream>>>(args...);
 }
 
 #include "hip/gpusym_detail/device_builtins.h"
