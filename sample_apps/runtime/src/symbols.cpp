@@ -27,6 +27,19 @@ hipError_t symbol_range(const void *symbol, size_t size, size_t offset, char **a
   return hipSuccess;
 }
 
+// A copy to or from a symbol: queued in `stream`, or done once the device's
+// work before it has.
+hipError_t copy(void *dst, const void *src, size_t size, bool async, hipStream_t stream) {
+  Transfer t;
+  t.dst = dst;
+  t.src = src;
+  t.width = size;
+  if (async) return size ? queue_transfer(t, stream) : hipSuccess;
+  synchronize();
+  run_transfer(t);
+  return hipSuccess;
+}
+
 hipError_t to_symbol(const void *symbol, const void *src, size_t size, size_t offset, hipMemcpyKind kind,
                      bool async, hipStream_t stream) {
   char *address;
@@ -34,14 +47,7 @@ hipError_t to_symbol(const void *symbol, const void *src, size_t size, size_t of
   if (!src) return hipErrorInvalidValue;
   if (kind != hipMemcpyHostToDevice && kind != hipMemcpyDeviceToDevice && kind != hipMemcpyDefault)
     return hipErrorInvalidMemcpyDirection;
-  Transfer t;
-  t.dst = address;
-  t.src = src;
-  t.width = size;
-  if (async) return size ? queue_transfer(t, stream) : hipSuccess;
-  synchronize();
-  run_transfer(t);
-  return hipSuccess;
+  return copy(address, src, size, async, stream);
 }
 
 hipError_t from_symbol(void *dst, const void *symbol, size_t size, size_t offset, hipMemcpyKind kind, bool async,
@@ -51,14 +57,7 @@ hipError_t from_symbol(void *dst, const void *symbol, size_t size, size_t offset
   if (!dst) return hipErrorInvalidValue;
   if (kind != hipMemcpyDeviceToHost && kind != hipMemcpyDeviceToDevice && kind != hipMemcpyDefault)
     return hipErrorInvalidMemcpyDirection;
-  Transfer t;
-  t.dst = dst;
-  t.src = address;
-  t.width = size;
-  if (async) return size ? queue_transfer(t, stream) : hipSuccess;
-  synchronize();
-  run_transfer(t);
-  return hipSuccess;
+  return copy(dst, address, size, async, stream);
 }
 
 // The kernel `func` names, or null.
