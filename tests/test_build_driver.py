@@ -54,6 +54,9 @@ USAGE_ERRORS = {
     "no-inputs": ([], "no input files"),
     "no-inputs-only-output": (["-o", "program"], "no input files"),
     "unknown-language": (["-x", "fortran", str(VECTOR_ADD_SOURCE)], "fortran"),
+    "dependencies-only": (["-M", str(VECTOR_ADD_SOURCE)], "-M (dependencies only"),
+    "device-only-without-output-kind": (["--cuda-device-only", str(VECTOR_ADD_SOURCE)], "--cuda-device-only needs -c"),
+    "static-lib-and-shared": (["--emit-static-lib", "-shared", str(VECTOR_ADD_SOURCE)], "--emit-static-lib excludes"),
 }
 
 

@@ -63,7 +63,9 @@ _COMPILE_WITH_VALUE = {"-I", "-D", "-U", "-isystem", "-include", "-iquote", "-id
 #: Dependency-file options: the host compile writes the file (device compiles
 #: would only write it again).
 _DEPENDENCY_WITH_VALUE = {"-MF", "-MT", "-MQ"}
-_DEPENDENCY_FLAGS = {"-MD", "-MMD", "-MP", "-M", "-MM"}
+_DEPENDENCY_FLAGS = {"-MD", "-MMD", "-MP"}
+#: Dependencies alone, instead of compiling: no output of this driver.
+_DEPENDENCIES_ONLY = {"-M", "-MM"}
 #: Options whose value is always the next argument, passed on as a pair.
 _PAIRED = {"-Xclang", "-mllvm", "-Xoffload-linker"}
 _LINK_WITH_VALUE = {"-L", "-l"}
@@ -154,6 +156,8 @@ def parse(argv: list[str], *, hipcc: bool = False) -> BuildOptions:
             pass
         elif arg == "-use_fast_math":  # hipcc's spelling, from nvcc
             options.compile_flags.append("-ffast-math")
+        elif arg in _DEPENDENCIES_ONLY:
+            raise UsageError(f"{arg} (dependencies only, no compile) is not supported: use -MD or -MMD with -c")
         elif arg in _DEPENDENCY_FLAGS:
             options.dependency_flags.append(arg)
         elif arg in _DEPENDENCY_WITH_VALUE:
