@@ -46,3 +46,12 @@ def test_hip_launch_kernel_ggl_goes_through_the_device_stub(build_program):
     result = run(["gdb", "-nx", "-batch", "-ex", f"break {stub}", "-ex", "run", "-ex", "bt 2", "-ex", "kill", program])
     assert "hit Breakpoint 1" in result.stdout, describe(result)
     assert re.search(r"#1 .* in hipLaunchKernelGGL<", result.stdout), describe(result)
+
+
+@pytest.mark.parametrize("level", ["-O0", "-O2"])
+def test_vector_types_pass_by_value_to_kernels(build_program, level):
+    # 4321 from the double4, then 5 + 6 + 7 + 8 + 9 + 10 + 11.
+    program = build_program("vector_arguments.hip", flags=(level,), output=f"vector_arguments{level}")
+    result = run([program])
+    assert result.returncode == 0, describe(result)
+    assert result.stdout.split() == ["4377", "hipSuccess"], describe(result)
