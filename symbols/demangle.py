@@ -70,7 +70,7 @@ _free.restype = None
 #: How many ``.`` cuts of a name `demangle` tries.
 MAX_CUTS = 16
 #: One clone suffix part as GNU tools bracket it: ``.cold``, ``.cold.1``, ``.kd``.
-_CLONE_PART = re.compile(r"\.[^.]*(?:\.[0-9]+)*")
+_CLONE_PART = re.compile(r"\.[^.]*(?:\.[0-9]+(?=\.|$))*")
 
 
 def _cxa(name: str) -> str | None:

@@ -439,6 +439,8 @@ def test_nvcc_round_trip(namespaces, name, internal):
         ("_Z3foov.cold.1", "foo() [clone .cold.1]"),
         ("_Z3foov.intern.abc", "foo() [clone .intern] [clone .abc]"),
         ("_ZL4sfooPi.intern.faf0d31dde65e436", "sfoo(int*) [clone .intern] [clone .faf0d31dde65e436]"),
+        # A suffix of hex digits that starts with a digit is no clone number.
+        ("_ZL2skPi.intern.7b8bde7706b46e69", "sk(int*) [clone .intern] [clone .7b8bde7706b46e69]"),
         ("_Z3fooPi.kd", "foo(int*) [clone .kd]"),
         ("_Z3foo.kd", "foo [clone .kd]"),
         ("_ZN2ns3barIfEEvPT_i.kd", "void ns::bar<float>(float*, int) [clone .kd]"),

@@ -144,7 +144,9 @@ def _amdgpu_code_object(arch: str, modules: list[bytes], options: BuildOptions, 
 
 def _bundle(inputs: DeviceInputs, options: BuildOptions, workdir: Path) -> bytes:
     """The fat binary of the link's relocatable device code."""
-    archs = [arch for arch in options.archs if arch in inputs.bitcode] or sorted(inputs.bitcode)
+    # The targets the objects were compiled for, or those of them the link
+    # names with --offload-arch.
+    archs = [arch for arch in options.offload_archs if arch in inputs.bitcode] or sorted(inputs.bitcode)
     if not archs:
         raise DeviceLinkError("relocatable device code has no AMDGPU target: compile it with gpusym build -fgpu-rdc")
     code_objects = {arch: _amdgpu_code_object(arch, inputs.bitcode[arch], options, workdir) for arch in archs}
