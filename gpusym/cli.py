@@ -39,6 +39,15 @@ def _parser() -> argparse.ArgumentParser:
         "the program and its arguments after it.",
     )
     commands.add_parser("gdbinit", help="print the line that loads the gdb extension (for ~/.gdbinit)")
+    prefix = commands.add_parser(
+        "rocm-prefix",
+        help="write a ROCm-shaped prefix (hipcc, HIP's CMake packages, libamdhip64) that builds for the simulated device",
+        description="Writes a directory laid out as a ROCm installation whose hipcc, clang++, headers, "
+        "libamdhip64.so and CMake packages (hip, hip-lang) build for the gpusym simulated device. "
+        "Makefiles: make ROCM_INSTALL_DIR=PREFIX (or ROCM_PATH=PREFIX). "
+        "CMake: cmake -DCMAKE_TOOLCHAIN_FILE=PREFIX/gpusym-toolchain.cmake.",
+    )
+    prefix.add_argument("prefix", nargs="?", type=Path, help="where to write it (default: rocm in this Python environment)")
     demo = commands.add_parser("demo", help="build and run the sample programs, then report")
     demo.add_argument("--build-dir", default="build/samples", help="where the programs go (%(default)s)")
     return parser
@@ -59,6 +68,21 @@ def _run_gdb(arguments: list[str]) -> int:
         command += ["--args", *program]
     os.execv(gdb, command)
     return 0  # not reached
+
+
+def _write_rocm_prefix(prefix: Path | None) -> int:
+    from sample_apps import rocm_prefix, runtime_library
+
+    try:
+        written = rocm_prefix.write(prefix or rocm_prefix.default_prefix())
+    except (rocm_prefix.PrefixError, runtime_library.RuntimeBuildError) as error:
+        print(f"gpusym rocm-prefix: {error}", file=sys.stderr)
+        return 1
+    except OSError as error:
+        print(f"gpusym rocm-prefix: cannot write {error.filename}: {error.strerror}", file=sys.stderr)
+        return 1
+    print(written)
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -83,6 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "gdbinit":
         print(f"source {EXTENSION}")
         return 0
+    if args.command == "rocm-prefix":
+        return _write_rocm_prefix(args.prefix)
     if args.command == "demo":
         from sample_apps.demo import run_demo
 

@@ -3,8 +3,10 @@
 Each build is content-addressed: its directory is named by a hash of the
 sources, the headers they may include and the flags, so an edit rebuilds it,
 concurrent builds do not collide (each writes a private file and renames it
-into place), and programs linked against one build keep working (their rpath
-names that directory)."""
+into place), and programs linked against one build keep working.  A library's
+soname is its full path, so a program linked against it loads that build with
+no rpath or library path, however it was linked (a plain ``g++ -lamdhip64``
+through a ROCm-shaped prefix included)."""
 
 from __future__ import annotations
 
@@ -66,9 +68,9 @@ def shared_library(
     compiler = _compiler(sources)
     soname = f"lib{name}.so"
     options = ["-fPIC", "-shared", *flags, *(f"-I{directory}" for directory in include_dirs)]
-    tail = [*libs, f"-Wl,-soname,{soname}"]
-    directory = cache_root() / f"{name}-{_digest([compiler, *options, *tail], _inputs(sources, include_dirs))}"
+    directory = cache_root() / f"{name}-{_digest([compiler, *options, *libs], _inputs(sources, include_dirs))}"
     library = directory / soname
+    tail = [*libs, "-Xlinker", "-soname", "-Xlinker", str(library)]
     if library.exists():
         return library
     directory.mkdir(parents=True, exist_ok=True)

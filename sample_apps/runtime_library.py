@@ -10,16 +10,18 @@ from sample_apps import native_build
 RUNTIME_DIR = Path(__file__).resolve().parent / "runtime"
 INCLUDE_DIR = RUNTIME_DIR / "include"
 LIBRARY_NAME = "gpusym_runtime"
+#: The HIP version the headers declare (HIP_VERSION_MAJOR/MINOR/PATCH).
+HIP_VERSION = "6.2.0"
 _FLAGS = ["-std=c++20", "-O2", "-g", "-Wall", "-Wextra", "-pthread"]
 _LIBS = ["-ldl", "-lm"]
 
 RuntimeBuildError = native_build.BuildError
 
 
-def runtime_directory(verbose: bool = False) -> Path:
-    """Directory holding ``libgpusym_runtime.so``, built if it is not there yet."""
+def runtime_path(verbose: bool = False) -> Path:
+    """Path of ``libgpusym_runtime.so`` (also its soname), built if it is not
+    there yet."""
     sources = [path for path in (RUNTIME_DIR / "src").iterdir() if path.suffix in (".cpp", ".S")]
-    library = native_build.shared_library(
+    return native_build.shared_library(
         LIBRARY_NAME, sources, flags=_FLAGS, libs=_LIBS, include_dirs=[INCLUDE_DIR], verbose=verbose
     )
-    return library.parent

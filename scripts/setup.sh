@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(clang-19 lld-19 llvm-19 gdb python3-venv)
+packages=(clang-19 lld-19 llvm-19 gdb python3-venv cmake)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -33,3 +33,7 @@ if [ ! -e "$stamp" ]; then
   rm -f .venv/.installed-*
   touch "$stamp"
 fi
+
+# A ROCm-shaped prefix over gpusym for existing Makefiles and CMake projects
+# (README: "Existing builds: Makefiles and CMake").
+.venv/bin/gpusym rocm-prefix >/dev/null

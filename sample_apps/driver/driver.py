@@ -52,7 +52,7 @@ def _archive(objects: list[Path], options: build_options.BuildOptions) -> None:
 
 
 def _link(objects: list[Path], options: build_options.BuildOptions, workdir: Path) -> None:
-    runtime = runtime_library.runtime_directory(options.verbose)
+    runtime = runtime_library.runtime_path(options.verbose)
     device = device_link.scan(objects, options.link_flags)
     device_objects, device_flags = device_link.link_inputs(device, options, workdir / "device-link")
     command = [
@@ -61,15 +61,25 @@ def _link(objects: list[Path], options: build_options.BuildOptions, workdir: Pat
         *map(str, objects + device_objects),
         *device_flags,
         *options.link_flags,
-        f"-L{runtime}",
-        f"-l{runtime_library.LIBRARY_NAME}",
-        f"-Wl,-rpath,{runtime}",
+        str(runtime),
         "-o",
         str(options.output or "a.out"),
     ]
     result = toolchain.run(command, verbose=options.verbose)
     if result.returncode != 0:
         raise hip_source.CompileError(result.returncode)
+
+
+def _answer(options: build_options.BuildOptions, hipcc: bool) -> int:
+    """``--version``, ``-print-...``, a lone ``-v``: clang-19's answers, and
+    the HIP installation as clang names it (CMake reads that line)."""
+    if hipcc and "--version" in options.information:
+        print(f"HIP version: {runtime_library.HIP_VERSION}-gpusym (the gpusym simulated device)", flush=True)
+    verbose = ["-v"] if options.verbose else []
+    result = toolchain.run([toolchain.tool("clang++"), *verbose, *options.information])
+    if options.verbose and options.rocm_path:
+        print(f"Found HIP installation: {options.rocm_path}, version {runtime_library.HIP_VERSION}", file=sys.stderr)
+    return result.returncode
 
 
 def build(argv: list[str], *, hipcc: bool = False) -> int:
@@ -84,6 +94,11 @@ def build(argv: list[str], *, hipcc: bool = False) -> int:
     except build_options.UsageError as error:
         print(f"{command}: {error} ({command} --help shows the usage)", file=sys.stderr)
         return EXIT_USAGE
+    if options.foreign_target:  # no ROCm device libraries here: -nogpulib
+        command = [toolchain.tool("clang++"), *argv, "-nogpulib"]
+        return toolchain.run(command, verbose=options.verbose).returncode
+    if not options.sources and not options.objects:
+        return _answer(options, hipcc)
     options.verbose = options.verbose or (hipcc and os.environ.get("HIPCC_VERBOSE", "0") not in ("", "0"))
     for source in options.sources:
         if not source.path.is_file():

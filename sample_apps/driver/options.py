@@ -32,7 +32,12 @@ registration) and a fat binary holding real AMDGPU code objects for every
                     compile only the device side: the bundle --genco writes
   --offload-arch A  AMDGPU target, repeatable (gfx90a, gfx942, ...)
   -x LANG           language of the following sources: hip, c, c++ or none
-  -v                print each command before running it
+  -v                print each command before running it (alone: the versions)
+  --version, -print-..., -dumpmachine
+                    clang-19's answer (with -v, the HIP installation too)
+  -target T         a target other than x86_64 (amdgcn-amd-amdhsa): the whole
+                    command is clang-19's (AMDGPU objects from assembly or IR)
+  --rocm-path=DIR   the HIP installation -v names (gpusym rocm-prefix writes one)
 Other options (-std=, -fPIC, -W..., -m..., -MD -MF FILE, -Xclang ARG) are
 passed to clang unchanged.
 """
@@ -50,9 +55,14 @@ with hipcc.  HIPCC_VERBOSE=1 (or -v) prints each command it runs.
 HIP_SUFFIXES = {".hip", ".cu"}
 C_SUFFIXES = {".c"}
 CXX_SUFFIXES = {".cc", ".cpp", ".cxx", ".C", ".c++"}
-#: hipcc's flags that only say where ROCm is or that the link is HIP's: the
-#: simulated device needs neither.
-_HIPCC_IGNORED_PREFIXES = ("--rocm-path=", "--hip-path=", "--hip-device-lib-path=", "--rocm-device-lib-path=")
+#: hipcc's flags that only say where ROCm's device libraries are or that the
+#: link is HIP's: the simulated device needs neither.
+_HIPCC_IGNORED_PREFIXES = ("--hip-device-lib-path=", "--rocm-device-lib-path=")
+#: Where the HIP installation is (``-v`` names it, as clang does).
+_ROCM_PATH_PREFIXES = ("--rocm-path=", "--hip-path=")
+#: Questions to the compiler rather than builds: answered by clang-19.
+_INFORMATION = {"--version", "-dumpversion", "-dumpmachine"}
+_INFORMATION_PREFIXES = ("-print-",)
 _HIPCC_IGNORED = {"--hip-link", "-nogpulib", "-nogpuinc"}
 #: ROCm's HIP runtime, which the simulated runtime (always linked) replaces.
 _HIP_RUNTIME_LIBRARIES = {"-lamdhip64"}
@@ -96,6 +106,9 @@ class BuildOptions:
     device_only: bool = False
     debug: bool = False
     verbose: bool = False
+    rocm_path: Path | None = None
+    foreign_target: str | None = None  # -target amdgcn-...: a job for clang-19 alone
+    information: list[str] = field(default_factory=list)  # --version, -print-...: no build
     offload_archs: list[str] = field(default_factory=list)
     compile_flags: list[str] = field(default_factory=list)
     dependency_flags: list[str] = field(default_factory=list)  # host compile only
@@ -154,6 +167,17 @@ def parse(argv: list[str], *, hipcc: bool = False) -> BuildOptions:
             options.rdc = False
         elif arg in _HIPCC_IGNORED or arg.startswith(_HIPCC_IGNORED_PREFIXES):
             pass
+        elif arg in ("-target", "--target") or arg.startswith(("--target=", "-target=")):
+            target = value(arg.split("=")[0])
+            if not target.startswith("x86_64"):
+                options.foreign_target = target
+                return options
+            options.compile_flags.append(f"--target={target}")
+            options.link_flags.append(f"--target={target}")
+        elif arg.startswith(_ROCM_PATH_PREFIXES):
+            options.rocm_path = Path(arg.split("=", 1)[1])
+        elif arg in _INFORMATION or arg.startswith(_INFORMATION_PREFIXES):
+            options.information.append(arg)
         elif arg == "-use_fast_math":  # hipcc's spelling, from nvcc
             options.compile_flags.append("-ffast-math")
         elif arg in _DEPENDENCIES_ONLY:
@@ -200,6 +224,8 @@ def parse(argv: list[str], *, hipcc: bool = False) -> BuildOptions:
             else:
                 options.objects.append(path)
     if not options.sources and not options.objects:
+        if options.information or options.verbose:
+            return options
         raise UsageError("no input files")
     if options.compile_only and options.output and len(options.sources) > 1:
         raise UsageError("cannot specify -o with -c and several sources")

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "hip/hip_common.h"
+#include "hip/hip_version.h"
 #include "hip/hip_vector_types.h"
 
 #ifdef __cplusplus
@@ -649,12 +650,6 @@ hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX, unsigne
                                  void **kernelParams, void **extra);
 const char *hipKernelNameRef(const hipFunction_t f);
 
-
-/* The HIP release whose API this follows (hipRuntimeGetVersion, hipDriverGetVersion). */
-#define HIP_VERSION_MAJOR 6
-#define HIP_VERSION_MINOR 2
-#define HIP_VERSION_PATCH 0
-#define HIP_VERSION (HIP_VERSION_MAJOR * 10000000 + HIP_VERSION_MINOR * 100000 + HIP_VERSION_PATCH)
 
 /* Device queries and settings (device_queries.cpp). */
 hipError_t hipInit(unsigned int flags);
