@@ -446,7 +446,7 @@ def measure_bt(work: Path, rounds: int, frames: int, repeat: int) -> list[str]:
     kernel_added = m[("extension", "kernel")] - m[("plain", "kernel")]
     host_text = (f"bt of {frames} host frames: the extension adds {ms(added)} per bt ({ms(own)} of its own beyond "
                  f"any frame filter): not noticeably slower (under {ms(NOTICEABLE_S)})")  # fmt: skip
-    kernel_text = (f"bt in a kernel: the extension adds {ms(kernel_added)} per bt, stitching the recorded launch "
+    kernel_text = (f"bt in a kernel: the extension adds {ms(kernel_added)} per bt, unwinding to the recorded launch "
                    f"stack (under {ms(NOTICEABLE_S)}; informative)")  # fmt: skip
     return [verdict(added < NOTICEABLE_S, host_text), verdict(kernel_added < NOTICEABLE_S, kernel_text)]
 

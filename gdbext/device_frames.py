@@ -1,24 +1,30 @@
 """Backtraces inside kernels: device frames, then the host stack that
-launched the dispatch.
+launched the dispatch, as real gdb frames.
 
 A simulated GPU thread's real stack is the kernel's frames above the
-runtime's (the kernel call, the lane scheduler, the fiber entry).  Those runtime
-frames are replaced by the host frames the runtime recorded when the kernel
-was launched (gpusym_debug.dispatches[].host_frames), symbolized here, the
-first one marked with the launching host thread and dispatch.  gdb numbers a
-frame after the real frame it decorates, so each host frame takes the place
-of one runtime frame; host frames beyond those are elided under the last.
+runtime's (the kernel call, the lane scheduler, the fiber entry).  An
+unwinder makes the kernel's caller the host frames the runtime recorded when
+the kernel was launched (gpusym_debug.dispatches[].host_frames), so the
+runtime's frames are not in the stack at all: ``bt`` numbers, ``frame N``,
+``up``, ``frame function`` and MI's ``-stack-select-frame`` agree.  A
+recorded frame has its function, file and line; its registers and variables
+are gone with the moment it was recorded, and selecting it says so.
 """
 
 from __future__ import annotations
 
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
 import gdb
-from gdb.FrameDecorator import FrameDecorator
+from gdb.unwinder import Unwinder
 
 from gdbext import runtime_state
 from gdbext.capture import INTERPOSER
-from gdbext.functions import STUB_MARK, kernel_of_stub, symbol_at
-from symbols.lookup import qualified_name
+from symbols.call_frames import CallFrames
+from symbols.errors import FormatError
 
 RUNTIME_LIBRARIES = ("libgpusym_runtime",)
 #: In the file names of the code objects the runtime loads: from fat
@@ -26,6 +32,10 @@ RUNTIME_LIBRARIES = ("libgpusym_runtime",)
 CODE_OBJECT_MARKS = (".gpusym.", ".gpusym-module.")
 
 
+#: Above every user-space address of x86-64, and non-canonical: nothing reads there.
+RECORDED_FRAMES_BASE = 1 << 63
+#: GPUSYM_DEBUG_HOST_FRAMES: the most frames a dispatch record holds.
+HOST_FRAMES = 32
 #: gpusym_debug.flags bit: record each launch's host stack.
 CAPTURE_HOST_STACKS = 0x1
 
@@ -69,97 +79,197 @@ def is_runtime(frame: gdb.Frame) -> bool:
     return any(name in _library(frame) for name in RUNTIME_LIBRARIES)
 
 
-class _Fixed(FrameDecorator):
-    """Prints given text in place of a runtime frame (keeping its level)."""
+class _FrameId:
+    """A frame's identity for gdb: its CFA and its function (gdb reads
+    them as gdb.Value objects only)."""
 
-    def __init__(self, base, function: str, address: int | None, filename: str | None, line: int | None):
-        super().__init__(base)
-        self._function, self._address, self._filename, self._line = function, address, filename, line
-        self._elided: list = []
-
-    def function(self):
-        return self._function
-
-    def address(self):
-        return self._address
-
-    def filename(self):
-        return self._filename
-
-    def line(self):
-        return self._line
-
-    def frame_args(self):
-        return None
-
-    def frame_locals(self):
-        return None
-
-    def elided(self):
-        return iter(self._elided) if self._elided else None
+    def __init__(self, sp: int, pc: int):
+        self.sp, self.pc = gdb.Value(sp), gdb.Value(pc)
 
 
-def host_frames(base) -> list[_Fixed]:
-    """The recorded host stack of the current lane's dispatch, as frames
-    printed in the place of `base` (a runtime frame's decorator)."""
-    current = runtime_state.lane()
-    debug = runtime_state.debug_state()
-    if current is None or debug is None:
-        return []
-    record = runtime_state.dispatch_record(debug, int(current["dispatch_id"]))
-    if record is None:
-        return []
-    frames = []
-    for index in range(int(record["host_frame_count"])):
-        address = int(record["host_frames"][index])
-        if INTERPOSER in (gdb.solib_name(address) or ""):
-            continue  # gpusym capture's launch wrapper, between the caller and the runtime
-        call = address - 1  # the call instruction: the line that launched
-        name = (symbol_at(call) or "??").split(" + ")[0]
-        position = gdb.find_pc_line(call)
-        if position.symtab is not None:  # named as bt names a function with debug information
-            name = qualified_name(name)
-        filename = position.symtab.filename if position.symtab else (gdb.solib_name(call) or None)
-        frames.append(_Fixed(base, name, address, filename, position.line or None))
-    if frames:
-        launched = f"launched dispatch {int(record['id'])} from host thread {int(record['host_thread'])}"
-        first = frames[0]
-        if STUB_MARK in first._function:
-            kernel = kernel_of_stub(first._function)
-            launched = f"kernel {kernel} {runtime_state.record_launch_text(record)}; {launched}"
-        first._function = f"{first._function}  [{launched}]"
-    return frames
+@dataclass(frozen=True)
+class LaunchStack:
+    """The host stack recorded when a dispatch was launched, as frames of
+    the thread running one of its lanes: the kernel's frame is at level
+    `kernel_level`, recorded frame i at the level after it plus i, with
+    program counter ``pcs[i]``.  Their registers are gone with the moment
+    they were recorded: a recorded frame has its program counter and an
+    identity, nothing else.  That identity's stack address, which gdb also
+    takes as the frame's base, is of gpusym's making: outer than every real
+    frame, as gdb requires of callers, and a non-canonical address, so that
+    what gdb would read from the frame is unreadable rather than whatever
+    that thread's stack holds now."""
+
+    dispatch: int
+    host_thread: int
+    kernel: str
+    configuration: str
+    kernel_entry: int
+    kernel_cfa: int
+    kernel_level: int
+    pcs: tuple[int, ...]
+    truncated: bool  # the record holds as many frames as it can: the stack went on
+
+    def sp(self, index: int) -> int:
+        return RECORDED_FRAMES_BASE + 16 * (index + 1)
+
+    def frame_id(self, index: int) -> _FrameId:
+        return _FrameId(self.sp(index), self.pcs[index])
+
+    def unwinds(self, index: int) -> bool:
+        """Whether gpusym unwinds recorded frame `index` (all but the last
+        of a complete record)."""
+        return index < len(self.pcs) - (0 if self.truncated else 1)
+
+    def index_of(self, level: int, pc: int) -> int | None:
+        index = level - self.kernel_level - 1
+        return index if 0 <= index < len(self.pcs) and self.pcs[index] == pc else None
+
+
+@lru_cache(maxsize=64)
+def _call_frames(path: str, stamp: tuple[int, int]) -> CallFrames:
+    """`path`'s call frame information (`stamp`: its mtime and size, as a
+    code object's path is reused by later processes)."""
+    return CallFrames(Path(path))
+
+
+def _host_pcs(record: gdb.Value) -> tuple[int, ...]:
+    """The dispatch's recorded return addresses, gpusym capture's launch
+    wrapper (between the caller and the runtime) left out."""
+    addresses = (int(record["host_frames"][i]) for i in range(int(record["host_frame_count"])))
+    return tuple(a for a in addresses if INTERPOSER not in (gdb.solib_name(a) or ""))
+
+
+class LaunchStackUnwinder(Unwinder):
+    """Unwinds the outermost frame of a kernel running on a simulated GPU
+    thread to the host stack that launched its dispatch, so that the frames
+    ``bt`` prints are those ``frame N``, ``up``, ``frame function`` and MI
+    select: no runtime frame between the kernel and its stub.  The kernel
+    frame keeps the identity gdb's DWARF unwinder gives it (its CFA); the
+    host frames carry only their program counters."""
+
+    def __init__(self) -> None:
+        super().__init__("gpusym-launch-stack")
+        self._stacks: dict[int, LaunchStack] = {}  # by gdb's global thread number
+
+    def stack_of(self, frame: gdb.Frame) -> tuple[LaunchStack, int] | None:
+        """(the launch stack, the index) of a recorded host frame."""
+        stack = self._stacks.get(gdb.selected_thread().global_num)
+        if stack is None:
+            return None
+        index = stack.index_of(frame.level(), frame.pc())
+        return (stack, index) if index is not None else None
+
+    def __call__(self, pending):
+        try:
+            return self._unwind(pending)
+        except (gdb.error, gdb.MemoryError, FormatError, OSError):
+            return None  # left to gdb's own unwinders
+
+    def _unwind(self, pending):
+        pc = int(pending.read_register("rip"))
+        thread = gdb.selected_thread().global_num
+        stack = self._stacks.get(thread)
+        if stack is not None and (index := stack.index_of(pending.level(), pc)) is not None:
+            return self._caller(pending, stack, index) if stack.unwinds(index) else None
+        path = gdb.solib_name(pc) or ""
+        if not any(mark in path for mark in CODE_OBJECT_MARKS):
+            return None
+        stack = self._kernel_frame(pending, path, pc)
+        if stack is None:
+            return None
+        self._stacks[thread] = stack
+        return self._caller(pending, stack, -1)
+
+    def _kernel_frame(self, pending, path: str, pc: int) -> LaunchStack | None:
+        """The launch stack under `pending` when it is the kernel's own
+        frame (not a device function it called), else None."""
+        current = runtime_state.lane()
+        debug = runtime_state.debug_state()
+        if current is None or debug is None:
+            return None
+        record = runtime_state.dispatch_record(debug, int(current["dispatch_id"]))
+        if record is None or int(record["host_frame_count"]) == 0:
+            return None
+        kernel = debug["kernels"][int(record["kernel_index"])]
+        entry = int(kernel["device_entry"])
+        name = kernel["device_name"].string()
+        stat = os.stat(path)
+        frames = _call_frames(path, (stat.st_mtime_ns, stat.st_size))
+        file_entry = frames.exported_function(name)
+        if file_entry is None:
+            return None
+        bias = entry - file_entry
+        function = frames.function_at(pc - bias)
+        if function is None or function.start != file_entry:
+            return None
+        rule = function.rule_at(pc - bias)
+        if rule is None:
+            return None
+        cfa = int(pending.read_register(rule.register)) + rule.offset
+        pcs = _host_pcs(record)
+        if not pcs:
+            return None
+        return LaunchStack(
+            dispatch=int(record["id"]),
+            host_thread=int(record["host_thread"]),
+            kernel=runtime_state.kernel_name(debug, int(record["kernel_index"])),
+            configuration=runtime_state.record_launch_text(record),
+            kernel_entry=entry,
+            kernel_cfa=cfa,
+            kernel_level=pending.level(),
+            pcs=pcs,
+            truncated=int(record["host_frame_count"]) >= HOST_FRAMES,
+        )
+
+    def _caller(self, pending, stack: LaunchStack, index: int):
+        """The frame `pending` (the kernel's at index -1, else recorded host
+        frame `index`), whose caller is the next recorded frame: its program
+        counter, and no other register (those gdb reads say "not saved"
+        rather than show what the stack holds now).  The last recorded frame
+        (``_start``, or ``clone3`` for a launch from a thread) is left to
+        gdb's own unwinder, which ends the stack there, so it gets a stack
+        pointer too; a record cut short ends at a zero program counter."""
+        is_kernel = index < 0
+        frame_id = _FrameId(stack.kernel_cfa, stack.kernel_entry) if is_kernel else stack.frame_id(index)
+        info = pending.create_unwind_info(frame_id)
+        caller = index + 1
+        if caller < len(stack.pcs):
+            info.add_saved_register("rip", gdb.Value(stack.pcs[caller]))
+            if not stack.unwinds(caller):
+                info.add_saved_register("rsp", gdb.Value(stack.sp(caller)))
+        else:
+            info.add_saved_register("rip", gdb.Value(0))
+        return info
+
+
+UNWINDER = LaunchStackUnwinder()
+_announced: tuple | None = None  # the recorded frame last explained, until the next stop
+
+
+def explain_recorded_frame() -> None:
+    """Before the prompt, when the selected frame is a recorded host frame
+    newly selected: say why its variables cannot be read."""
+    global _announced
+    try:
+        frame = gdb.selected_frame()
+    except gdb.error:
+        return
+    recorded = UNWINDER.stack_of(frame)
+    key = (gdb.selected_thread().global_num, frame.level(), recorded[0].dispatch) if recorded else None
+    if recorded is None or key == _announced:
+        return
+    _announced = key
+    stack = recorded[0]
+    print(f"[gpusym: frame {frame.level()} was recorded when dispatch {stack.dispatch} was launched; host thread "
+          f"{stack.host_thread} has moved on since, so its registers, arguments and locals cannot be read]")
+
+
+def forget_explanations(event=None) -> None:
+    global _announced
+    _announced = None
 
 
 def lane_note() -> str | None:
     current = runtime_state.lane()
     return f"device gpusym, {runtime_state.lane_place(current)}" if current is not None else None
-
-
-def stitch(decorated):
-    """Device frames as they are (annotated), then the launching host stack
-    in the place of the runtime's frames beneath them."""
-    seen_device = False
-    runtime: list = []
-    for decorator in decorated:
-        frame = decorator.inferior_frame()
-        if seen_device and is_runtime(frame):
-            runtime.append(decorator)
-            continue
-        if is_device(frame):
-            seen_device = True
-        yield decorator
-    if not runtime:
-        return
-    try:
-        recorded = host_frames(runtime[0])
-    except (gdb.error, gdb.MemoryError):  # a runtime without the record (older), or unreadable
-        recorded = []
-    if not recorded:
-        yield from runtime
-        return
-    if len(recorded) > len(runtime):  # before yielding: gdb asks for elided frames as it prints
-        recorded[len(runtime) - 1]._elided = recorded[len(runtime) :]
-    for slot, frame in zip(runtime, recorded):
-        frame._base = slot  # print at the level of the runtime frame it replaces
-        yield frame

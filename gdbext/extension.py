@@ -4,6 +4,7 @@ gdb.  Cheap: what they need is read when they are used."""
 from __future__ import annotations
 
 import gdb
+import gdb.unwinder
 
 from gdbext import device_frames, displaced_stepping, faults
 from gdbext.frames import KernelFrameFilter
@@ -36,6 +37,9 @@ def register() -> None:
     Launching()
     frame_filter = KernelFrameFilter()
     gdb.frame_filters[frame_filter.name] = frame_filter
+    gdb.unwinder.register_unwinder(None, device_frames.UNWINDER, replace=True)
+    gdb.events.before_prompt.connect(device_frames.explain_recorded_frame)
+    gdb.events.stop.connect(device_frames.forget_explanations)
     gdb.events.stop.connect(announce_lane)
     gdb.events.stop.connect(faults.announce)  # after the lane's line
     gdb.events.new_objfile.connect(resolve_deferred)

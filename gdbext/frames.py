@@ -93,6 +93,17 @@ class _Named(FrameDecorator):
         return f"{name}  [{self._note}]" if self._note else name
 
 
+class _Recorded(_Named):
+    """A host frame recorded at the launch: its arguments and locals are
+    gone with the moment it was recorded, so none are listed."""
+
+    def frame_args(self):
+        return None
+
+    def frame_locals(self):
+        return None
+
+
 def decorate(frame_decorator):
     try:
         return _decorate(frame_decorator)
@@ -105,6 +116,10 @@ def _decorate(frame_decorator):
     name = frame.name() or ""
     if device_frames.is_device(frame):
         return _Named(frame_decorator, device_frames.lane_note())
+    if (recorded := device_frames.UNWINDER.stack_of(frame)) is not None:
+        stack, index = recorded
+        launched = f"launched dispatch {stack.dispatch} from host thread {stack.host_thread}"
+        return _Recorded(frame_decorator, f"kernel {stack.kernel} {stack.configuration}; {launched}" if index == 0 else None)
     if STUB_MARK in name:
         note = f"kernel {kernel_of_stub(name)}"
         if (config := configuration()) is not None:
@@ -126,4 +141,4 @@ class KernelFrameFilter:
         self.enabled = True
 
     def filter(self, frames):
-        return device_frames.stitch(map(decorate, frames))
+        return map(decorate, frames)

@@ -50,6 +50,7 @@ struct Executor {
     dispatch = op;
     kernel_entry = op->kernel->entry;
     call_image = op->call.data();
+    allocate_thread_storage(*op->kernel);
   }
 };
 

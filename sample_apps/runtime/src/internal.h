@@ -117,6 +117,11 @@ Kernel &register_kernel(Module &module, const void *handle, const std::string &d
 void unregister_module(Module &module);
 // A module loaded by hipModuleLoad* and not unloaded, or null.
 Module *find_loaded_module(const void *handle);
+// Allocates, for the calling thread, the thread-local storage of the
+// kernel's code object (where __shared__ variables live), which the dynamic
+// linker does only on first access: a debugger stopped at the kernel's
+// first line reads them then.
+void allocate_thread_storage(const Kernel &kernel);
 // Whether the module's simulated-device code object loaded.
 bool has_code(const Module &module);
 Kernel *find_module_kernel(Module &module, const char *device_name);

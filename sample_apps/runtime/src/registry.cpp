@@ -31,6 +31,7 @@ struct Module {
   std::string host_path;      // the host binary, or the file given to hipModuleLoad; empty for an image
   std::string path;           // the extracted code object, empty when none
   void *library = nullptr;    // dlopen handle
+  size_t tls_module = 0;      // its thread-local storage's module id (__shared__ variables), 0 if none
   bool loaded = true;         // until unregistered or unloaded
   std::unordered_map<std::string, std::string> signatures;
   std::unordered_map<std::string, Kernel *> kernels;   // by device name
@@ -198,6 +199,7 @@ void load_code_object(Module &module, const uint8_t *image, size_t size) {
     return;
   }
   module.path = path;
+  if (dlinfo(module.library, RTLD_DI_TLS_MODID, &module.tls_module) != 0) module.tls_module = 0;
   read_signatures(module);
 }
 
@@ -295,6 +297,17 @@ void unregister_module(Module &module) {
   if (!module.path.empty()) unlink(module.path.c_str());
   // The last module out removes the directory (it fails while others remain).
   rmdir(private_directory().c_str());
+}
+
+struct TlsIndex {
+  unsigned long module, offset;
+};
+extern "C" void *__tls_get_addr(TlsIndex *index);  // the dynamic linker's
+
+void allocate_thread_storage(const Kernel &kernel) {
+  if (!kernel.module->tls_module) return;
+  TlsIndex index{kernel.module->tls_module, 0};
+  __tls_get_addr(&index);
 }
 
 Module *find_loaded_module(const void *handle) {
