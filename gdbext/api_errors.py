@@ -5,29 +5,42 @@ function, gpusym::api_call_failed(hipError_t, const char *call); a breakpoint
 there (made once a loaded file defines the function, so that gdb says nothing
 of it before) reads both and stops only for errors, naming the
 call, the code and its name, which $_hiperr_call, $_hiperr and $_hiperr_name
-keep (in the spirit of rocgdb's catch hiperr and cuda-gdb's api_failures)."""
+keep (in the spirit of rocgdb's catch hiperr and cuda-gdb's api_failures).
+The breakpoint is silent: the stop says which call failed and how, and
+selects the caller's frame in the program's own code, printed as gdb prints
+a stop, rather than the runtime's reporting function."""
 
 from __future__ import annotations
 
 import gdb
 
+from gdbext.device_frames import RUNTIME_LIBRARIES, is_runtime
 from gdbext.errors import one_line_errors
+from gdbext.functions import STUB_MARK
 
 FUNCTION = "gpusym::api_call_failed"
 RECORD = f"-qualified -function {FUNCTION}"
 
 
-RUNTIME_LIBRARY = "libgpusym_runtime"
-
-
 def _runtime_loaded() -> bool:
     """Whether the simulated runtime, which defines that function, is loaded."""
-    return any(RUNTIME_LIBRARY in (objfile.filename or "") for objfile in gdb.objfiles())
+    return any(RUNTIME_LIBRARIES[0] in (objfile.filename or "") for objfile in gdb.objfiles())
+
+
+def _callers_frame() -> gdb.Frame | None:
+    """The innermost frame of the program's own code: outside the runtime,
+    and not a kernel's stub (compiler-made, without lines)."""
+    frame = gdb.newest_frame()
+    while frame is not None and (is_runtime(frame) or STUB_MARK in (frame.name() or "")):
+        frame = frame.older()
+    return frame
 
 
 class ApiErrorBreakpoint(gdb.Breakpoint):
     def __init__(self) -> None:
         super().__init__(RECORD, gdb.BP_BREAKPOINT, internal=True)
+        self.silent = True
+        self.failure: str | None = None  # what the last stop says, until it is said
 
     def stop(self) -> bool:
         frame = gdb.newest_frame()
@@ -49,8 +62,20 @@ class ApiErrorBreakpoint(gdb.Breakpoint):
         gdb.set_convenience_variable("_hiperr", code)
         gdb.set_convenience_variable("_hiperr_name", name)
         gdb.set_convenience_variable("_hiperr_call", call)
-        print(f"[gpusym: {call} failed: {name} ({code})]")
+        self.failure = f"[gpusym: {call} failed: {name} ({code})]"
         return True
+
+    def announce(self, event) -> None:
+        """At the stop this breakpoint made (gdb.events.stop): the failure,
+        then the caller's frame, selected and printed as a stop's."""
+        if self.failure is None or self not in getattr(event, "breakpoints", ()):
+            return
+        print(self.failure)
+        self.failure = None
+        caller = _callers_frame()
+        if caller is not None:
+            caller.select()
+            gdb.execute("frame", to_string=False)
 
 
 class SetPrefix(gdb.Command):
@@ -76,6 +101,7 @@ class ApiErrors(gdb.Parameter):
             if self.value:
                 self.arm()
             elif self._breakpoint is not None:
+                gdb.events.stop.disconnect(self._breakpoint.announce)
                 self._breakpoint.delete()
                 self._breakpoint = None
         return ""
@@ -85,6 +111,7 @@ class ApiErrors(gdb.Parameter):
         also called on each new object file (gdb.events.new_objfile)."""
         if self.value and self._breakpoint is None and _runtime_loaded():
             self._breakpoint = ApiErrorBreakpoint()
+            gdb.events.stop.connect(self._breakpoint.announce)
 
     def get_show_string(self, value: str) -> str:
         return f"Stopping when a HIP runtime call fails is {value}."

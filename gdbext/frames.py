@@ -6,9 +6,10 @@ A frame filter decorates, in ``bt``, ``bt full`` and MI stack listings alike:
 - a frame of the runtime's launch entry (``hipLaunchKernel``): the kernel the
   handle names, resolved through the handle symbol, with its configuration.
 
-The configuration comes from the simulated runtime's per-thread launch state
-(gpusym/debug_interface.h) or, at the entry of the launch call, from its
-argument registers, so both work without debug information anywhere.
+The configuration comes from the launch call's arguments (gdbext/
+launch_arguments.py: by name, or where the ABI passes them, so it works
+without debug information anywhere) or else from the simulated runtime's
+per-thread launch state (gpusym/debug_interface.h).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 import gdb
 from gdb.FrameDecorator import FrameDecorator
 
-from gdbext import device_frames
+from gdbext import device_frames, launch_arguments
 from gdbext import runtime_state
 from gdbext.functions import STUB_MARK, kernel_of_stub, symbol_at
 
@@ -40,38 +41,15 @@ def configuration() -> str | None:
     return runtime_state.record_launch_text(state)
 
 
-def _at_entry(frame: gdb.Frame) -> bool:
-    """Whether `frame` is the innermost one, stopped on its function's first
-    instruction, where the argument registers still hold the arguments."""
-    if frame.level() != 0:
-        return False
-    address = gdb.execute(f"info symbol {frame.pc():#x}", to_string=True)
-    return " + " not in address.split(" in section ")[0]
-
-
-def _entry_configuration(frame: gdb.Frame) -> str:
-    """hipLaunchKernel(handle, dim3 grid, dim3 block, args, shmem, stream)
-    at its first instruction: each dim3 in two registers (x and y, then z),
-    the last two arguments on the stack above the return address."""
-    def register(name: str) -> int:
-        return int(frame.read_register(name)) & 0xFFFFFFFFFFFFFFFF
-
-    def dim3(low: str, high: str) -> str:
-        return runtime_state.dim3({"x": register(low) & 0xFFFFFFFF, "y": register(low) >> 32,
-                                   "z": register(high) & 0xFFFFFFFF})  # fmt: skip
-
-    stack = int(frame.read_register("rsp"))
-    memory = gdb.selected_inferior().read_memory(stack + 8, 16).tobytes()
-    shared_mem, stream = int.from_bytes(memory[:8], "little"), int.from_bytes(memory[8:], "little")
-    return runtime_state.launch_text(dim3("rsi", "rdx"), dim3("rcx", "r8"), shared_mem, stream)
-
-
 def launched_kernel(frame: gdb.Frame) -> tuple[str | None, str | None]:
-    """The kernel a launch-entry frame launches, and its configuration: at
-    the entry, from the arguments; deeper in the call, from the runtime's
-    launch state."""
-    if _at_entry(frame):
-        return symbol_at(int(frame.read_register("rdi"))), _entry_configuration(frame)
+    """The kernel a launch-entry frame launches, and its configuration: from
+    its arguments (by name, or, innermost and without debug information,
+    where the ABI puts them); else from the runtime's launch state."""
+    arguments = launch_arguments.by_name(frame)
+    if arguments is None and frame.level() == 0:
+        arguments = launch_arguments.by_abi(frame)
+    if arguments is not None:
+        return symbol_at(arguments[0]), arguments[1]
     state = _runtime_launch()
     handle = int(state["handle"]) if state is not None else 0
     return (symbol_at(handle) if handle else None), configuration()

@@ -6,6 +6,7 @@ import re
 
 import gdb
 
+from gdbext import launch_arguments
 from gdbext.runtime_state import lane
 from symbols.demangle import demangle
 
@@ -76,8 +77,8 @@ def symbol_at(address: int) -> str | None:
 
 
 class Launching(gdb.Function):
-    """$_gpusym_launching("KERNEL"): at the entry of the launch call, whether
-    its handle argument is the handle of KERNEL (its demangled name).  A
+    """$_gpusym_launching("KERNEL"): stopped in the launch call, whether its
+    handle argument is the handle of KERNEL (its demangled name).  A
     launch from the kernel's own stub does not count: kbreak -launch stops
     there already.  (The handle's address is taken from the argument, not
     looked up by name: gdb would find the device function of the same name.)"""
@@ -90,4 +91,4 @@ class Launching(gdb.Function):
         caller = frame.older()
         if caller is not None and STUB_MARK in (caller.name() or ""):
             return False
-        return symbol_at(int(frame.read_register("rdi"))) == kernel.string()
+        return symbol_at(launch_arguments.launch_handle(frame)) == kernel.string()

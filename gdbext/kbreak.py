@@ -152,7 +152,7 @@ def _set(argument: str) -> None:
             if kernel.handle and kernel.handle.kind != "stub":
                 quoted = kernel.demangled.replace("\\", "\\\\").replace('"', '\\"')
                 launching = f'$_gpusym_launching("{quoted}")'
-                created.append(_break(f"*{LAUNCH_ENTRY}", _and(launching, condition)))
+                created.append(_break(LAUNCH_ENTRY, _and(launching, condition)))  # after its prologue: arguments valid
         if not created:
             raise KbreakError(f"kbreak: {name}: no stub and no handle to catch its launch at")
         described = ", ".join(k.demangled for k in kernels)

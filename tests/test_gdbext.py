@@ -98,6 +98,10 @@ def test_kbreak_launch_catches_hip_launch_kernel_on_the_handle_from_plain_cpp(sa
     frame = next(line for line in output.splitlines() if line.startswith("#0"))
     assert "hipLaunchKernel  [launching kernel scale(float*, float, int) <<<grid (4,1,1), block (256,1,1), shmem 0, " \
            "stream 0x0>>>]" in frame, output  # fmt: skip
+    # The stop and the frame show the arguments the annotation shows (the
+    # breakpoint is past the prologue, where their locations are right).
+    stop = re.search(r"Breakpoint \d+, hipLaunchKernel \((.*)\) at ", output).group(1)
+    assert stop.endswith("shared_mem=0, stream=0x0") and "shared_mem=0, stream=0x0) at " in frame, output
     assert re.search(r"^#1 .* in main \(\) at .*main\.cpp:\d+", output, re.M)
 
 
@@ -191,6 +195,10 @@ def test_api_errors_stop_names_the_failing_call(build_program):
     assert "= 98\n" in output and '= "hipErrorInvalidDeviceFunction"' in output
     assert "[gpusym: hipLaunchKernel failed: hipErrorInvalidConfiguration (9)]" in output
     assert "exited normally" in output and output.count("failed: ") == 2
+    # Each stop shows the program's call, selected, not the runtime's reporting function.
+    callers = re.findall(r"failed: \w+ \(\d+\)\]\n#(\d+) +0x[0-9a-f]+ in (\w+) \(\) at \S+api_errors\.hip:(\d+)\n", output)
+    assert [name for _, name, _ in callers] == ["main", "main"], output
+    assert "Breakpoint -" not in output and "api_call_failed" not in output, output
 
 
 def test_kbreak_holds_across_run_kill_run_and_start(vector_add):
