@@ -20,7 +20,7 @@ import gdb
 
 from gdbext import program
 from gdbext.errors import one_line_errors
-from gdbext.functions import coordinates
+from gdbext.functions import coordinates, lane_text
 from symbols.lookup import find_kernels, names_to_type, near_names
 from symbols.model import Kernel
 
@@ -135,16 +135,18 @@ def _break(spec: str, condition: str | None) -> gdb.Breakpoint:
     return next(b for b in gdb.breakpoints() if b.number not in before)
 
 
-def _and(*conditions: str | None) -> str | None:
-    present = [f"({c})" for c in conditions if c]
-    return " && ".join(present) or None
+def _and(call: str | None, condition: str | None) -> str | None:
+    """gpusym's `call` (a convenience function's) and the user's `condition`."""
+    present = [call] if call else []
+    return " && ".join(present + ([f"({condition})"] if condition else [])) or None
 
 
 def _lane_condition(request: Request) -> str | None:
+    """``$_gpusym_lane_is("block (3,4,0)")``: reads in ``info breakpoints``
+    as what it selects."""
     if not request.block and not request.thread:
         return None
-    block, thread = request.block or (-1, -1, -1), request.thread or (-1, -1, -1)
-    return f"$_gpusym_lane_is({', '.join(map(str, block + thread))})"
+    return f'$_gpusym_lane_is("{lane_text(request.block, request.thread)}")'
 
 
 def _targets(kernel: Kernel) -> str:

@@ -341,3 +341,14 @@ def test_kbreak_completes_namespaced_and_template_names(samples, names):
     wild = gdb(names, "complete kbreak fi", "complete kbreak hidden", "complete kbreak (anonymous namespace)::hi")
     assert "kbreak fill<int, 200>" in wild and "kbreak zoo::inner::fill" not in wild
     assert "kbreak hidden_scale" in wild and "kbreak (anonymous namespace)::hidden_scale" in wild, wild
+
+
+def test_info_breakpoints_shows_kernels_demangled_and_lane_filters_readably(samples):
+    output = gdb(samples["templates"], "kbreak ns::fill<int> -block 2 -thread 5", "kbreak twice -thread 7 if n > 0",
+                 "run", "info breakpoints")  # fmt: skip
+    assert "[gpusym: block (2,0,0) thread (5,0,0) of dispatch 2]" in output, output
+    listed = output.split("hit Breakpoint", 1)[1]
+    assert re.search(r"^1\s+breakpoint\s+keep\s+y\s+0x[0-9a-f]+ in ns::fill<int>\(int\*, int, int\) at ", listed, re.M)
+    assert '\tstop only if $_gpusym_lane_is("block (2,0,0) thread (5,0,0)")\n' in listed, listed
+    assert '\tstop only if $_gpusym_lane_is("thread (7,0,0)") && (n > 0)\n' in listed, listed
+    assert "-1" not in listed, listed
