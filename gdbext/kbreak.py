@@ -9,6 +9,11 @@ name is data, never a location, and the stub has another name.  ``-launch``
 stops at the host launch instead: at the kernel's stub, and at the runtime's
 launch entry when it is called with the kernel's handle
 (``hipLaunchKernel((const void*)foo, ...)`` from plain C++).
+
+``-pending`` with a name no loaded file defines sets a numbered placeholder
+breakpoint that gdb never resolves (``'kbreak NAME'``); when a library
+defining the name is loaded, the kernel's breakpoints replace it.  Deleting
+it forgets the kbreak.
 """
 
 from __future__ import annotations
@@ -48,8 +53,8 @@ class Request:
     condition: str | None = None
 
 
-#: -pending kbreaks waiting for a library that defines their kernel.
-_deferred: list[Request] = []
+#: -pending kbreaks waiting for a library that defines their kernel, with their placeholder breakpoints.
+_waiting: list[tuple[Request, gdb.Breakpoint]] = []
 
 
 def words(text: str) -> list[str]:
@@ -165,23 +170,32 @@ def kbreak(argument: str) -> None:
     except KbreakError:
         if not request.pending:
             raise
-        _deferred.append(request)
-        print(f"kbreak: no kernel named '{request.name}' in the files loaded so far: pending until a library"
-              " that defines it is loaded")
+        placeholder = _break(f"'kbreak {request.name}'", None)
+        _waiting.append((request, placeholder))
+        print(f"Breakpoint {placeholder.number}: no kernel named '{request.name}' in the files loaded so far: "
+              "pending until a library that defines it is loaded")  # fmt: skip
 
 
 def resolve_deferred(event) -> None:
-    """On each object file gdb loads, the deferred kbreaks it can now resolve."""
-    if not _deferred or not program.may_hold_kernels(event.new_objfile.filename or ""):
+    """On each object file gdb loads, the -pending kbreaks it can now resolve."""
+    if not _waiting or not program.may_hold_kernels(event.new_objfile.filename or ""):
         return
-    for request in list(_deferred):
+    for entry in list(_waiting):
+        request, placeholder = entry
+        if not placeholder.is_valid():  # deleted: forgotten
+            _waiting.remove(entry)
+            continue
         try:
-            _set(request)
+            created = _set(request, f" (was pending Breakpoint {placeholder.number})")
         except KbreakError:
             continue  # not in this file
         except Exception as error:  # noqa: BLE001 - an event handler: one line, never a traceback
             print(f"kbreak: {request.name}: {error}")
-        _deferred.remove(request)
+            created = []
+        for breakpoint in created:
+            breakpoint.enabled = placeholder.enabled
+        _waiting.remove(entry)
+        placeholder.delete()
 
 
 def _set(request: Request, note: str = "") -> list[gdb.Breakpoint]:
@@ -244,7 +258,9 @@ Options, before or after KERNEL:
   -qualified       KERNEL is the whole qualified name, as for break -qualified
   -launch          stop at the launch on the host instead: at the kernel's stub
                    (<<<>>>), and at hipLaunchKernel when given the kernel's handle
-  -pending         if no loaded file has the kernel, wait for a library that does
+  -pending         if no loaded file has the kernel, set a placeholder
+                   breakpoint that the kernel's breakpoints replace when a
+                   library that defines it is loaded (delete it to give up)
   -block X,Y,Z     stop only in this block (missing coordinates are 0)
   -thread X,Y,Z    stop only in this thread of a block
 CONDITION is evaluated in the kernel's frame, like break's."""

@@ -250,14 +250,33 @@ def test_kbreak_pending_waits_for_a_library_loaded_later(build_program, tmp_path
     program = tmp_path / "late_loader"
     built = run([toolchain.tool("clang"), "-g", REPO / "tests/programs/late_loader.c", "-o", program, "-ldl", "-pthread"])
     assert built.returncode == 0, describe(built)
-    output = gdb(program, f"set args {library}", "kbreak square", "kbreak -pending square", "run", "bt 4")
+    output = gdb(program, f"set args {library}", "kbreak square", "kbreak -pending square", "info breakpoints", "run",
+                 "info breakpoints", "bt 4")  # fmt: skip
     assert "kbreak: no GPU code in the program" in output  # without -pending: the one-line error
-    assert ("kbreak: no kernel named 'square' in the files loaded so far: pending until a library that defines it"
-            " is loaded") in output  # fmt: skip
-    assert "Breakpoint 1: kernel square(int*, int) — device code (gfx90a, gpusym), pending until its code object is loaded" in output
+    assert ("Breakpoint 1: no kernel named 'square' in the files loaded so far: pending until a library that defines"
+            " it is loaded") in output  # fmt: skip
+    # Numbered and listed while it waits; replaced by the kernel's breakpoint when the library is loaded.
+    assert re.search(r"^1\s+breakpoint\s+keep\s+y\s+<PENDING>\s+'kbreak square'$", output, re.M), output
+    assert ("Breakpoint 2: kernel square(int*, int) — device code (gfx90a, gpusym), pending until its code object is"
+            " loaded (was pending Breakpoint 1)") in output  # fmt: skip
     assert stops(output)[0].startswith("square (data=0x")
+    listed = output.split("hit Breakpoint", 1)[1]
+    assert re.search(r"^2\s+breakpoint\s+keep\s+y\s+0x[0-9a-f]+ in square\(int\*, int\) at ", listed, re.M), output
+    assert not re.search(r"^1\s+breakpoint", listed, re.M), output
     assert re.search(r"#2 .* in library_square \(\) at .*shared_kernels.hip:16", output), output
     assert re.search(r"#3 .* in load_and_launch \(\) at .*late_loader.c:\d+", output), output
+
+
+def test_kbreak_pending_breakpoint_deleted_is_forgotten(build_program, tmp_path):
+    from sample_apps import toolchain
+
+    library = build_program("shared_kernels.hip", flags=("-g", "-shared"), output="libshared_kernels.so")
+    program = tmp_path / "late_loader"
+    built = run([toolchain.tool("clang"), "-g", REPO / "tests/programs/late_loader.c", "-o", program, "-ldl", "-pthread"])
+    assert built.returncode == 0, describe(built)
+    output = gdb(program, f"set args {library}", "kbreak -pending square", "delete 1", "info breakpoints", "run")
+    assert "No breakpoints or watchpoints." in output and stops(output) == [], output
+    assert "exited normally" in output and "kernel square" not in output, output
 
 
 # --- names: as gdb's own break matches them ---------------------------------------------
