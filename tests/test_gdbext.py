@@ -371,3 +371,16 @@ def test_info_breakpoints_shows_kernels_demangled_and_lane_filters_readably(samp
     assert '\tstop only if $_gpusym_lane_is("block (2,0,0) thread (5,0,0)")\n' in listed, listed
     assert '\tstop only if $_gpusym_lane_is("thread (7,0,0)") && (n > 0)\n' in listed, listed
     assert "-1" not in listed, listed
+
+
+def test_help_kbreak_shows_every_option_and_apropos_lists_every_command():
+    output = gdb(None, "help kbreak", "apropos gpusym")
+    for option in ("-qualified", "-launch", "-pending", "-block", "-thread", "if CONDITION"):
+        assert option in output.split("apropos", 1)[0], (option, output)
+    sources = "\n".join(path.read_text() for path in (REPO / "gdbext").glob("*.py"))
+    commands = re.findall(r'super\(\).__init__\(f?"([^"]+)", gdb\.COMMAND_', sources)
+    commands = [c.replace("{verb} ", "") for c in commands]
+    listed = {line.split(" -- ")[0] for line in output.splitlines() if " -- " in line}
+    assert len(commands) >= 8
+    for command in commands:
+        assert any(entry == command or entry.endswith(" " + command) for entry in listed), (command, listed)
