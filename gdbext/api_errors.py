@@ -88,7 +88,7 @@ class SetPrefix(gdb.Command):
 class ApiErrors(gdb.Parameter):
     """Whether to stop when a HIP runtime call fails (the simulated runtime's)."""
 
-    set_doc = "Set whether to stop when a HIP runtime call fails."
+    set_doc = "Set whether gpusym stops when a HIP runtime call fails."
     show_doc = "Show whether gpusym stops when a HIP runtime call fails."
 
     def __init__(self) -> None:

@@ -13,7 +13,7 @@ LANE_STATES = {0: "has not started yet", 1: "is running", 2: "is waiting at __sy
 
 
 class GpuPrefix(gdb.Command):
-    """Commands for simulated GPU threads: gpu focus ..."""
+    """Commands for simulated GPU threads (gpusym): gpu focus ..."""
 
     def __init__(self) -> None:
         super().__init__("gpu", gdb.COMMAND_RUNNING, gdb.COMPLETE_NONE, True)
@@ -84,7 +84,7 @@ def focus(argument: str) -> None:
 
 
 class GpuFocus(gdb.Command):
-    """Switch to a simulated GPU thread of the current dispatch:
+    """Switch to a simulated GPU thread of the current dispatch (gpusym):
 gpu focus [block X,Y,Z] [thread X,Y,Z]
 
 The block defaults to the current one, the thread to (0,0,0).  When that GPU

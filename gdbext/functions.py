@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 import gdb
@@ -13,6 +14,7 @@ from symbols.demangle import demangle
 STUB_MARK = "__device_stub_"
 _INFO_SYMBOL = re.compile(r"^(.*?)(?: \+ \d+)? in section ")
 _NVCC_STUB = re.compile(r"__device_stub__(Z\w+)")
+_LANE_TEXT = re.compile(r"(block|thread) \((\d+),(\d+),(\d+)\)")
 
 
 def kernel_of_stub(stub_name: str) -> str:
@@ -36,18 +38,41 @@ def coordinates(text: str, what: str) -> tuple[int, int, int]:
     return values[0], values[1], values[2]
 
 
+def lane_text(block: tuple[int, int, int] | None, thread: tuple[int, int, int] | None) -> str:
+    """``block (3,4,0) thread (1,0,0)``: the lanes `block` and `thread`
+    select (None: any), as $_gpusym_lane_is reads them."""
+    parts = [f"{what} ({','.join(map(str, where))})" for what, where in (("block", block), ("thread", thread)) if where]
+    return " ".join(parts)
+
+
+@functools.lru_cache(maxsize=256)
+def _wanted(text: str) -> tuple[int, ...]:
+    """`lane_text`'s six coordinates back, -1 for any."""
+    wanted = {"block": (-1, -1, -1), "thread": (-1, -1, -1)}
+    for match in _LANE_TEXT.finditer(text):
+        wanted[match[1]] = tuple(int(value) for value in match.groups()[1:])
+    if _LANE_TEXT.sub("", text).strip():
+        raise gdb.GdbError(f'$_gpusym_lane_is: "{text}" is not "block (X,Y,Z) thread (X,Y,Z)"')
+    return wanted["block"] + wanted["thread"]
+
+
 class LaneIs(gdb.Function):
-    """$_gpusym_lane_is(BX, BY, BZ, TX, TY, TZ): whether the selected thread
-    runs that block and thread of a kernel (-1: any coordinate)."""
+    """$_gpusym_lane_is("block (X,Y,Z) thread (X,Y,Z)"): whether the
+    selected thread runs that block and thread of a kernel (either may be
+    left out: any).  Also $_gpusym_lane_is(BX, BY, BZ, TX, TY, TZ), -1 for
+    any coordinate."""
 
     def __init__(self) -> None:
         super().__init__("_gpusym_lane_is")
 
-    def invoke(self, *coordinates: gdb.Value) -> bool:
+    def invoke(self, *arguments: gdb.Value) -> bool:
         current = lane()
         if current is None:
             return False
-        wanted = [int(c) for c in coordinates]
+        if len(arguments) == 1:
+            wanted = _wanted(arguments[0].string())
+        else:
+            wanted = tuple(int(a) for a in arguments)
         actual = [int(current[group][axis]) for group in ("block_idx", "thread_idx") for axis in "xyz"]
         return all(w < 0 or w == a for w, a in zip(wanted, actual))
 

@@ -1,80 +1,126 @@
 """``kbreak``: breakpoints on kernels by the names people use.
 
-A kernel's breakpoint is set on its device name (the mangled name of the
-device function), which gdb resolves in every loaded code object of the
-simulated device and again in each one loaded later; the host's handle of
-the same name is data, never a location, and the stub has another name.
-``-launch`` stops at the host launch instead: at the kernel's stub, and at
-the runtime's launch entry when it is called with the kernel's handle
+Names match as gdb's ``break`` matches functions (symbols/lookup.py): wild
+by default, the whole name with ``-qualified``.  Each matching kernel gets
+a breakpoint, set on its device name (the mangled name of the device
+function), which gdb resolves in every loaded code object of the simulated
+device and again in each one loaded later; the host's handle of the same
+name is data, never a location, and the stub has another name.  ``-launch``
+stops at the host launch instead: at the kernel's stub, and at the runtime's
+launch entry when it is called with the kernel's handle
 (``hipLaunchKernel((const void*)foo, ...)`` from plain C++).
+
+``-pending`` with a name no loaded file defines sets a numbered placeholder
+breakpoint that gdb never resolves (``'kbreak NAME'``); when a library
+defining the name is loaded, the kernel's breakpoints replace it.  Deleting
+it forgets the kbreak.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import gdb
 
 from gdbext import program
 from gdbext.errors import one_line_errors
-from gdbext.functions import coordinates
-from symbols.lookup import find_kernels, names_of, near_names
+from gdbext.functions import coordinates, lane_text
+from symbols.lookup import find_kernels, names_to_type, near_names
 from symbols.model import Kernel
 
 LAUNCH_ENTRY = "hipLaunchKernel"
-USAGE = "usage: kbreak KERNEL [-launch] [-pending] [-block X,Y,Z] [-thread X,Y,Z] [if CONDITION]"
-
-#: kbreak arguments waiting for a library that defines their kernel.
-_deferred: list[str] = []
+OPTIONS = ("-launch", "-pending", "-qualified", "-block", "-thread")
+USAGE = "usage: kbreak KERNEL [-qualified] [-launch] [-pending] [-block X,Y,Z] [-thread X,Y,Z] [if CONDITION]"
+_OPEN, _CLOSE = "<({[", ">)}]"
+_CONDITION = re.compile(r"(?:^|\s)if(?:\s|$)")
 
 
 class KbreakError(gdb.GdbError):
     """A one-line error of kbreak."""
 
 
-def _parse(argument: str) -> tuple[str, bool, bool, tuple | None, tuple | None, str | None]:
+@dataclass
+class Request:
+    """A kbreak command's argument, read."""
+
+    name: str
+    launch: bool = False
+    pending: bool = False
+    qualified: bool = False
+    block: tuple[int, int, int] | None = None
+    thread: tuple[int, int, int] | None = None
+    condition: str | None = None
+
+
+#: -pending kbreaks waiting for a library that defines their kernel, with their placeholder breakpoints.
+_waiting: list[tuple[Request, gdb.Breakpoint]] = []
+
+
+def words(text: str) -> list[str]:
+    """`text` split at spaces outside brackets and quotes (which go), as
+    linespecs are read: ``(anonymous namespace)::f`` and ``fill<int, 2>``
+    are one word each.  An unclosed quote or bracket ends the last word."""
+    found: list[str] = []
+    current: list[str] = []
+    depth, quote = 0, ""
+    for char in text:
+        if quote:
+            if char == quote:
+                quote = ""
+            else:
+                current.append(char)
+        elif char in "'\"":
+            quote = char
+        elif char.isspace() and depth == 0:
+            if current:
+                found.append("".join(current))
+                current = []
+        else:
+            depth += (char in _OPEN) - (char in _CLOSE)
+            depth = max(depth, 0)
+            current.append(char)
+    if current or quote:
+        found.append("".join(current))
+    return found
+
+
+def parse(argument: str) -> Request:
     condition = None
-    match = re.search(r"(?:^|\s)if(?:\s|$)", argument)
+    match = _CONDITION.search(argument)
     if match:
         argument, condition = argument[: match.start()], argument[match.end() :].strip() or None
-    words = gdb.string_to_argv(argument)
-    name, launch, pending, block, thread = None, False, False, None, None
-    iterator = iter(words)
+    request, names = Request("", condition=condition), []
+    iterator = iter(words(argument))
     for word in iterator:
-        if word == "-launch":
-            launch = True
-        elif word == "-pending":
-            pending = True
+        if word in ("-launch", "-pending", "-qualified"):
+            setattr(request, word[1:], True)
         elif word in ("-block", "-thread"):
             value = next(iterator, None)
             if value is None:
                 raise KbreakError(f"kbreak: {word} needs X,Y,Z")
-            if word == "-block":
-                block = coordinates(value, f"kbreak: {word}")
-            else:
-                thread = coordinates(value, f"kbreak: {word}")
+            setattr(request, word[1:], coordinates(value, f"kbreak: {word}"))
         elif word.startswith("-"):
             raise KbreakError(f"kbreak: unknown option {word}; {USAGE}")
-        elif name is None:
-            name = word
         else:
-            raise KbreakError(f"kbreak: one kernel name at a time ('{name}', then '{word}'); {USAGE}")
-    if name is None:
+            names.append(word)
+    request.name = " ".join(names)
+    if not request.name:
         raise KbreakError(USAGE)
-    if launch and (block or thread):
+    if request.launch and (request.block or request.thread):
         raise KbreakError("kbreak: -block and -thread select simulated threads of a kernel, not of its launch")
-    return name, launch, pending, block, thread, condition
+    return request
 
 
-def _resolve(name: str) -> list[Kernel]:
+def _resolve(request: Request) -> list[Kernel]:
     analyses = program.analyses()
     if not analyses:
         raise KbreakError("kbreak: no GPU code in the program (load one with 'file PROGRAM')")
-    kernels = {k.name: k for a in analyses for k in find_kernels(a.report, name)}
+    kernels = {k.name: k for a in analyses for k in find_kernels(a.report, request.name, request.qualified)}
     if not kernels:
-        near = sorted({n for a in analyses for n in near_names(a.report, name)})
+        near = sorted({n for a in analyses for n in near_names(a.report, request.name)})
         hint = f"; did you mean {', '.join(near)}?" if near else ""
-        raise KbreakError(f"kbreak: no kernel named '{name}'{hint}")
+        raise KbreakError(f"kbreak: no kernel named '{request.name}'{hint}")
     return list(kernels.values())
 
 
@@ -94,16 +140,18 @@ def _break(spec: str, condition: str | None) -> gdb.Breakpoint:
     return next(b for b in gdb.breakpoints() if b.number not in before)
 
 
-def _and(*conditions: str | None) -> str | None:
-    present = [f"({c})" for c in conditions if c]
-    return " && ".join(present) or None
+def _and(call: str | None, condition: str | None) -> str | None:
+    """gpusym's `call` (a convenience function's) and the user's `condition`."""
+    present = [call] if call else []
+    return " && ".join(present + ([f"({condition})"] if condition else [])) or None
 
 
-def _lane_condition(block: tuple | None, thread: tuple | None) -> str | None:
-    if not block and not thread:
+def _lane_condition(request: Request) -> str | None:
+    """``$_gpusym_lane_is("block (3,4,0)")``: reads in ``info breakpoints``
+    as what it selects."""
+    if not request.block and not request.thread:
         return None
-    block, thread = block or (-1, -1, -1), thread or (-1, -1, -1)
-    return f"$_gpusym_lane_is({', '.join(map(str, block + thread))})"
+    return f'$_gpusym_lane_is("{lane_text(request.block, request.thread)}")'
 
 
 def _targets(kernel: Kernel) -> str:
@@ -116,82 +164,106 @@ def _numbers(breakpoints: list[gdb.Breakpoint]) -> str:
 
 
 def kbreak(argument: str) -> None:
-    name, _, pending, *_ = _parse(argument)
+    request = parse(argument)
     try:
-        _set(argument)
+        _set(request)
     except KbreakError:
-        if not pending:
+        if not request.pending:
             raise
-        _deferred.append(argument)
-        print(f"kbreak: no kernel named '{name}' in the files loaded so far: pending until a library"
-              " that defines it is loaded")
+        placeholder = _break(f"'kbreak {request.name}'", None)
+        _waiting.append((request, placeholder))
+        print(f"Breakpoint {placeholder.number}: no kernel named '{request.name}' in the files loaded so far: "
+              "pending until a library that defines it is loaded")  # fmt: skip
 
 
 def resolve_deferred(event) -> None:
-    """On each object file gdb loads, the deferred kbreaks it can now resolve."""
-    if not _deferred or not program.may_hold_kernels(event.new_objfile.filename or ""):
+    """On each object file gdb loads, the -pending kbreaks it can now resolve."""
+    if not _waiting or not program.may_hold_kernels(event.new_objfile.filename or ""):
         return
-    for argument in list(_deferred):
+    for entry in list(_waiting):
+        request, placeholder = entry
+        if not placeholder.is_valid():  # deleted: forgotten
+            _waiting.remove(entry)
+            continue
         try:
-            _set(argument)
+            created = _set(request, f" (was pending Breakpoint {placeholder.number})")
         except KbreakError:
             continue  # not in this file
         except Exception as error:  # noqa: BLE001 - an event handler: one line, never a traceback
-            print(f"kbreak: {argument}: {error}")
-        _deferred.remove(argument)
+            print(f"kbreak: {request.name}: {error}")
+            created = []
+        for breakpoint in created:
+            breakpoint.enabled = placeholder.enabled
+        _waiting.remove(entry)
+        placeholder.delete()
 
 
-def _set(argument: str) -> None:
-    name, launch, _, block, thread, condition = _parse(argument)
-    kernels = _resolve(name)
-    if launch:
+def _set(request: Request, note: str = "") -> list[gdb.Breakpoint]:
+    kernels = _resolve(request)
+    if request.launch:
         created = []
         for kernel in kernels:
             if kernel.stub:
-                created.append(_break(kernel.stub.symbol, condition))
+                created.append(_break(kernel.stub.symbol, request.condition))
             if kernel.handle and kernel.handle.kind != "stub":
                 quoted = kernel.demangled.replace("\\", "\\\\").replace('"', '\\"')
                 launching = f'$_gpusym_launching("{quoted}")'
-                created.append(_break(LAUNCH_ENTRY, _and(launching, condition)))  # after its prologue: arguments valid
+                created.append(_break(LAUNCH_ENTRY, _and(launching, request.condition)))  # after its prologue: arguments valid
         if not created:
-            raise KbreakError(f"kbreak: {name}: no stub and no handle to catch its launch at")
+            raise KbreakError(f"kbreak: {request.name}: no stub and no handle to catch its launch at")
         described = ", ".join(k.demangled for k in kernels)
-        print(f"{_numbers(created)}: launch of kernel {described} (at its stub, and at {LAUNCH_ENTRY} on its handle)")
-        return
-    lanes = _lane_condition(block, thread)
-    created = [_break(kernel.name, _and(lanes, condition)) for kernel in kernels]
-    pending = all(b.pending for b in created)
+        print(f"{_numbers(created)}: launch of kernel {described} (at its stub, and at {LAUNCH_ENTRY} on its handle){note}")
+        return created
+    condition = _and(_lane_condition(request), request.condition)
+    created = [_break(kernel.name, condition) for kernel in kernels]
     for breakpoint, kernel in zip(created, kernels):
         state = "pending until its code object is loaded" if breakpoint.pending else "set"
-        print(f"{_numbers([breakpoint])}: kernel {kernel.demangled} — device code ({_targets(kernel)}), {state}")
-    if pending and len(created) > 1:
-        print(f"{len(created)} kernels match '{name}'.")
+        print(f"{_numbers([breakpoint])}: kernel {kernel.demangled} — device code ({_targets(kernel)}), {state}{note}")
+    if len(created) > 1:
+        print(f"{len(created)} kernels match '{request.name}'.")
+    return created
 
 
 def complete(text: str, word: str) -> list[str]:
-    """Kernel names (as users type them) that start with `word`."""
-    if text.lstrip().startswith("-") and " " not in text.strip():
-        return [o for o in ("-launch", "-pending", "-block", "-thread") if o.startswith(word)]
-    names = set()
-    for analysis in program.analyses():
-        for kernel in analysis.report.kernels:
-            names.update(n for n in names_of(kernel)[2:])
-    return sorted(n for n in names if n.startswith(word))
+    """Options, or kernel names as users type them that start with the
+    name being typed; each returned as the completion of `word`, the part
+    of it after gdb's last word-break character (``:``, ``<``, ``(``, ...)."""
+    typed = words(text) if text.strip() else []
+    current = typed[-1] if typed and not text[-1:].isspace() else ""
+    start = len(current) - len(word)
+    if start < 0 or not current.endswith(word):
+        return []
+    if current.startswith("-"):
+        candidates = set(OPTIONS)
+    else:
+        qualified = "-qualified" in (typed[:-1] if current else typed)
+        candidates = set().union(*(names_to_type(a.report, qualified) for a in program.analyses()))
+    return sorted(name[start:] for name in candidates if name.startswith(current))
 
 
 class KbreakCommand(gdb.Command):
-    """Break on a GPU kernel: kbreak KERNEL [-launch] [-block X,Y,Z] [-thread X,Y,Z] [if COND]
+    """Break on a GPU kernel (gpusym): kbreak [OPTIONS] KERNEL [if CONDITION]
 
-KERNEL is a kernel's name as written in the source (vector_add, ns::fill<float>),
-a name shared by template instances or overloads (ns::fill, twice: every one),
-or a mangled name.  The breakpoint is on the kernel in device code (the
-simulated device's code objects, pending until they are loaded), never on the
-host handle or stub of the same name.
+KERNEL is a kernel's name, matched as gdb's break matches functions: a name
+or its last scopes (fill, inner::fill and zoo::inner::fill all name
+zoo::inner::fill<int, 200>; hidden_scale names
+(anonymous namespace)::hidden_scale), with template arguments to pick one
+instance (ns::fill<float>), with parameters to pick one overload
+(twice(int*), quoted or not), a whole demangled signature, or a mangled
+name.  A name that several kernels match sets a breakpoint on each.  The
+breakpoint is on the kernel in device code (the simulated device's code
+objects, pending until they are loaded), never on the host handle or stub
+of the same name.  Names complete with TAB.
+Options, before or after KERNEL:
+  -qualified       KERNEL is the whole qualified name, as for break -qualified
   -launch          stop at the launch on the host instead: at the kernel's stub
                    (<<<>>>), and at hipLaunchKernel when given the kernel's handle
-  -pending         if no loaded file has the kernel, wait for a library that does
+  -pending         if no loaded file has the kernel, set a placeholder
+                   breakpoint that the kernel's breakpoints replace when a
+                   library that defines it is loaded (delete it to give up)
   -block X,Y,Z     stop only in this block (missing coordinates are 0)
-  -thread X,Y,Z    stop only in this thread of a block"""
+  -thread X,Y,Z    stop only in this thread of a block
+CONDITION is evaluated in the kernel's frame, like break's."""
 
     def __init__(self) -> None:
         super().__init__("kbreak", gdb.COMMAND_BREAKPOINTS)
@@ -201,4 +273,7 @@ host handle or stub of the same name.
             kbreak(argument)
 
     def complete(self, text: str, word: str):
-        return complete(text, word or "")
+        try:
+            return complete(text, word or "")
+        except Exception:  # noqa: BLE001 - TAB shows nothing rather than a traceback
+            return []

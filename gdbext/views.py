@@ -49,7 +49,7 @@ def _code_objects() -> dict[str, tuple[str, dict[str, int]]]:
 
 
 class InfoKernels(gdb.Command):
-    """List the program's GPU kernels: info kernels [REGEX]
+    """List the program's GPU kernels (gpusym): info kernels [REGEX]
 
 For each kernel: the file it comes from (a host binary, or a module the
 program loaded at run time: the same kernel in two modules is two kernels),
@@ -96,7 +96,7 @@ simulated runtime runs, how many times it was launched."""
 
 
 class InfoDispatches(gdb.Command):
-    """List the simulated device's dispatches: info dispatches [all]
+    """List the simulated device's dispatches (gpusym): info dispatches [all]
 
 Queued and running dispatches and the last ten completed (all: every one the
 runtime still remembers), with kernel, grid, block, dynamic shared memory,
@@ -158,7 +158,7 @@ def _bytes(count: int) -> str:
 
 
 class InfoDevices(gdb.Command):
-    """List the simulated devices and their streams: info devices
+    """List the simulated devices and their streams (gpusym): info devices
 
 For each device: its ordinal and name, its streams, its dispatches queued and
 running, and the allocations made on it.  '*' marks the device of the

@@ -161,7 +161,6 @@ def analyze_data(data: bytes | memoryview, path: str, host_roles: set[Role] | No
     """`analyze` of a file's bytes, already read (`path` names it in the
     report).  Raises FormatError for bad input."""
     data = memoryview(data)
-    demangling.reset()
     found = containers.in_container_file(data)
     elf: ElfFile | None = None
     if found is None:
@@ -216,8 +215,6 @@ def _correlate(report: BinaryReport, host: list[Symbol], code_objects: list[Code
     is_cuda = any(c.triple.startswith("nvptx") for c in code_objects) or any(
         s.name.startswith("__cudaRegister") for s in host if not s.defined
     )
-    device_names = (s.name for device in contents if device for s in device.functions + device.variables)
-    demangling.warm([*kernel_names, *device_names])  # the names needing a child process, in one exchange
     kernels = {name: Kernel(name, pretty(name)) for name in kernel_names}
     functions: dict[str, DeviceEntity] = {}
     variables: dict[str, DeviceEntity] = {}
@@ -277,7 +274,6 @@ def _correlate(report: BinaryReport, host: list[Symbol], code_objects: list[Code
             addresses.add(None, symbol, role, kernel)
         if role in wanted:
             listed.append((symbol, role, kernel))
-    demangling.warm(symbol.name for symbol, _, _ in listed)
     report.host_symbols = [HostSymbol(symbol.name, pretty(symbol.name), symbol.value, symbol.size, role, kernel)
                            for symbol, role, kernel in listed]  # fmt: skip
     report.kernels = sorted(kernels.values(), key=lambda k: k.name)

@@ -137,8 +137,8 @@ def test_sixty_four_host_threads_launching(stress):
 
 
 def test_names_that_could_print_gigabytes_are_not_demangled_inside_gdb():
-    """Outside gdb a child process with limits demangles them
-    (symbols/demangle.py); inside gdb the extension shows them mangled."""
+    """Their printed length is bounded before printing (symbols/demangle.py):
+    inside gdb, as outside, they stay mangled, at once."""
     script = ("python\nimport time\nfrom symbols.demangle import demangle\nstart = time.monotonic()\n"
               f"print(demangle({pairs_name(30)!r}), demangle('_Z3fooPi'), time.monotonic() - start < 5)")  # fmt: skip
     output = gdb(None, script)

@@ -3,13 +3,14 @@ each form, stub and launch frames in backtraces, info kernels, loading."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from conftest import GPUSYM, REPO, describe, run
+from conftest import GPUSYM, REPO, describe, run, run_gpusym
 
 EXTENSION = REPO / "gdbext" / "gpusym_gdb.py"
 
@@ -260,11 +261,137 @@ def test_kbreak_pending_waits_for_a_library_loaded_later(build_program, tmp_path
     program = tmp_path / "late_loader"
     built = run([toolchain.tool("clang"), "-g", REPO / "tests/programs/late_loader.c", "-o", program, "-ldl", "-pthread"])
     assert built.returncode == 0, describe(built)
-    output = gdb(program, f"set args {library}", "kbreak square", "kbreak -pending square", "run", "bt 4")
+    output = gdb(program, f"set args {library}", "kbreak square", "kbreak -pending square", "info breakpoints", "run",
+                 "info breakpoints", "bt 4")  # fmt: skip
     assert "kbreak: no GPU code in the program" in output  # without -pending: the one-line error
-    assert ("kbreak: no kernel named 'square' in the files loaded so far: pending until a library that defines it"
-            " is loaded") in output  # fmt: skip
-    assert "Breakpoint 1: kernel square(int*, int) — device code (gfx90a, gpusym), pending until its code object is loaded" in output
+    assert ("Breakpoint 1: no kernel named 'square' in the files loaded so far: pending until a library that defines"
+            " it is loaded") in output  # fmt: skip
+    # Numbered and listed while it waits; replaced by the kernel's breakpoint when the library is loaded.
+    assert re.search(r"^1\s+breakpoint\s+keep\s+y\s+<PENDING>\s+'kbreak square'$", output, re.M), output
+    assert ("Breakpoint 2: kernel square(int*, int) — device code (gfx90a, gpusym), pending until its code object is"
+            " loaded (was pending Breakpoint 1)") in output  # fmt: skip
     assert stops(output)[0].startswith("square (data=0x")
+    listed = output.split("hit Breakpoint", 1)[1]
+    assert re.search(r"^2\s+breakpoint\s+keep\s+y\s+0x[0-9a-f]+ in square\(int\*, int\) at ", listed, re.M), output
+    assert not re.search(r"^1\s+breakpoint", listed, re.M), output
     assert re.search(r"#2 .* in library_square \(\) at .*shared_kernels.hip:16", output), output
     assert re.search(r"#3 .* in load_and_launch \(\) at .*late_loader.c:\d+", output), output
+
+
+def test_kbreak_pending_breakpoint_deleted_is_forgotten(build_program, tmp_path):
+    from sample_apps import toolchain
+
+    library = build_program("shared_kernels.hip", flags=("-g", "-shared"), output="libshared_kernels.so")
+    program = tmp_path / "late_loader"
+    built = run([toolchain.tool("clang"), "-g", REPO / "tests/programs/late_loader.c", "-o", program, "-ldl", "-pthread"])
+    assert built.returncode == 0, describe(built)
+    output = gdb(program, f"set args {library}", "kbreak -pending square", "delete 1", "info breakpoints", "run")
+    assert "No breakpoints or watchpoints." in output and stops(output) == [], output
+    assert "exited normally" in output and "kernel square" not in output, output
+
+
+# --- names: as gdb's own break matches them ---------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def names(build_program) -> Path:
+    """tests/programs/names.hip: la::matmul_tiled<T>, zoo::inner::fill<int, 200>,
+    an anonymous-namespace kernel, twice(int*) and twice(float*), halve(_Float16*)."""
+    return build_program("names.hip")
+
+
+def test_template_kernels_read_in_gdb_as_gpusym_query_reads_them(names):
+    query = json.loads(run_gpusym("query", "--json", names).stdout)["binaries"][0]
+    demangled = sorted(k["demangled"] for k in query["kernels"])
+    assert "void la::matmul_tiled<double>(double const*, double const*, double*, la::Dims)" in demangled
+    assert "halve(_Float16*)" in demangled
+    output = gdb(names, "info kernels", "kbreak la::matmul_tiled<double> -thread 1,2", "run", "bt 1", "info dispatches",
+                 "info breakpoints", "print $_kernel")  # fmt: skip
+    rows = [line for line in output.splitlines() if re.search(r"\s+names\s+yes\s+variable", line)]
+    assert sorted(re.split(r"\s{2,}", row)[0] for row in rows) == demangled, output
+    assert "Breakpoint 1: kernel void la::matmul_tiled<double>(double const*, double const*, double*, la::Dims) — " in output
+    assert stops(output)[0].startswith("la::matmul_tiled<double> (a=0x"), output
+    assert re.search(r"^#0  la::matmul_tiled<double>  \[device gpusym, block \(\d,\d,0\) thread \(1,2,0\)\]", output, re.M)
+    assert re.search(r"running\s+void la::matmul_tiled<double>\(double const\*, double const\*, double\*, la::Dims\)\s+"
+                     r"\(2,2,1\)\s+\(4,4,1\)", output), output  # fmt: skip
+    assert "in la::matmul_tiled<double>(double const*, double const*, double*, la::Dims) at " in output
+    assert '= "void la::matmul_tiled<double>(double const*, double const*, double*, la::Dims)"' in output
+    assert "_ZN2la" not in output, output
+
+
+@pytest.mark.parametrize(
+    ("command", "kernels"),
+    [
+        ("kbreak fill", ["void zoo::inner::fill<int, 200>(int*)"]),
+        ("kbreak inner::fill", ["void zoo::inner::fill<int, 200>(int*)"]),
+        ("kbreak fill<int,200>", ["void zoo::inner::fill<int, 200>(int*)"]),
+        ("kbreak -qualified zoo::inner::fill", ["void zoo::inner::fill<int, 200>(int*)"]),
+        ("kbreak hidden_scale", ["(anonymous namespace)::hidden_scale(float*, float)"]),
+        ("kbreak (anonymous namespace)::hidden_scale -block 0", ["(anonymous namespace)::hidden_scale(float*, float)"]),
+        ("kbreak -qualified (anonymous namespace)::hidden_scale", ["(anonymous namespace)::hidden_scale(float*, float)"]),
+        ("kbreak 'twice(int*)'", ["twice(int*)"]),
+        ("kbreak twice(int*)", ["twice(int*)"]),
+        ("kbreak twice(float *) -thread 3", ["twice(float*)"]),
+        ("kbreak twice", ["twice(float*)", "twice(int*)"]),
+        ("kbreak matmul_tiled", ["void la::matmul_tiled<double>(double const*, double const*, double*, la::Dims)",
+                                 "void la::matmul_tiled<float>(float const*, float const*, float*, la::Dims)"]),
+        ("kbreak halve", ["halve(_Float16*)"]),
+    ],
+)
+def test_kbreak_matches_names_as_gdb_linespecs_do(names, command, kernels):
+    output = gdb(names, command)
+    assert re.findall(r"^Breakpoint \d+: kernel (.*) — device code", output, re.M) == kernels, output
+
+
+def test_kbreak_qualified_wants_the_whole_name_and_unknown_names_get_the_nearest(names):
+    output = gdb(names, "kbreak -qualified inner::fill", "kbreak -qualified hidden_scale", "kbreak twice(double*)",
+                 "kbreak fil")  # fmt: skip
+    assert "kbreak: no kernel named 'inner::fill'; did you mean zoo::inner::fill<int, 200>?" in output, output
+    assert "kbreak: no kernel named 'hidden_scale'; did you mean (anonymous namespace)::hidden_scale?" in output, output
+    assert "kbreak: no kernel named 'twice(double*)'; did you mean twice?" in output, output
+    assert "kbreak: no kernel named 'fil'" in output and "Breakpoint" not in output, output
+
+
+def test_kbreak_by_wild_names_stops_in_those_kernels(names):
+    output = gdb(names, "kbreak hidden_scale -thread 0", "kbreak 'twice(int*)' -thread 0", "run", "continue", "continue")
+    assert [stop.split(" (")[0] for stop in stops(output)] == ["twice", "(anonymous namespace)::hidden_scale"], output
+    assert "exited normally" in output
+
+
+def test_kbreak_completes_namespaced_and_template_names(samples, names):
+    output = gdb(samples["templates"], "complete kbreak ns::fi", "complete kbreak ns::fill<f", "complete kbreak twice(i",
+                 "complete kbreak -qu", "complete kbreak -qualified fi")  # fmt: skip
+    lines = set(output.splitlines())
+    assert {"kbreak ns::fill", "kbreak ns::fill<float>", "kbreak ns::fill<int>", "kbreak ns::fill<double>"} <= lines
+    assert {"kbreak ns::fill<float>", "kbreak ns::fill<float>(float*, float, int)"} == {
+        line for line in lines if line.startswith("kbreak ns::fill<f")}, output  # fmt: skip
+    assert "kbreak twice(int*, int)" in lines and "kbreak twice(float*, int)" not in lines
+    assert "kbreak -qualified" in lines
+    assert not any(line.startswith("kbreak -qualified fi") for line in lines), output  # fill is ns::fill
+    wild = gdb(names, "complete kbreak fi", "complete kbreak hidden", "complete kbreak (anonymous namespace)::hi")
+    assert "kbreak fill<int, 200>" in wild and "kbreak zoo::inner::fill" not in wild
+    assert "kbreak hidden_scale" in wild and "kbreak (anonymous namespace)::hidden_scale" in wild, wild
+
+
+def test_info_breakpoints_shows_kernels_demangled_and_lane_filters_readably(samples):
+    output = gdb(samples["templates"], "kbreak ns::fill<int> -block 2 -thread 5", "kbreak twice -thread 7 if n > 0",
+                 "run", "info breakpoints")  # fmt: skip
+    assert "[gpusym: block (2,0,0) thread (5,0,0) of dispatch 2]" in output, output
+    listed = output.split("hit Breakpoint", 1)[1]
+    assert re.search(r"^1\s+breakpoint\s+keep\s+y\s+0x[0-9a-f]+ in ns::fill<int>\(int\*, int, int\) at ", listed, re.M)
+    assert '\tstop only if $_gpusym_lane_is("block (2,0,0) thread (5,0,0)")\n' in listed, listed
+    assert '\tstop only if $_gpusym_lane_is("thread (7,0,0)") && (n > 0)\n' in listed, listed
+    assert "-1" not in listed, listed
+
+
+def test_help_kbreak_shows_every_option_and_apropos_lists_every_command():
+    output = gdb(None, "help kbreak", "apropos gpusym")
+    for option in ("-qualified", "-launch", "-pending", "-block", "-thread", "if CONDITION"):
+        assert option in output.split("apropos", 1)[0], (option, output)
+    sources = "\n".join(path.read_text() for path in (REPO / "gdbext").glob("*.py"))
+    commands = re.findall(r'super\(\).__init__\(f?"([^"]+)", gdb\.COMMAND_', sources)
+    commands = [c.replace("{verb} ", "") for c in commands]
+    listed = {line.split(" -- ")[0] for line in output.splitlines() if " -- " in line}
+    assert len(commands) >= 8
+    for command in commands:
+        assert any(entry == command or entry.endswith(" " + command) for entry in listed), (command, listed)

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 import elf_oracles as elf
 from conftest import REPO, TEST_PROGRAMS
+from symbols import itanium
 from symbols.demangle import demangle
 from symbols.errors import FormatError
 from symbols.mangling import Stub, parse_stub, stub_symbol, undecorated_kernel
@@ -447,6 +448,18 @@ def test_nvcc_round_trip(namespaces, name, internal):
         ("_Z3foov.ABC", "foo() [clone .ABC]"),
         ("_Z3foov.Hot.2.x", "foo() [clone .Hot.2] [clone .x]"),
         ("_Z3foov.", "foo() [clone .]"),
+        # References to references: two const T* parameters of a template.
+        ("_ZN2la12matmul_tiledIdEEvPKT_S3_PS1_NS_4DimsE",
+         "void la::matmul_tiled<double>(double const*, double const*, double*, la::Dims)"),
+        ("_ZN3zoo5inner4fillIiLi200EEEvPT_", "void zoo::inner::fill<int, 200>(int*)"),
+        # Extended floating-point types, as c++filt prints them.
+        ("_Z3fooDF16_", "foo(_Float16)"),
+        ("_Z1fPDF16_S_", "f(_Float16*, _Float16*)"),
+        ("_Z1fIDF16_EvPT_", "void f<_Float16>(_Float16*)"),
+        ("_Z3f16DF16_DF16bPDF16_", "f16(_Float16, std::bfloat16_t, _Float16*)"),
+        ("_Z1fDF32xDF128_", "f(_Float32x, _Float128)"),
+        ("_Z4haveDnDF16_", "have(decltype(nullptr), _Float16)"),
+        ("_Z3fooDF16_.kd", "foo(_Float16) [clone .kd]"),
     ],
 )
 def test_demangle(name, text):
@@ -471,6 +484,21 @@ def test_demangle_agrees_with_cxxfilt(builds):
     expected = elf.demangle(names)  # c++filt prints what it cannot read unchanged
     assert len(names) > 200
     assert {name: demangle(name) or name for name in names} == expected
+
+
+def test_printed_length_bound_holds_and_is_close_for_real_names(builds):
+    """symbols.itanium's bound, which decides whether a name is printed, is
+    never below the printed length, and within a few times it."""
+    names = sorted({name for build_name in BUILD_NAMES for name in builds(build_name).host if name.startswith("_Z")})
+    checked = 0
+    for name in names:
+        text = demangle(name)
+        if text is None or "cv" in name:  # a conversion operator's forward references: the coarse rule
+            continue
+        size = itanium.read(name, 1 << 30).size
+        assert len(text) <= size <= 16 * len(text) + 64, (name, text, size)
+        checked += 1
+    assert checked > 200
 
 
 def test_demangle_from_threads():

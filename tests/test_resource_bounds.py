@@ -10,9 +10,9 @@ list every kernel against every target, names that demangle to gigabytes.
 Before the fixes they took from half a minute to hours, or gigabytes; each
 is read here in a process of its own (``analyze`` and the report's JSON, as
 ``gpusym query`` does), and must end in a report or a FormatError within
-the bounds.  (Names that could demangle to more than 64 times their length
-go to a child process with limits of its own, see symbols/demangle.py: its
-memory is not the reader's.)
+the bounds.  (Names that would demangle to more than 64 times their length
+are left mangled, their printed length bounded before printing, see
+symbols/demangle.py.)
 
 The normal parse: a program written by tests/crafted.py with 5,000 kernels
 (host stubs and handles, an AMDGPU code object with its metadata, a
