@@ -240,7 +240,7 @@ def test_kernels_launched_from_several_host_threads(build_program):
     assert re.search(r"\[gpusym: block \(2,0,0\) thread \(0,0,0\) of dispatch \d+\]", output), output
     assert re.search(r"__device_stub__count_blocks\(unsigned int\*, int\)  \[kernel count_blocks\(unsigned int\*, int\) "
                      r"<<<grid \(3,1,1\), block \(32,1,1\).*launched dispatch \d+ from host thread \d+\]", output), output  # fmt: skip
-    assert re.search(r"#2  0x[0-9a-f]+ in main::\{lambda\(int\)#1\}::operator \(\) at \S+launch_storm\.hip:\d+", output), output
+    assert re.search(r"#2  0x[0-9a-f]+ in main::\{lambda\(int\)#1\}::operator\(\) \(\) at \S+launch_storm\.hip:\d+", output), output
 
 
 def test_kbreak_pending_waits_for_a_library_loaded_later(build_program, tmp_path):
