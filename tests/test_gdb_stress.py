@@ -77,7 +77,7 @@ def test_displaced_stepping_is_off_only_while_a_breakpoint_can_corrupt_a_registe
         pytest.skip("this gdb restores the register")
     show = "show displaced-stepping"
     output = gdb(samples["plugin"], "kbreak -pending square -block 0 -thread 1", "run", "x/2i $pc", show,
-                 "break *($pc + 1)", show, "disable 2", show, "enable 2", show, "delete 2", show,
+                 "break *($pc + 1)", show, "disable $bpnum", show, "enable $bpnum", show, "delete $bpnum", show,
                  "set displaced-stepping on", "break *($pc + 1)", show)  # fmt: skip
     assert re.search(r"=> 0x\w+ <_Z6squarePii\+\d+>:\tnop\n.*\(%rip\)", output), output
     settings = re.findall(r"step over breakpoints is (\w+)", output)
