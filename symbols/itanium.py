@@ -77,7 +77,7 @@ class _Parser:
     def __init__(self, text: str, limit: int) -> None:
         self.text, self.at, self.limit = text, 0, limit
         self.subs: list[int] = []  # substitution candidates' sizes, in the ABI's order
-        self.lists: list[list[int]] = []  # template argument lists' sizes
+        self.widest: list[int] = []  # per index, the longest template argument of any list so far
         self.widest_pack = 1
         self.floats: list[tuple[int, int, str]] = []
         self.ends_in_template = False  # the last name read ends with template arguments
@@ -163,7 +163,9 @@ class _Parser:
             self.expect("_")
             return 40 + self.encoding()
         if self.take("Tv"):
-            self.number(), self.expect("_"), self.number(), self.expect("_")
+            for _ in range(2):
+                self.number()
+                self.expect("_")
             return 40 + self.encoding()
         if self.take("TH") or self.take("TW") or self.take("GV"):
             return 40 + self.name()
@@ -358,9 +360,8 @@ class _Parser:
             self.expect("_")
         index = 0 if self.peek() == "_" else self.seq_id_decimal() + 1
         self.expect("_")
-        sizes = [arguments[index] for arguments in self.lists if len(arguments) > index]
-        if sizes:
-            return max(sizes)
+        if index < len(self.widest):
+            return self.widest[index]
         if self.lambdas:
             return _BUILTIN  # auto:1
         raise ValueError("a template parameter before its argument")  # a conversion operator's: rare
@@ -390,12 +391,14 @@ class _Parser:
 
     def template_args(self) -> int:
         self.expect("I")
-        arguments: list[int] = []
-        self.lists.append(arguments)
-        size = 3
+        size, index = 3, 0
         while not self.take("E"):
-            arguments.append(self.bounded(self.template_arg()))
-            size = self.bounded(size + arguments[-1] + 2)
+            argument = self.bounded(self.template_arg())
+            if index == len(self.widest):
+                self.widest.append(argument)
+            self.widest[index] = max(self.widest[index], argument)
+            size = self.bounded(size + argument + 2)
+            index += 1
         return size
 
     def template_arg(self) -> int:

@@ -33,6 +33,13 @@ def test_names_that_demangle_to_gigabytes_are_left_mangled_in_bounded_time():
         "std::pair<std::pair<std::pair<int, int>, std::pair<int, int> >, std::pair<std::pair<int, int>, std::pair<int, int> > >)"
 
 
+def test_many_template_argument_lists_and_references_are_read_in_linear_time():
+    """Each T_ was bounded by a scan of every argument list read before it."""
+    started = time.monotonic()
+    demangle("_Z1f" + "1AIiE" * 30_000 + "T_" * 30_000)
+    assert time.monotonic() - started < 5
+
+
 def test_kernels_with_a_single_name_have_near_names():
     """A kernel whose names are all one (extern "C", or left mangled) made
     kbreak's "did you mean" raise IndexError."""
