@@ -15,7 +15,7 @@ from conftest import GPUSYM, REPO, describe, run, run_gpusym
 EXTENSION = REPO / "gdbext" / "gpusym_gdb.py"
 
 
-def gdb(program: Path | None, *commands: str, before: tuple[str, ...] = ()) -> str:
+def gdb(program: Path | None, *commands: str, before: tuple[str, ...] = (), timeout: float = 120) -> str:
     """Output of a batch gdb session: `before` runs ahead of loading the
     extension, then `commands`; the inferior is killed at the end."""
     argv = ["gdb", "-nx", "-batch"]
@@ -23,7 +23,7 @@ def gdb(program: Path | None, *commands: str, before: tuple[str, ...] = ()) -> s
         argv += ["-ex", command]
     if program is not None:
         argv.append(str(program))
-    result = run(argv, timeout=120)
+    result = run(argv, timeout=timeout)
     output = result.stdout + result.stderr
     assert "Traceback" not in output and "Python Exception" not in output, output
     return output
