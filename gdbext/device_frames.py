@@ -34,8 +34,6 @@ CODE_OBJECT_MARKS = (".gpusym.", ".gpusym-module.")
 
 #: Above every user-space address of x86-64, and non-canonical: nothing reads there.
 RECORDED_FRAMES_BASE = 1 << 63
-#: GPUSYM_DEBUG_HOST_FRAMES: the most frames a dispatch record holds.
-HOST_FRAMES = 32
 #: gpusym_debug.flags bit: record each launch's host stack.
 CAPTURE_HOST_STACKS = 0x1
 
@@ -152,6 +150,13 @@ class LaunchStackUnwinder(Unwinder):
         super().__init__("gpusym-launch-stack")
         self._stacks: dict[int, LaunchStack] = {}  # by gdb's global thread number
 
+    def forget(self, event=None) -> None:
+        """On each resume (gdb.events.cont): the stacks describe the frames
+        of one stop only, so that a thread that has left its kernel since
+        (a launching thread running lanes itself, then back in its stub)
+        never has its real frames taken for recorded ones."""
+        self._stacks.clear()
+
     def stack_of(self, frame: gdb.Frame) -> tuple[LaunchStack, int] | None:
         """(the launch stack, the index) of a recorded host frame."""
         stack = self._stacks.get(gdb.selected_thread().global_num)
@@ -219,7 +224,7 @@ class LaunchStackUnwinder(Unwinder):
             kernel_cfa=cfa,
             kernel_level=pending.level(),
             pcs=pcs,
-            truncated=int(record["host_frame_count"]) >= HOST_FRAMES,
+            truncated=int(record["host_frame_count"]) >= record["host_frames"].type.range()[1] + 1,
         )
 
     def _caller(self, pending, stack: LaunchStack, index: int):

@@ -40,6 +40,7 @@ def register() -> None:
     gdb.unwinder.register_unwinder(None, device_frames.UNWINDER, replace=True)
     gdb.events.before_prompt.connect(device_frames.explain_recorded_frame)
     gdb.events.stop.connect(device_frames.forget_explanations)
+    gdb.events.cont.connect(device_frames.UNWINDER.forget)
     gdb.events.stop.connect(announce_lane)
     gdb.events.stop.connect(faults.announce)  # after the lane's line
     gdb.events.new_objfile.connect(resolve_deferred)

@@ -24,7 +24,7 @@ def by_name(frame: gdb.Frame) -> tuple[int, str] | None:
         return None
 
 
-def by_abi(frame: gdb.Frame) -> tuple[int, str]:
+def by_abi(frame: gdb.Frame) -> tuple[int, str] | None:
     """(handle, configuration) of hipLaunchKernel(handle, dim3 grid, dim3
     block, args, shmem, stream) where the ABI passes them, for a runtime
     without debug information stopped near the entry: each dim3 in two
@@ -37,7 +37,10 @@ def by_abi(frame: gdb.Frame) -> tuple[int, str]:
         return runtime_state.dim3({"x": register(low) & 0xFFFFFFFF, "y": register(low) >> 32,
                                    "z": register(high) & 0xFFFFFFFF})  # fmt: skip
 
-    stack = int(frame.older().read_register("rsp"))
+    caller = frame.older()
+    if caller is None:
+        return None
+    stack = int(caller.read_register("rsp"))
     memory = gdb.selected_inferior().read_memory(stack, 16).tobytes()
     shared_mem, stream = int.from_bytes(memory[:8], "little"), int.from_bytes(memory[8:], "little")
     return register("rdi"), runtime_state.launch_text(dim3("rsi", "rdx"), dim3("rcx", "r8"), shared_mem, stream)

@@ -177,17 +177,17 @@ endif()
 """
 
 
-def _toolchain(prefix: Path) -> str:
-    return f"""\
+#: The toolchain file: one setting for CMake.
+_TOOLCHAIN = """\
 # cmake -DCMAKE_TOOLCHAIN_FILE=<this file>: HIP projects build for the gpusym
 # simulated device. HIP sources compile with this prefix's clang++ (gpusym
 # build); find_package(hip) and enable_language(HIP) find this prefix.
-get_filename_component(_gpusym_rocm "${{CMAKE_CURRENT_LIST_DIR}}" ABSOLUTE)
-set(CMAKE_HIP_COMPILER "${{_gpusym_rocm}}/llvm/bin/clang++" CACHE FILEPATH "HIP compiler")
-list(APPEND CMAKE_PREFIX_PATH "${{_gpusym_rocm}}")
-set(ROCM_PATH "${{_gpusym_rocm}}" CACHE PATH "ROCm installation")
-set(ROCM_ROOT "${{_gpusym_rocm}}" CACHE PATH "ROCm installation")
-set(HIP_PATH "${{_gpusym_rocm}}" CACHE PATH "HIP installation")
+get_filename_component(_gpusym_rocm "${CMAKE_CURRENT_LIST_DIR}" ABSOLUTE)
+set(CMAKE_HIP_COMPILER "${_gpusym_rocm}/llvm/bin/clang++" CACHE FILEPATH "HIP compiler")
+list(APPEND CMAKE_PREFIX_PATH "${_gpusym_rocm}")
+set(ROCM_PATH "${_gpusym_rocm}" CACHE PATH "ROCm installation")
+set(ROCM_ROOT "${_gpusym_rocm}" CACHE PATH "ROCm installation")
+set(HIP_PATH "${_gpusym_rocm}" CACHE PATH "HIP installation")
 """
 
 
@@ -217,5 +217,5 @@ def write(prefix: Path) -> Path:
         (cmake / package).mkdir(parents=True, exist_ok=True)
         (cmake / package / f"{package}-config.cmake").write_text(config)
         (cmake / package / f"{package}-config-version.cmake").write_text(_version_file(runtime_library.HIP_VERSION))
-    (prefix / TOOLCHAIN_FILE).write_text(_toolchain(prefix))
+    (prefix / TOOLCHAIN_FILE).write_text(_TOOLCHAIN)
     return prefix
