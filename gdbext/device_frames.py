@@ -23,6 +23,7 @@ from gdb.unwinder import Unwinder
 
 from gdbext import runtime_state
 from gdbext.capture import INTERPOSER
+from gdbext.functions import symbol_at
 from symbols.call_frames import CallFrames
 from symbols.errors import FormatError
 
@@ -32,6 +33,9 @@ RUNTIME_LIBRARIES = ("libgpusym_runtime",)
 CODE_OBJECT_MARKS = (".gpusym.", ".gpusym-module.")
 
 
+#: Where a thread's stack starts (their call frame information ends every
+#: stack): a record ending elsewhere was cut short.
+OUTERMOST_FUNCTIONS = ("_start", "clone3", "clone", "__clone")
 #: Above every user-space address of x86-64, and non-canonical: nothing reads there.
 RECORDED_FRAMES_BASE = 1 << 63
 #: gpusym_debug.flags bit: record each launch's host stack.
@@ -106,13 +110,22 @@ class LaunchStack:
     kernel_cfa: int
     kernel_level: int
     pcs: tuple[int, ...]
-    truncated: bool  # the record holds as many frames as it can: the stack went on
+    truncated: bool  # the record ends before the stack did (it holds a bounded number of frames)
 
     def sp(self, index: int) -> int:
         return RECORDED_FRAMES_BASE + 16 * (index + 1)
 
     def frame_id(self, index: int) -> _FrameId:
         return _FrameId(self.sp(index), self.pcs[index])
+
+    def ends_at(self, level: int, pc: int) -> bool:
+        """Whether this is the frame after a record cut short."""
+        return self.truncated and pc == 0 and level == self.kernel_level + 1 + len(self.pcs)
+
+    def past_end(self, level: int, pc: int) -> bool:
+        """Whether gdb asks for a frame beyond that one (its Python frames
+        look one frame further to learn whether the stack ends)."""
+        return self.truncated and pc == 0 and level > self.kernel_level + 1 + len(self.pcs)
 
     def unwinds(self, index: int) -> bool:
         """Whether gpusym unwinds recorded frame `index` (all but the last
@@ -157,6 +170,11 @@ class LaunchStackUnwinder(Unwinder):
         never has its real frames taken for recorded ones."""
         self._stacks.clear()
 
+    def ends_record(self, frame: gdb.Frame) -> LaunchStack | None:
+        """The launch stack whose cut-short record `frame` ends."""
+        stack = self._stacks.get(gdb.selected_thread().global_num)
+        return stack if stack is not None and stack.ends_at(frame.level(), frame.pc()) else None
+
     def stack_of(self, frame: gdb.Frame) -> tuple[LaunchStack, int] | None:
         """(the launch stack, the index) of a recorded host frame."""
         stack = self._stacks.get(gdb.selected_thread().global_num)
@@ -177,6 +195,8 @@ class LaunchStackUnwinder(Unwinder):
         stack = self._stacks.get(thread)
         if stack is not None and (index := stack.index_of(pending.level(), pc)) is not None:
             return self._caller(pending, stack, index) if stack.unwinds(index) else None
+        if stack is not None and (stack.ends_at(pending.level(), pc) or stack.past_end(pending.level(), pc)):
+            return self._record_end(pending, stack)  # beyond it: the same frame again, where gdb stops
         path = gdb.solib_name(pc) or ""
         if not any(mark in path for mark in CODE_OBJECT_MARKS):
             return None
@@ -224,7 +244,7 @@ class LaunchStackUnwinder(Unwinder):
             kernel_cfa=cfa,
             kernel_level=pending.level(),
             pcs=pcs,
-            truncated=int(record["host_frame_count"]) >= record["host_frames"].type.range()[1] + 1,
+            truncated=(symbol_at(pcs[-1] - 1) or "") not in OUTERMOST_FUNCTIONS,
         )
 
     def _caller(self, pending, stack: LaunchStack, index: int):
@@ -234,7 +254,8 @@ class LaunchStackUnwinder(Unwinder):
         rather than show what the stack holds now).  The last recorded frame
         (``_start``, or ``clone3`` for a launch from a thread) is left to
         gdb's own unwinder, which ends the stack there, so it gets a stack
-        pointer too; a record cut short ends at a zero program counter."""
+        pointer too; after the last frame of a record cut short comes a
+        frame at program counter 0, where gdb ends a stack."""
         is_kernel = index < 0
         frame_id = _FrameId(stack.kernel_cfa, stack.kernel_entry) if is_kernel else stack.frame_id(index)
         info = pending.create_unwind_info(frame_id)
@@ -243,8 +264,15 @@ class LaunchStackUnwinder(Unwinder):
             info.add_saved_register("rip", gdb.Value(stack.pcs[caller]))
             if not stack.unwinds(caller):
                 info.add_saved_register("rsp", gdb.Value(stack.sp(caller)))
-        else:
+        else:  # a record cut short: a last frame that ends the stack
             info.add_saved_register("rip", gdb.Value(0))
+        return info
+
+    def _record_end(self, pending, stack: LaunchStack):
+        """The frame after a record cut short (program counter 0), where gdb
+        stops unwinding."""
+        info = pending.create_unwind_info(_FrameId(stack.sp(len(stack.pcs)), 0))
+        info.add_saved_register("rip", gdb.Value(0))  # read while gdb checks where the stack ends
         return info
 
 

@@ -94,6 +94,9 @@ def _decorate(frame_decorator):
     name = frame.name() or ""
     if device_frames.is_device(frame):
         return _Named(frame_decorator, device_frames.lane_note())
+    if (cut := device_frames.UNWINDER.ends_record(frame)) is not None:
+        return _Recorded(frame_decorator, f"the host stack recorded at the launch ends here: its first "
+                                          f"{len(cut.pcs)} frames")  # fmt: skip
     if (recorded := device_frames.UNWINDER.stack_of(frame)) is not None:
         stack, index = recorded
         launched = f"launched dispatch {stack.dispatch} from host thread {stack.host_thread}"
@@ -119,4 +122,18 @@ class KernelFrameFilter:
         self.enabled = True
 
     def filter(self, frames):
-        return map(decorate, frames)
+        return _to_the_end(map(decorate, frames))
+
+
+def _to_the_end(frames):
+    """The frames up to where gdb cannot unwind further (a launch record cut
+    short, an unreadable stack): there the listing ends, as gdb's own
+    ``bt`` ends, rather than with a Python exception."""
+    iterator = iter(frames)
+    while True:
+        try:
+            yield next(iterator)
+        except StopIteration:
+            return
+        except gdb.error:
+            return

@@ -65,3 +65,12 @@ def test_selecting_a_recorded_frame_says_what_it_cannot_show(samples):
         assert session.command("print n").strip() == "value has been optimized out"
         assert "recorded" not in session.command("frame 2")  # said once per stop
         assert "[gpusym:" not in session.command("frame 0")  # a device frame: everything readable
+
+
+def test_a_launch_record_cut_short_ends_the_stack_saying_so(build_program):
+    # 64 recursive calls: more host frames than the runtime records (32).
+    output = gdb(build_program("deep_launch.hip"), "set args 64", "kbreak deep_kernel", "run", "bt")
+    frames = re.findall(r"^#(\d+)\s+(.*)$", output, re.M)
+    assert [int(n) for n, _ in frames] == list(range(len(frames))), output
+    assert sum(bool(re.search(r" in recurse\b", text)) for _, text in frames) == 31, output
+    assert frames[-1][1] == "0x0000000000000000 in ??  [the host stack recorded at the launch ends here: its first 32 frames] ()"

@@ -1,6 +1,9 @@
-// A launch from deep in the host stack: more host frames than the runtime
-// frames a kernel's backtrace replaces with them.
+// A launch from deep in the host stack: DEPTH (argument; 8 by default)
+// recursive calls, past the runtime's record of a launch's host frames when
+// it is large.
 #include <hip/hip_runtime.h>
+
+#include <cstdlib>
 
 __global__ void deep_kernel(int* out) { *out = 1; }
 
@@ -13,9 +16,9 @@ __attribute__((noinline)) void recurse(int depth, int* out) {
   recurse(depth - 1, out);
 }
 
-int main() {
+int main(int argc, char** argv) {
   int* out;
   hipMalloc(&out, sizeof(int));
-  recurse(8, out);
+  recurse(argc > 1 ? std::atoi(argv[1]) : 8, out);
   return 0;
 }
