@@ -55,3 +55,21 @@ def test_vector_types_pass_by_value_to_kernels(build_program, level):
     result = run([program])
     assert result.returncode == 0, describe(result)
     assert result.stdout.split() == ["4377", "hipSuccess"], describe(result)
+
+
+@pytest.mark.parametrize("standard", ["-std=c++11", "-std=c++14"])
+def test_code_for_older_compilers_and_older_hip_builds_warning_free(build_program, standard):
+    # -Werror: the headers may use nothing newer than the program's standard,
+    # not even as an extension.
+    program = build_program("older_code.hip", flags=(standard, "-Werror", "-O2"), output=f"older_code{standard[5:]}")
+    result = run([program])
+    assert result.returncode == 0, describe(result)
+    assert result.stdout.splitlines() == [
+        "device name: gpusym simulated device 0",
+        "library: 42 7x 5",
+        "float4: 3 5 7 9 (host 3 5 7 9)",
+        "int3: -8 -6 -4",               # (~(0, 1, 2) ^ 3) << 1
+        "directed: 16777216.0 16777218.0",  # 2^24 + 1 rounded down and up to float
+        "bfloat16: 0x3eab",             # 1/3 (0x3eaaaaab) rounded to nearest even
+        "hipSuccess",
+    ], describe(result)

@@ -184,7 +184,9 @@ typedef struct hipUUID_t {
   char bytes[16];
 } hipUUID;
 
-/* HIP 6's layout (hipDeviceProp_tR0600), field for field. */
+/* HIP 6's layout, field for field, and its name: hipDeviceProp_t is a macro
+ * for hipDeviceProp_tR0600, so `struct hipDeviceProp_t` names it too. */
+#define hipDeviceProp_t hipDeviceProp_tR0600
 typedef struct hipDeviceProp_tR0600 {
   char name[256];
   hipUUID uuid;
@@ -295,7 +297,6 @@ typedef struct hipDeviceProp_tR0600 {
   int isLargeBar;
   int asicRevision;
 } hipDeviceProp_tR0600;
-typedef hipDeviceProp_tR0600 hipDeviceProp_t;
 
 typedef enum hipDeviceAttribute_t {
   hipDeviceAttributeCudaCompatibleBegin = 0,

@@ -152,8 +152,8 @@ template <typename T> __GPUSYM_INTRINSIC T __gpusym_next(T v, bool up) {
  * zero (0): the nearest, moved one step if it lies on the wrong side. */
 template <typename To, typename From> __GPUSYM_INTRINSIC To __gpusym_directed(From exact, int direction) {
   To rounded = static_cast<To>(exact);
-  int side;  /* the sign of rounded - exact, compared exactly */
-  if constexpr (std::is_floating_point<From>::value)
+  int side;  /* the sign of rounded - exact, compared exactly (a plain `if`: C++11 has no `if constexpr`) */
+  if (std::is_floating_point<From>::value)
     side = (rounded > exact) - (rounded < exact);
   else
     side = (static_cast<__int128>(rounded) > exact) - (static_cast<__int128>(rounded) < exact);
