@@ -147,6 +147,8 @@ hipError_t checked_launch(const void *handle, const LaunchConfig &config, void *
 // ---- devices (devices.cpp) ----
 // GPUSYM_DEVICES (default 2), read once.
 int device_count();
+// The device's hipLimitMallocHeapSize: the bytes device code may malloc (device_queries.cpp).
+size_t malloc_heap_size(int device);
 inline bool valid_device(int device) { return device >= 0 && device < device_count(); }
 // "gpusym simulated device N".
 const char *device_name(int device);
@@ -349,8 +351,9 @@ void start_workers();
 constexpr size_t kMaxDynamicShared = 64 * 1024;
 // The size of each lane's stack (GPUSYM_STACK_SIZE).
 size_t lane_stack_size();
-// The kernel the calling thread runs a lane of; only while __gpusym_lane is set.
+// The kernel the calling thread runs a lane of, and its device; only while __gpusym_lane is set.
 const Kernel &running_kernel();
+int running_device();
 
 // ---- faults in kernels (faults.cpp) ----
 // On each CPU thread that runs lanes, before the first: installs the

@@ -120,6 +120,13 @@ __GPUSYM_BF16_FN __hip_bfloat162 __hfma2(__hip_bfloat162 a, __hip_bfloat162 b, _
   return __hip_bfloat162(__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y));
 }
 
+#if defined(__HIP__)
+/* HIP's packed atomic add (gpusym_detail/device_atomics.h). */
+static __device__ inline __hip_bfloat162 unsafeAtomicAdd(__hip_bfloat162 *address, __hip_bfloat162 value) {
+  return __gpusym_atomic_add_pair(address, value);
+}
+#endif
+
 #undef __GPUSYM_BF16_FN
 
 #endif /* __cplusplus */
