@@ -143,6 +143,9 @@ struct LaunchConfig {
 // ---- launches (launch.cpp) ----
 // Checks a launch of the kernel named by `handle` and queues it.
 hipError_t checked_launch(const void *handle, const LaunchConfig &config, void **args);
+// The same with the arguments in one buffer, as hipModuleLaunchKernel's
+// `extra` gives them (modules.cpp).
+hipError_t checked_launch_from_buffer(const void *handle, const LaunchConfig &config, void **extra);
 
 // ---- devices (devices.cpp) ----
 // GPUSYM_DEVICES (default 2), read once.

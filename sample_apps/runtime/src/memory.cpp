@@ -278,6 +278,7 @@ hipError_t check_copy(const void *dst, size_t dst_span, const void *src, size_t 
     case hipMemcpyHostToDevice: return is_device_range(dst, dst_span) ? hipSuccess : hipErrorInvalidValue;
     case hipMemcpyDeviceToHost: return is_device_range(src, src_span) ? hipSuccess : hipErrorInvalidValue;
     case hipMemcpyDeviceToDevice:
+    case hipMemcpyDeviceToDeviceNoCU:  // the same copy: the simulated device has no copy engines apart
       return is_device_range(dst, dst_span) && is_device_range(src, src_span) ? hipSuccess : hipErrorInvalidValue;
     case hipMemcpyDefault: return hipSuccess;  // unified addressing: any valid pair
   }

@@ -107,6 +107,7 @@ typedef enum hipMemcpyKind {
   hipMemcpyDeviceToHost = 2,
   hipMemcpyDeviceToDevice = 3,
   hipMemcpyDefault = 4,
+  hipMemcpyDeviceToDeviceNoCU = 1024,
 } hipMemcpyKind;
 
 typedef struct ihipStream_t *hipStream_t;
@@ -630,10 +631,21 @@ hipError_t hipMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int src
                               hipStream_t stream __GPUSYM_DEFAULT(0));
 hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attributes, const void *ptr);
 
-/* Launch. */
+/* Launch (launch.cpp). */
 hipError_t hipLaunchKernel(const void *function_address, dim3 numBlocks, dim3 dimBlocks,
                            void **args, size_t sharedMemBytes __GPUSYM_DEFAULT(0),
                            hipStream_t stream __GPUSYM_DEFAULT(0));
+/* hipLaunchKernel between two event records; flags: hipExtAnyOrderLaunch or 0. */
+#define hipExtAnyOrderLaunch 0x01
+hipError_t hipExtLaunchKernel(const void *function_address, dim3 numBlocks, dim3 dimBlocks, void **args,
+                              size_t sharedMemBytes, hipStream_t stream, hipEvent_t startEvent,
+                              hipEvent_t stopEvent, int flags);
+/* The launch API before <<<>>>: a configuration, each argument copied at its
+ * offset, then the launch of the kernel whose handle is given. */
+hipError_t hipConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem __GPUSYM_DEFAULT(0),
+                            hipStream_t stream __GPUSYM_DEFAULT(0));
+hipError_t hipSetupArgument(const void *arg, size_t size, size_t offset);
+hipError_t hipLaunchByPtr(const void *func);
 
 /* Code objects loaded at run time (a bundle from gpusym build --genco, or a
  * simulated-device code object). */
