@@ -11,7 +11,8 @@ import pytest
 
 from conftest import describe, run
 
-CASES = ["pinned", "managed", "1d", "2d", "3d", "queries", "symbols", "callbacks", "errors", "last_error"]
+CASES = ["pinned", "managed", "1d", "2d", "3d", "queries", "symbols", "callbacks", "errors", "last_error",
+         "lookups"]
 
 # Every hipError_t code with HIP's name for it (codes with two names: the first).
 HIP_ERRORS = {

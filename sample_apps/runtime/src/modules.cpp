@@ -206,4 +206,10 @@ const char *hipKernelNameRef(const hipFunction_t f) {
   return kernel ? kernel->device_name.c_str() : nullptr;
 }
 
+// The same for a kernel's host handle (what <<<>>> and hipLaunchKernel take).
+const char *hipKernelNameRefByPtr(const void *host_function, hipStream_t) {
+  Kernel *kernel = find_kernel(host_function);
+  return kernel ? kernel->device_name.c_str() : nullptr;
+}
+
 }  // extern "C"

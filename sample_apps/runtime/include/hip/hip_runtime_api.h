@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "hip/hip_common.h"
+#include "hip/hip_version.h"
 #include "hip/hip_vector_types.h"
 
 #ifdef __cplusplus
@@ -481,6 +482,12 @@ typedef enum hipMemoryAdvise {
   hipMemAdviseUnsetCoarseGrain = 101,
 } hipMemoryAdvise;
 
+typedef enum hipStreamCaptureStatus {
+  hipStreamCaptureStatusNone = 0,
+  hipStreamCaptureStatusActive = 1,
+  hipStreamCaptureStatusInvalidated = 2,
+} hipStreamCaptureStatus;
+
 typedef enum hipStreamCaptureMode {
   hipStreamCaptureModeGlobal = 0,
   hipStreamCaptureModeThreadLocal = 1,
@@ -550,6 +557,15 @@ typedef void (*hipHostFn_t)(void *userData);
 #define hipHostAllocPortable hipHostMallocPortable
 #define hipHostAllocMapped hipHostMallocMapped
 #define hipHostAllocWriteCombined hipHostMallocWriteCombined
+#define hipExtHostAllocNumaUser hipHostMallocNumaUser
+#define hipExtHostAllocCoherent hipHostMallocCoherent
+#define hipExtHostAllocNonCoherent hipHostMallocNonCoherent
+/* Flags of hipExtMallocWithFlags. */
+#define hipDeviceMallocDefault 0x0
+#define hipDeviceMallocFinegrained 0x1
+#define hipMallocSignalMemory 0x2
+#define hipDeviceMallocUncached 0x3
+#define hipDeviceMallocContiguous 0x4
 /* Flags of hipMallocManaged. */
 #define hipMemAttachGlobal 0x01
 #define hipMemAttachHost 0x02
@@ -611,6 +627,9 @@ hipError_t hipGetLastError(void);
 hipError_t hipPeekAtLastError(void);
 const char *hipGetErrorString(hipError_t error);
 const char *hipGetErrorName(hipError_t error);
+hipError_t hipDrvGetErrorName(hipError_t error, const char **errorString);
+hipError_t hipDrvGetErrorString(hipError_t error, const char **errorString);
+hipError_t hipExtGetLastError(void);
 
 /* Memory. */
 hipError_t hipMalloc(void **ptr, size_t size);
@@ -661,13 +680,9 @@ hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX, unsigne
                                  unsigned int blockDimZ, unsigned int sharedMemBytes, hipStream_t stream,
                                  void **kernelParams, void **extra);
 const char *hipKernelNameRef(const hipFunction_t f);
+const char *hipKernelNameRefByPtr(const void *hostFunction, hipStream_t stream);
 
 
-/* The HIP release whose API this follows (hipRuntimeGetVersion, hipDriverGetVersion). */
-#define HIP_VERSION_MAJOR 6
-#define HIP_VERSION_MINOR 2
-#define HIP_VERSION_PATCH 0
-#define HIP_VERSION (HIP_VERSION_MAJOR * 10000000 + HIP_VERSION_MINOR * 100000 + HIP_VERSION_PATCH)
 
 /* Device queries and settings (device_queries.cpp). */
 hipError_t hipInit(unsigned int flags);
@@ -702,6 +717,7 @@ hipError_t hipDevicePrimaryCtxRelease(hipDevice_t dev);
 /* Host memory the device reads: pinned and registered (host_memory.cpp). */
 hipError_t hipHostMalloc(void **ptr, size_t size, unsigned int flags __GPUSYM_DEFAULT(hipHostMallocDefault));
 hipError_t hipHostAlloc(void **ptr, size_t size, unsigned int flags __GPUSYM_DEFAULT(hipHostAllocDefault));
+hipError_t hipExtHostAlloc(void **ptr, size_t size, unsigned int flags);
 hipError_t hipMallocHost(void **ptr, size_t size); /* deprecated names */
 hipError_t hipMemAllocHost(void **ptr, size_t size);
 hipError_t hipHostFree(void *ptr);
@@ -717,6 +733,10 @@ hipError_t hipMallocManaged(void **dev_ptr, size_t size, unsigned int flags __GP
 hipError_t hipMemAdvise(const void *dev_ptr, size_t count, hipMemoryAdvise advice, int device);
 hipError_t hipMemPrefetchAsync(const void *dev_ptr, size_t count, int device, hipStream_t stream __GPUSYM_DEFAULT(0));
 hipError_t hipMallocAsync(void **dev_ptr, size_t size, hipStream_t stream);
+/* Device memory by its kind, and what holds a pointer (memory.cpp). */
+hipError_t hipExtMallocWithFlags(void **ptr, size_t sizeBytes, unsigned int flags);
+hipError_t hipMemPtrGetInfo(void *ptr, size_t *size);
+hipError_t hipMemGetAddressRange(hipDeviceptr_t *pbase, size_t *psize, hipDeviceptr_t dptr);
 hipError_t hipFreeAsync(void *dev_ptr, hipStream_t stream);
 
 /* Copies and memsets of every shape (transfers.cpp). */
@@ -804,6 +824,12 @@ hipError_t hipGraphInstantiate(hipGraphExec_t *pGraphExec, hipGraph_t graph, voi
 hipError_t hipGraphLaunch(hipGraphExec_t graphExec, hipStream_t stream);
 hipError_t hipGraphExecDestroy(hipGraphExec_t graphExec);
 hipError_t hipDeviceGetDefaultMemPool(hipMemPool_t *mem_pool, int device);
+hipError_t hipProfilerStart(void);
+hipError_t hipProfilerStop(void);
+/* No capture ever begins: every stream answers hipStreamCaptureStatusNone. */
+hipError_t hipStreamIsCapturing(hipStream_t stream, hipStreamCaptureStatus *pCaptureStatus);
+hipError_t hipStreamGetCaptureInfo(hipStream_t stream, hipStreamCaptureStatus *pCaptureStatus,
+                                   unsigned long long *pId);
 
 #ifdef __cplusplus
 } /* extern "C" */
