@@ -71,6 +71,7 @@ def test_code_for_older_compilers_and_older_hip_builds_warning_free(build_progra
         "int3: -8 -6 -4",               # (~(0, 1, 2) ^ 3) << 1
         "directed: 16777216.0 16777218.0",  # 2^24 + 1 rounded down and up to float
         "bfloat16: 0x3eab",             # 1/3 (0x3eaaaaab) rounded to nearest even
+        "features: device 11, host 0, clang 1",  # doubles and reducing barriers, no shuffles yet
         "hipSuccess",
     ], describe(result)
 

@@ -10,7 +10,9 @@
 
 #include <cstdio>
 
-__global__ void vectors(float4 *f, int3 *i, float *rounded, unsigned short *bf) {
+__global__ void vectors(float4 *f, int3 *i, float *rounded, unsigned short *bf, int *features) {
+  // Older HIP's feature macros, as the simulated device has them.
+  features[0] = __HIP_ARCH_HAS_DOUBLES__ + 10 * __HIP_ARCH_HAS_SYNC_THREAD_EXT__ + 100 * __HIP_ARCH_HAS_WARP_SHUFFLE__;
   f[0] += make_float4(1, 2, 3, 4) * 2.0f;
   i[0] = (~i[0] ^ 3) << 1;
   rounded[0] = __ll2float_rd(16777217LL);  // 2^24 + 1 rounded down: 2^24
@@ -36,9 +38,11 @@ int main() {
   hipMallocManaged(&i, sizeof(int3));
   hipMallocManaged(&rounded, 2 * sizeof(float));
   hipMallocManaged(&bf, sizeof(unsigned short));
+  int *features;
+  hipMallocManaged(&features, sizeof(int));
   f[0] = make_float4(1, 1, 1, 1);
   i[0] = make_int3(0, 1, 2);
-  hipLaunchKernelGGL(vectors, dim3(1), dim3(1), 0, 0, f, i, rounded, bf);
+  hipLaunchKernelGGL(vectors, dim3(1), dim3(1), 0, 0, f, i, rounded, bf, features);
   hipDeviceSynchronize();
 
   float4 host = make_float4(1, 1, 1, 1);
@@ -49,6 +53,7 @@ int main() {
   printf("int3: %d %d %d\n", i->x, i->y, i->z);
   printf("directed: %.1f %.1f\n", rounded[0], rounded[1]);
   printf("bfloat16: 0x%04x\n", bf[0]);
+  printf("features: device %d, host %d, clang %d\n", *features, __HIP_ARCH_HAS_DOUBLES__, __HIP_CLANG_ONLY__);
   printf("%s\n", hipGetErrorName(hipGetLastError()));
   return 0;
 }
