@@ -11,7 +11,8 @@ import pytest
 
 from conftest import describe, run
 
-CASES = ["pinned", "managed", "1d", "2d", "3d", "queries", "symbols", "callbacks", "errors", "last_error"]
+CASES = ["pinned", "managed", "1d", "2d", "3d", "queries", "symbols", "callbacks", "errors", "last_error",
+         "lookups"]
 
 # Every hipError_t code with HIP's name for it (codes with two names: the first).
 HIP_ERRORS = {
@@ -120,3 +121,16 @@ def test_every_error_code_has_hips_name_and_a_text(outputs):
         if code in HIP_ERRORS and code != 999:
             assert text and text != "unknown error", f"{name}: {text!r}"
     assert reported[1054] == ("hipErrorUnknown", "unknown error"), "a code HIP does not define"
+
+
+@pytest.mark.parametrize("mode", ["queued", "blocking"])
+def test_older_and_extended_launch_forms(build_program, mode):
+    # tests/programs/launch_forms.hip: hipConfigureCall, hipSetupArgument and
+    # hipLaunchByPtr; hipExtLaunchKernel(GGL) with events; hipMemcpyDeviceToDeviceNoCU.
+    env = {"GPUSYM_LAUNCH_BLOCKING": "1"} if mode == "blocking" else {}
+    result = run([build_program("launch_forms.hip", flags=("-O2",))], env=env)
+    assert result.returncode == 0, describe(result)
+    assert result.stderr == "", describe(result)
+    checks = result.stdout.splitlines()
+    assert len(checks) == 19, describe(result)
+    assert all(line.endswith(": ok") for line in checks), describe(result)

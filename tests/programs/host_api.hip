@@ -3,6 +3,7 @@
 // tests/test_host_api.py to compare with its own: `memset bytes: HEX`,
 // `error CODE: NAME | STRING`.  Exits 2 when a call it needs fails.
 #include <hip/hip_runtime.h>
+#include <hip/hip_version.h>
 
 #include <unistd.h>
 
@@ -563,6 +564,68 @@ static void last_error() {
   expect_error("main: a new call's error", hipGetLastError(), hipErrorInvalidPitchValue);
 }
 
+// ---- what holds a pointer, kinds of memory, names, and the calls that only answer ----
+static void lookups() {
+  char *device = nullptr;
+  CHECK(hipExtMallocWithFlags(reinterpret_cast<void **>(&device), 1000, hipDeviceMallocFinegrained));
+  size_t size = 0;
+  expect_error("size of the allocation holding a pointer", hipMemPtrGetInfo(device + 10, &size), hipSuccess);
+  expect("its size", size, 1000);
+  hipDeviceptr_t base = nullptr;
+  size = 0;
+  expect_error("range holding a pointer", hipMemGetAddressRange(&base, &size, device + 999), hipSuccess);
+  expect("range base", base == device, 1);
+  expect("range size", size, 1000);
+  expect_error("range past the end", hipMemGetAddressRange(&base, &size, device + 1000), hipErrorNotFound);
+  int local = 0;
+  expect_error("size of host memory", hipMemPtrGetInfo(&local, &size), hipErrorInvalidValue);
+  CHECK(hipFree(device));
+  expect_error("range of freed memory", hipMemGetAddressRange(&base, &size, device), hipErrorNotFound);
+  void *kinds[5] = {};
+  for (unsigned flags = hipDeviceMallocDefault; flags <= hipDeviceMallocContiguous; flags++)
+    CHECK(hipExtMallocWithFlags(&kinds[flags], flags == hipMallocSignalMemory ? 8 : 64, flags));
+  for (void *kind : kinds) CHECK(hipFree(kind));
+  void *signal = nullptr;
+  expect_error("signal memory of other than 8 bytes", hipExtMallocWithFlags(&signal, 16, hipMallocSignalMemory),
+               hipErrorInvalidValue);
+  expect_error("unknown malloc flags", hipExtMallocWithFlags(&signal, 16, 0x100), hipErrorInvalidValue);
+  int *pinned = nullptr;
+  CHECK(hipExtHostAlloc(reinterpret_cast<void **>(&pinned), 64, hipHostAllocMapped));
+  unsigned flags = 0;
+  CHECK(hipHostGetFlags(&flags, pinned));
+  expect("ext host alloc flags", flags, hipHostAllocMapped);
+  CHECK(hipHostFree(pinned));
+
+  const char *text = nullptr;
+  expect_error("driver error name", hipDrvGetErrorName(hipErrorNotReady, &text), hipSuccess);
+  expect("driver error name text", text && !strcmp(text, "hipErrorNotReady"), 1);
+  expect_error("driver error string", hipDrvGetErrorString(hipErrorNotReady, &text), hipSuccess);
+  expect("driver error string text", text && !strcmp(text, hipGetErrorString(hipErrorNotReady)), 1);
+  expect_error("driver name of no code", hipDrvGetErrorName(static_cast<hipError_t>(1054), &text),
+               hipErrorInvalidValue);
+  expect_error("driver name to nowhere", hipDrvGetErrorName(hipSuccess, nullptr), hipErrorInvalidValue);
+  (void)hipSetDevice(-1);
+  expect_error("ext last error", hipExtGetLastError(), hipErrorInvalidDevice);
+  expect_error("ext last error cleared", hipGetLastError(), hipSuccess);
+
+  const char *name = hipKernelNameRefByPtr(reinterpret_cast<const void *>(times_three), nullptr);
+  expect("kernel name by its handle", name && !strcmp(name, "_Z11times_threePii"), 1);
+  expect("no kernel, no name", hipKernelNameRefByPtr(&local, nullptr) == nullptr, 1);
+  expect_error("profiler start", hipProfilerStart(), hipErrorNotSupported);
+  expect_error("profiler stop", hipProfilerStop(), hipErrorNotSupported);
+  hipStreamCaptureStatus status = hipStreamCaptureStatusActive;
+  expect_error("is capturing", hipStreamIsCapturing(nullptr, &status), hipSuccess);
+  expect("not capturing", status, hipStreamCaptureStatusNone);
+  unsigned long long id = 1;
+  status = hipStreamCaptureStatusActive;
+  CHECK(hipStreamGetCaptureInfo(nullptr, &status, &id));
+  expect("capture info", status == hipStreamCaptureStatusNone && id == 0, 1);
+  int runtime = 0;
+  CHECK(hipRuntimeGetVersion(&runtime));
+  expect("hip_version.h", runtime, HIP_VERSION);
+  hipGetLastError();
+}
+
 int main(int argc, char **argv) {
   const char *which = argc > 1 ? argv[1] : "all";
   struct {
@@ -571,7 +634,7 @@ int main(int argc, char **argv) {
   } cases[] = {{"pinned", pinned_and_registered}, {"managed", managed}, {"1d", one_dimensional},
                {"2d", two_dimensional}, {"3d", three_dimensional}, {"queries", queries},
                {"symbols", symbols_and_kernels}, {"callbacks", callbacks}, {"errors", errors},
-               {"last_error", last_error}};
+               {"last_error", last_error}, {"lookups", lookups}};
   for (const auto &c : cases)
     if (!strcmp(which, "all") || !strcmp(which, c.name)) c.run();
   return 0;

@@ -230,6 +230,12 @@ bool attribute(const hipDeviceProp_t &p, hipDeviceAttribute_t attr, int &value) 
 
 }  // namespace
 
+size_t malloc_heap_size(int device) {
+  Settings &s = settings(device);
+  std::lock_guard<std::mutex> lock(s.mutex);
+  return s.malloc_heap;
+}
+
 }  // namespace gpusym
 
 using namespace gpusym;

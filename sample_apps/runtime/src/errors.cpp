@@ -154,4 +154,21 @@ const char *hipGetErrorString(hipError_t error) {
   return entry ? entry->text : "unknown error";
 }
 
+// The driver API's forms: the same texts, and hipErrorInvalidValue for a
+// code HIP does not define (the text then says so, as HIP's does).
+hipError_t hipDrvGetErrorName(hipError_t error, const char **name) {
+  if (!name) return hipErrorInvalidValue;
+  *name = hipGetErrorName(error);
+  return lookup(error) ? hipSuccess : hipErrorInvalidValue;
+}
+
+hipError_t hipDrvGetErrorString(hipError_t error, const char **text) {
+  if (!text) return hipErrorInvalidValue;
+  *text = hipGetErrorString(error);
+  return lookup(error) ? hipSuccess : hipErrorInvalidValue;
+}
+
+// HIP's own name of hipGetLastError: returns the last error and clears it.
+hipError_t hipExtGetLastError(void) { return hipGetLastError(); }
+
 }  // extern "C"

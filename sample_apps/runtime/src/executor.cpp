@@ -329,6 +329,8 @@ size_t lane_stack_size() {
 
 const Kernel &running_kernel() { return *this_executor().dispatch->kernel; }
 
+int running_device() { return stream_device(this_executor().dispatch->stream); }
+
 // Called by __gpusym_barrier (fiber_switch.S) when the next lane in order
 // does not simply wait at the barrier, with the stack pointer of the running
 // lane, which waits there; and by gpusym_lane_exit for a lane that has

@@ -89,6 +89,7 @@ hipError_t hipHostMalloc(void **ptr, size_t size, unsigned int flags) {
 }
 
 hipError_t hipHostAlloc(void **ptr, size_t size, unsigned int flags) { return hipHostMalloc(ptr, size, flags); }
+hipError_t hipExtHostAlloc(void **ptr, size_t size, unsigned int flags) { return hipHostMalloc(ptr, size, flags); }
 hipError_t hipMallocHost(void **ptr, size_t size) { return hipHostMalloc(ptr, size, hipHostMallocDefault); }
 hipError_t hipMemAllocHost(void **ptr, size_t size) { return hipHostMalloc(ptr, size, hipHostMallocDefault); }
 

@@ -148,10 +148,15 @@ struct LaunchConfig {
 // ---- launches (launch.cpp) ----
 // Checks a launch of the kernel named by `handle` and queues it.
 hipError_t checked_launch(const void *handle, const LaunchConfig &config, void **args);
+// The same with the arguments in one buffer, as hipModuleLaunchKernel's
+// `extra` gives them (modules.cpp).
+hipError_t checked_launch_from_buffer(const void *handle, const LaunchConfig &config, void **extra);
 
 // ---- devices (devices.cpp) ----
 // GPUSYM_DEVICES (default 2), read once.
 int device_count();
+// The device's hipLimitMallocHeapSize: the bytes device code may malloc (device_queries.cpp).
+size_t malloc_heap_size(int device);
 inline bool valid_device(int device) { return device >= 0 && device < device_count(); }
 // "gpusym simulated device N".
 const char *device_name(int device);
@@ -354,8 +359,9 @@ void start_workers();
 constexpr size_t kMaxDynamicShared = 64 * 1024;
 // The size of each lane's stack (GPUSYM_STACK_SIZE).
 size_t lane_stack_size();
-// The kernel the calling thread runs a lane of; only while __gpusym_lane is set.
+// The kernel the calling thread runs a lane of, and its device; only while __gpusym_lane is set.
 const Kernel &running_kernel();
+int running_device();
 
 // ---- faults in kernels (faults.cpp) ----
 // On each CPU thread that runs lanes, before the first: installs the

@@ -1,10 +1,20 @@
-// Kernel launches: the <<<>>> call-configuration ABI and hipLaunchKernel.
+// Kernel launches: the <<<>>> call-configuration ABI, hipLaunchKernel and
+// its variants, and the launch API before it (hipConfigureCall,
+// hipSetupArgument, hipLaunchByPtr).
+#include <cstring>
+
 #include "internal.h"
 
 namespace {
 
-// Configurations pushed by <<<>>> and popped by the kernel's stub, per thread.
-thread_local std::vector<gpusym::LaunchConfig> pushed_configurations;
+// A configuration pushed by <<<>>> (and popped by the kernel's stub) or by
+// hipConfigureCall, with the argument buffer hipSetupArgument fills.
+struct Pushed {
+  gpusym::LaunchConfig config;
+  std::vector<uint8_t> arguments;
+};
+// Per thread, the last pushed at the back.
+thread_local std::vector<Pushed> pushed_configurations;
 
 constexpr uint32_t kMaxBlockThreads = 1024;
 
@@ -46,7 +56,7 @@ extern "C" {
 __thread struct gpusym_launch_state gpusym_launch_state;
 
 hipError_t __hipPushCallConfiguration(dim3 grid, dim3 block, size_t shared_mem, hipStream_t stream) {
-  pushed_configurations.push_back({grid, block, shared_mem, stream});
+  pushed_configurations.push_back({{grid, block, shared_mem, stream}, {}});
   gpusym_launch_state = {nullptr, {grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, shared_mem, stream,
                          gpusym_launch_state.dispatch_id};
   return hipSuccess;
@@ -55,7 +65,7 @@ hipError_t __hipPushCallConfiguration(dim3 grid, dim3 block, size_t shared_mem, 
 hipError_t __hipPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shared_mem,
                                      hipStream_t *stream) {
   if (pushed_configurations.empty()) return record(hipErrorMissingConfiguration);
-  const LaunchConfig &config = pushed_configurations.back();
+  const LaunchConfig &config = pushed_configurations.back().config;
   *grid = config.grid;
   *block = config.block;
   *shared_mem = config.shared_mem;
@@ -67,6 +77,45 @@ hipError_t __hipPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shared_mem
 hipError_t hipLaunchKernel(const void *function_address, dim3 grid, dim3 block, void **args,
                            size_t shared_mem, hipStream_t stream) {
   return record(checked_launch(function_address, {grid, block, shared_mem, stream}, args));
+}
+
+// hipLaunchKernel between two event records on its stream (either may be
+// null).  hipExtAnyOrderLaunch changes nothing: a stream's work runs in order.
+hipError_t hipExtLaunchKernel(const void *function_address, dim3 grid, dim3 block, void **args, size_t shared_mem,
+                              hipStream_t stream, hipEvent_t start, hipEvent_t stop, int) {
+  if (start)
+    if (hipError_t error = hipEventRecord(start, stream)) return error;  // recorded by hipEventRecord
+  if (hipError_t error = checked_launch(function_address, {grid, block, shared_mem, stream}, args))
+    return record(error);
+  return stop ? hipEventRecord(stop, stream) : hipSuccess;
+}
+
+// The launch API before <<<>>> pushed its configuration: hipConfigureCall
+// pushes one, hipSetupArgument copies each argument into its buffer at the
+// offset the caller chose (each at its alignment, as a kernel's argument
+// segment), and hipLaunchByPtr launches with the last pushed, as
+// hipModuleLaunchKernel launches with a buffer.
+hipError_t hipConfigureCall(dim3 grid, dim3 block, size_t shared_mem, hipStream_t stream) {
+  return __hipPushCallConfiguration(grid, block, shared_mem, stream);
+}
+
+hipError_t hipSetupArgument(const void *arg, size_t size, size_t offset) {
+  if (pushed_configurations.empty()) return record(hipErrorMissingConfiguration);
+  if (!arg && size) return record(hipErrorInvalidValue);
+  std::vector<uint8_t> &buffer = pushed_configurations.back().arguments;
+  if (buffer.size() < offset + size) buffer.resize(offset + size);
+  if (size) memcpy(buffer.data() + offset, arg, size);
+  return hipSuccess;
+}
+
+hipError_t hipLaunchByPtr(const void *function_address) {
+  if (pushed_configurations.empty()) return record(hipErrorMissingConfiguration);
+  Pushed call = std::move(pushed_configurations.back());
+  pushed_configurations.pop_back();
+  size_t size = call.arguments.size();
+  void *extra[] = {HIP_LAUNCH_PARAM_BUFFER_POINTER, call.arguments.data(), HIP_LAUNCH_PARAM_BUFFER_SIZE, &size,
+                   HIP_LAUNCH_PARAM_END};
+  return record(checked_launch_from_buffer(function_address, call.config, extra));
 }
 
 }  // extern "C"

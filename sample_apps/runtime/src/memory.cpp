@@ -244,6 +244,20 @@ const char *origin(const DeviceMemory &m, const Allocation &allocation) {
 }
 const char *bytes(uint64_t count) { return count == 1 ? "byte" : "bytes"; }
 
+// The live allocation holding `pointer`: its base and size; false when none does.
+bool find_allocation(const void *pointer, void **base, size_t *size) {
+  uintptr_t address = reinterpret_cast<uintptr_t>(pointer);
+  DeviceMemory &m = memory();
+  std::lock_guard<std::mutex> lock(m.mutex);
+  auto after = m.allocations.upper_bound(address);
+  if (after == m.allocations.begin()) return false;
+  auto containing = std::prev(after);
+  if (!containing->second.live || address - containing->first >= containing->second.size) return false;
+  *base = reinterpret_cast<void *>(containing->first);
+  *size = containing->second.size;
+  return true;
+}
+
 }  // namespace
 
 bool is_device_range(const void *pointer, size_t size) {
@@ -278,6 +292,7 @@ hipError_t check_copy(const void *dst, size_t dst_span, const void *src, size_t 
     case hipMemcpyHostToDevice: return is_device_range(dst, dst_span) ? hipSuccess : hipErrorInvalidValue;
     case hipMemcpyDeviceToHost: return is_device_range(src, src_span) ? hipSuccess : hipErrorInvalidValue;
     case hipMemcpyDeviceToDevice:
+    case hipMemcpyDeviceToDeviceNoCU:  // the same copy: the simulated device has no copy engines apart
       return is_device_range(dst, dst_span) && is_device_range(src, src_span) ? hipSuccess : hipErrorInvalidValue;
     case hipMemcpyDefault: return hipSuccess;  // unified addressing: any valid pair
   }
@@ -388,6 +403,31 @@ hipError_t gpusym::allocate(void **ptr, size_t size, bool managed) {
 extern "C" {
 
 hipError_t hipMalloc(void **ptr, size_t size) { return record(allocate(ptr, size, false)); }
+
+// HIP's kinds of device memory (fine-grained, uncached, contiguous, a
+// signal's 8 bytes) differ in what a GPU caches; here each is hipMalloc's.
+hipError_t hipExtMallocWithFlags(void **ptr, size_t size, unsigned int flags) {
+  if (flags > hipDeviceMallocContiguous || (flags == hipMallocSignalMemory && size != 8))
+    return record(hipErrorInvalidValue);
+  return record(allocate(ptr, size, false));
+}
+
+// The size of the allocation holding ptr.
+hipError_t hipMemPtrGetInfo(void *ptr, size_t *size) {
+  void *base;
+  if (!size || !find_allocation(ptr, &base, size)) return record(hipErrorInvalidValue);
+  return hipSuccess;
+}
+
+// The base and size of the allocation holding dptr.
+hipError_t hipMemGetAddressRange(hipDeviceptr_t *pbase, size_t *psize, hipDeviceptr_t dptr) {
+  void *base;
+  size_t size;
+  if (!find_allocation(dptr, &base, &size)) return record(hipErrorNotFound);
+  if (pbase) *pbase = base;
+  if (psize) *psize = size;
+  return hipSuccess;
+}
 
 // Managed memory is device memory, which the host reads and writes as it is.
 hipError_t hipMallocManaged(void **ptr, size_t size, unsigned int flags) {

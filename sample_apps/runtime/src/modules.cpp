@@ -108,6 +108,20 @@ hipError_t arguments_from_buffer(const Signature &signature, void **extra, std::
 
 }  // namespace
 
+namespace gpusym {
+
+hipError_t checked_launch_from_buffer(const void *handle, const LaunchConfig &config, void **extra) {
+  Kernel *kernel = find_kernel(handle);
+  if (!kernel) return hipErrorInvalidDeviceFunction;
+  const Signature &signature = kernel_signature(*kernel);
+  if (!signature.error.empty()) return hipErrorInvalidDeviceFunction;
+  std::vector<void *> args;
+  if (hipError_t error = arguments_from_buffer(signature, extra, args)) return error;
+  return checked_launch(handle, config, args.data());
+}
+
+}  // namespace gpusym
+
 extern "C" {
 
 hipError_t hipModuleLoad(hipModule_t *module, const char *fname) {
@@ -183,17 +197,18 @@ hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX, unsigne
                                  void **kernelParams, void **extra) {
   LaunchConfig config{{gridDimX, gridDimY, gridDimZ}, {blockDimX, blockDimY, blockDimZ}, sharedMemBytes, stream};
   if (!extra) return record(checked_launch(f, config, kernelParams));
-  Kernel *kernel = find_kernel(f);
-  if (kernelParams || !kernel) return record(kernel ? hipErrorInvalidValue : hipErrorInvalidDeviceFunction);
-  const Signature &signature = kernel_signature(*kernel);
-  if (!signature.error.empty()) return record(hipErrorInvalidDeviceFunction);
-  std::vector<void *> args;
-  if (hipError_t error = arguments_from_buffer(signature, extra, args)) return record(error);
-  return record(checked_launch(f, config, args.data()));
+  if (kernelParams) return record(find_kernel(f) ? hipErrorInvalidValue : hipErrorInvalidDeviceFunction);
+  return record(checked_launch_from_buffer(f, config, extra));
 }
 
 const char *hipKernelNameRef(const hipFunction_t f) {
   Kernel *kernel = find_kernel(f);
+  return kernel ? kernel->device_name.c_str() : nullptr;
+}
+
+// The same for a kernel's host handle (what <<<>>> and hipLaunchKernel take).
+const char *hipKernelNameRefByPtr(const void *host_function, hipStream_t) {
+  Kernel *kernel = find_kernel(host_function);
   return kernel ? kernel->device_name.c_str() : nullptr;
 }
 

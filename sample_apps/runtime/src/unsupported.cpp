@@ -30,4 +30,19 @@ hipError_t hipGraphExecDestroy(hipGraphExec_t) { return record(hipErrorNotSuppor
 
 hipError_t hipDeviceGetDefaultMemPool(hipMemPool_t *, int) { return record(hipErrorNotSupported); }
 
+hipError_t hipProfilerStart(void) { return record(hipErrorNotSupported); }
+hipError_t hipProfilerStop(void) { return record(hipErrorNotSupported); }
+
+// Since no capture can begin, no stream is ever capturing.
+hipError_t hipStreamIsCapturing(hipStream_t, hipStreamCaptureStatus *status) {
+  if (!status) return record(hipErrorInvalidValue);
+  *status = hipStreamCaptureStatusNone;
+  return hipSuccess;
+}
+hipError_t hipStreamGetCaptureInfo(hipStream_t stream, hipStreamCaptureStatus *status, unsigned long long *id) {
+  if (hipError_t error = hipStreamIsCapturing(stream, status)) return error;
+  if (id) *id = 0;
+  return hipSuccess;
+}
+
 }  // extern "C"

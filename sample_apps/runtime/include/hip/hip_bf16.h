@@ -24,10 +24,13 @@ struct __hip_bfloat16 {
   __HOST_DEVICE__ constexpr __hip_bfloat16(float value) : data(__round_bits(value)) {}
   __HOST_DEVICE__ constexpr operator float() const { return __builtin_bit_cast(float, static_cast<unsigned int>(data) << 16); }
 
-  /* The upper half of the float's bits, rounded to nearest even. */
+  /* The upper half of the float's bits, rounded to nearest even; a NaN
+   * made quiet.  One return statement each, as C++11's constexpr wants. */
   static __HOST_DEVICE__ constexpr unsigned short __round_bits(float value) {
-    unsigned int bits = __builtin_bit_cast(unsigned int, value);
-    if (value != value) return static_cast<unsigned short>((bits >> 16) | 0x40);  /* quiet NaN */
+    return value != value ? static_cast<unsigned short>((__builtin_bit_cast(unsigned int, value) >> 16) | 0x40)
+                          : __round_bits(__builtin_bit_cast(unsigned int, value));
+  }
+  static __HOST_DEVICE__ constexpr unsigned short __round_bits(unsigned int bits) {
     return static_cast<unsigned short>((bits + 0x7fff + ((bits >> 16) & 1)) >> 16);
   }
 };
@@ -116,6 +119,13 @@ __GPUSYM_BF162_MAP2(__h2div, __hdiv)
 __GPUSYM_BF16_FN __hip_bfloat162 __hfma2(__hip_bfloat162 a, __hip_bfloat162 b, __hip_bfloat162 c) {
   return __hip_bfloat162(__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y));
 }
+
+#if defined(__HIP__)
+/* HIP's packed atomic add (gpusym_detail/device_atomics.h). */
+static __device__ inline __hip_bfloat162 unsafeAtomicAdd(__hip_bfloat162 *address, __hip_bfloat162 value) {
+  return __gpusym_atomic_add_pair(address, value);
+}
+#endif
 
 #undef __GPUSYM_BF16_FN
 

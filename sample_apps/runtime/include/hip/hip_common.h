@@ -48,6 +48,50 @@
 
 #define __HOST_DEVICE__ __host__ __device__
 
+/* Older HIP's markers, which code still tests. */
+#if defined(__clang__) && defined(__HIP__)
+#define __HIP_CLANG_ONLY__ 1
+#else
+#define __HIP_CLANG_ONLY__ 0
+#endif
+#define HIP_PUBLIC_API __attribute__((visibility("default")))
+#define HIP_INTERNAL_EXPORTED_API __attribute__((visibility("default")))
+
+/* What the device compiled for has, as HIP's __HIP_ARCH_HAS_*__ say it: 1
+ * in a device compile where it does, 0 elsewhere and in host code.  The
+ * simulated device has the reducing barriers, and no warp functions yet. */
+#if defined(__HIP_DEVICE_COMPILE__)
+#define __GPUSYM_ARCH_HAS 1
+#if defined(__AMDGCN__)
+#define __GPUSYM_ARCH_HAS_WARP 1
+#define __GPUSYM_ARCH_HAS_SYNC_EXT 0
+#else
+#define __GPUSYM_ARCH_HAS_WARP 0
+#define __GPUSYM_ARCH_HAS_SYNC_EXT 1
+#endif
+#else
+#define __GPUSYM_ARCH_HAS 0
+#define __GPUSYM_ARCH_HAS_WARP 0
+#define __GPUSYM_ARCH_HAS_SYNC_EXT 0
+#endif
+#define __HIP_ARCH_HAS_GLOBAL_INT32_ATOMICS__ (__GPUSYM_ARCH_HAS)
+#define __HIP_ARCH_HAS_GLOBAL_FLOAT_ATOMIC_EXCH__ (__GPUSYM_ARCH_HAS)
+#define __HIP_ARCH_HAS_SHARED_INT32_ATOMICS__ (__GPUSYM_ARCH_HAS)
+#define __HIP_ARCH_HAS_SHARED_FLOAT_ATOMIC_EXCH__ (__GPUSYM_ARCH_HAS)
+#define __HIP_ARCH_HAS_FLOAT_ATOMIC_ADD__ (__GPUSYM_ARCH_HAS)
+#define __HIP_ARCH_HAS_GLOBAL_INT64_ATOMICS__ (__GPUSYM_ARCH_HAS)
+#define __HIP_ARCH_HAS_SHARED_INT64_ATOMICS__ (__GPUSYM_ARCH_HAS)
+#define __HIP_ARCH_HAS_DOUBLES__ (__GPUSYM_ARCH_HAS)
+#define __HIP_ARCH_HAS_WARP_VOTE__ (__GPUSYM_ARCH_HAS_WARP)
+#define __HIP_ARCH_HAS_WARP_BALLOT__ (__GPUSYM_ARCH_HAS_WARP)
+#define __HIP_ARCH_HAS_WARP_SHUFFLE__ (__GPUSYM_ARCH_HAS_WARP)
+#define __HIP_ARCH_HAS_WARP_FUNNEL_SHIFT__ (0)
+#define __HIP_ARCH_HAS_THREAD_FENCE_SYSTEM__ (__GPUSYM_ARCH_HAS)
+#define __HIP_ARCH_HAS_SYNC_THREAD_EXT__ (__GPUSYM_ARCH_HAS_SYNC_EXT)
+#define __HIP_ARCH_HAS_SURFACE_FUNCS__ (0)
+#define __HIP_ARCH_HAS_3DGRID__ (__GPUSYM_ARCH_HAS)
+#define __HIP_ARCH_HAS_DYNAMIC_PARALLEL__ (0)
+
 #ifdef __cplusplus
 #define __GPUSYM_DEFAULT(value) = value
 #else

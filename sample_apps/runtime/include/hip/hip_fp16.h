@@ -159,6 +159,13 @@ __GPUSYM_HALF_FN bool __hbne2(__half2 a, __half2 b) { return a.x != b.x && a.y !
 __GPUSYM_HALF_FN bool __hblt2(__half2 a, __half2 b) { return a.x < b.x && a.y < b.y; }
 __GPUSYM_HALF_FN bool __hbgt2(__half2 a, __half2 b) { return a.x > b.x && a.y > b.y; }
 
+#if defined(__HIP__)
+/* HIP's packed atomic add (gpusym_detail/device_atomics.h). */
+static __device__ inline __half2 unsafeAtomicAdd(__half2 *address, __half2 value) {
+  return __gpusym_atomic_add_pair(address, value);
+}
+#endif
+
 /* ---- math: computed in float, rounded to half once ---- */
 
 #define __GPUSYM_HALF_MATH(name, expr)                                                         \

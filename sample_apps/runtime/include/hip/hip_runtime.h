@@ -6,16 +6,28 @@
 #ifndef GPUSYM_HIP_RUNTIME_H
 #define GPUSYM_HIP_RUNTIME_H
 
-/* The C and C++ library headers HIP's own hip_runtime.h brings in. */
+/* The C and C++ library headers HIP's own hip_runtime.h brings in (with
+ * clang's HIP wrapper), which programs come to rely on: std::string and
+ * std::unique_ptr, for one, arrive through <thread> and <complex>. */
 #ifdef __cplusplus
+#include <algorithm>
+#include <array>
 #include <climits>
 #include <cmath>
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iosfwd>
+#include <new>
+#include <thread>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 #endif
+#include <assert.h>
 #include <limits.h>
 #include <math.h>
 #include <stddef.h>
@@ -57,6 +69,7 @@ static inline void hipLaunchKernelGGL(Kernel kernel, const dim3 &numBlocks, cons
 #include "hip/gpusym_detail/device_atomics.h"
 #include "hip/gpusym_detail/device_math.h"
 #include "hip/gpusym_detail/device_intrinsics.h"
+#include "hip/gpusym_detail/device_memory.h"
 
 /* HIP's older names of the coordinates and of dynamic shared memory. */
 #define hipThreadIdx_x (threadIdx.x)

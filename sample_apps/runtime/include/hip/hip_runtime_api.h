@@ -108,6 +108,7 @@ typedef enum hipMemcpyKind {
   hipMemcpyDeviceToHost = 2,
   hipMemcpyDeviceToDevice = 3,
   hipMemcpyDefault = 4,
+  hipMemcpyDeviceToDeviceNoCU = 1024,
 } hipMemcpyKind;
 
 typedef struct ihipStream_t *hipStream_t;
@@ -185,7 +186,9 @@ typedef struct hipUUID_t {
   char bytes[16];
 } hipUUID;
 
-/* HIP 6's layout (hipDeviceProp_tR0600), field for field. */
+/* HIP 6's layout, field for field, and its name: hipDeviceProp_t is a macro
+ * for hipDeviceProp_tR0600, so `struct hipDeviceProp_t` names it too. */
+#define hipDeviceProp_t hipDeviceProp_tR0600
 typedef struct hipDeviceProp_tR0600 {
   char name[256];
   hipUUID uuid;
@@ -296,7 +299,6 @@ typedef struct hipDeviceProp_tR0600 {
   int isLargeBar;
   int asicRevision;
 } hipDeviceProp_tR0600;
-typedef hipDeviceProp_tR0600 hipDeviceProp_t;
 
 typedef enum hipDeviceAttribute_t {
   hipDeviceAttributeCudaCompatibleBegin = 0,
@@ -480,6 +482,12 @@ typedef enum hipMemoryAdvise {
   hipMemAdviseUnsetCoarseGrain = 101,
 } hipMemoryAdvise;
 
+typedef enum hipStreamCaptureStatus {
+  hipStreamCaptureStatusNone = 0,
+  hipStreamCaptureStatusActive = 1,
+  hipStreamCaptureStatusInvalidated = 2,
+} hipStreamCaptureStatus;
+
 typedef enum hipStreamCaptureMode {
   hipStreamCaptureModeGlobal = 0,
   hipStreamCaptureModeThreadLocal = 1,
@@ -549,6 +557,15 @@ typedef void (*hipHostFn_t)(void *userData);
 #define hipHostAllocPortable hipHostMallocPortable
 #define hipHostAllocMapped hipHostMallocMapped
 #define hipHostAllocWriteCombined hipHostMallocWriteCombined
+#define hipExtHostAllocNumaUser hipHostMallocNumaUser
+#define hipExtHostAllocCoherent hipHostMallocCoherent
+#define hipExtHostAllocNonCoherent hipHostMallocNonCoherent
+/* Flags of hipExtMallocWithFlags. */
+#define hipDeviceMallocDefault 0x0
+#define hipDeviceMallocFinegrained 0x1
+#define hipMallocSignalMemory 0x2
+#define hipDeviceMallocUncached 0x3
+#define hipDeviceMallocContiguous 0x4
 /* Flags of hipMallocManaged. */
 #define hipMemAttachGlobal 0x01
 #define hipMemAttachHost 0x02
@@ -610,6 +627,9 @@ hipError_t hipGetLastError(void);
 hipError_t hipPeekAtLastError(void);
 const char *hipGetErrorString(hipError_t error);
 const char *hipGetErrorName(hipError_t error);
+hipError_t hipDrvGetErrorName(hipError_t error, const char **errorString);
+hipError_t hipDrvGetErrorString(hipError_t error, const char **errorString);
+hipError_t hipExtGetLastError(void);
 
 /* Memory. */
 hipError_t hipMalloc(void **ptr, size_t size);
@@ -630,10 +650,21 @@ hipError_t hipMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int src
                               hipStream_t stream __GPUSYM_DEFAULT(0));
 hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attributes, const void *ptr);
 
-/* Launch. */
+/* Launch (launch.cpp). */
 hipError_t hipLaunchKernel(const void *function_address, dim3 numBlocks, dim3 dimBlocks,
                            void **args, size_t sharedMemBytes __GPUSYM_DEFAULT(0),
                            hipStream_t stream __GPUSYM_DEFAULT(0));
+/* hipLaunchKernel between two event records; flags: hipExtAnyOrderLaunch or 0. */
+#define hipExtAnyOrderLaunch 0x01
+hipError_t hipExtLaunchKernel(const void *function_address, dim3 numBlocks, dim3 dimBlocks, void **args,
+                              size_t sharedMemBytes, hipStream_t stream, hipEvent_t startEvent,
+                              hipEvent_t stopEvent, int flags);
+/* The launch API before <<<>>>: a configuration, each argument copied at its
+ * offset, then the launch of the kernel whose handle is given. */
+hipError_t hipConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem __GPUSYM_DEFAULT(0),
+                            hipStream_t stream __GPUSYM_DEFAULT(0));
+hipError_t hipSetupArgument(const void *arg, size_t size, size_t offset);
+hipError_t hipLaunchByPtr(const void *func);
 
 /* Code objects loaded at run time (a bundle from gpusym build --genco, or a
  * simulated-device code object). */
@@ -649,6 +680,7 @@ hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX, unsigne
                                  unsigned int blockDimZ, unsigned int sharedMemBytes, hipStream_t stream,
                                  void **kernelParams, void **extra);
 const char *hipKernelNameRef(const hipFunction_t f);
+const char *hipKernelNameRefByPtr(const void *hostFunction, hipStream_t stream);
 
 
 /* Device queries and settings (device_queries.cpp). */
@@ -684,6 +716,7 @@ hipError_t hipDevicePrimaryCtxRelease(hipDevice_t dev);
 /* Host memory the device reads: pinned and registered (host_memory.cpp). */
 hipError_t hipHostMalloc(void **ptr, size_t size, unsigned int flags __GPUSYM_DEFAULT(hipHostMallocDefault));
 hipError_t hipHostAlloc(void **ptr, size_t size, unsigned int flags __GPUSYM_DEFAULT(hipHostAllocDefault));
+hipError_t hipExtHostAlloc(void **ptr, size_t size, unsigned int flags);
 hipError_t hipMallocHost(void **ptr, size_t size); /* deprecated names */
 hipError_t hipMemAllocHost(void **ptr, size_t size);
 hipError_t hipHostFree(void *ptr);
@@ -699,6 +732,10 @@ hipError_t hipMallocManaged(void **dev_ptr, size_t size, unsigned int flags __GP
 hipError_t hipMemAdvise(const void *dev_ptr, size_t count, hipMemoryAdvise advice, int device);
 hipError_t hipMemPrefetchAsync(const void *dev_ptr, size_t count, int device, hipStream_t stream __GPUSYM_DEFAULT(0));
 hipError_t hipMallocAsync(void **dev_ptr, size_t size, hipStream_t stream);
+/* Device memory by its kind, and what holds a pointer (memory.cpp). */
+hipError_t hipExtMallocWithFlags(void **ptr, size_t sizeBytes, unsigned int flags);
+hipError_t hipMemPtrGetInfo(void *ptr, size_t *size);
+hipError_t hipMemGetAddressRange(hipDeviceptr_t *pbase, size_t *psize, hipDeviceptr_t dptr);
 hipError_t hipFreeAsync(void *dev_ptr, hipStream_t stream);
 
 /* Copies and memsets of every shape (transfers.cpp). */
@@ -786,6 +823,12 @@ hipError_t hipGraphInstantiate(hipGraphExec_t *pGraphExec, hipGraph_t graph, voi
 hipError_t hipGraphLaunch(hipGraphExec_t graphExec, hipStream_t stream);
 hipError_t hipGraphExecDestroy(hipGraphExec_t graphExec);
 hipError_t hipDeviceGetDefaultMemPool(hipMemPool_t *mem_pool, int device);
+hipError_t hipProfilerStart(void);
+hipError_t hipProfilerStop(void);
+/* No capture ever begins: every stream answers hipStreamCaptureStatusNone. */
+hipError_t hipStreamIsCapturing(hipStream_t stream, hipStreamCaptureStatus *pCaptureStatus);
+hipError_t hipStreamGetCaptureInfo(hipStream_t stream, hipStreamCaptureStatus *pCaptureStatus,
+                                   unsigned long long *pId);
 
 #ifdef __cplusplus
 } /* extern "C" */

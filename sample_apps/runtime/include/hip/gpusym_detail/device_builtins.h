@@ -106,4 +106,28 @@ extern const __device__ __attribute__((weak)) __gpusym_grid_dim_t gridDim;
 
 static constexpr int warpSize = 64;
 
+/* __syncthreads() that also reduces a predicate over the block: how many of
+ * its threads passed a nonzero one, whether all did, whether any did.  The
+ * block counts in shared memory: its first thread clears the count between
+ * the first two barriers, every thread adds before the third, and the next
+ * call's first barrier keeps the count until every thread has read it. */
+static __device__ __GPUSYM_INLINE int __gpusym_syncthreads_count(int predicate) {
+  __shared__ unsigned int count;
+  __syncthreads();
+  if (__GPUSYM_THREAD_IDX(x) == 0 && __GPUSYM_THREAD_IDX(y) == 0 && __GPUSYM_THREAD_IDX(z) == 0) count = 0;
+  __syncthreads();
+  if (predicate) __hip_atomic_fetch_add(&count, 1u, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP);
+  __syncthreads();
+  return static_cast<int>(__hip_atomic_load(&count, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP));
+}
+static __device__ __GPUSYM_INLINE int __syncthreads_count(int predicate) {
+  return __gpusym_syncthreads_count(predicate);
+}
+static __device__ __GPUSYM_INLINE int __syncthreads_and(int predicate) {
+  return __gpusym_syncthreads_count(!predicate) == 0;
+}
+static __device__ __GPUSYM_INLINE int __syncthreads_or(int predicate) {
+  return __gpusym_syncthreads_count(predicate) != 0;
+}
+
 #endif

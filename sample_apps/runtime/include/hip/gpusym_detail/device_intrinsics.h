@@ -152,8 +152,8 @@ template <typename T> __GPUSYM_INTRINSIC T __gpusym_next(T v, bool up) {
  * zero (0): the nearest, moved one step if it lies on the wrong side. */
 template <typename To, typename From> __GPUSYM_INTRINSIC To __gpusym_directed(From exact, int direction) {
   To rounded = static_cast<To>(exact);
-  int side;  /* the sign of rounded - exact, compared exactly */
-  if constexpr (std::is_floating_point<From>::value)
+  int side;  /* the sign of rounded - exact, compared exactly (a plain `if`: C++11 has no `if constexpr`) */
+  if (std::is_floating_point<From>::value)
     side = (rounded > exact) - (rounded < exact);
   else
     side = (static_cast<__int128>(rounded) > exact) - (static_cast<__int128>(rounded) < exact);
@@ -188,16 +188,23 @@ __GPUSYM_INTRINSIC void __threadfence_system(void) { __builtin_amdgcn_fence(__AT
 __GPUSYM_INTRINSIC long long clock64(void) { return static_cast<long long>(__builtin_readcyclecounter()); }
 __GPUSYM_INTRINSIC long long wall_clock64(void) { return static_cast<long long>(__builtin_amdgcn_s_memrealtime()); }
 __GPUSYM_INTRINSIC __attribute__((noreturn)) void __trap(void) { __builtin_trap(); }
+/* s_sleep 1 waits about 64 clocks. */
+__GPUSYM_INTRINSIC void __nanosleep(unsigned int nanoseconds) {
+  for (unsigned int i = 0; i < nanoseconds / 64; i++) __builtin_amdgcn_s_sleep(1);
+}
 #else
-/* The simulated device's clocks (device_functions.cpp): clock64 counts
+/* The simulated device's clocks (device_clock.cpp): clock64 counts
  * nanoseconds of the host's steady clock, wall_clock64 the same clock at
  * __GPUSYM_WALL_CLOCK_KHZ (hipDeviceAttributeWallClockRate). */
 #define __GPUSYM_WALL_CLOCK_KHZ 100000
 extern "C" __device__ long long __gpusym_clock64(void);
 extern "C" __device__ long long __gpusym_wall_clock64(void);
+extern "C" __device__ void __gpusym_nanosleep(unsigned int nanoseconds);
 __GPUSYM_INTRINSIC void __threadfence_system(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 __GPUSYM_INTRINSIC long long clock64(void) { return __gpusym_clock64(); }
 __GPUSYM_INTRINSIC long long wall_clock64(void) { return __gpusym_wall_clock64(); }
+/* The lane's CPU thread sleeps about that long, a millisecond at most. */
+__GPUSYM_INTRINSIC void __nanosleep(unsigned int nanoseconds) { __gpusym_nanosleep(nanoseconds); }
 /* Reported as a device abort(): the kernel, block and thread, then SIGABRT. */
 __GPUSYM_INTRINSIC __attribute__((noreturn)) void __trap(void) { __gpusym_abort(); }
 #endif

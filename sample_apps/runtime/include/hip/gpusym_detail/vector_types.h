@@ -20,7 +20,13 @@
 
 #include <type_traits>
 
+/* constexpr where the language allows such bodies: from C++14 on (C++11's
+ * constexpr functions are single returns, and its constexpr members const). */
+#if __cplusplus >= 201402L
 #define __GPUSYM_VEC_FN __HOST_DEVICE__ inline constexpr
+#else
+#define __GPUSYM_VEC_FN __HOST_DEVICE__ inline
+#endif
 
 template <typename T> using __gpusym_if_scalar = typename std::enable_if<std::is_arithmetic<T>::value, int>::type;
 /* Enabled for every component type, or for integer ones only. */
@@ -57,14 +63,34 @@ template <typename T> struct __GPUSYM_VEC_ALIGN(T, 4) __gpusym_vec_fields<T, 4> 
   __GPUSYM_VEC_FN __gpusym_vec_fields(A a, B b, C c, D d) : x(T(a)), y(T(b)), z(T(c)), w(T(d)) {}
 };
 
-/* Calls f(a.c, b.c) for each component c. */
+/* Calls f(a.c, b.c) for each component c: one overload per rank, since
+ * C++11 and C++14 have no `if constexpr`. */
+template <unsigned int N> using __gpusym_rank = std::integral_constant<unsigned int, N>;
+template <typename F, typename A, typename B>
+__GPUSYM_VEC_FN void __gpusym_vec_each(A &a, B &b, F f, __gpusym_rank<1>) {
+  f(a.x, b.x);
+}
+template <typename F, typename A, typename B>
+__GPUSYM_VEC_FN void __gpusym_vec_each(A &a, B &b, F f, __gpusym_rank<2>) {
+  f(a.x, b.x);
+  f(a.y, b.y);
+}
+template <typename F, typename A, typename B>
+__GPUSYM_VEC_FN void __gpusym_vec_each(A &a, B &b, F f, __gpusym_rank<3>) {
+  f(a.x, b.x);
+  f(a.y, b.y);
+  f(a.z, b.z);
+}
+template <typename F, typename A, typename B>
+__GPUSYM_VEC_FN void __gpusym_vec_each(A &a, B &b, F f, __gpusym_rank<4>) {
+  f(a.x, b.x);
+  f(a.y, b.y);
+  f(a.z, b.z);
+  f(a.w, b.w);
+}
 template <typename F, typename A, typename B>
 __GPUSYM_VEC_FN void __gpusym_vec_each(A &a, B &b, F f) {
-  constexpr unsigned int n = std::remove_cv<A>::type::rank;
-  f(a.x, b.x);
-  if constexpr (n > 1) f(a.y, b.y);
-  if constexpr (n > 2) f(a.z, b.z);
-  if constexpr (n > 3) f(a.w, b.w);
+  __gpusym_vec_each(a, b, f, __gpusym_rank<std::remove_cv<A>::type::rank>());
 }
 
 #define __GPUSYM_VEC_COMPOUND(op, integer_only)                                                \
