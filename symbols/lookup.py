@@ -142,35 +142,79 @@ def _matches(wanted: Pattern, entry: _Entry, qualified: bool) -> bool:
     return wanted.params is None or wanted.params == entry.params
 
 
-def _find(entries: list[_Entry], query: str, qualified: bool) -> list:
-    query = query.strip()
-    exact = [e.entity for e in entries if query == e.entity.name or normalize(query) == normalize(e.entity.demangled)]
-    if exact:
-        return exact
-    wanted = pattern(query)
-    return [e.entity for e in entries if _matches(wanted, e, qualified)]
+class _Index:
+    """Entities read for matching once, keyed so that a query looks at the
+    entities with its name only, not at all of them."""
+
+    def __init__(self, entities: list[Kernel] | list[DeviceEntity]) -> None:
+        self.entries = [_entry(entity) for entity in entities]
+        self.exact: dict[str, list[_Entry]] = {}
+        self.by_name: dict[str, list[_Entry]] = {}
+        for entry in self.entries:
+            for key in {entry.entity.name, normalize(entry.entity.demangled)}:
+                self.exact.setdefault(key, []).append(entry)
+            self.by_name.setdefault(_without_arguments(entry.scopes[-1]), []).append(entry)
+        self._qualified_names: list[str] | None = None
+        self._names_to_type: dict[bool, set[str]] = {}
+
+    def find(self, query: str, qualified: bool) -> list:
+        query = query.strip()
+        exact = self.exact.get(query, []) + self.exact.get(normalize(query), [])
+        if exact:
+            return self._in_order(exact)
+        wanted = pattern(query)
+        candidates = self.by_name.get(_without_arguments(wanted.scopes[-1]), [])
+        return self._in_order([e for e in candidates if _matches(wanted, e, qualified)])
+
+    def _in_order(self, entries: list[_Entry]) -> list:
+        if len(entries) > 1:
+            order = {id(e): i for i, e in enumerate(self.entries)}
+            entries = sorted({id(e): e for e in entries}.values(), key=lambda e: order[id(e)])
+        return [e.entity for e in entries]
+
+    def names_to_type(self, qualified: bool) -> set[str]:
+        """See the module's `names_to_type`."""
+        if qualified not in self._names_to_type:
+            names = set()
+            for entry in self.entries:
+                name, params = _split_signature(entry.entity.demangled)
+                scopes = _scopes(name)
+                for start in range(1 if qualified else len(scopes)):
+                    typed = "::".join(scopes[start:])
+                    names |= {typed, "::".join((*scopes[start:-1], _without_arguments(scopes[-1])))}
+                    if params is not None:
+                        names.add(f"{typed}({params})")
+            self._names_to_type[qualified] = names
+        return self._names_to_type[qualified]
+
+    def qualified_names(self) -> list[str]:
+        """Each entity's qualified name, once each, in order."""
+        if self._qualified_names is None:
+            names = {qualified_name(e.entity.demangled): None for e in self.entries}
+            self._qualified_names = list(names)
+        return self._qualified_names
 
 
-#: Per report, each kernel read for matching (built on the first query).
-_indexes: dict[int, tuple[weakref.ref, list[_Entry]]] = {}
+#: Per report, its kernels' index (built on the first query).
+_indexes: dict[int, tuple[weakref.ref, _Index]] = {}
 
 
-def _kernel_entries(report: BinaryReport) -> list[_Entry]:
+def _kernel_index(report: BinaryReport) -> _Index:
     cached = _indexes.get(id(report))
     if cached is not None and cached[0]() is report:
         return cached[1]
-    entries = [_entry(kernel) for kernel in report.kernels]
-    _indexes[id(report)] = (weakref.ref(report, lambda _, key=id(report): _indexes.pop(key, None)), entries)
-    return entries
+    index = _Index(report.kernels)
+    _indexes[id(report)] = (weakref.ref(report, lambda _, key=id(report): _indexes.pop(key, None)), index)
+    return index
 
 
 def find_kernels(report: BinaryReport, query: str, qualified: bool = False) -> list[Kernel]:
     """The kernels answering to `query`, in the report's order."""
-    return _find(_kernel_entries(report), query, qualified)
+    return _kernel_index(report).find(query, qualified)
 
 
 def find_entities(entities: list[DeviceEntity], query: str, qualified: bool = False) -> list[DeviceEntity]:
-    return _find([_entry(entity) for entity in entities], query, qualified)
+    return _Index(entities).find(query, qualified)
 
 
 def names_to_type(report: BinaryReport, qualified: bool = False) -> set[str]:
@@ -178,19 +222,9 @@ def names_to_type(report: BinaryReport, qualified: bool = False) -> set[str]:
     its qualified name and (unless `qualified`) each shorter one, each
     with its template arguments and parameters, with its template
     arguments, and with neither."""
-    names = set()
-    for kernel in report.kernels:
-        name, params = _split_signature(kernel.demangled)
-        scopes = _scopes(name)
-        for start in range(1 if qualified else len(scopes)):
-            typed = "::".join(scopes[start:])
-            names |= {typed, "::".join((*scopes[start:-1], _without_arguments(scopes[-1])))}
-            if params is not None:
-                names.add(f"{typed}({params})")
-    return names
+    return _kernel_index(report).names_to_type(qualified)
 
 
 def near_names(report: BinaryReport, query: str, limit: int = 5) -> list[str]:
     """Kernel names close to `query`, for "did you mean" messages."""
-    candidates = {qualified_name(kernel.demangled): None for kernel in report.kernels}
-    return difflib.get_close_matches(query, list(candidates), n=limit, cutoff=0.5)
+    return difflib.get_close_matches(query, _kernel_index(report).qualified_names(), n=limit, cutoff=0.5)
