@@ -25,6 +25,14 @@ def may_hold_kernels(path: str) -> bool:
     return bool(path) and not path.startswith(_SKIPPED_PREFIXES) and ".gpusym." not in name
 
 
+def _is_runtime(path: str) -> bool:
+    """Whether `path` is the simulated runtime, which defines the debugger
+    interface and holds no GPU code (reading its symbols would cost more
+    than every other check of a session)."""
+    objfile = next((o for o in gdb.objfiles() if o.filename == path), None)
+    return objfile is not None and objfile.lookup_global_symbol("gpusym_debug") is not None
+
+
 def _analysis(path: str) -> Analysis | None:
     try:
         stat = os.stat(path)
@@ -35,7 +43,7 @@ def _analysis(path: str) -> Analysis | None:
     if cached and cached[0] == key:
         return cached[1]
     try:
-        result = analyze(path, with_args=False)  # names and places only
+        result = None if _is_runtime(path) else analyze(path, with_args=False)  # names and places only
     except (FormatError, OSError):
         result = None
     if result is not None and not (result.report.kernels or result.report.code_objects):

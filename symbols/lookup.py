@@ -148,12 +148,15 @@ class _Index:
 
     def __init__(self, entities: list[Kernel] | list[DeviceEntity]) -> None:
         self.entries = [_entry(entity) for entity in entities]
+        self._position = {id(entry): index for index, entry in enumerate(self.entries)}
         self.exact: dict[str, list[_Entry]] = {}
-        self.by_name: dict[str, list[_Entry]] = {}
+        self.by_name: dict[str, list[_Entry]] = {}  # by last name, template arguments dropped
+        self.by_scope: dict[str, list[_Entry]] = {}  # by last name, template arguments kept
         for entry in self.entries:
             for key in {entry.entity.name, normalize(entry.entity.demangled)}:
                 self.exact.setdefault(key, []).append(entry)
             self.by_name.setdefault(_without_arguments(entry.scopes[-1]), []).append(entry)
+            self.by_scope.setdefault(entry.scopes[-1], []).append(entry)
         self._qualified_names: list[str] | None = None
         self._names_to_type: dict[bool, set[str]] = {}
 
@@ -163,13 +166,13 @@ class _Index:
         if exact:
             return self._in_order(exact)
         wanted = pattern(query)
-        candidates = self.by_name.get(_without_arguments(wanted.scopes[-1]), [])
+        last = wanted.scopes[-1]
+        candidates = self.by_scope.get(last, []) if "<" in last else self.by_name.get(last, [])
         return self._in_order([e for e in candidates if _matches(wanted, e, qualified)])
 
     def _in_order(self, entries: list[_Entry]) -> list:
         if len(entries) > 1:
-            order = {id(e): i for i, e in enumerate(self.entries)}
-            entries = sorted({id(e): e for e in entries}.values(), key=lambda e: order[id(e)])
+            entries = sorted({id(e): e for e in entries}.values(), key=lambda e: self._position[id(e)])
         return [e.entity for e in entries]
 
     def names_to_type(self, qualified: bool) -> set[str]:
