@@ -23,12 +23,18 @@ baseline measured in the same run:
    over REPEAT ``bt`` in one gdb session, in gdb without the extension, with
    a frame filter that does nothing (the cost of gdb printing frames through
    Python at all) and with the extension.
+4. A breakpoint in one lane of a kernel on a grid of 256 blocks of 256 lanes
+   (``kbreak scale -block 200 -thread 17``): the wall time, inside gdb with
+   the extension, of ``run`` to the program's end through the one stop,
+   against ``run`` with no breakpoint; and once (it is slow) the same lane
+   condition on a plain ``break`` of the kernel, which every lane traps on.
 
 The issue's expectations, printed as met or missed (not a failure): the
-extension loads well under 0.2 s (taken as under half of it), and ``bt`` on
+extension loads well under 0.2 s (taken as under half of it), ``bt`` on
 host frames is not noticeably slower (taken as adding under 10 ms to a
 64-frame ``bt``: a tenth of the ~100 ms at which a command starts to feel
-slow).  Medians of ROUNDS runs (the machine is shared and noisy); the
+slow), and the run with a one-lane breakpoint takes at most twice the run
+without it.  Medians of ROUNDS runs (the machine is shared and noisy); the
 sessions of different configurations are interleaved round by round.  Exit
 status 1 when something could not be built or run.
 
@@ -452,6 +458,80 @@ def measure_bt(work: Path, rounds: int, frames: int, repeat: int) -> list[str]:
 
 
 # --------------------------------------------------------------------------
+# 4. a breakpoint in one lane
+
+_GRID_SOURCE = """\
+#include <hip/hip_runtime.h>
+#include <cstdio>
+
+__global__ void scale(float* data, float factor, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) data[i] *= factor;
+}
+
+int main() {
+  const int n = 256 * 256;
+  float* d;
+  if (hipMalloc(&d, n * sizeof(float)) != hipSuccess) return 1;
+  hipLaunchKernelGGL(scale, dim3(256), dim3(256), 0, 0, d, 2.0f, n);
+  if (hipDeviceSynchronize() != hipSuccess) return 1;
+  hipFree(d);
+  printf("scaled %d\\n", n);
+  return 0;
+}
+"""
+_GRID_LANE = "block (200,0,0) thread (17,0,0)"
+
+#: Run inside gdb with the extension: `setup`, then run to the end, timed.
+_GRID_SCRIPT = """
+import gdb, json, time
+for command in {setup!r}:
+    gdb.execute(command, to_string=True)
+start = time.perf_counter()
+text = gdb.execute("run", to_string=True)
+stops = 0
+while gdb.selected_inferior().pid and stops < 4:
+    stops += 1
+    text = gdb.execute("continue", to_string=True)
+seconds = time.perf_counter() - start
+print({mark!r} + json.dumps({{"seconds": seconds, "stops": stops, "text": text[-2000:]}}))
+"""
+
+
+def measure_lane_breakpoint(work: Path, rounds: int) -> list[str]:
+    source = work / "grid.hip"
+    source.write_text(_GRID_SOURCE)
+    program = work / "grid"
+    _build(["-g", str(source), "-o", str(program)], "grid")
+    env = _environment(work / "pycache")
+    condition = f'$_gpusym_lane_is("{_GRID_LANE}")'
+    setups = {
+        "none": [],
+        "kbreak": ["kbreak scale -block 200 -thread 17"],
+        "plain": ["set breakpoint pending on", f"break _Z5scalePffi if {condition}"],
+    }
+    times: dict[str, list[float]] = {name: [] for name in setups}
+    for round_number in range(rounds):
+        for name, setup in setups.items():
+            if name == "plain" and round_number:
+                continue  # once: every lane traps
+            script = work / f"grid_{name}.py"
+            script.write_text(_GRID_SCRIPT.format(setup=setup, mark=MARK))
+            result = _results(_gdb([f"source {EXTENSION}", f"source {script}"], env, program)[1])
+            if result["stops"] != (0 if name == "none" else 1):
+                raise CouldNotRun(f"{name}: {result['stops']} stops, not one:\n{result['text']}")
+            times[name].append(result["seconds"])
+    none, kbreak, plain = (_median(times[name]) for name in setups)
+    table = Table(f"4. run to the end of a 65,536-lane kernel inside gdb, {rounds} sessions (the plain break: one)")
+    table.add("no breakpoint", none, None, "")
+    table.add("kbreak -block 200 -thread 17 (one stop)", kbreak, none, "no breakpoint")
+    table.add("break on the kernel, same lane condition", plain, none, "no breakpoint")
+    table.print()
+    return [verdict(kbreak <= 2 * none, f"a one-lane breakpoint: the run takes {kbreak / none:.1f}x the run "
+                                        "without it (at most 2x)")]  # fmt: skip
+
+
+# --------------------------------------------------------------------------
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -475,6 +555,7 @@ def main(argv: list[str] | None = None) -> int:
             print()
             verdicts += measure_kbreak(work, options.rounds, options.kernels)
             verdicts += measure_bt(work, options.rounds, options.frames, options.repeat)
+            verdicts += measure_lane_breakpoint(work, options.rounds)
     except (CouldNotRun, subprocess.TimeoutExpired, OSError) as error:
         print(f"gdb_speed: could not run: {error}", file=sys.stderr)
         return 1

@@ -6,7 +6,7 @@ from __future__ import annotations
 import gdb
 import gdb.unwinder
 
-from gdbext import device_frames, displaced_stepping, faults
+from gdbext import device_frames, displaced_stepping, faults, lane_watch
 from gdbext.frames import KernelFrameFilter
 from gdbext.functions import Dispatch, LaneIs, Launching
 from gdbext.runtime_state import announce_lane
@@ -47,6 +47,7 @@ def register() -> None:
     gdb.events.new_objfile.connect(api_errors.arm)
     gdb.events.new_objfile.connect(device_frames.capture_when_attached)
     displaced_stepping.watch()
+    lane_watch.watch()
     device_frames.enable_capture()
     device_frames.capture_when_attached()
     _registered = True

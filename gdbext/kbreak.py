@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import gdb
 
-from gdbext import program
+from gdbext import lane_watch, program
 from gdbext.errors import one_line_errors
 from gdbext.functions import coordinates, lane_text
 from symbols.lookup import find_kernels, names_to_type, near_names
@@ -216,6 +216,9 @@ def _set(request: Request, note: str = "") -> list[gdb.Breakpoint]:
         return created
     condition = _and(_lane_condition(request), request.condition)
     created = [_break(kernel.name, condition) for kernel in kernels]
+    if request.block:
+        for breakpoint in created:
+            lane_watch.gate(breakpoint, request.block)
     for breakpoint, kernel in zip(created, kernels):
         state = "pending until its code object is loaded" if breakpoint.pending else "set"
         print(f"{_numbers([breakpoint])}: kernel {kernel.demangled} — device code ({_targets(kernel)}), {state}{note}")

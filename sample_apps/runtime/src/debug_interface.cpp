@@ -8,7 +8,7 @@ extern "C" {
 
 struct gpusym_debug gpusym_debug = {GPUSYM_DEBUG_VERSION, GPUSYM_EVENT_NONE, 0, 0, 0, 0, nullptr,
                                     nullptr, nullptr, 0, 0, 0, nullptr, 0, 0, 0, 0, nullptr, nullptr, 0,
-                                    0, 0, nullptr, nullptr};
+                                    0, 0, nullptr, nullptr, 0, 0, {}};
 
 // Kept out of line and with a side effect the compiler cannot drop, so that a
 // breakpoint on it is hit after every change.

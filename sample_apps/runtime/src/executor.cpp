@@ -223,7 +223,10 @@ void prepare_lanes(Executor &executor, const Op &dispatch, uint64_t block) {
 // switches back here.
 void run_block(Executor &executor, Op &dispatch, uint64_t block) {
   prepare_lanes(executor, dispatch, block);
+  const gpusym_dim3 block_idx = executor.lanes[0].block_idx;
+  watch_block_started(block_idx);
   gpusym_fiber_switch(&executor.scheduler_sp, start(executor, executor.lanes[0]));
+  watch_block_finished(block_idx);
   __gpusym_lane = nullptr;
   executor.record->lane = nullptr;
   executor.record->lane_count = 0;

@@ -363,6 +363,12 @@ size_t lane_stack_size();
 const Kernel &running_kernel();
 int running_device();
 
+// ---- breakpoints gated by lane (lane_watch.cpp) ----
+// Around each block a worker runs: arms the debugger's watches whose blocks
+// it matches, and disarms them when their last matching block has run.
+void watch_block_started(const gpusym_dim3 &block);
+void watch_block_finished(const gpusym_dim3 &block);
+
 // ---- faults in kernels (faults.cpp) ----
 // On each CPU thread that runs lanes, before the first: installs the
 // runtime's SIGSEGV/SIGBUS handler (once) and an alternate signal stack, so

@@ -16,7 +16,8 @@
  * device memory range, the allocation table and the fault record; 3 appended
  * the devices and streams, each dispatch's stream id and gpusym_current_device,
  * and padded the executor records to 64 bytes; 4 appended each code object's
- * origin (modules loaded at run time by hipModuleLoad and hipModuleLoadData).
+ * origin (modules loaded at run time by hipModuleLoad and hipModuleLoadData);
+ * 5 appended the lane watches.
  * An allocation's `freed_by` took the place of a reserved field that was
  * always 0, which it still means: hipFree.
  */
@@ -31,7 +32,7 @@
 extern "C" {
 #endif
 
-#define GPUSYM_DEBUG_VERSION 4
+#define GPUSYM_DEBUG_VERSION 5
 
 /*
  * The bundle entry id of the simulated device's code object in a fat binary:
@@ -210,6 +211,35 @@ struct gpusym_debug_fault {
   const char *message;          /* the report printed on stderr, without "gpusym: " */
 };
 
+/*
+ * A breakpoint gated by lane (version 5).  A debugger's breakpoint that
+ * stops only in some lanes would otherwise trap in every lane, each trap a
+ * round trip through the debugger.  So the runtime keeps the breakpoint's
+ * trap instructions in the code only while a block holding such a lane
+ * runs: when a worker starts a block matching `block` (a coordinate of
+ * GPUSYM_WATCH_ANY matches any), it writes `trap` (0xCC on x86-64) at each
+ * address, and when no matching block runs any more it writes back
+ * `original`, the byte the debugger's trap replaced.  The debugger still
+ * checks the lane at each stop (other lanes of the block, and other
+ * workers' lanes while the block runs, may trap); it fills a watch only
+ * for addresses no other breakpoint uses, and clears it (`active` 0)
+ * before the breakpoint is removed.
+ */
+#define GPUSYM_DEBUG_WATCH_SLOTS 8
+#define GPUSYM_DEBUG_WATCH_ADDRESSES 4
+#define GPUSYM_WATCH_ANY 0xffffffffu
+
+struct gpusym_debug_watch {
+  uint32_t active;              /* 1 when the debugger has filled it */
+  uint32_t address_count;       /* addresses in use, at most GPUSYM_DEBUG_WATCH_ADDRESSES */
+  struct gpusym_dim3 block;     /* the blocks it arms the trap for */
+  uint32_t armed_blocks;        /* written by the runtime: matching blocks running now */
+  uint64_t addresses[GPUSYM_DEBUG_WATCH_ADDRESSES];
+  uint8_t original[GPUSYM_DEBUG_WATCH_ADDRESSES];
+  uint8_t trap;
+  uint8_t reserved[3];
+};
+
 struct gpusym_debug {
   uint32_t version;             /* GPUSYM_DEBUG_VERSION */
   uint32_t last_event;          /* enum gpusym_debug_event */
@@ -242,6 +272,11 @@ struct gpusym_debug {
   uint32_t stream_count;        /* slots in `streams`, free ones included */
   struct gpusym_debug_device *devices;
   struct gpusym_debug_stream *streams;
+
+  /* version 5 */
+  uint32_t watch_count;         /* active watches: the runtime looks at `watches` only when nonzero */
+  uint32_t reserved_watch;
+  struct gpusym_debug_watch watches[GPUSYM_DEBUG_WATCH_SLOTS];
 };
 
 /*

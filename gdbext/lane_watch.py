@@ -1,0 +1,126 @@
+"""Kernel breakpoints that stop in one block cost one trap per block, not
+one per lane: the debugger's side of the runtime's lane watches
+(gpusym_debug.watches, debug_interface.h).
+
+A kbreak with ``-block`` gets a watch: the runtime keeps the breakpoint's
+trap in the code only while a matching block runs, so the other blocks'
+lanes never stop.  The breakpoint's own lane condition still decides at
+each trap.  A watch is written while the program is stopped, whenever the
+breakpoint's locations, its enabled state or the process change; it is
+left out for a location another breakpoint shares (that one must trap in
+every lane) and when the slots run out (then every lane traps, as without
+watches)."""
+
+from __future__ import annotations
+
+import gdb
+
+from gdbext.runtime_state import debug_state
+
+TRAP = 0xCC  # int3
+ANY = 0xFFFFFFFF  # GPUSYM_WATCH_ANY
+VERSION = 5  # the interface version that has watches
+
+#: Breakpoint number -> the block it stops in (None for any coordinate).
+_gated: dict[int, tuple[int | None, int | None, int | None]] = {}
+#: The process and the watches last written into it.
+_written: tuple[int, list] | None = None
+
+
+def gate(breakpoint: gdb.Breakpoint, block: tuple[int, ...]) -> None:
+    """Make `breakpoint`, which stops only in `block`, trap only while that
+    block runs."""
+    _gated[breakpoint.number] = tuple(block)
+    sync()
+
+
+def _addresses(breakpoint: gdb.Breakpoint) -> list[int]:
+    return [location.address for location in breakpoint.locations if location.enabled and location.address]
+
+
+def _shared(number: int, addresses: list[int]) -> bool:
+    """Whether another enabled breakpoint has a location at one of `addresses`."""
+    return any(other.number != number and other.enabled and other.is_valid() and
+               set(addresses) & set(_addresses(other))
+               for other in gdb.breakpoints())  # fmt: skip
+
+
+def _write(field: gdb.Value, value: int) -> None:
+    size = field.type.sizeof
+    gdb.selected_inferior().write_memory(int(field.address), value.to_bytes(size, "little"))
+
+
+def _running_blocks(debug: gdb.Value) -> list[tuple[int, int, int]]:
+    """The block each worker runs now."""
+    blocks = []
+    for index in range(int(debug["executor_count"])):
+        executor = debug["executors"][index]
+        if int(executor["lane_count"]) and int(executor["lanes"]):
+            block = executor["lanes"][0]["block_idx"]
+            blocks.append((int(block["x"]), int(block["y"]), int(block["z"])))
+    return blocks
+
+
+def _fill(watch: gdb.Value, block: tuple, addresses: list[int], running: list[tuple[int, int, int]]) -> None:
+    _write(watch["active"], 0)
+    for index, address in enumerate(addresses):
+        _write(watch["addresses"][index], address)
+        original = gdb.selected_inferior().read_memory(address, 1).tobytes()[0]  # gdb reads past its own traps
+        _write(watch["original"][index], original)
+    _write(watch["address_count"], len(addresses))
+    for name, wanted in zip("xyz", block):
+        _write(watch["block"][name], ANY if wanted is None else wanted)
+    matching = sum(all(w is None or w == r for w, r in zip(block, running_block)) for running_block in running)
+    _write(watch["armed_blocks"], matching)  # blocks stopped mid-run keep their trap
+    _write(watch["trap"], TRAP)
+    _write(watch["active"], 1)
+
+
+def sync(*_event) -> None:
+    """Write the watches the gated breakpoints call for into the runtime;
+    an event handler: never raises."""
+    try:
+        _sync()
+    except gdb.error:
+        pass  # no process, or it cannot be written now: every lane traps
+
+
+def _deleted(breakpoint: gdb.Breakpoint) -> None:
+    _gated.pop(breakpoint.number, None)
+    sync()
+
+
+def _sync() -> None:
+    global _written
+    pid = gdb.selected_inferior().pid
+    if pid == 0 or (debug := debug_state()) is None or int(debug["version"]) < VERSION:
+        return
+    slots = debug["watches"]
+    capacity = slots.type.range()[1] + 1
+    per_watch = slots[0]["addresses"].type.range()[1] + 1
+    wanted = []
+    for breakpoint in gdb.breakpoints():
+        block = _gated.get(breakpoint.number)
+        if block is None or not breakpoint.enabled or not breakpoint.is_valid():
+            continue
+        addresses = _addresses(breakpoint)
+        if addresses and len(addresses) <= per_watch and not _shared(breakpoint.number, addresses):
+            wanted.append((block, addresses))
+    if _written == (pid, wanted):
+        return
+    running = _running_blocks(debug)
+    for index in range(capacity):
+        if index < len(wanted):
+            _fill(slots[index], *wanted[index], running)
+        elif int(slots[index]["active"]):
+            _write(slots[index]["active"], 0)
+    _write(debug["watch_count"], min(len(wanted), capacity))
+    _written = (pid, wanted)
+
+
+def watch() -> None:
+    """Keep the watches in step with the breakpoints and the process."""
+    gdb.events.breakpoint_created.connect(sync)  # another breakpoint may now share a location
+    gdb.events.breakpoint_modified.connect(sync)  # locations resolved or moved, enabled or disabled
+    gdb.events.breakpoint_deleted.connect(_deleted)
+    gdb.events.new_objfile.connect(sync)  # the runtime of a new process
