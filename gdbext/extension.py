@@ -6,7 +6,7 @@ from __future__ import annotations
 import gdb
 import gdb.unwinder
 
-from gdbext import device_frames, displaced_stepping, faults, lane_watch
+from gdbext import builtins, device_frames, displaced_stepping, faults, lane_watch
 from gdbext.frames import KernelFrameFilter
 from gdbext.functions import Dispatch, LaneIs, Launching
 from gdbext.runtime_state import announce_lane
@@ -35,6 +35,9 @@ def register() -> None:
     LaneIs()
     Dispatch()
     Launching()
+    builtins.Coordinates()
+    builtins.WarpSize()
+    builtins.define_macros()
     frame_filter = KernelFrameFilter()
     gdb.frame_filters[frame_filter.name] = frame_filter
     gdb.unwinder.register_unwinder(None, device_frames.UNWINDER, replace=True)
