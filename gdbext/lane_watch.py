@@ -38,6 +38,20 @@ def _addresses(breakpoint: gdb.Breakpoint) -> list[int]:
     return [location.address for location in breakpoint.locations if location.enabled and location.address]
 
 
+def _loaded(address: int) -> bool:
+    """Whether `address` is in code loaded now: after `kill`, a breakpoint
+    keeps its last run's addresses until the next run loads its code again,
+    and other memory may lie there meanwhile."""
+    progspace = gdb.current_progspace()
+    return progspace.solib_name(address) is not None or progspace.find_pc_line(address).symtab is not None
+
+
+def _originals(addresses: list[int]) -> list[int]:
+    """The code bytes at `addresses` (gdb reads past its own traps)."""
+    memory = gdb.selected_inferior()
+    return [memory.read_memory(address, 1).tobytes()[0] for address in addresses]
+
+
 def _shared(number: int, addresses: list[int]) -> bool:
     """Whether another enabled breakpoint has a location at one of `addresses`."""
     return any(other.number != number and other.enabled and other.is_valid() and
@@ -61,11 +75,11 @@ def _running_blocks(debug: gdb.Value) -> list[tuple[int, int, int]]:
     return blocks
 
 
-def _fill(watch: gdb.Value, block: tuple, addresses: list[int], running: list[tuple[int, int, int]]) -> None:
+def _fill(watch: gdb.Value, block: tuple, addresses: list[int], originals: list[int],
+          running: list[tuple[int, int, int]]) -> None:
     _write(watch["active"], 0)
-    for index, address in enumerate(addresses):
+    for index, (address, original) in enumerate(zip(addresses, originals)):
         _write(watch["addresses"][index], address)
-        original = gdb.selected_inferior().read_memory(address, 1).tobytes()[0]  # gdb reads past its own traps
         _write(watch["original"][index], original)
     _write(watch["address_count"], len(addresses))
     for name, wanted in zip("xyz", block):
@@ -104,8 +118,9 @@ def _sync() -> None:
         if block is None or not breakpoint.enabled or not breakpoint.is_valid():
             continue
         addresses = _addresses(breakpoint)
-        if addresses and len(addresses) <= per_watch and not _shared(breakpoint.number, addresses):
-            wanted.append((block, addresses))
+        if (addresses and len(addresses) <= per_watch and all(map(_loaded, addresses))
+                and not _shared(breakpoint.number, addresses)):
+            wanted.append((block, addresses, _originals(addresses)))  # a library reloaded in place may differ
     if _written == (pid, wanted):
         return
     running = _running_blocks(debug)
