@@ -6,13 +6,12 @@ from __future__ import annotations
 import gdb
 import gdb.unwinder
 
-from gdbext import builtins, device_frames, displaced_stepping, faults, lane_watch
+from gdbext import builtins, device_frames, displaced_stepping, faults, lane_watch, lanes, runtime_state, waiting_lane
 from gdbext.frames import KernelFrameFilter
 from gdbext.functions import Dispatch, LaneIs, Launching
-from gdbext.runtime_state import announce_lane
 from gdbext.kbreak import KbreakCommand, resolve_deferred
 from gdbext.api_errors import ApiErrors, SetPrefix
-from gdbext.focus import GpuFocus, GpuPrefix
+from gdbext.focus import GpuFocus, GpuPrefix, GpuRunTo
 from gdbext.views import InfoDevices, InfoDispatches, InfoKernels
 
 _registered = False
@@ -29,6 +28,8 @@ def register() -> None:
     InfoDevices()
     GpuPrefix()
     GpuFocus()
+    GpuRunTo()
+    lanes.InfoLanes()
     SetPrefix("set")
     SetPrefix("show")
     api_errors = ApiErrors()
@@ -41,10 +42,17 @@ def register() -> None:
     frame_filter = KernelFrameFilter()
     gdb.frame_filters[frame_filter.name] = frame_filter
     gdb.unwinder.register_unwinder(None, device_frames.UNWINDER, replace=True)
+    gdb.unwinder.register_unwinder(None, waiting_lane.UNWINDER, replace=True)  # tried first
     gdb.events.before_prompt.connect(device_frames.explain_recorded_frame)
     gdb.events.stop.connect(device_frames.forget_explanations)
     gdb.events.cont.connect(device_frames.UNWINDER.forget)
-    gdb.events.stop.connect(announce_lane)
+    gdb.events.stop.connect(runtime_state.announce_lane)
+    gdb.events.before_prompt.connect(runtime_state.follow_selection)
+    gdb.events.stop.connect(lanes.name_workers)
+    gdb.events.cont.connect(lanes.unname_workers)
+    gdb.events.cont.connect(runtime_state.forget_focus)
+    gdb.events.exited.connect(runtime_state.forget_focus)
+    gdb.events.exited.connect(runtime_state.clear_lane_variables)
     gdb.events.stop.connect(faults.announce)  # after the lane's line
     gdb.events.new_objfile.connect(resolve_deferred)
     gdb.events.new_objfile.connect(api_errors.arm)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gdb
 
-from gdbext import runtime_state
+from gdbext import device_frames, lane_watch, lanes, runtime_state
 from gdbext.errors import one_line_errors
 from gdbext.functions import coordinates
 from gdbext.runtime_state import lane
@@ -19,14 +19,14 @@ class GpuPrefix(gdb.Command):
         super().__init__("gpu", gdb.COMMAND_RUNNING, gdb.COMPLETE_NONE, True)
 
 
-def _parse(argument: str) -> tuple[tuple | None, tuple]:
+def _parse(argument: str, command: str = "gpu focus") -> tuple[tuple | None, tuple]:
     words = gdb.string_to_argv(argument)
     block, thread = None, (0, 0, 0)
     while words:
         key = words.pop(0)
         if key not in ("block", "thread") or not words:
-            raise gdb.GdbError("usage: gpu focus [block X,Y,Z] [thread X,Y,Z]")
-        value = coordinates(words.pop(0), f"gpu focus: {key}")
+            raise gdb.GdbError(f"usage: {command} [block X,Y,Z] [thread X,Y,Z]")
+        value = coordinates(words.pop(0), f"{command}: {key}")
         if key == "block":
             block = value
         else:
@@ -34,53 +34,123 @@ def _parse(argument: str) -> tuple[tuple | None, tuple]:
     return block, thread
 
 
-def _find(debug: gdb.Value, dispatch: int, block: tuple) -> tuple[gdb.Value, gdb.Value] | None:
-    """(executor, its lanes) of the worker running `block` of `dispatch`."""
-    for index in range(int(debug["executor_count"])):
-        executor = debug["executors"][index]
-        if int(executor["lane_count"]) == 0:
-            continue
-        first = executor["lanes"][0]
-        here = tuple(int(first["block_idx"][a]) for a in "xyz")
-        if int(first["dispatch_id"]) == dispatch and here == block:
-            return executor, executor["lanes"]
-    return None
+def _find(debug: gdb.Value, dispatch: int, block: tuple) -> lanes.Resident | None:
+    """The worker's record of `block` of `dispatch`, if a worker runs it."""
+    return next((r for r in lanes.resident_blocks(debug, dispatch) if r.block == block), None)
 
 
-def focus(argument: str) -> None:
+def _text(coordinates: tuple) -> str:
+    return f"({','.join(map(str, coordinates))})"
+
+
+def _absent_block(debug: gdb.Value, dispatch: int, block: tuple, command: str) -> gdb.GdbError:
+    """Why `block` of `dispatch` is on no worker: outside the grid, not
+    started or finished (as far as the runtime says)."""
+    record = runtime_state.dispatch_record(debug, dispatch)
+    grid = tuple(int(record["grid"][a]) for a in "xyz") if record is not None else None
+    if grid is not None and any(b >= g for b, g in zip(block, grid)):
+        return gdb.GdbError(f"{command}: block {_text(block)} is outside the grid {_text(grid)} of dispatch {dispatch}")
+    others = lanes.other_blocks(debug, record, lanes.resident_blocks(debug, dispatch)) if record is not None else None
+    linear = block[0] + grid[0] * (block[1] + grid[1] * block[2]) if grid is not None else -1
+    if others is not None and linear in others[0]:
+        return gdb.GdbError(f"{command}: block {_text(block)} of dispatch {dispatch} has not started yet "
+                            f"(gpu run-to block {','.join(map(str, block))} runs to it)")  # fmt: skip
+    if others is not None and linear in others[1]:
+        return gdb.GdbError(f"{command}: block {_text(block)} of dispatch {dispatch} has finished")
+    return gdb.GdbError(f"{command}: block {_text(block)} of dispatch {dispatch} is not on a worker now "
+                        "(not started yet, or finished)")  # fmt: skip
+
+
+def _selected_dispatch(command: str) -> tuple[gdb.Value, gdb.Value]:
+    """(the selected lane, the runtime's debugger interface)."""
     current = lane()
     debug = runtime_state.debug_state()
     if current is None or debug is None:
-        raise gdb.GdbError("gpu focus: the selected thread runs no simulated GPU thread (stop in a kernel first)")
+        raise gdb.GdbError(f"{command}: the selected thread runs no simulated GPU thread (stop in a kernel first)")
+    return current, debug
+
+
+def _check_thread(current: gdb.Value, thread: tuple, command: str) -> int:
+    """The flat index of `thread` in the block, or an error outside it."""
+    size = [int(current["block_dim"][a]) for a in "xyz"]
+    if any(t >= s for t, s in zip(thread, size)):
+        raise gdb.GdbError(f"{command}: thread {_text(thread)} is outside the block {_text(size)}")
+    return thread[0] + size[0] * (thread[1] + size[1] * thread[2])
+
+
+def focus(argument: str) -> None:
+    current, debug = _selected_dispatch("gpu focus")
     block, thread = _parse(argument)
     block = block or tuple(int(current["block_idx"][a]) for a in "xyz")
     dispatch = int(current["dispatch_id"])
-    found = _find(debug, dispatch, block)
-    if found is None:
-        raise gdb.GdbError(f"gpu focus: block ({','.join(map(str, block))}) of dispatch {dispatch} is not on a "
-                           "worker now (not started yet, or finished)")  # fmt: skip
-    executor, lanes = found
-    size = [int(current["block_dim"][a]) for a in "xyz"]
-    if any(t >= s for t, s in zip(thread, size)):
-        raise gdb.GdbError(f"gpu focus: thread ({','.join(map(str, thread))}) is outside the block "
-                           f"({size[0]},{size[1]},{size[2]})")  # fmt: skip
-    flat = thread[0] + size[0] * (thread[1] + size[1] * thread[2])
-    target = lanes[flat]
-    os_thread = int(executor["os_thread"])
-    gdb_thread = next((t for t in gdb.selected_inferior().threads() if t.ptid[1] == os_thread), None)
+    flat = _check_thread(current, thread, "gpu focus")
+    resident = _find(debug, dispatch, block)
+    if resident is None:
+        raise _absent_block(debug, dispatch, block, "gpu focus")
+    target = resident.lanes[flat]
+    gdb_thread = resident.thread
     if gdb_thread is None:
-        raise gdb.GdbError(f"gpu focus: no gdb thread for worker {os_thread}")
+        raise gdb.GdbError(f"gpu focus: no gdb thread for worker {int(resident.executor['os_thread'])}")
     gdb_thread.switch()
-    where = f"block ({','.join(map(str, block))}) thread ({','.join(map(str, thread))})"
-    if int(executor["lane"]) == int(target.address):
-        gdb.execute("frame 0", to_string=True)
+    device_frames.UNWINDER.forget()
+    where = f"block {_text(block)} thread {_text(thread)}"
+    state = int(target["state"])
+    if int(resident.executor["lane"]) == int(target.address):
+        runtime_state.focus_waiting_lane(gdb_thread, None)
         runtime_state.set_lane_variables(target)
         print(f"[gpusym: {where} of dispatch {dispatch}, on thread {gdb_thread.num}]")
         gdb.execute("frame 0")
+    elif state == lanes.AT_BARRIER:
+        runtime_state.focus_waiting_lane(gdb_thread, target)
+        runtime_state.set_lane_variables(target)
+        print(f"[gpusym: {where} of dispatch {dispatch} waits at a barrier on thread {gdb_thread.num}; "
+              "its frames are read from its saved context until the program goes on]")  # fmt: skip
+        gdb.execute("frame 1")
     else:
-        state = LANE_STATES.get(int(target["state"]), "is in an unknown state")
-        print(f"[gpusym: {where} {state}; thread {gdb_thread.num} runs that block, now at:]")
+        runtime_state.focus_waiting_lane(gdb_thread, None)
+        hint = f" (gpu run-to block {','.join(map(str, block))} thread {','.join(map(str, thread))})" if state == 0 else ""
+        print(f"[gpusym: {where} {LANE_STATES.get(state, 'is in an unknown state')}{hint}; "
+              f"thread {gdb_thread.num} runs that block, now at:]")  # fmt: skip
         gdb.execute("frame 0")
+    runtime_state.shown(gdb_thread, runtime_state.lane())
+
+
+def run_to(argument: str) -> None:
+    """Continue until the lane `argument` names runs, in the selected dispatch."""
+    current, debug = _selected_dispatch("gpu run-to")
+    block, thread = _parse(argument, "gpu run-to")
+    block = block or tuple(int(current["block_idx"][a]) for a in "xyz")
+    dispatch = int(current["dispatch_id"])
+    _check_thread(current, thread, "gpu run-to")
+    record = runtime_state.dispatch_record(debug, dispatch)
+    grid = tuple(int(record["grid"][a]) for a in "xyz")
+    if any(b >= g for b, g in zip(block, grid)):
+        raise gdb.GdbError(f"gpu run-to: block {_text(block)} is outside the grid {_text(grid)} of dispatch {dispatch}")
+    resident = _find(debug, dispatch, block)
+    lane_at = resident.lanes[_check_thread(current, thread, "gpu run-to")] if resident is not None else None
+    if lane_at is not None and int(lane_at["state"]) != 0:
+        raise gdb.GdbError(f"gpu run-to: block {_text(block)} thread {_text(thread)} has started already "
+                           f"({LANE_STATES.get(int(lane_at['state']))}): gpu focus selects it")  # fmt: skip
+    if resident is None:
+        others = lanes.other_blocks(debug, record, lanes.resident_blocks(debug, dispatch))
+        linear = block[0] + grid[0] * (block[1] + grid[1] * block[2])
+        if others is not None and linear in others[1]:
+            raise gdb.GdbError(f"gpu run-to: block {_text(block)} of dispatch {dispatch} has finished")
+    name = debug["kernels"][int(record["kernel_index"])]["device_name"].string()
+    condition = (f'$_gpusym_dispatch() == {dispatch} && '
+                 f'$_gpusym_lane_is("block {_text(block)} thread {_text(thread)}")')  # fmt: skip
+    before = {b.number for b in gdb.breakpoints()}
+    gdb.execute(f"tbreak {name} if {condition}", to_string=True)  # after the prologue: arguments readable
+    created = [b for b in gdb.breakpoints() if b.number not in before]
+    for breakpoint in created:
+        lane_watch.gate(breakpoint, block)
+    print(f"[gpusym: running to block {_text(block)} thread {_text(thread)} of dispatch {dispatch}]")
+    try:
+        gdb.execute("continue")
+    finally:
+        for breakpoint in created:
+            if breakpoint.is_valid():
+                breakpoint.delete()
 
 
 class GpuFocus(gdb.Command):
@@ -88,10 +158,13 @@ class GpuFocus(gdb.Command):
 gpu focus [block X,Y,Z] [thread X,Y,Z]
 
 The block defaults to the current one, the thread to (0,0,0).  When that GPU
-thread is running, gdb switches to the CPU thread running it; when it waits
-at a barrier, has not started or has finished, gpusym says so and shows the
-CPU thread running its block.  $_kernel, $_dispatch, $_block and $_thread
-follow the focus."""
+thread is running, gdb switches to the CPU thread running it.  When it waits
+at a barrier, its frames are read from its saved context: bt, frame, up,
+info locals and print show that lane until the program goes on (frame 0
+marks the switch).  A lane that has not started or has finished is said so
+(gpu run-to runs to one not started).  $_kernel, $_dispatch, $_block,
+$_thread and threadIdx, blockIdx follow the focus.  info lanes lists the
+lanes."""
 
     def __init__(self) -> None:
         super().__init__("gpu focus", gdb.COMMAND_RUNNING)
@@ -99,3 +172,20 @@ follow the focus."""
     def invoke(self, argument: str, from_tty: bool) -> None:
         with one_line_errors("gpu focus"):
             focus(argument)
+
+
+class GpuRunTo(gdb.Command):
+    """Continue until a simulated GPU thread of the current dispatch starts (gpusym):
+gpu run-to [block X,Y,Z] [thread X,Y,Z]
+
+The block defaults to the current one, the thread to (0,0,0).  gdb stops
+at the kernel's first line in that lane, as a temporary kernel breakpoint
+with that lane filter would (only that block traps).  A lane that has
+started already is selected with gpu focus instead."""
+
+    def __init__(self) -> None:
+        super().__init__("gpu run-to", gdb.COMMAND_RUNNING)
+
+    def invoke(self, argument: str, from_tty: bool) -> None:
+        with one_line_errors("gpu run-to"):
+            run_to(argument)

@@ -18,8 +18,7 @@ from __future__ import annotations
 import gdb
 from gdb.FrameDecorator import FrameDecorator
 
-from gdbext import device_frames, launch_arguments
-from gdbext import runtime_state
+from gdbext import device_frames, launch_arguments, runtime_state, waiting_lane
 from gdbext.functions import STUB_MARK, kernel_of_stub, symbol_at
 
 LAUNCH_ENTRIES = ("hipLaunchKernel",)
@@ -91,6 +90,8 @@ def decorate(frame_decorator):
 
 def _decorate(frame_decorator):
     frame = frame_decorator.inferior_frame()
+    if frame.level() == 0 and (waiting := waiting_lane.focused()) is not None:
+        return waiting_lane.Marker(frame_decorator, waiting)
     name = frame.name() or ""
     if device_frames.is_device(frame):
         return _Named(frame_decorator, device_frames.lane_note())

@@ -16,13 +16,41 @@ STREAM_NON_BLOCKING = 0x1  # hipStreamNonBlocking
 STREAM_DESTROYED = 2  # GPUSYM_STREAM_DESTROYED (1: live, 0: a free slot)
 
 
+#: gdb's global thread number -> the lane ``gpu focus`` selected there when
+#: that lane is not the one the thread runs (it waits at a barrier); until
+#: the program resumes.
+_focused: dict[int, gdb.Value] = {}
+
+
 def lane() -> gdb.Value | None:
-    """The simulated GPU thread running on the selected thread, or None."""
+    """The simulated GPU thread selected on the selected thread: the one it
+    runs, or the waiting one ``gpu focus`` selected; None outside kernels."""
+    if _focused and (thread := gdb.selected_thread()) is not None and thread.global_num in _focused:
+        return _focused[thread.global_num]
     try:
         value = gdb.parse_and_eval("__gpusym_lane")
     except gdb.error:
         return None
     return None if int(value) == 0 else value.dereference()
+
+
+def focus_waiting_lane(thread: gdb.InferiorThread, waiting: gdb.Value | None) -> None:
+    """Select `waiting` (a lane of `thread`'s block suspended at a barrier)
+    on `thread`, or, with None, the lane `thread` runs again."""
+    if waiting is None:
+        _focused.pop(thread.global_num, None)
+    else:
+        _focused[thread.global_num] = waiting
+    gdb.invalidate_cached_frames()
+
+
+def focused_waiting_lane(thread: gdb.InferiorThread) -> gdb.Value | None:
+    return _focused.get(thread.global_num)
+
+
+def forget_focus(event=None) -> None:
+    """On resume and exit: waiting lanes move on, and threads go."""
+    _focused.clear()
 
 
 def debug_state() -> gdb.Value | None:
@@ -152,6 +180,17 @@ def set_lane_variables(current: gdb.Value) -> None:
     gdb.set_convenience_variable("_thread", current["thread_idx"])
 
 
+LANE_VARIABLES = ("_kernel", "_dispatch", "_block", "_thread")
+#: (gdb's thread number, the lane's address) last shown to the user.
+_shown: tuple[int, int] | None = None
+
+
+def shown(thread: gdb.InferiorThread, current: gdb.Value | None) -> None:
+    """Note that the user has been told about `current` on `thread`."""
+    global _shown
+    _shown = (thread.global_num, int(current.address) if current is not None else 0)
+
+
 def announce_lane(event) -> None:
     """On a stop in a simulated GPU thread, say which block and thread, and
     set the convenience variables."""
@@ -162,3 +201,38 @@ def announce_lane(event) -> None:
         return
     print(f"[gpusym: {lane_place(current)} of dispatch {int(current['dispatch_id'])}]")
     set_lane_variables(current)
+    shown(gdb.selected_thread(), current)
+
+
+def follow_selection() -> None:
+    """Before each prompt: when the user has selected another thread
+    (``thread N``, ``gpu focus``, a stop elsewhere), say which lane it runs
+    and point the convenience variables at it; clear them outside kernels."""
+    try:
+        _follow_selection()
+    except gdb.error:
+        pass  # a thread that cannot be read now: nothing to say
+
+
+def _follow_selection() -> None:
+    thread = gdb.selected_thread()
+    if thread is None or not thread.is_valid():
+        return
+    current = lane()
+    key = (thread.global_num, int(current.address) if current is not None else 0)
+    if key == _shown:
+        return
+    shown(thread, current)
+    if current is None:
+        clear_lane_variables()
+        return
+    print(f"[gpusym: thread {thread.num} runs {lane_place(current)} of dispatch {int(current['dispatch_id'])}]")
+    set_lane_variables(current)
+
+
+def clear_lane_variables(event=None) -> None:
+    """$_kernel, $_dispatch, $_block and $_thread made void (at exit too)."""
+    global _shown
+    _shown = None
+    for name in LANE_VARIABLES:
+        gdb.set_convenience_variable(name, None)

@@ -223,6 +223,7 @@ void prepare_lanes(Executor &executor, const Op &dispatch, uint64_t block) {
 // switches back here.
 void run_block(Executor &executor, Op &dispatch, uint64_t block) {
   prepare_lanes(executor, dispatch, block);
+  executor.record->block = block;
   const gpusym_dim3 block_idx = executor.lanes[0].block_idx;
   watch_block_started(block_idx);
   gpusym_fiber_switch(&executor.scheduler_sp, start(executor, executor.lanes[0]));
@@ -236,6 +237,17 @@ void set_state(Op &dispatch, gpusym_dispatch_state state, gpusym_debug_event eve
   std::lock_guard<std::mutex> lock(registry_mutex());
   dispatch.record->state = state;
   notify(event, dispatch.record - dispatch_records);
+}
+
+// Records for a debugger that this worker has claimed blocks up to `end`
+// (exclusive): blocks past every worker's claim have not started.
+void claimed(Executor &executor, Op &dispatch, uint64_t end) {
+  end = std::min(end, dispatch.total_blocks);
+  executor.record->run_end = end;
+  uint64_t seen = __atomic_load_n(&dispatch.record->blocks_claimed, __ATOMIC_RELAXED);
+  while (seen < end && !__atomic_compare_exchange_n(&dispatch.record->blocks_claimed, &seen, end, true,
+                                                    __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
 }
 
 // Under the scheduler's mutex: every block of the dispatch has run.
@@ -300,6 +312,7 @@ void worker_main(uint32_t index) {
     executor.take(op);
     uint64_t ran = 0;
     do {
+      claimed(executor, *op, block + run);
       for (uint64_t end = std::min(block + run, op->total_blocks); block < end; block++, ran++)
         run_block(executor, *op, block);
     } while ((block = op->next_block.fetch_add(run)) < op->total_blocks);
@@ -431,6 +444,7 @@ hipError_t launch(Kernel &kernel, const LaunchConfig &config, void **args) {
   Executor &executor = this_executor();
   executor.take(op);
   op->next_block = op->total_blocks;  // no worker takes its blocks
+  claimed(executor, *op, op->total_blocks);
   for (uint64_t block = 0; block < op->total_blocks; block++) run_block(executor, *op, block);
   lock.lock();
   complete_dispatch(op);

@@ -17,7 +17,9 @@
  * the devices and streams, each dispatch's stream id and gpusym_current_device,
  * and padded the executor records to 64 bytes; 4 appended each code object's
  * origin (modules loaded at run time by hipModuleLoad and hipModuleLoadData);
- * 5 appended the lane watches.
+ * 5 appended the lane watches; 6 made two of each executor's padding words
+ * its block and the end of the run of blocks it claimed, and appended each
+ * dispatch's count of claimed blocks.
  * An allocation's `freed_by` took the place of a reserved field that was
  * always 0, which it still means: hipFree.
  */
@@ -32,7 +34,7 @@
 extern "C" {
 #endif
 
-#define GPUSYM_DEBUG_VERSION 5
+#define GPUSYM_DEBUG_VERSION 6
 
 /*
  * The bundle entry id of the simulated device's code object in a fat binary:
@@ -116,6 +118,7 @@ struct gpusym_debug_dispatch {
   uint32_t host_frame_count;    /* return addresses in host_frames, 0 unless captured */
   uint64_t host_frames[GPUSYM_DEBUG_HOST_FRAMES];  /* innermost first, from the launch call */
   uint64_t stream_id;           /* gpusym_debug_stream.id of its stream, 0 for the null stream (version 3) */
+  uint64_t blocks_claimed;      /* blocks (in linear order) taken by workers so far: the rest have not started (version 6) */
 };
 
 /* One simulated device (GPUSYM_DEVICES of them, ordinals 0, 1, ...). */
@@ -152,7 +155,9 @@ struct gpusym_debug_executor {
   struct gpusym_lane *lanes;    /* the lanes of the block it runs */
   uint32_t lane_count;          /* lanes in that block, 0 when idle */
   uint32_t reserved;
-  uint64_t padding[4];          /* to 64 bytes (version 3): each record on its own cache line */
+  uint64_t block;               /* linear index of the block it runs, while lane_count != 0 (version 6) */
+  uint64_t run_end;             /* its claimed blocks not run yet are block + 1 to run_end - 1 (version 6) */
+  uint64_t padding[2];          /* to 64 bytes (version 3): each record on its own cache line */
 };
 
 enum gpusym_allocation_state {

@@ -1,0 +1,276 @@
+"""``info lanes``: the simulated GPU threads of a dispatch, as cuda-gdb's
+``info cuda threads`` lists a kernel's threads.
+
+The lanes of the blocks on workers now are listed in runs of consecutive
+lanes in one state at one place: running (where its worker is), at a
+barrier (the call it waits in, from its saved context), not started, or
+finished.  The grid's other blocks are counted: claimed by no worker yet
+(not started) or run already (finished)."""
+
+from __future__ import annotations
+
+import os
+import struct
+from dataclasses import dataclass
+
+import gdb
+
+from gdbext import runtime_state
+from gdbext.builtins import WARP_SIZE
+from gdbext.errors import one_line_errors
+
+STATES = {0: "not started", 1: "running", 2: "at a barrier", 3: "finished"}
+AT_BARRIER = 2
+RUNNING = 1
+#: The first debugger interface version that says which blocks workers claimed.
+CLAIMS_VERSION = 6
+RANGES_SHOWN = 6
+
+
+@dataclass(frozen=True)
+class Resident:
+    """A block on a worker: the worker's record, its gdb thread, its lanes."""
+
+    executor: gdb.Value
+    thread: gdb.InferiorThread | None
+    block: tuple[int, int, int]
+    linear: int
+    lanes: gdb.Value
+    count: int
+
+
+def resident_blocks(debug: gdb.Value, dispatch: int) -> list[Resident]:
+    """The blocks of `dispatch` on workers now."""
+    threads = {t.ptid[1]: t for t in gdb.selected_inferior().threads()}
+    found = []
+    for index in range(int(debug["executor_count"])):
+        executor = debug["executors"][index]
+        count = int(executor["lane_count"])
+        if not count or not int(executor["lanes"]):
+            continue
+        first = executor["lanes"][0]
+        if int(first["dispatch_id"]) != dispatch:
+            continue
+        block = tuple(int(first["block_idx"][a]) for a in "xyz")
+        grid = [int(first["grid_dim"][a]) for a in "xyz"]
+        linear = block[0] + grid[0] * (block[1] + grid[1] * block[2])
+        found.append(Resident(executor, threads.get(int(executor["os_thread"])), block, linear,
+                              executor["lanes"], count))  # fmt: skip
+    return sorted(found, key=lambda r: r.linear)
+
+
+def waiting_call(saved_sp: int) -> int:
+    """Where a lane waiting at a barrier goes on: the return address its
+    saved context holds (fiber_switch.S: saved rbp, then that address)."""
+    return struct.unpack("<Q", gdb.selected_inferior().read_memory(saved_sp + 8, 8))[0]
+
+
+def place(pc: int, call: bool = False) -> str:
+    """``function at file:line`` of `pc` (of the call before it, for a return address)."""
+    line = gdb.find_pc_line(pc - 1 if call else pc)
+    try:
+        block = gdb.block_for_pc(pc - 1 if call else pc)
+    except RuntimeError:
+        block = None
+    while block is not None and block.function is None:
+        block = block.superblock
+    name = block.function.name if block is not None else (gdb.solib_name(pc) and "??") or "??"
+    where = f" at {os.path.basename(line.symtab.filename)}:{line.line}" if line.symtab is not None else ""
+    return f"{name}{where}"
+
+
+def _running_pc(thread: gdb.InferiorThread | None) -> int | None:
+    """The program counter of `thread`, the selection left as it was."""
+    if thread is None or not thread.is_valid():
+        return None
+    selected_thread, selected_frame = gdb.selected_thread(), gdb.selected_frame()
+    try:
+        thread.switch()
+        return int(gdb.newest_frame().read_register("rip"))
+    finally:
+        selected_thread.switch()
+        selected_frame.select()
+
+
+@dataclass
+class Run:
+    """Consecutive lanes of a block in one state at one place."""
+
+    block: tuple[int, int, int]
+    first: int
+    last: int
+    state: str
+    where: str
+    selected: bool
+
+
+def _coordinates(flat: int, size: tuple[int, int, int]) -> str:
+    return f"({flat % size[0]},{flat // size[0] % size[1]},{flat // size[0] // size[1]})"
+
+
+def lane_runs(resident: Resident, selected: int) -> list[Run]:
+    """The lanes of a resident block in runs; `selected`: the address of the
+    selected lane (it gets a run of its own)."""
+    lane_type = resident.lanes.dereference().type.strip_typedefs()
+    offsets = {f.name: f.bitpos // 8 for f in lane_type.fields()}
+    stride = lane_type.sizeof
+    raw = bytes(gdb.selected_inferior().read_memory(int(resident.lanes), resident.count * stride))
+    running_pc = None
+    runs: list[Run] = []
+    for flat in range(resident.count):
+        (state,) = struct.unpack_from("<I", raw, flat * stride + offsets["state"])
+        if state == AT_BARRIER:
+            (saved_sp,) = struct.unpack_from("<Q", raw, flat * stride + offsets["saved_sp"])
+            where = place(waiting_call(saved_sp), call=True)
+        elif state == RUNNING:
+            if running_pc is None:
+                running_pc = _running_pc(resident.thread) or 0
+            where = place(running_pc) if running_pc else "??"
+            if resident.thread is not None:
+                where += f" (thread {resident.thread.num})"
+        else:
+            where = ""
+        is_selected = int(resident.lanes) + flat * stride == selected
+        text = STATES.get(state, f"state {state}")
+        last = runs[-1] if runs else None
+        if last and not is_selected and not last.selected and (last.state, last.where) == (text, where):
+            last.last = flat
+        else:
+            runs.append(Run(resident.block, flat, flat, text, where, is_selected))
+    return runs
+
+
+def _linear_ranges(blocks: list[int]) -> list[tuple[int, int]]:
+    ranges: list[tuple[int, int]] = []
+    for block in sorted(blocks):
+        if ranges and ranges[-1][1] == block - 1:
+            ranges[-1] = (ranges[-1][0], block)
+        else:
+            ranges.append((block, block))
+    return ranges
+
+
+def other_blocks(debug: gdb.Value, record: gdb.Value, resident: list[Resident]) -> tuple[list[int], list[int]] | None:
+    """(not started, finished) blocks of the dispatch that are not on a
+    worker, by linear index; None for a runtime that does not say."""
+    if int(debug["version"]) < CLAIMS_VERSION:
+        return None
+    total = int(record["grid"]["x"]) * int(record["grid"]["y"]) * int(record["grid"]["z"])
+    if int(record["state"]) == 3:
+        return [], list(range(total))
+    claimed = int(record["blocks_claimed"])
+    on_worker = {r.linear for r in resident}
+    waiting = set()  # claimed in a worker's run, not run yet
+    for r in resident:
+        waiting.update(range(r.linear + 1, min(int(r.executor["run_end"]), total)))
+    not_started = sorted(waiting - on_worker) + list(range(claimed, total))
+    finished = [b for b in range(claimed) if b not in on_worker and b not in waiting]
+    return not_started, finished
+
+
+def _block_ranges(blocks: list[int], grid: tuple[int, int, int]) -> str:
+    ranges = _linear_ranges(blocks)
+    shown = [_coordinates(a, grid) if a == b else f"{_coordinates(a, grid)}-{_coordinates(b, grid)}"
+             for a, b in ranges[:RANGES_SHOWN]]  # fmt: skip
+    more = f", and {len(ranges) - RANGES_SHOWN} more ranges" if len(ranges) > RANGES_SHOWN else ""
+    return ", ".join(shown) + more
+
+
+def _dispatch_of_selection(debug: gdb.Value) -> int:
+    current = runtime_state.lane()
+    if current is not None:
+        return int(current["dispatch_id"])
+    running = [r for r in runtime_state.dispatches(debug) if int(r["state"]) == 2]
+    if not running:
+        raise gdb.GdbError("info lanes: no dispatch is running (stop in a kernel, or name a dispatch: info lanes N)")
+    return int(running[-1]["id"])
+
+
+def info_lanes(argument: str) -> None:
+    debug = runtime_state.debug_state()
+    if debug is None or not gdb.selected_inferior().pid:
+        raise gdb.GdbError("info lanes: the program is not running on the gpusym runtime")
+    text = argument.strip()
+    if text and not text.isdigit():
+        raise gdb.GdbError(f"info lanes: '{text}' is not a dispatch number; usage: info lanes [DISPATCH]")
+    number = int(text) if text else _dispatch_of_selection(debug)
+    record = runtime_state.dispatch_record(debug, number)
+    if record is None:
+        raise gdb.GdbError(f"info lanes: no dispatch {number} (see info dispatches)")
+    kernel = runtime_state.kernel_name(debug, int(record["kernel_index"]))
+    print(f"Dispatch {number}: {kernel} {runtime_state.record_launch_text(record)}")
+    resident = resident_blocks(debug, number)
+    current = runtime_state.lane()
+    selected = int(current.address) if current is not None else 0
+    size = tuple(int(record["block"][a]) for a in "xyz")
+    grid = tuple(int(record["grid"][a]) for a in "xyz")
+    if resident:
+        rows = [("", "Block", "Threads", "Lanes", "Wavefronts", "State", "Location")]
+        for block in resident:
+            for run in lane_runs(block, selected):
+                threads = _coordinates(run.first, size)
+                if run.last != run.first:
+                    threads += f"-{_coordinates(run.last, size)}"
+                waves = f"{run.first // WARP_SIZE}" + (f"-{run.last // WARP_SIZE}" if run.last // WARP_SIZE != run.first // WARP_SIZE else "")
+                rows.append(("*" if run.selected else "", _coordinates(block.linear, grid), threads,
+                             str(run.last - run.first + 1), waves, run.state, run.where))  # fmt: skip
+        widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+        for row in rows:
+            print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+    else:
+        print("No block of it is on a worker now.")
+    others = other_blocks(debug, record, resident)
+    if others is not None:
+        for label, blocks in zip(("not started", "finished"), others):
+            if blocks:
+                print(f"Blocks {label}: {len(blocks)}: {_block_ranges(blocks, grid)}")
+
+
+#: Workers gdb names by the lane they run, until the program goes on.
+_named: list[gdb.InferiorThread] = []
+
+
+def name_workers(event=None) -> None:
+    """At a stop: each worker thread's name says the lane it runs
+    (``gpusym-w0 block (1,0,0) thread (4,0,0)``), in ``info threads`` and
+    in MI's thread lists alike."""
+    if not isinstance(event, gdb.StopEvent) or (debug := runtime_state.debug_state()) is None:
+        return
+    threads = {t.ptid[1]: t for t in gdb.selected_inferior().threads()}
+    try:
+        for index in range(int(debug["executor_count"])):
+            executor = debug["executors"][index]
+            thread = threads.get(int(executor["os_thread"]))
+            if thread is None or not int(executor["lane"]):
+                continue
+            running = executor["lane"].dereference()
+            thread.name = None  # the name the program gave it
+            thread.name = f"{thread.name} {runtime_state.lane_place(running)}"
+            _named.append(thread)
+    except gdb.error:
+        pass  # a runtime mid-update: names stay as they are
+
+
+def unname_workers(event=None) -> None:
+    """On resume: the lanes the names said move on."""
+    for thread in _named:
+        if thread.is_valid():
+            thread.name = None
+    _named.clear()
+
+
+class InfoLanes(gdb.Command):
+    """List the simulated GPU threads (lanes) of a dispatch (gpusym): info lanes [DISPATCH]
+
+The dispatch defaults to the one the selected thread runs a lane of.  For
+each block on a worker: its lanes in runs of consecutive ones with one
+state (running, at a barrier, not started, finished) at one place, with
+their wavefronts; * marks the selected lane.  Then the grid's blocks that
+have not started and those that have finished.  gpu focus selects a lane."""
+
+    def __init__(self) -> None:
+        super().__init__("info lanes", gdb.COMMAND_STATUS)
+
+    def invoke(self, argument: str, from_tty: bool) -> None:
+        with one_line_errors("info lanes"):
+            info_lanes(argument)
