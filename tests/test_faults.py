@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from conftest import GPUSYM, REPO, TEST_PROGRAMS, describe, run
+from test_gdbext import gdb
 
 SOURCE = TEST_PROGRAMS / "fault.hip"
 EXTENSION = REPO / "gdbext" / "gpusym_gdb.py"
@@ -217,3 +218,24 @@ def test_gdb_stops_at_the_fault_explains_it_and_the_runtime_reports_it_on_contin
     # instruction with the default action: the same stop, which ends the program.
     runtime_report = output.index(f"gpusym: kernel '{POKE}' (dispatch 1) block (1,0,0) thread (17,0,0): {explanation}")
     assert output.index("received signal SIGSEGV", runtime_report) > runtime_report
+
+
+# The program faults on the guard page and on freed memory; a debugger reads
+# through page protections, and must not show zeros that are not there.
+# (gdb's errors come on stderr, after what it printed on stdout.)
+
+
+def test_gdb_cannot_read_the_guard_page_past_the_end_of_an_allocation(program):
+    output = gdb(program, "run past-end", "print data[63]", "print data[64]", "x/4x &data[64]")
+    end = base_of(output) + 256
+    assert "$1 = 0\n" in output and "$2" not in output, output  # the last element reads, set by hipMemset
+    assert f"{end:#x}:\t0x" not in output, output
+    assert output.count(f"Cannot access memory at address {end:#x}\n") == 2, output
+
+
+def test_gdb_cannot_read_a_freed_allocation(program):
+    output = gdb(program, "run freed", "print data[5]", "x/4x data")
+    base = base_of(output)
+    assert "$1" not in output and f"{base:#x}:\t0x" not in output, output
+    assert f"Cannot access memory at address {base + 20:#x}\n" in output, output
+    assert f"Cannot access memory at address {base:#x}\n" in output, output

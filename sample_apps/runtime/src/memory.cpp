@@ -12,10 +12,13 @@
 // Each allocation ends flush against an inaccessible guard page (its size is
 // rounded up to the 256 bytes HIP aligns allocations to), so an access just
 // past its end faults.  Free pages and the pages of freed allocations are
-// inaccessible too.  Allocation is next-fit with a cursor that only moves on,
-// so freed addresses are handed out again only after the rest of the range
-// has been, and the most recently freed allocations are remembered: a fault
-// in one is reported as a use after free.  The debugger sees the table of
+// inaccessible too, to a debugger as well: they map an empty file, whose
+// pages past its end cannot be read even through /proc/PID/mem, which
+// ignores the protection (an anonymous page would read as zeros, values
+// that are not there).  Allocation is next-fit with a cursor that only moves
+// on, so freed addresses are handed out again only after the rest of the
+// range has been, and the most recently freed allocations are remembered: a
+// fault in one is reported as a use after free.  The debugger sees the table of
 // live and remembered allocations (gpusym/debug_interface.h); a fault is
 // explained by describe_address().
 #include <sys/mman.h>
@@ -56,6 +59,7 @@ struct DeviceMemory {
   size_t page = 4096;
   uintptr_t base = 0, end = 0;                   // the reserved range, once reserved
   bool tried = false;                            // to reserve it
+  int empty_file = -1;                           // the empty file its inaccessible pages map; -1: none
   bool warned_unguarded = false;
   std::map<uintptr_t, size_t> free_ranges;       // start -> size, coalesced, inaccessible
   uintptr_t cursor = 0;                          // next-fit: searches start here
@@ -73,15 +77,32 @@ DeviceMemory &memory() {
 
 size_t round_up(size_t value, size_t to) { return (value + to - 1) / to * to; }
 
+// Maps [start, start + size) inaccessible, replacing what is there (its pages
+// go back to the system); with `start` 0, anywhere (the reservation).  The
+// empty file's pages sit at their offset in the range, so that neighbouring
+// inaccessible mappings merge into one; they are left out of core dumps,
+// which would otherwise write the whole range, file pages that cannot be read.
+void *map_inaccessible(DeviceMemory &m, uintptr_t start, size_t size) {
+  void *at = reinterpret_cast<void *>(start);
+  int fixed = start ? MAP_FIXED : 0;
+  if (m.empty_file < 0)
+    return mmap(at, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | fixed, -1, 0);
+  void *mapped = mmap(at, size, PROT_NONE, MAP_SHARED | MAP_NORESERVE | fixed, m.empty_file,
+                      static_cast<off_t>(start ? start - m.base : 0));
+  if (mapped != MAP_FAILED) madvise(mapped, size, MADV_DONTDUMP);
+  return mapped;
+}
+
 // The address range allocations come from: max(64 GiB, twice the physical
 // memory), at most 1 TiB; halved while the system refuses (RLIMIT_AS).
 void reserve(DeviceMemory &m) {
   m.tried = true;
   m.page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  m.empty_file = memfd_create("gpusym device memory", MFD_CLOEXEC);  // -1: anonymous pages, which read as zeros
   size_t physical = static_cast<size_t>(sysconf(_SC_PHYS_PAGES)) * m.page;
   size_t size = std::min(std::max(size_t{64} << 30, 2 * physical), kMaxReservation);
   for (; size >= kMinReservation; size /= 2) {
-    void *start = mmap(nullptr, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void *start = map_inaccessible(m, 0, size);
     if (start == MAP_FAILED) continue;
     m.base = reinterpret_cast<uintptr_t>(start);
     m.end = m.base + size;
@@ -185,8 +206,12 @@ void *allocate_guarded(DeviceMemory &m, size_t size, Allocation &out) {
   size_t data = round_up(rounded, m.page);
   uintptr_t span = take(m, data + m.page);
   if (!span) return nullptr;
-  if (mprotect(reinterpret_cast<void *>(span), data, PROT_READ | PROT_WRITE) != 0) {
-    give_back(m, span, data + m.page);
+  if (mmap(reinterpret_cast<void *>(span), data, PROT_READ | PROT_WRITE,
+           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0) == MAP_FAILED) {
+    // Older kernels may leave pages unmapped by a failed replacement, for
+    // any mmap to take: the span is handed out again only if still mapped
+    // (what msync with MS_ASYNC alone checks).
+    if (msync(reinterpret_cast<void *>(span), data, MS_ASYNC) == 0) give_back(m, span, data + m.page);
     return nullptr;
   }
   uintptr_t pointer = span + data - rounded;
@@ -198,8 +223,7 @@ void *allocate_guarded(DeviceMemory &m, size_t size, Allocation &out) {
 void release_guarded(DeviceMemory &m, const Allocation &allocation) {
   // A fresh inaccessible mapping in its place: the pages go back to the system.
   void *span = reinterpret_cast<void *>(allocation.span);
-  if (mmap(span, allocation.span_size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1,
-           0) == MAP_FAILED) {
+  if (map_inaccessible(m, allocation.span, allocation.span_size) == MAP_FAILED) {
     mprotect(span, allocation.span_size, PROT_NONE);
     madvise(span, allocation.span_size, MADV_DONTNEED);
   }
