@@ -58,28 +58,52 @@ def shared_library(
     flags: Sequence[str],
     libs: Sequence[str] = (),
     include_dirs: Sequence[Path] = (),
+    assembly_flags: Sequence[str] | None = None,
     verbose: bool = False,
 ) -> Path:
     """Path of ``lib<name>.so`` built from `sources` (C if all are ``.c``,
     else C++) with ``-fPIC -shared`` and `flags`, in ``<cache>/<name>-<hash>/``;
-    built if missing.
+    built if missing.  With `assembly_flags`, the ``.S`` sources are
+    assembled with those instead.
     Raises BuildError with the compiler's output, toolchain.ToolMissing."""
     sources = sorted(sources)
     compiler = _compiler(sources)
     soname = f"lib{name}.so"
-    options = ["-fPIC", "-shared", *flags, *(f"-I{directory}" for directory in include_dirs)]
-    directory = cache_root() / f"{name}-{_digest([compiler, *options, *libs], _inputs(sources, include_dirs))}"
+    includes = [f"-I{directory}" for directory in include_dirs]
+    options = ["-fPIC", "-shared", *flags, *includes]
+    assembly = [source for source in sources if source.suffix == ".S"] if assembly_flags is not None else []
+    key = [compiler, *options, *libs, *(["assembly:", *assembly_flags] if assembly else [])]
+    directory = cache_root() / f"{name}-{_digest(key, _inputs(sources, include_dirs))}"
     library = directory / soname
     tail = [*libs, "-Xlinker", "-soname", "-Xlinker", str(library)]
     if library.exists():
         return library
     directory.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(dir=directory, suffix=".so", delete=False) as partial:
-        partial_path = Path(partial.name)
-    command = [toolchain.tool(compiler), *options, *map(str, sources), *tail, "-o", str(partial_path)]
+    partials: list[Path] = []
+
+    def partial(suffix: str) -> Path:
+        with tempfile.NamedTemporaryFile(dir=directory, suffix=suffix, delete=False) as file:
+            partials.append(Path(file.name))
+        return partials[-1]
+
+    try:
+        objects = []
+        for source in assembly:
+            objects.append(partial(".o"))
+            _compile([toolchain.tool(compiler), "-c", "-fPIC", *assembly_flags, *includes, str(source),
+                      "-o", str(objects[-1])], soname, verbose)  # fmt: skip
+        output = partial(".so")
+        others = [str(source) for source in sources if source not in assembly]
+        _compile([toolchain.tool(compiler), *options, *others, *map(str, objects), *tail, "-o", str(output)],
+                 soname, verbose)  # fmt: skip
+        output.rename(library)  # atomic: a concurrent build sees all or nothing
+    finally:
+        for path in partials:
+            path.unlink(missing_ok=True)
+    return library
+
+
+def _compile(command: list[str], soname: str, verbose: bool) -> None:
     result = toolchain.run(command, verbose=verbose, capture=True)
     if result.returncode != 0:
-        partial_path.unlink(missing_ok=True)
         raise BuildError(f"{soname} did not compile:\n{result.stderr.strip()}")
-    partial_path.rename(library)  # atomic: a concurrent build sees all or nothing
-    return library

@@ -13,6 +13,9 @@ LIBRARY_NAME = "gpusym_runtime"
 #: The HIP version the headers declare (HIP_VERSION_MAJOR/MINOR/PATCH).
 HIP_VERSION = "6.2.0"
 _FLAGS = ["-std=c++20", "-O2", "-g", "-Wall", "-Wextra", "-pthread"]
+#: The lane switching in assembly gets no line information: gdb's step and
+#: next then never stop in it, and a kernel's frames are its callers' only.
+_ASSEMBLY_FLAGS = ["-Wall"]
 _LIBS = ["-ldl", "-lm"]
 
 RuntimeBuildError = native_build.BuildError
@@ -23,5 +26,6 @@ def runtime_path(verbose: bool = False) -> Path:
     there yet."""
     sources = [path for path in (RUNTIME_DIR / "src").iterdir() if path.suffix in (".cpp", ".S")]
     return native_build.shared_library(
-        LIBRARY_NAME, sources, flags=_FLAGS, libs=_LIBS, include_dirs=[INCLUDE_DIR], verbose=verbose
+        LIBRARY_NAME, sources, flags=_FLAGS, libs=_LIBS, include_dirs=[INCLUDE_DIR],
+        assembly_flags=_ASSEMBLY_FLAGS, verbose=verbose,
     )
