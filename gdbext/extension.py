@@ -6,7 +6,8 @@ from __future__ import annotations
 import gdb
 import gdb.unwinder
 
-from gdbext import builtins, device_frames, displaced_stepping, faults, lane_watch, lanes, runtime_state, waiting_lane
+from gdbext import (builtins, device_frames, displaced_stepping, faults, lane_watch, lanes, runtime_state, stepping,
+                    waiting_lane)
 from gdbext.frames import KernelFrameFilter
 from gdbext.functions import Dispatch, LaneIs, Launching
 from gdbext.kbreak import KbreakCommand, resolve_deferred
@@ -59,6 +60,7 @@ def register() -> None:
     gdb.events.new_objfile.connect(device_frames.capture_when_attached)
     displaced_stepping.watch()
     lane_watch.watch()
+    stepping.follow()
     device_frames.enable_capture()
     device_frames.capture_when_attached()
     _registered = True

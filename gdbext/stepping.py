@@ -1,0 +1,151 @@
+"""Stepping stays on the lane: ``next``, ``step``, ``until``, ``advance``
+and ``finish`` begun in a kernel end in the lane they began in, without
+``set scheduler-locking``.
+
+While gdb steps one thread it resumes the others, and the stepped lane's
+own thread runs the other lanes of its block whenever it waits at a
+barrier: any of them reaching a breakpoint would end the step in another
+lane.  So while such a step is in progress, the breakpoints in device code
+stop only in the stepped lane (their conditions get
+``$_gpusym_stepped_lane()`` in front, and are given back at the stop), and
+a breakpoint where a kernel returns to the runtime stops when the stepped
+lane finishes, and says so, rather than stepping on through the runtime.
+The runtime's lane switching has no line information, so ``step`` on
+``__syncthreads()`` steps over it as over any function without lines.
+
+The commands are followed through gdb's command hooks (``hook-next`` and so
+on); a hook the user defined already is left as it is."""
+
+from __future__ import annotations
+
+import gdb
+
+from gdbext import runtime_state
+from gdbext.device_frames import CODE_OBJECT_MARKS, is_runtime
+
+COMMANDS = ("next", "step", "until", "advance", "finish")
+GUARD = "$_gpusym_stepped_lane()"
+#: call_kernel.S: where a lane's kernel has returned.
+LANE_RETURNED = "gpusym_lane_returned"
+RUNNING = 1  # GPUSYM_LANE_RUNNING
+
+#: The stepped lane: its address, dispatch and block; None when no step is on.
+_stepped: tuple[int, int, tuple[int, int, int]] | None = None
+#: Breakpoint number -> its own condition, while the guard is in front.
+_conditions: dict[int, str | None] = {}
+
+
+def _key(current: gdb.Value) -> tuple[int, int, tuple[int, int, int]]:
+    block = tuple(int(current["block_idx"][axis]) for axis in "xyz")
+    return int(current.address), int(current["dispatch_id"]), block
+
+
+def _on_stepped_lane() -> bool:
+    current = runtime_state.lane()
+    return _stepped is None or (current is not None and _key(current) == _stepped)
+
+
+class SteppedLane(gdb.Function):
+    """$_gpusym_stepped_lane(): false while a step begun in another lane is
+    in progress (gpusym puts it in front of device breakpoints' conditions
+    during a step), else true."""
+
+    def __init__(self) -> None:
+        super().__init__("_gpusym_stepped_lane")
+
+    def invoke(self) -> bool:
+        return _on_stepped_lane()
+
+
+class LaneReturned(gdb.Breakpoint):
+    """Where kernels return to the runtime: stops, during a step, when the
+    stepped lane's kernel returns."""
+
+    def __init__(self) -> None:
+        super().__init__(f"*{LANE_RETURNED}", gdb.BP_BREAKPOINT, internal=True)
+        self.silent = True
+        self.finished: str | None = None  # the lane that finished, until said
+
+    def stop(self) -> bool:
+        if _stepped is None or not _on_stepped_lane():
+            return False
+        current = runtime_state.lane()
+        self.finished = f"{runtime_state.lane_place(current)} of dispatch {int(current['dispatch_id'])}"
+        return True
+
+
+_returned: LaneReturned | None = None
+
+
+def _in_device_code(breakpoint: gdb.Breakpoint) -> bool:
+    return any(any(mark in (gdb.solib_name(location.address) or "") for mark in CODE_OBJECT_MARKS)
+               for location in breakpoint.locations if location.address)  # fmt: skip
+
+
+def begin() -> None:
+    """Before a stepping command: when the selected thread runs a lane, the
+    step stays on it."""
+    global _stepped, _returned
+    end()
+    current = runtime_state.lane()
+    if current is None or int(current["state"]) != RUNNING or is_runtime(gdb.newest_frame()):
+        return  # outside kernels, in a waiting lane in focus (gdb steps the running one), or a lane that finished
+    _stepped = _key(current)
+    for breakpoint in gdb.breakpoints():
+        if (breakpoint.is_valid() and breakpoint.enabled and breakpoint.type == gdb.BP_BREAKPOINT
+                and not breakpoint.pending and _in_device_code(breakpoint)):  # fmt: skip
+            own = breakpoint.condition
+            _conditions[breakpoint.number] = own
+            breakpoint.condition = f"{GUARD} && ({own})" if own else GUARD
+    if _returned is None or not _returned.is_valid():
+        try:
+            _returned = LaneReturned()
+        except gdb.error:
+            _returned = None  # a runtime without the symbol: lanes finish unannounced
+    if _returned is not None:
+        _returned.enabled = True
+
+
+def end(event=None) -> None:
+    """At the stop (or the prompt, after a command that failed): the
+    conditions go back to what they were."""
+    global _stepped
+    if _stepped is None:
+        return
+    _stepped = None
+    by_number = {breakpoint.number: breakpoint for breakpoint in gdb.breakpoints()}
+    for number, own in _conditions.items():
+        breakpoint = by_number.get(number)
+        if breakpoint is not None and breakpoint.is_valid():
+            breakpoint.condition = own
+    _conditions.clear()
+    if _returned is not None and _returned.is_valid():
+        _returned.enabled = False
+
+
+def announce(event) -> None:
+    """At a stop where the stepped lane finished: say so."""
+    if _returned is None or _returned.finished is None or _returned not in getattr(event, "breakpoints", ()):
+        return
+    print(f"[gpusym: {_returned.finished} has finished: its kernel returned; continue runs the other lanes]")
+    _returned.finished = None
+
+
+def _hooked(command: str) -> bool:
+    try:
+        gdb.execute(f"show user hook-{command}", to_string=True)
+    except gdb.error:
+        return False
+    return True
+
+
+def follow() -> None:
+    """Hook the stepping commands, and end each step at its stop."""
+    SteppedLane()
+    for command in COMMANDS:
+        if not _hooked(command):
+            gdb.execute(f"define hook-{command}\npython __import__('gdbext.stepping').stepping.begin()\nend")
+    gdb.events.stop.connect(announce)
+    gdb.events.stop.connect(end)
+    gdb.events.exited.connect(end)
+    gdb.events.before_prompt.connect(end)
