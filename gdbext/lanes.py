@@ -74,9 +74,21 @@ def place(pc: int, call: bool = False) -> str:
         block = None
     while block is not None and block.function is None:
         block = block.superblock
-    name = block.function.name if block is not None else (gdb.solib_name(pc) and "??") or "??"
+    name = _without_parameters(block.function.name) if block is not None else "??"
     where = f" at {os.path.basename(line.symtab.filename)}:{line.line}" if line.symtab is not None else ""
     return f"{name}{where}"
+
+
+def _without_parameters(name: str) -> str:
+    """``ns::f<int>`` of ``ns::f<int>(int*, int)``, as ``bt`` names frames."""
+    if not name.endswith(")"):
+        return name
+    depth = 0
+    for index in range(len(name) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(name[index], 0)
+        if depth == 0:
+            return name[:index]
+    return name
 
 
 def _running_pc(thread: gdb.InferiorThread | None) -> int | None:
@@ -169,7 +181,11 @@ def other_blocks(debug: gdb.Value, record: gdb.Value, resident: list[Resident]) 
 
 
 def _block_ranges(blocks: list[int], grid: tuple[int, int, int]) -> str:
-    ranges = _linear_ranges(blocks)
+    """Runs of consecutive blocks, each within one row of the grid (so that
+    ``(a,y,z)-(b,y,z)`` reads as what it is)."""
+    ranges = [(max(first, row), min(last, row + grid[0] - 1))
+              for first, last in _linear_ranges(blocks)
+              for row in range(first - first % grid[0], last + 1, grid[0])]  # fmt: skip
     shown = [_coordinates(a, grid) if a == b else f"{_coordinates(a, grid)}-{_coordinates(b, grid)}"
              for a, b in ranges[:RANGES_SHOWN]]  # fmt: skip
     more = f", and {len(ranges) - RANGES_SHOWN} more ranges" if len(ranges) > RANGES_SHOWN else ""

@@ -34,6 +34,7 @@ class Sample:
 SAMPLES = (
     Sample("vector_add", ("vector_add.hip",), "pointer and scalar parameters, <<<>>>"),
     Sample("templates", ("templates.hip",), "template kernels, overloads, a struct by value, 2D/3D grids"),
+    Sample("matmul", ("matmul.hip",), "a tiled matrix multiply: template kernel, __shared__ tiles, 2D blocks"),
     Sample("reduction", ("reduction.hip",), "__shared__, __syncthreads, atomics, device and constant variables"),
     Sample("interop", ("kernels.hip", "main.cpp"), "hipLaunchKernel on a handle from plain C++, hipLaunchKernelGGL"),
     Sample("multi_device", ("multi_device.hip",), "two host threads on two devices, streams ordered by events, hipMemcpyPeer"),
