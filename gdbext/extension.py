@@ -6,7 +6,7 @@ from __future__ import annotations
 import gdb
 import gdb.unwinder
 
-from gdbext import builtins, device_frames, displaced_stepping, faults, lane_watch
+from gdbext import builtins, device_frames, displaced_stepping, fatal_signals, faults, lane_watch
 from gdbext.frames import KernelFrameFilter
 from gdbext.functions import Dispatch, LaneIs, Launching
 from gdbext.runtime_state import announce_lane
@@ -46,6 +46,7 @@ def register() -> None:
     gdb.events.cont.connect(device_frames.UNWINDER.forget)
     gdb.events.stop.connect(announce_lane)
     gdb.events.stop.connect(faults.announce)  # after the lane's line
+    gdb.events.stop.connect(fatal_signals.read_registers)
     gdb.events.new_objfile.connect(resolve_deferred)
     gdb.events.new_objfile.connect(api_errors.arm)
     gdb.events.new_objfile.connect(device_frames.capture_when_attached)
