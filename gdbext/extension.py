@@ -6,8 +6,8 @@ from __future__ import annotations
 import gdb
 import gdb.unwinder
 
-from gdbext import (builtins, device_frames, displaced_stepping, faults, lane_watch, lanes, runtime_state, stepping,
-                    waiting_lane)
+from gdbext import (builtins, device_frames, displaced_stepping, fatal_signals, faults, lane_watch, lanes,
+                    runtime_state, stepping, waiting_lane)
 from gdbext.frames import KernelFrameFilter
 from gdbext.functions import Dispatch, LaneIs, Launching
 from gdbext.kbreak import KbreakCommand, resolve_deferred
@@ -55,6 +55,7 @@ def register() -> None:
     gdb.events.exited.connect(runtime_state.forget_focus)
     gdb.events.exited.connect(runtime_state.clear_lane_variables)
     gdb.events.stop.connect(faults.announce)  # after the lane's line
+    gdb.events.stop.connect(fatal_signals.read_registers)
     gdb.events.new_objfile.connect(resolve_deferred)
     gdb.events.new_objfile.connect(api_errors.arm)
     gdb.events.new_objfile.connect(device_frames.capture_when_attached)
