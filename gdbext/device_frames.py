@@ -72,9 +72,19 @@ def _library(frame: gdb.Frame) -> str:
     return gdb.solib_name(frame.pc()) or ""
 
 
-def is_device(frame: gdb.Frame) -> bool:
-    library = _library(frame)
+def is_device_address(address: int | None) -> bool:
+    """Whether `address` is in a code object of the simulated device."""
+    library = (gdb.solib_name(address) or "") if address else ""
     return any(mark in library for mark in CODE_OBJECT_MARKS)
+
+
+def in_device_code(breakpoint: gdb.Breakpoint) -> bool:
+    """Whether a location of `breakpoint` is in device code."""
+    return any(is_device_address(location.address) for location in breakpoint.locations)
+
+
+def is_device(frame: gdb.Frame) -> bool:
+    return is_device_address(frame.pc())
 
 
 def is_runtime(frame: gdb.Frame) -> bool:

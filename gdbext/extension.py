@@ -56,6 +56,8 @@ def register() -> None:
     gdb.events.exited.connect(runtime_state.clear_lane_variables)
     gdb.events.stop.connect(faults.announce)  # after the lane's line
     gdb.events.stop.connect(fatal_signals.read_registers)
+    gdb.events.stop.connect(fatal_signals.disarm_at_the_end)
+    gdb.events.exited.connect(fatal_signals.rearm)
     gdb.events.new_objfile.connect(resolve_deferred)
     gdb.events.new_objfile.connect(api_errors.arm)
     gdb.events.new_objfile.connect(device_frames.capture_when_attached)

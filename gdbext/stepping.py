@@ -21,7 +21,7 @@ from __future__ import annotations
 import gdb
 
 from gdbext import runtime_state
-from gdbext.device_frames import CODE_OBJECT_MARKS, is_runtime
+from gdbext.device_frames import in_device_code, is_runtime
 
 COMMANDS = ("next", "step", "until", "advance", "finish")
 GUARD = "$_gpusym_stepped_lane()"
@@ -77,11 +77,6 @@ class LaneReturned(gdb.Breakpoint):
 _returned: LaneReturned | None = None
 
 
-def _in_device_code(breakpoint: gdb.Breakpoint) -> bool:
-    return any(any(mark in (gdb.solib_name(location.address) or "") for mark in CODE_OBJECT_MARKS)
-               for location in breakpoint.locations if location.address)  # fmt: skip
-
-
 def begin() -> None:
     """Before a stepping command: when the selected thread runs a lane, the
     step stays on it."""
@@ -93,7 +88,7 @@ def begin() -> None:
     _stepped = _key(current)
     for breakpoint in gdb.breakpoints():
         if (breakpoint.is_valid() and breakpoint.enabled and breakpoint.type == gdb.BP_BREAKPOINT
-                and not breakpoint.pending and _in_device_code(breakpoint)):  # fmt: skip
+                and not breakpoint.pending and in_device_code(breakpoint)):  # fmt: skip
             own = breakpoint.condition
             _conditions[breakpoint.number] = own
             breakpoint.condition = f"{GUARD} && ({own})" if own else GUARD

@@ -58,13 +58,7 @@ def fault_cycle(session: GdbTerminal, kill: bool, lane_breakpoint: bool) -> None
     assert command("info threads").endswith("\nNo threads.\n"), "".join(transcript)
 
 
-#: With a lane breakpoint, another worker's trap can still be pending at the
-#: last stop; gdb 13 handles it as the process ends and fails the same ways.
-PENDING_TRAP = pytest.mark.xfail(reason="gdb 13 steps a thread over a breakpoint while its process ends", strict=False)
-
-
-@pytest.mark.parametrize("lane_breakpoint", [False, pytest.param(True, marks=PENDING_TRAP)],
-                         ids=["fault", "lane-breakpoint"])  # fmt: skip
+@pytest.mark.parametrize("lane_breakpoint", [False, True], ids=["fault", "lane-breakpoint"])
 def test_twenty_faults_continued_or_killed_then_run_again(program, lane_breakpoint):
     with GdbTerminal(program, "past-end") as session:
         if lane_breakpoint:  # stops block 1 before its thread 17 faults
