@@ -216,9 +216,9 @@ def _set(request: Request, note: str = "") -> list[gdb.Breakpoint]:
         return created
     condition = _and(_lane_condition(request), request.condition)
     created = [_break(kernel.name, condition) for kernel in kernels]
-    if request.block:
+    if request.block or request.thread:
         for breakpoint in created:
-            lane_watch.gate(breakpoint, request.block)
+            lane_watch.gate(breakpoint, request.block, request.thread)
     for breakpoint, kernel in zip(created, kernels):
         state = "pending until its code object is loaded" if breakpoint.pending else "set"
         print(f"{_numbers([breakpoint])}: kernel {kernel.demangled} — device code ({_targets(kernel)}), {state}{note}")

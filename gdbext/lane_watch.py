@@ -1,11 +1,12 @@
-"""Kernel breakpoints that stop in one block cost one trap per block, not
-one per lane: the debugger's side of the runtime's lane watches
+"""Kernel breakpoints that stop in one lane cost a trap or two, not one per
+lane: the debugger's side of the runtime's lane watches
 (gpusym_debug.watches, debug_interface.h).
 
-A kbreak with ``-block`` gets a watch: the runtime keeps the breakpoint's
-trap in the code only while a matching block runs, so the other blocks'
-lanes never stop.  The breakpoint's own lane condition still decides at
-each trap.  A watch is written while the program is stopped, whenever the
+A kbreak with ``-block`` or ``-thread`` gets a watch: the runtime keeps the
+breakpoint's trap in the code only while a matching lane runs (with
+``-block`` alone, a matching block; a runtime before interface version 6
+knows blocks only), so the other lanes never stop.  The breakpoint's own
+lane condition still decides at each trap.  A watch is written while the program is stopped, whenever the
 breakpoint's locations, its enabled state or the process change; it is
 left out for a location another breakpoint shares (that one must trap in
 every lane) and when the slots run out (then every lane traps, as without
@@ -20,17 +21,19 @@ from gdbext.runtime_state import debug_state
 TRAP = 0xCC  # int3
 ANY = 0xFFFFFFFF  # GPUSYM_WATCH_ANY
 VERSION = 5  # the interface version that has watches
+THREADS_VERSION = 6  # the version whose watches have threads
 
-#: Breakpoint number -> the block it stops in (None for any coordinate).
-_gated: dict[int, tuple[int | None, int | None, int | None]] = {}
+Coordinates = tuple[int | None, int | None, int | None]
+#: Breakpoint number -> the block and the thread it stops in (None: any).
+_gated: dict[int, tuple[Coordinates | None, Coordinates | None]] = {}
 #: The process and the watches last written into it.
 _written: tuple[int, list] | None = None
 
 
-def gate(breakpoint: gdb.Breakpoint, block: tuple[int, ...]) -> None:
-    """Make `breakpoint`, which stops only in `block`, trap only while that
-    block runs."""
-    _gated[breakpoint.number] = tuple(block)
+def gate(breakpoint: gdb.Breakpoint, block: Coordinates | None, thread: Coordinates | None = None) -> None:
+    """Make `breakpoint`, which stops only in `block` (None: any) and
+    `thread` (None: any), trap only while such a lane runs."""
+    _gated[breakpoint.number] = (block, thread)
     sync()
 
 
@@ -64,28 +67,45 @@ def _write(field: gdb.Value, value: int) -> None:
     gdb.selected_inferior().write_memory(int(field.address), value.to_bytes(size, "little"))
 
 
-def _running_blocks(debug: gdb.Value) -> list[tuple[int, int, int]]:
-    """The block each worker runs now."""
-    blocks = []
+def _running_lanes(debug: gdb.Value) -> list[tuple[tuple[int, int, int], tuple[int, int, int] | None]]:
+    """The block each worker runs now, and the thread of its running lane (None between lanes)."""
+    running = []
     for index in range(int(debug["executor_count"])):
         executor = debug["executors"][index]
         if int(executor["lane_count"]) and int(executor["lanes"]):
             block = executor["lanes"][0]["block_idx"]
-            blocks.append((int(block["x"]), int(block["y"]), int(block["z"])))
-    return blocks
+            thread = None
+            if int(executor["lane"]):
+                lane = executor["lane"].dereference()["thread_idx"]
+                thread = (int(lane["x"]), int(lane["y"]), int(lane["z"]))
+            running.append(((int(block["x"]), int(block["y"]), int(block["z"])), thread))
+    return running
 
 
-def _fill(watch: gdb.Value, block: tuple, addresses: list[int], originals: list[int],
-          running: list[tuple[int, int, int]]) -> None:
+def _matches(wanted: Coordinates | None, actual: tuple[int, int, int] | None) -> bool:
+    return wanted is None or (actual is not None and all(w is None or w == a for w, a in zip(wanted, actual)))
+
+
+def _write_coordinates(field: gdb.Value, wanted: Coordinates | None) -> None:
+    for name, value in zip("xyz", wanted or (None, None, None)):
+        _write(field[name], ANY if value is None else value)
+
+
+def _fill(watch: gdb.Value, lanes: tuple, addresses: list[int], originals: list[int], running: list) -> None:
+    block, thread = lanes
     _write(watch["active"], 0)
     for index, (address, original) in enumerate(zip(addresses, originals)):
         _write(watch["addresses"][index], address)
         _write(watch["original"][index], original)
     _write(watch["address_count"], len(addresses))
-    for name, wanted in zip("xyz", block):
-        _write(watch["block"][name], ANY if wanted is None else wanted)
-    matching = sum(all(w is None or w == r for w, r in zip(block, running_block)) for running_block in running)
-    _write(watch["armed_blocks"], matching)  # blocks stopped mid-run keep their trap
+    _write_coordinates(watch["block"], block)
+    if thread is not None:
+        _write_coordinates(watch["thread"], thread)
+    elif any(field.name == "thread" for field in watch.type.strip_typedefs().fields()):
+        _write_coordinates(watch["thread"], None)  # the slot's last watch may have had threads
+    # Matching lanes (blocks, for a watch without threads) stopped mid-run keep their trap.
+    armed = sum(_matches(block, b) and (thread is None or _matches(thread, t)) for b, t in running)
+    _write(watch["armed_blocks"], armed)
     _write(watch["trap"], TRAP)
     _write(watch["active"], 1)
 
@@ -112,18 +132,23 @@ def _sync() -> None:
     slots = debug["watches"]
     capacity = slots.type.range()[1] + 1
     per_watch = slots[0]["addresses"].type.range()[1] + 1
+    threads = int(debug["version"]) >= THREADS_VERSION
     wanted = []
     for breakpoint in gdb.breakpoints():
-        block = _gated.get(breakpoint.number)
-        if block is None or not breakpoint.enabled or not breakpoint.is_valid():
+        lanes = _gated.get(breakpoint.number)
+        if lanes is None or not breakpoint.enabled or not breakpoint.is_valid():
             continue
+        if not threads:
+            lanes = (lanes[0], None)
+            if lanes[0] is None:
+                continue  # a runtime that knows blocks only: a thread alone is every block
         addresses = _addresses(breakpoint)
         if (addresses and len(addresses) <= per_watch and all(map(_loaded, addresses))
                 and not _shared(breakpoint.number, addresses)):
-            wanted.append((block, addresses, _originals(addresses)))  # a library reloaded in place may differ
+            wanted.append((lanes, addresses, _originals(addresses)))  # a library reloaded in place may differ
     if _written == (pid, wanted):
         return
-    running = _running_blocks(debug)
+    running = _running_lanes(debug)
     for index in range(capacity):
         if index < len(wanted):
             _fill(slots[index], *wanted[index], running)

@@ -1,6 +1,6 @@
-"""Kernel breakpoints filtered to one block trap only while that block runs
-(gdbext/lane_watch.py and the runtime's lane watches), and never leave a
-trap behind when they change."""
+"""Kernel breakpoints filtered to lanes trap only while a matching lane runs
+(a matching block, with -block alone; gdbext/lane_watch.py and the
+runtime's lane watches), and never leave a trap behind when they change."""
 
 from __future__ import annotations
 
@@ -14,6 +14,9 @@ from test_gdbext import gdb, stops
 COUNT_TRAPS = ("python from gdbext import functions; calls = [0]; wrapped = functions.LaneIs.invoke; "
                "functions.LaneIs.invoke = lambda self, *a: (calls.__setitem__(0, calls[0] + 1), wrapped(self, *a))[1]")  # fmt: skip
 LANES_PER_BLOCK = 256
+BLOCKS = 256
+#: Traps other workers' lanes may add while a watched lane runs and gdb stops.
+CONCURRENT = 64
 
 
 @pytest.fixture(scope="module")
@@ -25,15 +28,35 @@ def _traps(output: str) -> int:
     return int(re.search(r"traps: (\d+)", output).group(1))
 
 
-def test_a_block_filter_traps_in_that_block_only(lane_grid):
+def test_a_lane_filter_traps_in_that_lane_only(lane_grid):
     output = gdb(lane_grid, COUNT_TRAPS, "kbreak scale -block 200 -thread 17", "run", "continue", "continue",
                  'python print("traps:", calls[0])')  # fmt: skip
     lanes = re.findall(r"\[gpusym: (.*) of dispatch (\d)\]", output)
     assert lanes == [("block (200,0,0) thread (17,0,0)", "1"), ("block (200,0,0) thread (17,0,0)", "2")], output
     assert "exited normally" in output, output
-    # 2 x 65,536 lanes: unfiltered, every one of them traps.  Gated, the
-    # lanes of block 200 and those other workers run meanwhile.
-    assert _traps(output) <= 2 * 4 * LANES_PER_BLOCK, output
+    # 2 x 65,536 lanes: unfiltered, every one of them traps; gated by block,
+    # the 256 lanes of block 200 too.  Gated by lane: the lane, and those
+    # other workers run meanwhile.
+    assert _traps(output) <= 2 * CONCURRENT, output
+
+
+def test_a_thread_filter_alone_traps_in_that_thread_of_each_block(lane_grid):
+    output = gdb(lane_grid, COUNT_TRAPS, "kbreak scale -thread 17 if blockIdx.x == 200", "run", "continue",
+                 "continue", 'python print("traps:", calls[0])')  # fmt: skip
+    lanes = re.findall(r"\[gpusym: (.*) of dispatch (\d)\]", output)
+    assert lanes == [("block (200,0,0) thread (17,0,0)", "1"), ("block (200,0,0) thread (17,0,0)", "2")], output
+    assert "exited normally" in output, output
+    # Ungated, 2 x 65,536; gated, each block's lane 17, and the lanes other
+    # workers run while one traps (about one each).
+    assert _traps(output) <= 2 * 4 * BLOCKS, output
+
+
+def test_a_block_filter_traps_in_that_block_only(lane_grid):
+    output = gdb(lane_grid, COUNT_TRAPS, "kbreak scale -block 200 if threadIdx.x == 17", "run", "continue",
+                 "continue", 'python print("traps:", calls[0])')  # fmt: skip
+    lanes = re.findall(r"\[gpusym: (.*) of dispatch (\d)\]", output)
+    assert lanes == [("block (200,0,0) thread (17,0,0)", "1"), ("block (200,0,0) thread (17,0,0)", "2")], output
+    assert _traps(output) <= 2 * (LANES_PER_BLOCK + 4 * CONCURRENT), output
 
 
 def test_a_shared_location_still_stops_in_every_lane_it_asks_for(lane_grid):

@@ -36,8 +36,8 @@ def test_info_lanes_lists_states_places_and_the_other_blocks(program):
     output = gdb(program, *STOP, "info lanes")
     assert "Dispatch 1: rotate(int*) <<<grid (4,1,1), block (64,1,1), shmem 0, stream 0x0>>>" in output, output
     rows = _rows(output, "1,0,0")
-    assert rows[0] == ("", "(0,0,0)-(1,0,0)", "2", "at a barrier", f"neighbour(int*, int, int) at lane_focus.hip:{BARRIER_LINE}")
-    assert rows[1][:4] == ("*", "(2,0,0)", "1", "running") and "rotate(int*) at lane_focus.hip:15" in rows[1][4], rows
+    assert rows[0] == ("", "(0,0,0)-(1,0,0)", "2", "at a barrier", f"neighbour at lane_focus.hip:{BARRIER_LINE}")
+    assert rows[1][:4] == ("*", "(2,0,0)", "1", "running") and "rotate at lane_focus.hip:15" in rows[1][4], rows
     assert rows[2] == ("", "(3,0,0)-(63,0,0)", "61", "not started", ""), rows
     assert len(rows) == 3 and not re.search(r"^\*?\s+\([023],0,0\)\s", output, re.M), output
     assert "Blocks not started: 2: (2,0,0)-(3,0,0)\nBlocks finished: 1: (0,0,0)\n" in output, output

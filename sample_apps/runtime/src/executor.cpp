@@ -79,6 +79,7 @@ static_assert(offsetof(gpusym::Executor, record) == 8 && offsetof(gpusym::Execut
 static_assert(sizeof(gpusym_lane) == 72 && offsetof(gpusym_lane, state) == 60 &&
                   offsetof(gpusym_lane, saved_sp) == 64 && offsetof(gpusym_debug_executor, lane) == 8,
               "lane_switch.h reads lanes and executor records at these offsets");
+static_assert(offsetof(struct gpusym_debug, watch_count) == 152, "lane_switch.h reads gpusym_debug.watch_count there");
 static_assert(GPUSYM_LANE_UNSTARTED == 0 && GPUSYM_LANE_RUNNING == 1 && GPUSYM_LANE_AT_BARRIER == 2 &&
                   GPUSYM_LANE_EXITED == 3,
               "lane_switch.h writes these lane states");
@@ -147,6 +148,7 @@ inline void enter(Executor &executor, gpusym_lane &lane) {
   lane.state = GPUSYM_LANE_RUNNING;
   __gpusym_lane = &lane;
   executor.record->lane = &lane;
+  if (__atomic_load_n(&gpusym_debug.watch_count, __ATOMIC_RELAXED)) gpusym_watch_lane_entered(&lane);
 }
 
 // The next lane after `from`, in order and around, that waits at the barrier,
@@ -421,7 +423,7 @@ hipError_t launch(Kernel &kernel, const LaunchConfig &config, void **args) {
                                     {config.grid.x, config.grid.y, config.grid.z},
                                     {config.block.x, config.block.y, config.block.z},
                                     config.shared_mem, config.stream, current_os_thread(),
-                                    static_cast<uint32_t>(stream_device(stream)), 0, {}, stream_id(stream)};
+                                    static_cast<uint32_t>(stream_device(stream)), 0, {}, stream_id(stream), 0};
     if (gpusym_debug.flags & GPUSYM_DEBUG_CAPTURE_HOST_STACKS) capture_host_stack(*record);
     gpusym_debug.dispatches = dispatch_records;
     gpusym_debug.dispatch_count = dispatch->id;

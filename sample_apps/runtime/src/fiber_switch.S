@@ -168,4 +168,52 @@ gpusym_fiber_run:
         .cfi_endproc
         .size   gpusym_fiber_run, .-gpusym_fiber_run
 
+/*
+ * gpusym_lane_entered_watched: ENTER_LANE calls it while a debugger
+ * watches lanes, from places where any register may be live; it keeps them
+ * all around gpusym_watch_lane_entered() (lane_watch.cpp).
+ */
+        .p2align 4
+        .globl  gpusym_lane_entered_watched
+        .hidden gpusym_lane_entered_watched
+        .type   gpusym_lane_entered_watched, @function
+gpusym_lane_entered_watched:
+        .cfi_startproc
+        pushq   %rbp
+        .cfi_adjust_cfa_offset 8
+        .cfi_rel_offset %rbp, 0
+        movq    %rsp, %rbp
+        .cfi_def_cfa_register %rbp
+        andq    $-16, %rsp
+        pushq   %rax
+        pushq   %rcx
+        pushq   %rdx
+        pushq   %rsi
+        pushq   %rdi
+        pushq   %r8
+        pushq   %r9
+        pushq   %r10
+        pushq   %r11
+        subq    $8, %rsp
+        movq    __gpusym_lane@GOTTPOFF(%rip), %rdi
+        movq    %fs:(%rdi), %rdi
+        callq   gpusym_watch_lane_entered
+        addq    $8, %rsp
+        popq    %r11
+        popq    %r10
+        popq    %r9
+        popq    %r8
+        popq    %rdi
+        popq    %rsi
+        popq    %rdx
+        popq    %rcx
+        popq    %rax
+        movq    %rbp, %rsp
+        .cfi_def_cfa_register %rsp
+        popq    %rbp
+        .cfi_adjust_cfa_offset -8
+        ret
+        .cfi_endproc
+        .size   gpusym_lane_entered_watched, .-gpusym_lane_entered_watched
+
         .section .note.GNU-stack, "", @progbits

@@ -368,6 +368,10 @@ int running_device();
 // it matches, and disarms them when their last matching block has run.
 void watch_block_started(const gpusym_dim3 &block);
 void watch_block_finished(const gpusym_dim3 &block);
+// At each lane switch while any watch is active: arms the watches with
+// threads for `lane`, the one this thread runs now.  C linkage: the lane
+// assembly calls it (lane_switch.h).
+extern "C" __attribute__((visibility("hidden"))) void gpusym_watch_lane_entered(const gpusym_lane *lane);
 
 // ---- faults in kernels (faults.cpp) ----
 // On each CPU thread that runs lanes, before the first: installs the

@@ -18,14 +18,21 @@
         .set    EXECUTOR_STACKS, 40
         .set    EXECUTOR_LANES, 40+8*1024
         .set    RECORD_LANE, 8          /* gpusym_debug_executor */
+        .set    DEBUG_WATCH_COUNT, 152  /* gpusym_debug.watch_count */
 
 /* Makes `lane` the running lane, as executor.cpp's enter() does; `record`
- * is the executor's debugger record. */
+ * is the executor's debugger record.  While a debugger watches lanes
+ * (lane_watch.cpp), it hears of the switch; every register is kept. */
 .macro ENTER_LANE lane, record, scratch
         movl    $RUNNING, LANE_STATE(\lane)
         movq    __gpusym_lane@GOTTPOFF(%rip), \scratch
         movq    \lane, %fs:(\scratch)
         movq    \lane, RECORD_LANE(\record)
+        movq    gpusym_debug@GOTPCREL(%rip), \scratch
+        cmpl    $0, DEBUG_WATCH_COUNT(\scratch)
+        je      .Lunwatched\@
+        callq   gpusym_lane_entered_watched
+.Lunwatched\@:
 .endm
 
 /* Enters `lane`, which waits at a barrier, and goes on where it waits, after

@@ -1,6 +1,11 @@
 // Breakpoints gated by lane: the runtime's side of gpusym_debug.watches
 // (debug_interface.h).  Code pages are not writable: the bytes go through
 // /proc/self/mem, as a debugger's own writes do.
+//
+// A watch without threads is armed while a matching block runs (around
+// each block a worker runs); a watch with threads while a matching lane
+// runs (at each lane switch: each thread remembers which of them its
+// running lane matches).
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -16,10 +21,18 @@ std::mutex &watch_mutex() {
   return *mutex;
 }
 
-bool matches(const gpusym_debug_watch &watch, const gpusym_dim3 &block) {
-  return (watch.block.x == GPUSYM_WATCH_ANY || watch.block.x == block.x) &&
-         (watch.block.y == GPUSYM_WATCH_ANY || watch.block.y == block.y) &&
-         (watch.block.z == GPUSYM_WATCH_ANY || watch.block.z == block.z);
+// Bit i: the lane this thread runs matches watch i, which has threads.
+thread_local uint32_t matched_lanes = 0;
+
+bool matches(const gpusym_dim3 &wanted, const gpusym_dim3 &actual) {
+  return (wanted.x == GPUSYM_WATCH_ANY || wanted.x == actual.x) &&
+         (wanted.y == GPUSYM_WATCH_ANY || wanted.y == actual.y) &&
+         (wanted.z == GPUSYM_WATCH_ANY || wanted.z == actual.z);
+}
+
+bool has_threads(const gpusym_debug_watch &watch) {
+  return watch.thread.x != GPUSYM_WATCH_ANY || watch.thread.y != GPUSYM_WATCH_ANY ||
+         watch.thread.z != GPUSYM_WATCH_ANY;
 }
 
 // Writes `value` at each of the watch's addresses that does not hold it.
@@ -37,6 +50,14 @@ void write_all(const gpusym_debug_watch &watch, bool trap) {
   }
 }
 
+void arm(gpusym_debug_watch &watch) {
+  if (watch.armed_blocks++ == 0) write_all(watch, true);
+}
+
+void disarm(gpusym_debug_watch &watch) {
+  if (watch.armed_blocks > 0 && --watch.armed_blocks == 0) write_all(watch, false);
+}
+
 bool any_watch() { return __atomic_load_n(&gpusym_debug.watch_count, __ATOMIC_ACQUIRE) != 0; }
 
 }  // namespace
@@ -46,20 +67,43 @@ void watch_block_started(const gpusym_dim3 &block) {
   std::lock_guard<std::mutex> lock(watch_mutex());
   for (gpusym_debug_watch &watch : gpusym_debug.watches) {
     if (!watch.active) continue;
-    if (matches(watch, block) && watch.armed_blocks++ == 0) write_all(watch, true);
+    if (!has_threads(watch) && matches(watch.block, block)) arm(watch);
     // The debugger puts its traps back each time the program resumes: they
-    // come out again here while no matching block runs.
+    // come out again here while nothing matching runs.
     else if (watch.armed_blocks == 0) write_all(watch, false);
   }
 }
 
 void watch_block_finished(const gpusym_dim3 &block) {
-  if (!any_watch()) return;
+  if (!any_watch() && !matched_lanes) return;
   std::lock_guard<std::mutex> lock(watch_mutex());
-  for (gpusym_debug_watch &watch : gpusym_debug.watches) {
-    if (watch.active && matches(watch, block) && watch.armed_blocks > 0 && --watch.armed_blocks == 0)
-      write_all(watch, false);
+  for (uint32_t i = 0; i < GPUSYM_DEBUG_WATCH_SLOTS; i++) {
+    gpusym_debug_watch &watch = gpusym_debug.watches[i];
+    if (matched_lanes & (1u << i)) {  // the block's last lane has exited
+      matched_lanes &= ~(1u << i);
+      if (watch.active) disarm(watch);
+    } else if (watch.active && !has_threads(watch) && matches(watch.block, block)) {
+      disarm(watch);
+    }
   }
 }
 
 }  // namespace gpusym
+
+extern "C" void gpusym_watch_lane_entered(const gpusym_lane *lane) {
+  using namespace gpusym;
+  std::lock_guard<std::mutex> lock(watch_mutex());
+  for (uint32_t i = 0; i < GPUSYM_DEBUG_WATCH_SLOTS; i++) {
+    gpusym_debug_watch &watch = gpusym_debug.watches[i];
+    bool wanted = watch.active && has_threads(watch) && matches(watch.block, lane->block_idx) &&
+                  matches(watch.thread, lane->thread_idx);
+    bool had = matched_lanes & (1u << i);
+    if (wanted == had) continue;
+    matched_lanes ^= 1u << i;
+    if (wanted) {
+      arm(watch);
+    } else if (watch.active) {
+      disarm(watch);
+    }
+  }
+}

@@ -19,7 +19,7 @@
  * origin (modules loaded at run time by hipModuleLoad and hipModuleLoadData);
  * 5 appended the lane watches; 6 made two of each executor's padding words
  * its block and the end of the run of blocks it claimed, and appended each
- * dispatch's count of claimed blocks.
+ * dispatch's count of claimed blocks, and appended each watch's threads.
  * An allocation's `freed_by` took the place of a reserved field that was
  * always 0, which it still means: hipFree.
  */
@@ -229,6 +229,12 @@ struct gpusym_debug_fault {
  * workers' lanes while the block runs, may trap); it fills a watch only
  * for addresses no other breakpoint uses, and clears it (`active` 0)
  * before the breakpoint is removed.
+ *
+ * A watch whose `thread` is not all GPUSYM_WATCH_ANY (version 6) arms the
+ * trap only while a matching lane runs (a lane of a matching block, with
+ * matching thread coordinates): the runtime looks at each lane switch while
+ * `watch_count` is nonzero, and `armed_blocks` counts the matching lanes
+ * running.
  */
 #define GPUSYM_DEBUG_WATCH_SLOTS 8
 #define GPUSYM_DEBUG_WATCH_ADDRESSES 4
@@ -243,6 +249,8 @@ struct gpusym_debug_watch {
   uint8_t original[GPUSYM_DEBUG_WATCH_ADDRESSES];
   uint8_t trap;
   uint8_t reserved[3];
+  struct gpusym_dim3 thread;    /* the threads it arms the trap for (version 6) */
+  uint32_t reserved_thread;
 };
 
 struct gpusym_debug {
