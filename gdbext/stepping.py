@@ -21,7 +21,7 @@ from __future__ import annotations
 import gdb
 
 from gdbext import runtime_state
-from gdbext.device_frames import in_device_code, is_runtime
+from gdbext.device_frames import UNWINDER, in_device_code, is_runtime
 
 COMMANDS = ("next", "step", "until", "advance", "finish")
 GUARD = "$_gpusym_stepped_lane()"
@@ -82,9 +82,12 @@ def begin() -> None:
     step stays on it."""
     global _stepped, _returned
     end()
+    thread = gdb.selected_thread()
+    if thread is not None and (waiting := runtime_state.focused_waiting_lane(thread)) is not None:
+        _unfocus(thread, waiting)
     current = runtime_state.lane()
     if current is None or int(current["state"]) != RUNNING or is_runtime(gdb.newest_frame()):
-        return  # outside kernels, in a waiting lane in focus (gdb steps the running one), or a lane that finished
+        return  # outside kernels, or a lane that has finished
     _stepped = _key(current)
     for breakpoint in gdb.breakpoints():
         if (breakpoint.is_valid() and breakpoint.enabled and breakpoint.type == gdb.BP_BREAKPOINT
@@ -99,6 +102,21 @@ def begin() -> None:
             _returned = None  # a runtime without the symbol: lanes finish unannounced
     if _returned is not None:
         _returned.enabled = True
+
+
+def _unfocus(thread: gdb.InferiorThread, waiting: gdb.Value) -> None:
+    """A lane waiting at a barrier cannot be stepped: it goes on only when
+    the lanes before it wait too.  gdb steps the lane its thread runs."""
+    runtime_state.focus_waiting_lane(thread, None)
+    UNWINDER.forget()
+    gdb.newest_frame().select()
+    running = runtime_state.lane()
+    if running is None:
+        return
+    runtime_state.set_lane_variables(running)
+    runtime_state.shown(thread, running)
+    print(f"[gpusym: {runtime_state.lane_place(waiting)} waits at a barrier and cannot be stepped; stepping "
+          f"{runtime_state.lane_place(running)}, which thread {thread.num} runs]")  # fmt: skip
 
 
 def end(event=None) -> None:
