@@ -17,6 +17,7 @@ import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import gdb
 from gdb.unwinder import Unwinder
@@ -24,8 +25,10 @@ from gdb.unwinder import Unwinder
 from gdbext import runtime_state
 from gdbext.capture import INTERPOSER
 from gdbext.functions import symbol_at
-from symbols.call_frames import CallFrames
 from symbols.errors import FormatError
+
+if TYPE_CHECKING:
+    from symbols.call_frames import CallFrames
 
 RUNTIME_LIBRARIES = ("libgpusym_runtime",)
 #: In the file names of the code objects the runtime loads: from fat
@@ -151,6 +154,8 @@ class LaunchStack:
 def _call_frames(path: str, stamp: tuple[int, int]) -> CallFrames:
     """`path`'s call frame information (`stamp`: its mtime and size, as a
     code object's path is reused by later processes)."""
+    from symbols.call_frames import CallFrames  # imported at the first use: loading the extension stays cheap
+
     return CallFrames(Path(path))
 
 

@@ -17,14 +17,34 @@ def _python_paths() -> list:
     return [root, os.path.join(root, ".venv", "lib", version, "site-packages")]
 
 
+#: Packages the extension imports only when it first reads a program:
+#: looked for (not imported) at load, so that a missing one is said at once.
+_LATER_PACKAGES = ("elftools", "lz4", "msgpack", "zstandard")
+
+
+def _missing_later() -> str | None:
+    import importlib.util
+
+    for name in _LATER_PACKAGES:
+        try:
+            if importlib.util.find_spec(name) is None:
+                return name
+        except (ImportError, ValueError, AttributeError):  # a package blocked in sys.modules
+            return name
+    return None
+
+
 def _load() -> None:
     for path in _python_paths():
         if os.path.isdir(path) and path not in sys.path:
             sys.path.append(path)
     try:
         from gdbext import extension
+
+        missing = _missing_later()
     except ImportError as error:
         missing = error.name or str(error)
+    if missing is not None:
         print(f"gpusym: not loaded: the Python package '{missing}' is missing; run 'make demo' in "
               f"{_python_paths()[0]} (it installs gpusym for the Python gdb embeds)")
         return

@@ -5,11 +5,14 @@ libraries), made on first use and kept while the file is unchanged."""
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 import gdb
 
-from symbols.analysis import Analysis, analyze
 from symbols.errors import FormatError
+
+if TYPE_CHECKING:
+    from symbols.analysis import Analysis
 
 # Files never worth reading: the system's libraries, and the code objects
 # the runtime extracts from fat binaries (NAME.gpusym.ID.so: their kernels are
@@ -42,6 +45,8 @@ def _analysis(path: str) -> Analysis | None:
     cached = _cache.get(path)
     if cached and cached[0] == key:
         return cached[1]
+    from symbols.analysis import analyze  # imported at the first use: loading the extension stays cheap
+
     try:
         result = None if _is_runtime(path) else analyze(path, with_args=False)  # names and places only
     except (FormatError, OSError):
