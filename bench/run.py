@@ -29,6 +29,7 @@ COMPARISONS = [
     ("alloc_free_us", "host_alloc_free_us", "hipMalloc + hipFree of 256 bytes (guarded) vs malloc + free"),
     ("vector_add_us", "vector_add_loop_us", "vector add of 2^24 floats, 256-thread blocks, vs a serial loop"),
     ("block_sum_us", "block_sum_loop_us", "shared-memory block sums with __syncthreads vs a serial loop"),
+    ("shuffle_sum_us", "block_sum_loop_us", "the same sums with warp shuffles (__shfl_down) vs that serial loop"),
     ("barriers_us", "block_sum_loop_us", "the same grid only waiting at 9 barriers vs that serial loop"),
     ("barrier_switch_ns", "stack_switch_ns", "one lane switch at a barrier vs a bare switch of stacks"),
 ]

@@ -9,7 +9,9 @@ from gdbext.errors import one_line_errors
 from gdbext.functions import coordinates
 from gdbext.runtime_state import lane
 
-LANE_STATES = {0: "has not started yet", 1: "is running", 2: "is waiting at __syncthreads", 3: "has finished"}
+LANE_STATES = {0: "has not started yet", 1: "is running", 2: "is waiting at __syncthreads", 3: "has finished",
+               4: "waits for its wavefront in a warp function", 5: "has its warp function's result and goes on next",
+               6: "is waiting at __syncthreads", 7: "has not started yet"}
 
 
 class GpuPrefix(gdb.Command):
@@ -100,7 +102,7 @@ def focus(argument: str) -> None:
         runtime_state.set_lane_variables(target)
         print(f"[gpusym: {where} of dispatch {dispatch}, on thread {gdb_thread.num}]")
         gdb.execute("frame 0")
-    elif state == lanes.AT_BARRIER:
+    elif state in lanes.AT_BARRIER:
         runtime_state.focus_waiting_lane(gdb_thread, target)
         runtime_state.set_lane_variables(target)
         print(f"[gpusym: {where} of dispatch {dispatch} waits at a barrier on thread {gdb_thread.num}; "
@@ -108,7 +110,8 @@ def focus(argument: str) -> None:
         gdb.execute("frame 1")
     else:
         runtime_state.focus_waiting_lane(gdb_thread, None)
-        hint = f" (gpu run-to block {','.join(map(str, block))} thread {','.join(map(str, thread))})" if state == 0 else ""
+        run_to = f"gpu run-to block {','.join(map(str, block))} thread {','.join(map(str, thread))}"
+        hint = f" ({run_to})" if state in lanes.NOT_STARTED else ""
         print(f"[gpusym: {where} {LANE_STATES.get(state, 'is in an unknown state')}{hint}; "
               f"thread {gdb_thread.num} runs that block, now at:]")  # fmt: skip
         gdb.execute("frame 0")
@@ -128,7 +131,7 @@ def run_to(argument: str) -> None:
         raise gdb.GdbError(f"gpu run-to: block {_text(block)} is outside the grid {_text(grid)} of dispatch {dispatch}")
     resident = _find(debug, dispatch, block)
     lane_at = resident.lanes[_check_thread(current, thread, "gpu run-to")] if resident is not None else None
-    if lane_at is not None and int(lane_at["state"]) != 0:
+    if lane_at is not None and int(lane_at["state"]) not in lanes.NOT_STARTED:
         raise gdb.GdbError(f"gpu run-to: block {_text(block)} thread {_text(thread)} has started already "
                            f"({LANE_STATES.get(int(lane_at['state']))}): gpu focus selects it")  # fmt: skip
     if resident is None:

@@ -19,8 +19,12 @@ from gdbext import runtime_state
 from gdbext.builtins import WARP_SIZE
 from gdbext.errors import one_line_errors
 
-STATES = {0: "not started", 1: "running", 2: "at a barrier", 3: "finished"}
-AT_BARRIER = 2
+#: gpusym_lane_state: 6 and 7 are lanes at a barrier and not started, held
+#: while a wavefront's lanes meet at a warp function.
+STATES = {0: "not started", 1: "running", 2: "at a barrier", 3: "finished", 4: "in a warp function",
+          5: "past a warp function", 6: "at a barrier", 7: "not started"}
+AT_BARRIER = (2, 6)
+NOT_STARTED = (0, 7)
 RUNNING = 1
 #: The first debugger interface version that says which blocks workers claimed.
 CLAIMS_VERSION = 6
@@ -131,7 +135,7 @@ def lane_runs(resident: Resident, selected: int) -> list[Run]:
     runs: list[Run] = []
     for flat in range(resident.count):
         (state,) = struct.unpack_from("<I", raw, flat * stride + offsets["state"])
-        if state == AT_BARRIER:
+        if state in AT_BARRIER:
             (saved_sp,) = struct.unpack_from("<Q", raw, flat * stride + offsets["saved_sp"])
             where = place(waiting_call(saved_sp), call=True)
         elif state == RUNNING:

@@ -36,6 +36,19 @@ __global__ void block_sum(const float* in, float* partial, int n) {
   if (t == 0) partial[blockIdx.x] = tile[0];
 }
 
+// The same sums, each wavefront reducing with shuffles and one barrier
+// joining the block's 4 wavefronts.
+__global__ void shuffle_sum(const float* in, float* partial, int n) {
+  __shared__ float waves[4];
+  int t = threadIdx.x;
+  int i = blockIdx.x * blockDim.x + t;
+  float sum = i < n ? in[i] : 0.0f;
+  for (int offset = warpSize / 2; offset > 0; offset /= 2) sum += __shfl_down(sum, offset);
+  if (__lane_id() == 0) waves[t / warpSize] = sum;
+  __syncthreads();
+  if (t == 0) partial[blockIdx.x] = waves[0] + waves[1] + waves[2] + waves[3];
+}
+
 // What block_sum's 9 barriers cost alone: every lane suspended and resumed
 // at each.  The same with one barrier: the difference is 8 switches a lane.
 __global__ void barriers_only() {
@@ -169,6 +182,12 @@ int main() {
   });
   printf("block_sum_us %.0f\n", reduce);
   printf("block_sum_loop_us %.0f\n", reduce_loop);
+
+  double shuffles = median_us(5, [&] {
+    shuffle_sum<<<n / 256, 256>>>(da, dp, n);
+    hipDeviceSynchronize();
+  });
+  printf("shuffle_sum_us %.0f\n", shuffles);
 
   double barriers = median_us(5, [&] {
     barriers_only<<<n / 256, 256>>>();

@@ -44,6 +44,12 @@ struct Executor {
   void *scheduler_sp = nullptr;
   Op *dispatch = nullptr;         // the kernel whose block runs
   uint64_t lanes_dispatch = 0;    // the dispatch whose threads the lanes describe
+  // Warp functions (the wavefront of the lanes running now): each lane's
+  // call, how many lanes wait in one or have their result, and whether the
+  // lanes that met at one are going on in turn.
+  WaveCall calls[kMaxLanes];
+  uint32_t wave_waiting = 0;
+  bool releasing = false;
 
   Executor();
   void take(Op *op) {
@@ -81,7 +87,7 @@ static_assert(sizeof(gpusym_lane) == 72 && offsetof(gpusym_lane, state) == 60 &&
               "lane_switch.h reads lanes and executor records at these offsets");
 static_assert(offsetof(struct gpusym_debug, watch_count) == 152, "lane_switch.h reads gpusym_debug.watch_count there");
 static_assert(GPUSYM_LANE_UNSTARTED == 0 && GPUSYM_LANE_RUNNING == 1 && GPUSYM_LANE_AT_BARRIER == 2 &&
-                  GPUSYM_LANE_EXITED == 3,
+                  GPUSYM_LANE_EXITED == 3 && GPUSYM_WAVE_SIZE <= 64,
               "lane_switch.h writes these lane states");
 
 namespace gpusym {
@@ -185,6 +191,101 @@ void *start(Executor &executor, gpusym_lane &lane) {
   return frame;
 }
 
+// ---- warp functions: a wavefront's lanes meet ----
+//
+// A lane calling a warp function waits (GPUSYM_LANE_AT_WAVE_OP) while the
+// lanes after it in its wavefront run in turn, up to a warp function, a
+// barrier or their end.  When every lane of the wavefront has stopped, the
+// lanes waiting at one call site (the lowest address first: the branch a
+// divergent wavefront takes first, before the code after it) are the
+// active lanes: each gets its result (waves.cpp) and they go on in order
+// (GPUSYM_LANE_WAVE_OP_DONE), the others staying where they are.  Only
+// when no lane of the wavefront waits in a warp function any more does the
+// next wavefront run.  Meanwhile every switch is decided here: the lanes
+// the barrier's fast paths (lane_switch.h) could take wrongly, those of the
+// wavefront waiting at the next barrier and the next wavefront's first
+// lane, are held (GPUSYM_LANE_HELD_*), a state those paths leave alone, so
+// kernels without warp functions pay nothing for them.
+
+bool wave_busy(const Executor &executor) { return executor.wave_waiting != 0 || executor.releasing; }
+
+void hold(gpusym_lane &lane) {
+  if (lane.state == GPUSYM_LANE_AT_BARRIER) lane.state = GPUSYM_LANE_HELD_AT_BARRIER;
+  if (lane.state == GPUSYM_LANE_UNSTARTED) lane.state = GPUSYM_LANE_HELD_UNSTARTED;
+}
+
+void unhold(gpusym_lane &lane) {
+  if (lane.state == GPUSYM_LANE_HELD_AT_BARRIER) lane.state = GPUSYM_LANE_AT_BARRIER;
+  if (lane.state == GPUSYM_LANE_HELD_UNSTARTED) lane.state = GPUSYM_LANE_UNSTARTED;
+}
+
+// Makes `lane`, which waits at a barrier or has its warp function's result,
+// the running one; returns it.
+gpusym_lane *resume(Executor &executor, gpusym_lane *lane) {
+  if (lane->state == GPUSYM_LANE_WAVE_OP_DONE) executor.wave_waiting--;
+  enter(executor, *lane);
+  return lane;
+}
+
+// Makes a lane not started yet the running one; returns it, its context in saved_sp.
+gpusym_lane *start_lane(Executor &executor, gpusym_lane *lane) {
+  lane->saved_sp = start(executor, *lane);
+  return lane;
+}
+
+// The lanes waiting at the lowest call site get their results; returns the
+// first of them.  The lanes of the wavefront at a barrier are held: they
+// wait for every lane of the block.
+gpusym_lane *meet(Executor &executor, gpusym_lane *first, gpusym_lane *end) {
+  const void *site = nullptr;
+  for (gpusym_lane *lane = first; lane < end; lane++) {
+    const void *here = executor.calls[lane - executor.lanes].site;
+    if (lane->state == GPUSYM_LANE_AT_WAVE_OP && (!site || here < site)) site = here;
+  }
+  uint64_t active = 0;
+  for (gpusym_lane *lane = first; lane < end; lane++) {
+    if (lane->state == GPUSYM_LANE_AT_WAVE_OP && executor.calls[lane - executor.lanes].site == site)
+      active |= uint64_t{1} << (lane - first);
+    hold(*lane);
+  }
+  resolve_wave(&executor.calls[first - executor.lanes], static_cast<uint32_t>(end - first), active);
+  gpusym_lane *going = nullptr;
+  for (gpusym_lane *lane = first; lane < end; lane++) {
+    if (!(active >> (lane - first) & 1)) continue;
+    lane->state = GPUSYM_LANE_WAVE_OP_DONE;
+    if (!going) going = lane;
+  }
+  executor.releasing = true;
+  return going;
+}
+
+// The lane to run after `stopped` (now waiting at a barrier or in a warp
+// function, or exited) while a wavefront's lanes meet; null when the block
+// has no lane left to run.
+gpusym_lane *after_stop(Executor &executor, gpusym_lane *stopped) {
+  gpusym_lane *first = executor.lanes + (stopped - executor.lanes) / GPUSYM_WAVE_SIZE * GPUSYM_WAVE_SIZE;
+  gpusym_lane *end = std::min(first + GPUSYM_WAVE_SIZE, executor.end);
+  for (gpusym_lane *lane = stopped + 1; lane < end; lane++) {
+    if (executor.releasing) {
+      if (lane->state == GPUSYM_LANE_WAVE_OP_DONE) return resume(executor, lane);
+    } else if (lane->state == GPUSYM_LANE_UNSTARTED) {
+      return start_lane(executor, lane);
+    } else if (lane->state == GPUSYM_LANE_AT_BARRIER) {
+      return resume(executor, lane);
+    }
+  }
+  executor.releasing = false;
+  for (gpusym_lane *lane = first; lane < end; lane++) {
+    if (lane->state == GPUSYM_LANE_AT_WAVE_OP) return resume(executor, meet(executor, first, end));
+  }
+  // The wavefront is done: its lanes and the next wavefront's first go on as usual.
+  for (gpusym_lane *lane = first; lane <= end && lane < executor.end; lane++) unhold(*lane);
+  gpusym_lane *last = end - 1;
+  if (end != executor.end && end->state == GPUSYM_LANE_UNSTARTED) return start_lane(executor, end);
+  if (gpusym_lane *next = resume_next(executor, last)) return next;
+  return last->state == GPUSYM_LANE_AT_BARRIER ? resume(executor, last) : nullptr;
+}
+
 // The lanes of `block`: their coordinates are written for each new dispatch,
 // then only the block's index and their states.
 void prepare_lanes(Executor &executor, const Op &dispatch, uint64_t block) {
@@ -214,6 +315,8 @@ void prepare_lanes(Executor &executor, const Op &dispatch, uint64_t block) {
     past->saved_sp = executor.lanes;  // an address to prefetch
   }
   executor.waited = 0;
+  executor.wave_waiting = 0;
+  executor.releasing = false;
   executor.record->lanes = executor.lanes;
   executor.record->lane_count = count;
 }
@@ -349,6 +452,26 @@ const Kernel &running_kernel() { return *this_executor().dispatch->kernel; }
 
 int running_device() { return stream_device(this_executor().dispatch->stream); }
 
+// A warp function of device code (device_builtins.h): waits for the lanes
+// of the wavefront, then returns this lane's result.
+extern "C" __attribute__((visibility("default"), nodebug)) uint64_t __gpusym_wave_op(uint32_t op, uint64_t value,
+                                                                           int64_t arg, int32_t width) {
+  Executor &executor = *gpusym_executor;
+  gpusym_lane *lane = __gpusym_lane;
+  WaveCall &call = executor.calls[lane - executor.lanes];
+  call = WaveCall{op, width, value, arg, __builtin_return_address(0), 0};
+  if (!wave_busy(executor)) {  // the first lane of its wavefront to meet: the next wavefront waits
+    gpusym_lane *end = executor.lanes + ((lane - executor.lanes) / GPUSYM_WAVE_SIZE + 1) * GPUSYM_WAVE_SIZE;
+    if (end < executor.end) hold(*end);
+  }
+  lane->state = GPUSYM_LANE_AT_WAVE_OP;
+  executor.wave_waiting++;
+  executor.waited = 1;
+  gpusym_lane *next = after_stop(executor, lane);
+  if (next != lane) gpusym_fiber_switch(&lane->saved_sp, next ? next->saved_sp : executor.scheduler_sp);
+  return call.result;
+}
+
 // Called by __gpusym_barrier (fiber_switch.S) when the next lane in order
 // does not simply wait at the barrier, with the stack pointer of the running
 // lane, which waits there; and by gpusym_lane_exit for a lane that has
@@ -359,6 +482,15 @@ int running_device() { return stream_device(this_executor().dispatch->stream); }
 extern "C" __attribute__((visibility("hidden"))) void *gpusym_next_sp(void *sp) {
   Executor &executor = *gpusym_executor;
   gpusym_lane *lane = __gpusym_lane;
+  if (wave_busy(executor)) {
+    if (sp) {
+      lane->saved_sp = sp;
+      lane->state = GPUSYM_LANE_AT_BARRIER;
+      executor.waited = 1;
+    }
+    gpusym_lane *next = after_stop(executor, lane);
+    return next ? next->saved_sp : executor.scheduler_sp;
+  }
   if (lane->state == GPUSYM_LANE_EXITED) {
     gpusym_lane *next = resume_next(executor, lane);
     return next ? next->saved_sp : executor.scheduler_sp;

@@ -363,6 +363,20 @@ size_t lane_stack_size();
 const Kernel &running_kernel();
 int running_device();
 
+// ---- warp functions (waves.cpp) ----
+// One lane's call of a warp function (gpusym/lane.h: gpusym_wave_op).
+struct WaveCall {
+  uint32_t op;
+  int32_t width;
+  uint64_t value;
+  int64_t arg;
+  const void *site;  // where it was called: lanes meet at one call site
+  uint64_t result;
+};
+// Fills the result of each lane of a wavefront's `calls` (`count` lanes)
+// whose bit is set in `active`: the lanes that met at one warp function.
+void resolve_wave(WaveCall *calls, uint32_t count, uint64_t active);
+
 // ---- breakpoints gated by lane (lane_watch.cpp) ----
 // Around each block a worker runs: arms the debugger's watches whose blocks
 // it matches, and disarms them when their last matching block has run.

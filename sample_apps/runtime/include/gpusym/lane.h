@@ -36,6 +36,38 @@ enum gpusym_lane_state {
   GPUSYM_LANE_RUNNING = 1,
   GPUSYM_LANE_AT_BARRIER = 2,
   GPUSYM_LANE_EXITED = 3,
+  GPUSYM_LANE_AT_WAVE_OP = 4,     /* in a warp function, waiting for its wavefront */
+  GPUSYM_LANE_WAVE_OP_DONE = 5,   /* its warp function has its result; it goes on next */
+  /* At a barrier or not started, and held while a wavefront's lanes meet at
+   * a warp function (the lanes of that wavefront waiting at the next
+   * barrier, and the next wavefront's first lane). */
+  GPUSYM_LANE_HELD_AT_BARRIER = 6,
+  GPUSYM_LANE_HELD_UNSTARTED = 7,
+};
+
+/* Wavefronts: the lanes of a block in groups of GPUSYM_WAVE_SIZE, by their
+ * flat index, as on CDNA and gfx90a. */
+#define GPUSYM_WAVE_SIZE 64
+
+/* What a warp function does with its wavefront's values (__gpusym_wave_op). */
+enum gpusym_wave_op {
+  GPUSYM_WAVE_SHFL = 0,          /* arg: source lane */
+  GPUSYM_WAVE_SHFL_UP = 1,       /* arg: delta */
+  GPUSYM_WAVE_SHFL_DOWN = 2,     /* arg: delta */
+  GPUSYM_WAVE_SHFL_XOR = 3,      /* arg: lane mask */
+  GPUSYM_WAVE_BALLOT = 4,        /* value: predicate; arg: mask of the lanes asked for */
+  GPUSYM_WAVE_ANY = 5,
+  GPUSYM_WAVE_ALL = 6,
+  GPUSYM_WAVE_ACTIVE = 7,        /* the active lanes' mask */
+  GPUSYM_WAVE_SYNC = 8,          /* only the meeting */
+  GPUSYM_WAVE_ADD_I32 = 9,       /* reductions over the active lanes in arg's mask */
+  GPUSYM_WAVE_MIN_I32 = 10,
+  GPUSYM_WAVE_MAX_I32 = 11,
+  GPUSYM_WAVE_MIN_U32 = 12,
+  GPUSYM_WAVE_MAX_U32 = 13,
+  GPUSYM_WAVE_AND = 14,
+  GPUSYM_WAVE_OR = 15,
+  GPUSYM_WAVE_XOR = 16,
 };
 
 #ifdef __cplusplus

@@ -66,6 +66,7 @@ static inline void hipLaunchKernelGGL(Kernel kernel, const dim3 &numBlocks, cons
 }
 
 #include "hip/gpusym_detail/device_builtins.h"
+#include "hip/gpusym_detail/warp_functions.h"
 #include "hip/gpusym_detail/device_atomics.h"
 #include "hip/gpusym_detail/device_math.h"
 #include "hip/gpusym_detail/device_intrinsics.h"

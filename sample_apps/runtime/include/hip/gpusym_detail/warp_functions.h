@@ -1,0 +1,194 @@
+/*
+ * Warp functions: __shfl, __shfl_up, __shfl_down, __shfl_xor, __ballot,
+ * __any, __all, __activemask, __lane_id, __syncwarp, their *_sync forms and
+ * the __reduce_*_sync reductions, over wavefronts of warpSize (64) lanes.
+ *
+ * Each is one primitive, __gpusym_wave_call: on the simulated device the
+ * wavefront's lanes meet in the runtime (__gpusym_wave_op, executor.cpp),
+ * the lanes that reached the call being the active ones; on AMDGPU, the
+ * hardware's cross-lane instructions.  Values of up to 8 bytes go through
+ * as their bits.
+ */
+#ifndef GPUSYM_WARP_FUNCTIONS_H
+#define GPUSYM_WARP_FUNCTIONS_H
+
+#include "gpusym/lane.h"
+
+#ifndef __AMDGCN_WAVEFRONT_SIZE
+#define __AMDGCN_WAVEFRONT_SIZE GPUSYM_WAVE_SIZE
+#endif
+
+#if defined(__AMDGCN__)
+
+static __device__ __GPUSYM_INLINE unsigned int __lane_id(void) {
+  return __builtin_amdgcn_mbcnt_hi(~0u, __builtin_amdgcn_mbcnt_lo(~0u, 0u));
+}
+
+static __device__ __GPUSYM_INLINE unsigned long long __gpusym_wave_read(unsigned long long bits, int lane) {
+  unsigned int low = __builtin_amdgcn_ds_bpermute(lane << 2, static_cast<int>(bits));
+  unsigned int high = __builtin_amdgcn_ds_bpermute(lane << 2, static_cast<int>(bits >> 32));
+  return (static_cast<unsigned long long>(high) << 32) | low;
+}
+
+static __device__ __GPUSYM_INLINE unsigned long long __gpusym_wave_call(unsigned int op, unsigned long long value,
+                                                                         long long arg, int width) {
+  int self = static_cast<int>(__lane_id()), base = self & ~(width - 1), index = self;
+  switch (op) {
+    case GPUSYM_WAVE_SHFL: return __gpusym_wave_read(value, static_cast<int>(arg) + base);
+    case GPUSYM_WAVE_SHFL_UP:
+      index = self - arg < base ? self : self - static_cast<int>(arg);
+      return __gpusym_wave_read(value, index);
+    case GPUSYM_WAVE_SHFL_DOWN:
+      index = (self & (width - 1)) + arg >= width ? self : self + static_cast<int>(arg);
+      return __gpusym_wave_read(value, index);
+    case GPUSYM_WAVE_SHFL_XOR:
+      index = (self ^ arg) >= ((self + width) & ~(width - 1)) ? self : self ^ static_cast<int>(arg);
+      return __gpusym_wave_read(value, index);
+    case GPUSYM_WAVE_BALLOT: return __builtin_amdgcn_ballot_w64(value != 0) & arg;
+    case GPUSYM_WAVE_ANY: return (__builtin_amdgcn_ballot_w64(value != 0) & arg) != 0;
+    case GPUSYM_WAVE_ALL: return (__builtin_amdgcn_read_exec() & arg & ~__builtin_amdgcn_ballot_w64(value != 0)) == 0;
+    case GPUSYM_WAVE_ACTIVE: return __builtin_amdgcn_read_exec();
+    case GPUSYM_WAVE_SYNC: __builtin_amdgcn_wave_barrier(); return 0;
+  }
+  unsigned int acc = static_cast<unsigned int>(value);  // a reduction: butterfly over the wavefront
+  for (int offset = 1; offset < __AMDGCN_WAVEFRONT_SIZE; offset <<= 1) {
+    unsigned int other = static_cast<unsigned int>(__gpusym_wave_read(acc, self ^ offset));
+    switch (op) {
+      case GPUSYM_WAVE_ADD_I32: acc += other; break;
+      case GPUSYM_WAVE_MIN_I32: acc = static_cast<int>(other) < static_cast<int>(acc) ? other : acc; break;
+      case GPUSYM_WAVE_MAX_I32: acc = static_cast<int>(other) > static_cast<int>(acc) ? other : acc; break;
+      case GPUSYM_WAVE_MIN_U32: acc = other < acc ? other : acc; break;
+      case GPUSYM_WAVE_MAX_U32: acc = other > acc ? other : acc; break;
+      case GPUSYM_WAVE_AND: acc &= other; break;
+      case GPUSYM_WAVE_OR: acc |= other; break;
+      case GPUSYM_WAVE_XOR: acc ^= other; break;
+    }
+  }
+  return acc;
+}
+
+#else /* the simulated device, and the host pass of clang's HIP compile */
+
+extern "C" __device__ unsigned long long __gpusym_wave_op(unsigned int op, unsigned long long value, long long arg,
+                                                          int width);
+
+static __device__ __GPUSYM_INLINE unsigned int __lane_id(void) {
+  return __gpusym_lane->flat_thread % GPUSYM_WAVE_SIZE;
+}
+
+static __device__ __GPUSYM_INLINE unsigned long long __gpusym_wave_call(unsigned int op, unsigned long long value,
+                                                                         long long arg, int width) {
+  return __gpusym_wave_op(op, value, arg, width);
+}
+
+#endif
+
+template <typename T>
+static __device__ __GPUSYM_INLINE unsigned long long __gpusym_wave_bits(T value) {
+  static_assert(sizeof(T) <= 8, "warp functions take values of up to 8 bytes");
+  unsigned long long bits = 0;
+  __builtin_memcpy(&bits, &value, sizeof(T));
+  return bits;
+}
+
+template <typename T>
+static __device__ __GPUSYM_INLINE T __gpusym_wave_value(unsigned long long bits) {
+  T value;
+  __builtin_memcpy(&value, &bits, sizeof(T));
+  return value;
+}
+
+template <typename T>
+static __device__ __GPUSYM_INLINE T __gpusym_shuffle(unsigned int op, T var, long long arg, int width) {
+  return __gpusym_wave_value<T>(__gpusym_wave_call(op, __gpusym_wave_bits(var), arg, width));
+}
+
+template <typename T>
+static __device__ __GPUSYM_INLINE T __shfl(T var, int src_lane, int width = warpSize) {
+  return __gpusym_shuffle(GPUSYM_WAVE_SHFL, var, src_lane, width);
+}
+template <typename T>
+static __device__ __GPUSYM_INLINE T __shfl_up(T var, unsigned int delta, int width = warpSize) {
+  return __gpusym_shuffle(GPUSYM_WAVE_SHFL_UP, var, delta, width);
+}
+template <typename T>
+static __device__ __GPUSYM_INLINE T __shfl_down(T var, unsigned int delta, int width = warpSize) {
+  return __gpusym_shuffle(GPUSYM_WAVE_SHFL_DOWN, var, delta, width);
+}
+template <typename T>
+static __device__ __GPUSYM_INLINE T __shfl_xor(T var, int lane_mask, int width = warpSize) {
+  return __gpusym_shuffle(GPUSYM_WAVE_SHFL_XOR, var, lane_mask, width);
+}
+
+#define __GPUSYM_ALL_LANES (~0ll)
+
+static __device__ __GPUSYM_INLINE unsigned long long __ballot(int predicate) {
+  return __gpusym_wave_call(GPUSYM_WAVE_BALLOT, predicate != 0, __GPUSYM_ALL_LANES, warpSize);
+}
+static __device__ __GPUSYM_INLINE unsigned long long __ballot64(int predicate) { return __ballot(predicate); }
+static __device__ __GPUSYM_INLINE int __any(int predicate) {
+  return static_cast<int>(__gpusym_wave_call(GPUSYM_WAVE_ANY, predicate != 0, __GPUSYM_ALL_LANES, warpSize));
+}
+static __device__ __GPUSYM_INLINE int __all(int predicate) {
+  return static_cast<int>(__gpusym_wave_call(GPUSYM_WAVE_ALL, predicate != 0, __GPUSYM_ALL_LANES, warpSize));
+}
+static __device__ __GPUSYM_INLINE unsigned long long __activemask(void) {
+  return __gpusym_wave_call(GPUSYM_WAVE_ACTIVE, 0, __GPUSYM_ALL_LANES, warpSize);
+}
+static __device__ __GPUSYM_INLINE void __syncwarp(void) {
+  __gpusym_wave_call(GPUSYM_WAVE_SYNC, 0, __GPUSYM_ALL_LANES, warpSize);
+}
+
+/* The *_sync forms: `mask` names the lanes taking part; the lanes that
+ * reach the call meet as above, and a vote counts only the lanes of `mask`. */
+template <typename Mask>
+static __device__ __GPUSYM_INLINE void __syncwarp(Mask) {
+  __syncwarp();
+}
+template <typename Mask, typename T>
+static __device__ __GPUSYM_INLINE T __shfl_sync(Mask, T var, int src_lane, int width = warpSize) {
+  return __shfl(var, src_lane, width);
+}
+template <typename Mask, typename T>
+static __device__ __GPUSYM_INLINE T __shfl_up_sync(Mask, T var, unsigned int delta, int width = warpSize) {
+  return __shfl_up(var, delta, width);
+}
+template <typename Mask, typename T>
+static __device__ __GPUSYM_INLINE T __shfl_down_sync(Mask, T var, unsigned int delta, int width = warpSize) {
+  return __shfl_down(var, delta, width);
+}
+template <typename Mask, typename T>
+static __device__ __GPUSYM_INLINE T __shfl_xor_sync(Mask, T var, int lane_mask, int width = warpSize) {
+  return __shfl_xor(var, lane_mask, width);
+}
+template <typename Mask>
+static __device__ __GPUSYM_INLINE unsigned long long __ballot_sync(Mask mask, int predicate) {
+  return __gpusym_wave_call(GPUSYM_WAVE_BALLOT, predicate != 0, static_cast<long long>(mask), warpSize);
+}
+template <typename Mask>
+static __device__ __GPUSYM_INLINE int __any_sync(Mask mask, int predicate) {
+  return static_cast<int>(__gpusym_wave_call(GPUSYM_WAVE_ANY, predicate != 0, static_cast<long long>(mask), warpSize));
+}
+template <typename Mask>
+static __device__ __GPUSYM_INLINE int __all_sync(Mask mask, int predicate) {
+  return static_cast<int>(__gpusym_wave_call(GPUSYM_WAVE_ALL, predicate != 0, static_cast<long long>(mask), warpSize));
+}
+
+#define __GPUSYM_REDUCE(name, op, type)                                                            \
+  template <typename Mask>                                                                         \
+  static __device__ __GPUSYM_INLINE type name(Mask mask, type value) {                             \
+    return static_cast<type>(                                                                      \
+        __gpusym_wave_call(op, static_cast<unsigned int>(value), static_cast<long long>(mask), warpSize)); \
+  }
+__GPUSYM_REDUCE(__reduce_add_sync, GPUSYM_WAVE_ADD_I32, int)
+__GPUSYM_REDUCE(__reduce_add_sync, GPUSYM_WAVE_ADD_I32, unsigned int)
+__GPUSYM_REDUCE(__reduce_min_sync, GPUSYM_WAVE_MIN_I32, int)
+__GPUSYM_REDUCE(__reduce_min_sync, GPUSYM_WAVE_MIN_U32, unsigned int)
+__GPUSYM_REDUCE(__reduce_max_sync, GPUSYM_WAVE_MAX_I32, int)
+__GPUSYM_REDUCE(__reduce_max_sync, GPUSYM_WAVE_MAX_U32, unsigned int)
+__GPUSYM_REDUCE(__reduce_and_sync, GPUSYM_WAVE_AND, unsigned int)
+__GPUSYM_REDUCE(__reduce_or_sync, GPUSYM_WAVE_OR, unsigned int)
+__GPUSYM_REDUCE(__reduce_xor_sync, GPUSYM_WAVE_XOR, unsigned int)
+#undef __GPUSYM_REDUCE
+
+#endif
