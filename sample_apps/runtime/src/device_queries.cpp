@@ -70,6 +70,22 @@ void fill_properties(hipDeviceProp_t &prop, int device) {
   prop.minor = kMinor;
   prop.textureAlignment = 256;
   prop.texturePitchAlignment = 256;
+  prop.surfaceAlignment = 256;
+  // Textures and surfaces are software (textures.cpp): these are sizes of
+  // an AMD GPU's, which programs size their images by.
+  prop.maxTexture1D = prop.maxTexture1DMipmap = 16384;
+  prop.maxTexture1DLinear = 1 << 27;
+  prop.maxTexture2D[0] = prop.maxTexture2D[1] = 16384;
+  prop.maxTexture2DLinear[0] = prop.maxTexture2DLinear[1] = 16384;
+  prop.maxTexture2DLinear[2] = 1 << 20;
+  prop.maxTexture3D[0] = prop.maxTexture3D[1] = prop.maxTexture3D[2] = 16384;
+  prop.maxTexture1DLayered[0] = 16384;
+  prop.maxTexture1DLayered[1] = 2048;
+  prop.maxTexture2DLayered[0] = prop.maxTexture2DLayered[1] = 16384;
+  prop.maxTexture2DLayered[2] = 2048;
+  prop.maxSurface1D = 16384;
+  prop.maxSurface2D[0] = prop.maxSurface2D[1] = 16384;
+  prop.maxSurface3D[0] = prop.maxSurface3D[1] = prop.maxSurface3D[2] = 16384;
   // The workers run the blocks of every device: they are its compute units,
   // each running one block at a time.
   prop.multiProcessorCount = static_cast<int>(workers < 1 ? 1 : workers);
@@ -96,7 +112,7 @@ void fill_properties(hipDeviceProp_t &prop, int device) {
   prop.hostRegisterSupported = 1;
   prop.hostNativeAtomicSupported = 1;
   prop.singleToDoublePrecisionPerfRatio = 2;
-  prop.arch = hipDeviceArch_t{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0};
+  prop.arch = hipDeviceArch_t{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0};
 }
 
 // The attribute's value, from the properties; false for no attribute.
@@ -214,7 +230,7 @@ bool attribute(const hipDeviceProp_t &p, hipDeviceAttribute_t attr, int &value) 
     case hipDeviceAttributeIsLargeBar: value = p.isLargeBar; break;
     case hipDeviceAttributeAsicRevision: value = p.asicRevision; break;
     case hipDeviceAttributeCanUseStreamWaitValue: value = 0; break;
-    case hipDeviceAttributeImageSupport: value = 0; break;
+    case hipDeviceAttributeImageSupport: value = 1; break;
     case hipDeviceAttributePhysicalMultiProcessorCount: value = p.multiProcessorCount; break;
     case hipDeviceAttributeFineGrainSupport: value = 1; break;
     case hipDeviceAttributeWallClockRate: value = kWallClockRateKhz; break;

@@ -16,6 +16,18 @@
 #include "gpusym/debug_interface.h"
 #include "hip/hip_runtime_api.h"
 
+// A hipArray (arrays.cpp): its elements, dense, in rows of `width`, `height`
+// rows to a slice, `depth` slices (or layers).
+struct hipArray {
+  unsigned char *data;          // a device allocation, so that the copies check it as one
+  hipChannelFormatDesc desc;
+  hipExtent extent;             // as given: 0 in the dimensions it lacks
+  unsigned int flags;
+  size_t element;               // bytes
+  size_t width, height, depth;  // at least 1 each
+  size_t pitch() const { return width * element; }
+};
+
 namespace gpusym {
 
 // ---- errors (errors.cpp) ----
@@ -187,6 +199,13 @@ hipError_t check_copy(const void *dst, size_t dst_span, const void *src, size_t 
 // Whether `pointer` is in a live hipMallocManaged allocation.
 bool is_managed(const void *pointer);
 
+// ---- arrays (arrays.cpp) ----
+// Whether textures and arrays take the format: 1, 2 or 4 channels of 8, 16
+// or 32 bits, all of one size and kind (float: 16 or 32 bits).
+bool texel_format(const hipChannelFormatDesc &desc, unsigned &channels, unsigned &channel_bytes);
+// The live array the handle names, or null.
+hipArray *find_array(hipArray_const_t handle);
+
 // ---- pinned and registered host memory (host_memory.cpp) ----
 // True when [pointer, pointer + size) lies inside one pinned or registered range.
 bool is_host_mapped_range(const void *pointer, size_t size);
@@ -240,6 +259,10 @@ struct Transfer {
 };
 // Copies or sets it, now, on the calling thread.
 void run_transfer(const Transfer &transfer);
+// A copy of `t`'s shape, checked (rows wider than their pitch are
+// hipErrorInvalidPitchValue), run now or queued on `stream` (transfers.cpp);
+// records no error.
+hipError_t copy_shaped(const Transfer &t, hipMemcpyKind kind, bool async, hipStream_t stream);
 
 struct Op {
   enum Kind : uint8_t { kKernel, kTransfer, kHost, kRecord, kWait };

@@ -28,16 +28,6 @@ hipError_t copy(void *dst, const void *src, size_t size, hipMemcpyKind kind, boo
   return submit(t, async, stream);
 }
 
-// A copy of `t`'s shape; rows wider than their pitch are hipErrorInvalidPitchValue.
-hipError_t copy_shaped(const Transfer &t, hipMemcpyKind kind, bool async, hipStream_t stream) {
-  if (t.width == 0 || t.height == 0 || t.depth == 0) return hipSuccess;
-  if (t.width > t.dst_pitch || t.width > t.src_pitch) return hipErrorInvalidPitchValue;
-  if (t.depth > 1 && (t.dst_slice < t.height * t.dst_pitch || t.src_slice < t.height * t.src_pitch))
-    return hipErrorInvalidValue;  // slices overlapping each other
-  if (hipError_t error = check_copy(t.dst, t.dst_span(), t.src, t.src_span(), kind)) return error;
-  return submit(t, async, stream);
-}
-
 // A memset of `t`'s shape (src null), of device memory only.
 hipError_t set_shaped(const Transfer &t, bool async, hipStream_t stream) {
   if (t.width == 0 || t.height == 0 || t.depth == 0) return hipSuccess;
@@ -72,15 +62,38 @@ char *at(const hipPitchedPtr &p, const hipPos &pos) {
   return static_cast<char *>(p.ptr) + pos.z * p.pitch * p.ysize + pos.y * p.pitch + pos.x;
 }
 
+// One side of a 3D copy that is an array: its memory as a pitched pointer,
+// and its position in bytes; false when the handle is no live array, or the
+// extent (in elements) does not fit in it at the position.
+bool array_side(hipArray_const_t handle, hipPos &pos, const hipExtent &extent, hipPitchedPtr &memory,
+                size_t &element) {
+  const hipArray *a = find_array(handle);
+  if (!a || pos.x + extent.width > a->width || pos.y + extent.height > a->height || pos.z + extent.depth > a->depth)
+    return false;
+  if (element && element != a->element) return false;  // two arrays of different formats
+  element = a->element;
+  memory = hipPitchedPtr{a->data, a->pitch(), a->pitch(), a->height};
+  pos.x *= a->element;
+  return true;
+}
+
+// Copies between pitched memory and arrays: where an array takes part, the
+// extent and its position count elements, not bytes, as in HIP.
 hipError_t copy_3d(const hipMemcpy3DParms *p, bool async, hipStream_t stream) {
   if (!p) return hipErrorInvalidValue;
-  if (p->srcArray || p->dstArray) return hipErrorInvalidValue;  // no hipArray can be made here
-  Transfer t = rows(at(p->dstPtr, p->dstPos), p->dstPtr.pitch, at(p->srcPtr, p->srcPos), p->srcPtr.pitch,
-                    p->extent.width, p->extent.height);
+  hipPitchedPtr src = p->srcPtr, dst = p->dstPtr;
+  hipPos src_pos = p->srcPos, dst_pos = p->dstPos;
+  size_t element = 0;
+  if (p->srcArray && !array_side(p->srcArray, src_pos, p->extent, src, element)) return hipErrorInvalidValue;
+  if (p->dstArray && !array_side(p->dstArray, dst_pos, p->extent, dst, element)) return hipErrorInvalidValue;
+  size_t width = p->extent.width;
+  if (element && width > SIZE_MAX / element) return hipErrorInvalidValue;
+  if (element) width *= element;
+  if (!dst.ptr || !src.ptr) return hipErrorInvalidValue;
+  Transfer t = rows(at(dst, dst_pos), dst.pitch, at(src, src_pos), src.pitch, width, p->extent.height);
   t.depth = p->extent.depth;
-  t.dst_slice = p->dstPtr.pitch * p->dstPtr.ysize;
-  t.src_slice = p->srcPtr.pitch * p->srcPtr.ysize;
-  if (!p->dstPtr.ptr || !p->srcPtr.ptr) return hipErrorInvalidValue;
+  t.dst_slice = dst.pitch * dst.ysize;
+  t.src_slice = src.pitch * src.ysize;
   return copy_shaped(t, p->kind, async, stream);
 }
 
@@ -108,6 +121,15 @@ hipError_t malloc_pitch(void **ptr, size_t *pitch, size_t width, size_t rows) {
 }
 
 }  // namespace
+
+hipError_t gpusym::copy_shaped(const Transfer &t, hipMemcpyKind kind, bool async, hipStream_t stream) {
+  if (t.width == 0 || t.height == 0 || t.depth == 0) return hipSuccess;
+  if (t.width > t.dst_pitch || t.width > t.src_pitch) return hipErrorInvalidPitchValue;
+  if (t.depth > 1 && (t.dst_slice < t.height * t.dst_pitch || t.src_slice < t.height * t.src_pitch))
+    return hipErrorInvalidValue;  // slices overlapping each other
+  if (hipError_t error = check_copy(t.dst, t.dst_span(), t.src, t.src_span(), kind)) return error;
+  return submit(t, async, stream);
+}
 
 extern "C" {
 

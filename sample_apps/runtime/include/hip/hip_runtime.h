@@ -71,6 +71,8 @@ static inline void hipLaunchKernelGGL(Kernel kernel, const dim3 &numBlocks, cons
 #include "hip/gpusym_detail/device_math.h"
 #include "hip/gpusym_detail/device_intrinsics.h"
 #include "hip/gpusym_detail/device_memory.h"
+#include "hip/gpusym_detail/texture_fetch.h"
+#include "hip/gpusym_detail/surface_functions.h"
 
 /* HIP's older names of the coordinates and of dynamic shared memory. */
 #define hipThreadIdx_x (threadIdx.x)

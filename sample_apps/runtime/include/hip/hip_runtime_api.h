@@ -14,6 +14,8 @@
 #include "hip/hip_common.h"
 #include "hip/hip_version.h"
 #include "hip/hip_vector_types.h"
+#include "hip/surface_types.h"
+#include "hip/texture_types.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -420,7 +422,6 @@ typedef enum hipDeviceAttribute_t {
 
 typedef int hipDevice_t;
 typedef struct ihipCtx_t *hipCtx_t;
-typedef struct hipArray *hipArray_t;
 typedef struct ihipGraph *hipGraph_t;
 typedef struct hipGraphExec *hipGraphExec_t;
 typedef struct ihipMemPoolHandle_t *hipMemPool_t;
@@ -769,6 +770,38 @@ hipError_t hipMemset3D(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent)
 hipError_t hipMemset3DAsync(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent,
                             hipStream_t stream __GPUSYM_DEFAULT(0));
 
+/* Arrays, texture and surface objects (arrays.cpp, textures.cpp). */
+hipChannelFormatDesc hipCreateChannelDesc(int x, int y, int z, int w, hipChannelFormatKind f);
+hipError_t hipMallocArray(hipArray_t *array, const hipChannelFormatDesc *desc, size_t width,
+                          size_t height __GPUSYM_DEFAULT(0), unsigned int flags __GPUSYM_DEFAULT(hipArrayDefault));
+hipError_t hipMalloc3DArray(hipArray_t *array, const struct hipChannelFormatDesc *desc, struct hipExtent extent,
+                            unsigned int flags);
+hipError_t hipFreeArray(hipArray_t array);
+hipError_t hipArrayGetInfo(hipChannelFormatDesc *desc, hipExtent *extent, unsigned int *flags, hipArray_t array);
+hipError_t hipGetChannelDesc(hipChannelFormatDesc *desc, hipArray_const_t array);
+/* Offsets and widths in bytes, as in HIP. */
+hipError_t hipMemcpyToArray(hipArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t count,
+                            hipMemcpyKind kind);
+hipError_t hipMemcpyFromArray(void *dst, hipArray_const_t srcArray, size_t wOffset, size_t hOffset, size_t count,
+                              hipMemcpyKind kind);
+hipError_t hipMemcpy2DToArray(hipArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch,
+                              size_t width, size_t height, hipMemcpyKind kind);
+hipError_t hipMemcpy2DToArrayAsync(hipArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch,
+                                   size_t width, size_t height, hipMemcpyKind kind,
+                                   hipStream_t stream __GPUSYM_DEFAULT(0));
+hipError_t hipMemcpy2DFromArray(void *dst, size_t dpitch, hipArray_const_t src, size_t wOffset, size_t hOffset,
+                                size_t width, size_t height, hipMemcpyKind kind);
+hipError_t hipMemcpy2DFromArrayAsync(void *dst, size_t dpitch, hipArray_const_t src, size_t wOffset,
+                                     size_t hOffset, size_t width, size_t height, hipMemcpyKind kind,
+                                     hipStream_t stream __GPUSYM_DEFAULT(0));
+hipError_t hipCreateTextureObject(hipTextureObject_t *pTexObject, const hipResourceDesc *pResDesc,
+                                  const hipTextureDesc *pTexDesc, const struct hipResourceViewDesc *pResViewDesc);
+hipError_t hipDestroyTextureObject(hipTextureObject_t textureObject);
+hipError_t hipGetTextureObjectResourceDesc(hipResourceDesc *pResDesc, hipTextureObject_t textureObject);
+hipError_t hipGetTextureObjectTextureDesc(hipTextureDesc *pTexDesc, hipTextureObject_t textureObject);
+hipError_t hipCreateSurfaceObject(hipSurfaceObject_t *pSurfObject, const hipResourceDesc *pResDesc);
+hipError_t hipDestroySurfaceObject(hipSurfaceObject_t surfaceObject);
+
 /* Device variables and kernels (symbols.cpp). */
 hipError_t hipGetSymbolAddress(void **devPtr, const void *symbol);
 hipError_t hipGetSymbolSize(size_t *size, const void *symbol);
@@ -832,6 +865,8 @@ hipError_t hipStreamGetCaptureInfo(hipStream_t stream, hipStreamCaptureStatus *p
 
 #ifdef __cplusplus
 } /* extern "C" */
+
+#include "hip/channel_descriptor.h"
 
 /* HIP's C++ convenience overloads taking the symbol or kernel itself. */
 template <typename T>
