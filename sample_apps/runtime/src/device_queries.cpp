@@ -55,7 +55,8 @@ void fill_properties(hipDeviceProp_t &prop, int device) {
   prop.maxSharedMemoryPerMultiProcessor = kMaxDynamicShared;
   prop.regsPerBlock = 65536;
   prop.regsPerMultiprocessor = 65536;
-  prop.warpSize = 64;
+  prop.warpSize = GPUSYM_WAVE_SIZE;
+  prop.cooperativeLaunch = 1;  // hipLaunchCooperativeKernel: up to multiProcessorCount blocks
   prop.memPitch = 0x7fffffff;
   prop.maxThreadsPerBlock = 1024;
   prop.maxThreadsDim[0] = prop.maxThreadsDim[1] = prop.maxThreadsDim[2] = 1024;

@@ -472,6 +472,25 @@ extern "C" __attribute__((visibility("default"), nodebug)) uint64_t __gpusym_wav
   return call.result;
 }
 
+// The grid barrier of a cooperative launch (hip_cooperative_groups.h), for
+// one lane of each block between two of its barriers: the last block to
+// arrive lets them all go on.
+extern "C" __attribute__((visibility("default"), nodebug)) void __gpusym_grid_arrive(void) {
+  Op &op = *gpusym_executor->dispatch;
+  uint64_t generation = op.grid_generation.load(std::memory_order_acquire);
+  if (op.grid_arrived.fetch_add(1, std::memory_order_acq_rel) + 1 == op.total_blocks) {
+    op.grid_arrived.store(0, std::memory_order_relaxed);
+    op.grid_generation.fetch_add(1, std::memory_order_release);
+    return;
+  }
+  while (!spin_while(op.grid_generation, generation)) std::this_thread::yield();
+}
+
+// Whether the running kernel was launched cooperatively (grid_group::is_valid).
+extern "C" __attribute__((visibility("default"), nodebug)) int __gpusym_grid_is_cooperative(void) {
+  return gpusym_executor->dispatch->config.cooperative;
+}
+
 // Called by __gpusym_barrier (fiber_switch.S) when the next lane in order
 // does not simply wait at the barrier, with the stack pointer of the running
 // lane, which waits there; and by gpusym_lane_exit for a lane that has
@@ -531,6 +550,10 @@ hipError_t launch(Kernel &kernel, const LaunchConfig &config, void **args) {
   dispatch->kernel = &kernel;
   dispatch->config = config;
   dispatch->total_blocks = uint64_t{config.grid.x} * config.grid.y * config.grid.z;
+  if (config.cooperative) {  // a grid barrier waits for every block: each needs a worker
+    start_workers();
+    if (dispatch->total_blocks > worker_count) return hipErrorCooperativeLaunchTooLarge;
+  }
   dispatch->call = call_image(signature, args);
 
   Scheduler &s = scheduler();
@@ -548,7 +571,7 @@ hipError_t launch(Kernel &kernel, const LaunchConfig &config, void **args) {
   dispatch->id = ++launches;
   gpusym_debug_dispatch *record = &dispatch_records[(dispatch->id - 1) % GPUSYM_DEBUG_DISPATCH_SLOTS];
   dispatch->record = record;
-  dispatch->caller_runs = launch_blocking();
+  dispatch->caller_runs = launch_blocking() && !config.cooperative;
   {
     std::lock_guard<std::mutex> registry_lock(registry_mutex());
     *record = gpusym_debug_dispatch{dispatch->id, GPUSYM_DISPATCH_QUEUED, kernel.index,
@@ -568,7 +591,9 @@ hipError_t launch(Kernel &kernel, const LaunchConfig &config, void **args) {
   if (!op->caller_runs) {
     start_workers();
     enqueue(op, stream);
-    return hipSuccess;
+    if (!config.cooperative || !launch_blocking()) return hipSuccess;
+    lock.unlock();  // GPUSYM_LAUNCH_BLOCKING=1: the launch returns when done, its blocks on workers
+    return synchronize_stream(config.stream);
   }
   // Run it here, once its turn has come in its stream, and return when done.
   enqueue(op, stream);

@@ -155,6 +155,7 @@ struct LaunchConfig {
   dim3 block;
   size_t shared_mem;
   hipStream_t stream;
+  bool cooperative = false;  // hipLaunchCooperativeKernel: every block runs at once, on a worker of its own
 };
 
 // ---- launches (launch.cpp) ----
@@ -286,6 +287,9 @@ struct Op {
   std::atomic<uint64_t> next_block{0};
   char pad_after[64];
   uint64_t done_blocks = 0;              // under the scheduler's mutex
+  // A cooperative launch's grid barrier: blocks arrived, and barriers passed.
+  std::atomic<uint64_t> grid_arrived{0};
+  std::atomic<uint64_t> grid_generation{0};
   gpusym_debug_dispatch *record = nullptr;
 
   // kTransfer

@@ -79,6 +79,13 @@ hipError_t hipLaunchKernel(const void *function_address, dim3 grid, dim3 block, 
   return record(checked_launch(function_address, {grid, block, shared_mem, stream}, args));
 }
 
+// Every block at once, on a worker each, so that grid_group::sync() can
+// wait for all of them; a grid larger than the workers is refused.
+hipError_t hipLaunchCooperativeKernel(const void *function_address, dim3 grid, dim3 block, void **args,
+                                      unsigned int shared_mem, hipStream_t stream) {
+  return record(checked_launch(function_address, {grid, block, shared_mem, stream, true}, args));
+}
+
 // hipLaunchKernel between two event records on its stream (either may be
 // null).  hipExtAnyOrderLaunch changes nothing: a stream's work runs in order.
 hipError_t hipExtLaunchKernel(const void *function_address, dim3 grid, dim3 block, void **args, size_t shared_mem,

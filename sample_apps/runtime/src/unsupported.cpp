@@ -1,5 +1,5 @@
 // Calls with no meaning for devices that are threads of this one process:
-// interprocess handles, cooperative launches, graphs and stream capture,
+// interprocess handles, graphs and stream capture,
 // memory pools.  Each answers hipErrorNotSupported, as HIP does for a feature
 // a device lacks, so that a program can link, ask, and take another path.
 #include "internal.h"
@@ -13,10 +13,6 @@ hipError_t hipIpcOpenMemHandle(void **, hipIpcMemHandle_t, unsigned int) { retur
 hipError_t hipIpcCloseMemHandle(void *) { return record(hipErrorNotSupported); }
 hipError_t hipIpcGetEventHandle(hipIpcEventHandle_t *, hipEvent_t) { return record(hipErrorNotSupported); }
 hipError_t hipIpcOpenEventHandle(hipEvent_t *, hipIpcEventHandle_t) { return record(hipErrorNotSupported); }
-
-hipError_t hipLaunchCooperativeKernel(const void *, dim3, dim3, void **, unsigned int, hipStream_t) {
-  return record(hipErrorNotSupported);
-}
 
 hipError_t hipStreamBeginCapture(hipStream_t, hipStreamCaptureMode) { return record(hipErrorNotSupported); }
 hipError_t hipStreamEndCapture(hipStream_t, hipGraph_t *) { return record(hipErrorNotSupported); }

@@ -655,6 +655,10 @@ hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attributes, const void
 hipError_t hipLaunchKernel(const void *function_address, dim3 numBlocks, dim3 dimBlocks,
                            void **args, size_t sharedMemBytes __GPUSYM_DEFAULT(0),
                            hipStream_t stream __GPUSYM_DEFAULT(0));
+/* Every block at once (hip_cooperative_groups.h: grid_group::sync); at most
+ * multiProcessorCount blocks, else hipErrorCooperativeLaunchTooLarge. */
+hipError_t hipLaunchCooperativeKernel(const void *f, dim3 gridDim, dim3 blockDim, void **kernelParams,
+                                      unsigned int sharedMemBytes, hipStream_t stream);
 /* hipLaunchKernel between two event records; flags: hipExtAnyOrderLaunch or 0. */
 #define hipExtAnyOrderLaunch 0x01
 hipError_t hipExtLaunchKernel(const void *function_address, dim3 numBlocks, dim3 dimBlocks, void **args,
@@ -845,8 +849,6 @@ hipError_t hipIpcOpenMemHandle(void **devPtr, hipIpcMemHandle_t handle, unsigned
 hipError_t hipIpcCloseMemHandle(void *devPtr);
 hipError_t hipIpcGetEventHandle(hipIpcEventHandle_t *handle, hipEvent_t event);
 hipError_t hipIpcOpenEventHandle(hipEvent_t *event, hipIpcEventHandle_t handle);
-hipError_t hipLaunchCooperativeKernel(const void *f, dim3 gridDim, dim3 blockDimX, void **kernelParams,
-                                      unsigned int sharedMemBytes, hipStream_t stream);
 hipError_t hipStreamBeginCapture(hipStream_t stream, hipStreamCaptureMode mode);
 hipError_t hipStreamEndCapture(hipStream_t stream, hipGraph_t *pGraph);
 hipError_t hipGraphCreate(hipGraph_t *pGraph, unsigned int flags);
@@ -958,6 +960,11 @@ template <typename F>
 static inline hipError_t hipLaunchKernel(F *kernel, dim3 grid, dim3 block, void **args, size_t shared = 0,
                                          hipStream_t stream = 0) {
   return hipLaunchKernel(reinterpret_cast<const void *>(kernel), grid, block, args, shared, stream);
+}
+template <typename F>
+static inline hipError_t hipLaunchCooperativeKernel(F *kernel, dim3 grid, dim3 block, void **args,
+                                                    unsigned int shared, hipStream_t stream) {
+  return hipLaunchCooperativeKernel(reinterpret_cast<const void *>(kernel), grid, block, args, shared, stream);
 }
 #endif
 
