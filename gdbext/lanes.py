@@ -18,6 +18,7 @@ import gdb
 from gdbext import runtime_state
 from gdbext.builtins import WARP_SIZE
 from gdbext.errors import one_line_errors
+from gdbext.functions import symbol_at
 
 #: gpusym_lane_state: 6 and 7 are lanes at a barrier and not started, held
 #: while a wavefront's lanes meet at a warp function.
@@ -78,7 +79,7 @@ def place(pc: int, call: bool = False) -> str:
         block = None
     while block is not None and block.function is None:
         block = block.superblock
-    name = _without_parameters(block.function.name) if block is not None else "??"
+    name = _without_parameters(block.function.name) if block is not None else symbol_at(pc) or "??"
     where = f" at {os.path.basename(line.symtab.filename)}:{line.line}" if line.symtab is not None else ""
     return f"{name}{where}"
 
