@@ -64,31 +64,21 @@ hipError_t array_rows(hipArray_const_t handle, size_t w_offset, size_t h_offset,
   return hipSuccess;
 }
 
-hipError_t copy_to_array(hipArray_t dst, size_t w_offset, size_t h_offset, const void *src, size_t spitch,
-                         size_t width, size_t height, hipMemcpyKind kind, bool async, hipStream_t stream) {
-  Transfer t;
+// A 2D copy between an array's rows and `memory` with rows `pitch` bytes
+// apart; `to_array` says which way.
+hipError_t copy_rows(hipArray_const_t array, size_t w_offset, size_t h_offset, const void *memory, size_t pitch,
+                     size_t width, size_t height, hipMemcpyKind kind, bool to_array, bool async, hipStream_t stream) {
   unsigned char *at = nullptr;
-  if (hipError_t error = array_rows(dst, w_offset, h_offset, width, height, &at, &t.dst_pitch)) return error;
-  t.dst = at;
-  t.src = src;
-  t.src_pitch = spitch;
+  size_t array_pitch = 0;
+  if (hipError_t error = array_rows(array, w_offset, h_offset, width, height, &at, &array_pitch)) return error;
+  if (!memory && width && height) return hipErrorInvalidValue;
+  Transfer t;
+  t.dst = to_array ? at : const_cast<void *>(memory);
+  t.dst_pitch = to_array ? array_pitch : pitch;
+  t.src = to_array ? memory : at;
+  t.src_pitch = to_array ? pitch : array_pitch;
   t.width = width;
   t.height = height;
-  if (!src && width && height) return hipErrorInvalidValue;
-  return copy_shaped(t, kind, async, stream);
-}
-
-hipError_t copy_from_array(void *dst, size_t dpitch, hipArray_const_t src, size_t w_offset, size_t h_offset,
-                           size_t width, size_t height, hipMemcpyKind kind, bool async, hipStream_t stream) {
-  Transfer t;
-  unsigned char *at = nullptr;
-  if (hipError_t error = array_rows(src, w_offset, h_offset, width, height, &at, &t.src_pitch)) return error;
-  t.src = at;
-  t.dst = dst;
-  t.dst_pitch = dpitch;
-  t.width = width;
-  t.height = height;
-  if (!dst && width && height) return hipErrorInvalidValue;
   return copy_shaped(t, kind, async, stream);
 }
 
@@ -192,24 +182,24 @@ hipError_t hipMemcpyFromArray(void *dst, hipArray_const_t src, size_t w_offset, 
 
 hipError_t hipMemcpy2DToArray(hipArray_t dst, size_t w_offset, size_t h_offset, const void *src, size_t spitch,
                               size_t width, size_t height, hipMemcpyKind kind) {
-  return record(copy_to_array(dst, w_offset, h_offset, src, spitch, width, height, kind, false, nullptr));
+  return record(copy_rows(dst, w_offset, h_offset, src, spitch, width, height, kind, true, false, nullptr));
 }
 
 hipError_t hipMemcpy2DToArrayAsync(hipArray_t dst, size_t w_offset, size_t h_offset, const void *src,
                                    size_t spitch, size_t width, size_t height, hipMemcpyKind kind,
                                    hipStream_t stream) {
-  return record(copy_to_array(dst, w_offset, h_offset, src, spitch, width, height, kind, true, stream));
+  return record(copy_rows(dst, w_offset, h_offset, src, spitch, width, height, kind, true, true, stream));
 }
 
 hipError_t hipMemcpy2DFromArray(void *dst, size_t dpitch, hipArray_const_t src, size_t w_offset, size_t h_offset,
                                 size_t width, size_t height, hipMemcpyKind kind) {
-  return record(copy_from_array(dst, dpitch, src, w_offset, h_offset, width, height, kind, false, nullptr));
+  return record(copy_rows(src, w_offset, h_offset, dst, dpitch, width, height, kind, false, false, nullptr));
 }
 
 hipError_t hipMemcpy2DFromArrayAsync(void *dst, size_t dpitch, hipArray_const_t src, size_t w_offset,
                                      size_t h_offset, size_t width, size_t height, hipMemcpyKind kind,
                                      hipStream_t stream) {
-  return record(copy_from_array(dst, dpitch, src, w_offset, h_offset, width, height, kind, true, stream));
+  return record(copy_rows(src, w_offset, h_offset, dst, dpitch, width, height, kind, false, true, stream));
 }
 
 }  // extern "C"
