@@ -46,16 +46,7 @@ uint64_t reduce(const WaveCall *calls, uint32_t count, uint64_t lanes, uint32_t 
       first = false;
       continue;
     }
-    switch (op) {
-      case GPUSYM_WAVE_ADD_I32: acc += value; break;
-      case GPUSYM_WAVE_MIN_I32: acc = static_cast<int32_t>(value) < static_cast<int32_t>(acc) ? value : acc; break;
-      case GPUSYM_WAVE_MAX_I32: acc = static_cast<int32_t>(value) > static_cast<int32_t>(acc) ? value : acc; break;
-      case GPUSYM_WAVE_MIN_U32: acc = value < acc ? value : acc; break;
-      case GPUSYM_WAVE_MAX_U32: acc = value > acc ? value : acc; break;
-      case GPUSYM_WAVE_AND: acc &= value; break;
-      case GPUSYM_WAVE_OR: acc |= value; break;
-      case GPUSYM_WAVE_XOR: acc ^= value; break;
-    }
+    acc = gpusym_wave_combine(op, acc, value);
   }
   return acc;
 }

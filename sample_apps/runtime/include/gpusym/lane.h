@@ -70,6 +70,26 @@ enum gpusym_wave_op {
   GPUSYM_WAVE_XOR = 16,
 };
 
+#if defined(__HIP__)
+#define GPUSYM_HOST_DEVICE __host__ __device__
+#else
+#define GPUSYM_HOST_DEVICE
+#endif
+
+/* Two values of a wave reduction combined (GPUSYM_WAVE_ADD_I32 to _XOR). */
+static inline GPUSYM_HOST_DEVICE uint32_t gpusym_wave_combine(uint32_t op, uint32_t a, uint32_t b) {
+  switch (op) {
+    case GPUSYM_WAVE_ADD_I32: return a + b;
+    case GPUSYM_WAVE_MIN_I32: return (int32_t)b < (int32_t)a ? b : a;
+    case GPUSYM_WAVE_MAX_I32: return (int32_t)b > (int32_t)a ? b : a;
+    case GPUSYM_WAVE_MIN_U32: return b < a ? b : a;
+    case GPUSYM_WAVE_MAX_U32: return b > a ? b : a;
+    case GPUSYM_WAVE_AND: return a & b;
+    case GPUSYM_WAVE_OR: return a | b;
+    default: return a ^ b;
+  }
+}
+
 #ifdef __cplusplus
 }
 #endif

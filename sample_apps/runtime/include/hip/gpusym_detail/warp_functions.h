@@ -53,16 +53,7 @@ static __device__ __GPUSYM_INLINE unsigned long long __gpusym_wave_call(unsigned
   unsigned int acc = static_cast<unsigned int>(value);  // a reduction: butterfly over the wavefront
   for (int offset = 1; offset < __AMDGCN_WAVEFRONT_SIZE; offset <<= 1) {
     unsigned int other = static_cast<unsigned int>(__gpusym_wave_read(acc, self ^ offset));
-    switch (op) {
-      case GPUSYM_WAVE_ADD_I32: acc += other; break;
-      case GPUSYM_WAVE_MIN_I32: acc = static_cast<int>(other) < static_cast<int>(acc) ? other : acc; break;
-      case GPUSYM_WAVE_MAX_I32: acc = static_cast<int>(other) > static_cast<int>(acc) ? other : acc; break;
-      case GPUSYM_WAVE_MIN_U32: acc = other < acc ? other : acc; break;
-      case GPUSYM_WAVE_MAX_U32: acc = other > acc ? other : acc; break;
-      case GPUSYM_WAVE_AND: acc &= other; break;
-      case GPUSYM_WAVE_OR: acc |= other; break;
-      case GPUSYM_WAVE_XOR: acc ^= other; break;
-    }
+    acc = gpusym_wave_combine(op, acc, other);
   }
   return acc;
 }
