@@ -18,12 +18,11 @@ from __future__ import annotations
 import gdb
 
 from gdbext.device_frames import is_device
-from gdbext.runtime_state import lane
+from gdbext.runtime_state import WAVE_SIZE, lane
 
 #: The built-in's name -> its field of struct gpusym_lane (None: a constant).
 FIELDS = {"threadIdx": "thread_idx", "blockIdx": "block_idx", "blockDim": "block_dim", "gridDim": "grid_dim",
           "warpSize": None}  # fmt: skip
-WARP_SIZE = 64  # device_builtins.h's warpSize
 #: HIP's older spellings: hipThreadIdx_x is threadIdx.x.
 SPELLINGS = {f"hip{name[0].upper()}{name[1:]}_{axis}": f"{name}.{axis}"
              for name in ("threadIdx", "blockIdx", "blockDim", "gridDim") for axis in "xyz"}  # fmt: skip
@@ -91,7 +90,7 @@ class WarpSize(gdb.Function):
             return own
         if not _in_kernel():
             raise _no_symbol("warpSize")
-        return gdb.Value(WARP_SIZE)
+        return gdb.Value(WAVE_SIZE)
 
 
 def define_macros() -> None:

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 import gdb
 
 from gdbext import runtime_state
-from gdbext.builtins import WARP_SIZE
 from gdbext.errors import one_line_errors
 from gdbext.functions import symbol_at
 
@@ -232,7 +231,8 @@ def info_lanes(argument: str) -> None:
                 threads = _coordinates(run.first, size)
                 if run.last != run.first:
                     threads += f"-{_coordinates(run.last, size)}"
-                waves = f"{run.first // WARP_SIZE}" + (f"-{run.last // WARP_SIZE}" if run.last // WARP_SIZE != run.first // WARP_SIZE else "")
+                first, last = run.first // runtime_state.WAVE_SIZE, run.last // runtime_state.WAVE_SIZE
+                waves = f"{first}" + (f"-{last}" if last != first else "")
                 rows.append(("*" if run.selected else "", _coordinates(block.linear, grid), threads,
                              str(run.last - run.first + 1), waves, run.state, run.where))  # fmt: skip
         widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]

@@ -11,6 +11,7 @@ import gdb
 from symbols.demangle import demangle
 
 DISPATCH_SLOTS = 1024  # GPUSYM_DEBUG_DISPATCH_SLOTS
+WAVE_SIZE = 64  # GPUSYM_WAVE_SIZE: lanes of a wavefront, warpSize
 DISPATCH_STATES = {1: "queued", 2: "running", 3: "complete"}
 STREAM_NON_BLOCKING = 0x1  # hipStreamNonBlocking
 STREAM_DESTROYED = 2  # GPUSYM_STREAM_DESTROYED (1: live, 0: a free slot)
@@ -199,7 +200,8 @@ def announce_lane(event) -> None:
     current = lane()
     if current is None:
         return
-    print(f"[gpusym: {lane_place(current)} of dispatch {int(current['dispatch_id'])}]")
+    wavefront = int(current["flat_thread"]) // WAVE_SIZE
+    print(f"[gpusym: {lane_place(current)} of dispatch {int(current['dispatch_id'])}, wavefront {wavefront}]")
     set_lane_variables(current)
     shown(gdb.selected_thread(), current)
 

@@ -212,7 +212,7 @@ def test_gdb_stops_at_the_fault_explains_it_and_the_runtime_reports_it_on_contin
     base = base_of(output)
     explanation = f"invalid write at {base + 256:#x}: 0 bytes past the end of a 256-byte allocation at {base:#x} (hipMalloc)"
     first = output.index("received signal SIGSEGV")
-    assert output.index("[gpusym: block (1,0,0) thread (17,0,0) of dispatch 1]", first) < output.index(
+    assert output.index("[gpusym: block (1,0,0) thread (17,0,0) of dispatch 1, wavefront 0]", first) < output.index(
         f"[gpusym: {explanation}]", first)  # fmt: skip
     # Continued, the runtime's handler reports it and returns to the faulting
     # instruction with the default action: the same stop, which ends the program.

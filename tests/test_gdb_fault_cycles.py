@@ -44,7 +44,7 @@ def fault_cycle(session: GdbTerminal, kill: bool, lane_breakpoint: bool) -> None
 
     answer = command("run")
     if lane_breakpoint:
-        assert "[gpusym: block (1,0,0) thread (1,0,0) of dispatch 1]" in answer, answer
+        assert "[gpusym: block (1,0,0) thread (1,0,0) of dispatch 1, wavefront 0]" in answer, answer
         answer = command("continue")
     assert "received signal SIGSEGV" in answer and EXPLANATION.search(answer), answer
     if kill:

@@ -31,7 +31,7 @@ def _traps(output: str) -> int:
 def test_a_lane_filter_traps_in_that_lane_only(lane_grid):
     output = gdb(lane_grid, COUNT_TRAPS, "kbreak scale -block 200 -thread 17", "run", "continue", "continue",
                  'python print("traps:", calls[0])')  # fmt: skip
-    lanes = re.findall(r"\[gpusym: (.*) of dispatch (\d)\]", output)
+    lanes = re.findall(r"\[gpusym: (.*) of dispatch (\d), wavefront 0\]", output)
     assert lanes == [("block (200,0,0) thread (17,0,0)", "1"), ("block (200,0,0) thread (17,0,0)", "2")], output
     assert "exited normally" in output, output
     # 2 x 65,536 lanes: unfiltered, every one of them traps; gated by block,
@@ -43,7 +43,7 @@ def test_a_lane_filter_traps_in_that_lane_only(lane_grid):
 def test_a_thread_filter_alone_traps_in_that_thread_of_each_block(lane_grid):
     output = gdb(lane_grid, COUNT_TRAPS, "kbreak scale -thread 17 if blockIdx.x == 200", "run", "continue",
                  "continue", 'python print("traps:", calls[0])')  # fmt: skip
-    lanes = re.findall(r"\[gpusym: (.*) of dispatch (\d)\]", output)
+    lanes = re.findall(r"\[gpusym: (.*) of dispatch (\d), wavefront 0\]", output)
     assert lanes == [("block (200,0,0) thread (17,0,0)", "1"), ("block (200,0,0) thread (17,0,0)", "2")], output
     assert "exited normally" in output, output
     # Ungated, 2 x 65,536; gated, each block's lane 17, and the lanes other
@@ -54,7 +54,7 @@ def test_a_thread_filter_alone_traps_in_that_thread_of_each_block(lane_grid):
 def test_a_block_filter_traps_in_that_block_only(lane_grid):
     output = gdb(lane_grid, COUNT_TRAPS, "kbreak scale -block 200 if threadIdx.x == 17", "run", "continue",
                  "continue", 'python print("traps:", calls[0])')  # fmt: skip
-    lanes = re.findall(r"\[gpusym: (.*) of dispatch (\d)\]", output)
+    lanes = re.findall(r"\[gpusym: (.*) of dispatch (\d), wavefront 0\]", output)
     assert lanes == [("block (200,0,0) thread (17,0,0)", "1"), ("block (200,0,0) thread (17,0,0)", "2")], output
     assert _traps(output) <= 2 * (LANES_PER_BLOCK + 4 * CONCURRENT), output
 

@@ -70,7 +70,7 @@ def test_run_to_a_lane_not_started(program):
     output = gdb(program, *STOP, "gpu run-to block 3 thread 5", "print threadIdx", "print blockIdx.x", "info breakpoints",
                  "gpu run-to block 3 thread 5", "gpu run-to block 0 thread 1")  # fmt: skip
     assert "[gpusym: running to block (3,0,0) thread (5,0,0) of dispatch 1]" in output, output
-    assert "[gpusym: block (3,0,0) thread (5,0,0) of dispatch 1]" in output, output
+    assert "[gpusym: block (3,0,0) thread (5,0,0) of dispatch 1, wavefront 0]" in output, output
     values = re.findall(r"^\$\d+ = (.*)$", output, re.M)
     assert values[:2] == ["{x = 5, y = 0, z = 0}", "3"], output
     assert re.findall(r"^(\d+)\s+breakpoint\s", output, re.M) == ["1"], output  # the temporary one is gone

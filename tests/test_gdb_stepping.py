@@ -21,7 +21,7 @@ def program(build_program):
 
 
 def _lanes(output: str) -> list[str]:
-    return re.findall(r"^\[gpusym: (block \(\d+,\d+,\d+\) thread \(\d+,\d+,\d+\)) of dispatch 1\]$", output, re.M)
+    return re.findall(r"^\[gpusym: (block \(\d+,\d+,\d+\) thread \(\d+,\d+,\d+\)) of dispatch 1, wavefront \d+\]$", output, re.M)
 
 
 def _lines(output: str) -> list[int]:

@@ -131,7 +131,7 @@ def test_sixty_four_host_threads_launching(stress):
                  "thread apply all bt 2", "delete", "continue", timeout=400)  # fmt: skip
     # (gdb traces 64 threads: about 80 s on an idle 2-core machine, so a
     # loaded one needs more than the usual limit.)
-    assert len(stops(output)) == 1 and "[gpusym: block (1,0,0) thread (0,0,0) of dispatch 100]" in output, output
+    assert len(stops(output)) == 1 and "[gpusym: block (1,0,0) thread (0,0,0) of dispatch 100, wavefront 0]" in output, output
     # Launchers come and go: most of the 64 are alive at dispatch 100.
     assert len(re.findall(r"^Thread \d+ \(Thread ", output, re.M)) >= 40, output
     assert "threads: 64 x 20, 0 wrong" in output, output

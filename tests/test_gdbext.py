@@ -40,7 +40,7 @@ def test_kbreak_stops_in_the_device_kernel_with_its_arguments(vector_add):
     assert stops(output)[0].startswith("vector_add (a=0x")
     assert "scale = 2.5" in output and "n = 100000" in output
     # Two workers run blocks at once: the first to reach the kernel stops.
-    assert re.search(r"\[gpusym: block \(\d+,0,0\) thread \(0,0,0\) of dispatch 1\]", output), output
+    assert re.search(r"\[gpusym: block \(\d+,0,0\) thread \(0,0,0\) of dispatch 1, wavefront 0\]", output), output
 
 
 def test_kbreak_locations_are_in_device_code_never_the_handle_or_stub(samples):
@@ -73,14 +73,14 @@ def test_kbreak_accepts_source_and_mangled_names(samples, name, expected):
 def test_kbreak_block_and_thread_select_one_simulated_thread(vector_add):
     output = gdb(vector_add, "kbreak vector_add -block 1,0,0 -thread 17", "run", "print __gpusym_lane->block_idx",
                  "print __gpusym_lane->thread_idx")  # fmt: skip
-    assert "[gpusym: block (1,0,0) thread (17,0,0) of dispatch 1]" in output
+    assert "[gpusym: block (1,0,0) thread (17,0,0) of dispatch 1, wavefront 0]" in output
     assert "{x = 1, y = 0, z = 0}" in output and "{x = 17, y = 0, z = 0}" in output
 
 
 def test_kbreak_condition_on_kernel_arguments(vector_add):
     # gdb evaluates the condition in the kernel's frame: its parameters are visible.
     held = gdb(vector_add, "kbreak vector_add -block 2 if scale == 2.5 && n == 100000", "run")
-    assert "[gpusym: block (2,0,0) thread (0,0,0) of dispatch 1]" in held, held
+    assert "[gpusym: block (2,0,0) thread (0,0,0) of dispatch 1, wavefront 0]" in held, held
     never = gdb(vector_add, "kbreak vector_add if scale == 3", "run")
     assert stops(never) == [] and "exited normally" in never
 
@@ -206,7 +206,7 @@ def test_api_errors_stop_names_the_failing_call(build_program):
 
 def test_kbreak_holds_across_run_kill_run_and_start(vector_add):
     output = gdb(vector_add, "kbreak vector_add -block 3", "run", "kill", "run", "kill", "start", "continue")
-    assert output.count("[gpusym: block (3,0,0) thread (0,0,0) of dispatch 1]") == 3, output
+    assert output.count("[gpusym: block (3,0,0) thread (0,0,0) of dispatch 1, wavefront 0]") == 3, output
 
 
 def test_loading_with_python_import(vector_add):
@@ -247,7 +247,7 @@ def test_kernels_launched_from_several_host_threads(build_program):
     # Two host threads launch 3,000 times each; the stop names its launcher.
     output = gdb(build_program("launch_storm.hip", flags=("-g",), output="launch_storm_g"),
                  "kbreak count_blocks -block 2", "run", "bt", "info dispatches")  # fmt: skip
-    assert re.search(r"\[gpusym: block \(2,0,0\) thread \(0,0,0\) of dispatch \d+\]", output), output
+    assert re.search(r"\[gpusym: block \(2,0,0\) thread \(0,0,0\) of dispatch \d+, wavefront 0\]", output), output
     assert re.search(r"__device_stub__count_blocks\(unsigned int\*, int\)  \[kernel count_blocks\(unsigned int\*, int\) "
                      r"<<<grid \(3,1,1\), block \(32,1,1\).*launched dispatch \d+ from host thread \d+\]", output), output  # fmt: skip
     assert re.search(r"#2  0x[0-9a-f]+ in main::\{lambda\(int\)#1\}::operator\(\)\(int\) const \(\) at \S+launch_storm\.hip:\d+",
@@ -378,7 +378,7 @@ def test_kbreak_completes_namespaced_and_template_names(samples, names):
 def test_info_breakpoints_shows_kernels_demangled_and_lane_filters_readably(samples):
     output = gdb(samples["templates"], "kbreak ns::fill<int> -block 2 -thread 5", "kbreak twice -thread 7 if n > 0",
                  "run", "info breakpoints")  # fmt: skip
-    assert "[gpusym: block (2,0,0) thread (5,0,0) of dispatch 2]" in output, output
+    assert "[gpusym: block (2,0,0) thread (5,0,0) of dispatch 2, wavefront 0]" in output, output
     listed = output.split("hit Breakpoint", 1)[1]
     assert re.search(r"^1\s+breakpoint\s+keep\s+y\s+0x[0-9a-f]+ in ns::fill<int>\(int\*, int, int\) at ", listed, re.M)
     assert '\tstop only if $_gpusym_lane_is("block (2,0,0) thread (5,0,0)")\n' in listed, listed

@@ -49,3 +49,5 @@ def test_a_breakpoint_after_a_shuffle_stops_in_each_lane_with_its_own_values(bui
     values = re.findall(r"^\$\d+ = (.*)$", output, re.M)
     # __shfl(v, 5) reads lane 5 of each lane's own wavefront: thread 5, and thread 69.
     assert sorted(zip(values[0::2], values[1::2])) == [("3", "15"), ("70", "207")], output
+    stops = re.findall(r"^\[gpusym: block \(0,0,0\) thread \((\d+),0,0\) of dispatch 1, wavefront (\d)\]$", output, re.M)
+    assert sorted(stops) == [("3", "0"), ("70", "1")], output  # each stop names the lane's wavefront
