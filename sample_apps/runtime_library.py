@@ -3,6 +3,7 @@ cache (content-addressed: see native_build)."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from sample_apps import native_build
@@ -12,7 +13,11 @@ INCLUDE_DIR = RUNTIME_DIR / "include"
 LIBRARY_NAME = "gpusym_runtime"
 #: The HIP version the headers declare (HIP_VERSION_MAJOR/MINOR/PATCH).
 HIP_VERSION = "6.2.0"
-_FLAGS = ["-std=c++20", "-O2", "-g", "-Wall", "-Wextra", "-pthread"]
+#: hiprtc compiles through the gpusym command beside the Python that builds
+#: the runtime (the one gpusym itself runs in), else the one on PATH.
+_GPUSYM = Path(sys.executable).with_name("gpusym")
+_FLAGS = ["-std=c++20", "-O2", "-g", "-Wall", "-Wextra", "-pthread",
+          f'-DGPUSYM_BUILD_COMMAND="{_GPUSYM if _GPUSYM.is_file() else "gpusym"}"']  # fmt: skip
 #: The lane switching in assembly gets no line information: gdb's step and
 #: next then never stop in it, and a kernel's frames are its callers' only.
 _ASSEMBLY_FLAGS = ["-Wall"]

@@ -142,6 +142,9 @@ Variable *find_module_global(Module &module, const char *name);
 // The simulated device's entry in the clang offload bundle of at most `size`
 // bytes at `bundle`, or {null, 0}.
 std::pair<const uint8_t *, size_t> find_sim_entry(const uint8_t *bundle, size_t size);
+// The simulated code object in `image` (a bundle or the object itself), or
+// {null, 0} with `error` set (modules.cpp).
+std::pair<const uint8_t *, size_t> sim_code_object(const uint8_t *image, size_t size, hipError_t &error);
 
 // Looks a kernel up by its host handle; null when none is registered.
 Kernel *find_kernel(const void *handle);

@@ -46,9 +46,11 @@ bool is_sim_elf(const uint8_t *image, size_t size) {
          reinterpret_cast<const Elf64_Ehdr *>(image)->e_machine == EM_X86_64;
 }
 
+}  // namespace
+
 // The simulated code object in `image` (a bundle or the object itself), or
 // {null, error}.
-std::pair<const uint8_t *, size_t> sim_code_object(const uint8_t *image, size_t size, hipError_t &error) {
+std::pair<const uint8_t *, size_t> gpusym::sim_code_object(const uint8_t *image, size_t size, hipError_t &error) {
   if (size >= sizeof kBundleMagic - 1 && memcmp(image, kBundleMagic, sizeof kBundleMagic - 1) == 0) {
     auto entry = find_sim_entry(image, size);
     if (!entry.first) error = hipErrorNoBinaryForGpu;  // only other targets' code
@@ -58,6 +60,8 @@ std::pair<const uint8_t *, size_t> sim_code_object(const uint8_t *image, size_t 
   error = hipErrorInvalidImage;
   return {nullptr, 0};
 }
+
+namespace {
 
 hipError_t load_module(hipModule_t *out, gpusym_code_object_origin origin, const std::string &source,
                        const uint8_t *image, size_t size) {

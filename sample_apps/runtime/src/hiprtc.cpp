@@ -1,0 +1,339 @@
+// Runtime compilation (hip/hiprtc.h): a program's source, its headers and
+// options go to `gpusym build --genco`, run as a child process, whose
+// diagnostics become the program's log and whose bundle its code.
+//
+// Name expressions (hiprtcAddNameExpression) are lowered by the compiler
+// itself: for each, the source gets a host variable holding the address of
+// the entity the expression names; the host side alone is compiled to an
+// object, and the symbol that variable's relocation names is the lowered
+// name (a kernel's host handle has its device name).
+#include <elf.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "hip/hiprtc.h"
+#include "internal.h"
+
+extern char **environ;
+
+struct _hiprtcProgram {
+  std::string source, name;
+  std::vector<std::pair<std::string, std::string>> headers;  // include name, text
+  std::vector<std::string> name_expressions;
+  std::map<std::string, std::string> lowered;
+  std::string log;
+  std::vector<char> code;
+  bool compiled = false;
+};
+
+namespace {
+
+#ifndef GPUSYM_BUILD_COMMAND
+#define GPUSYM_BUILD_COMMAND "gpusym"
+#endif
+
+constexpr const char *kProbe = "__gpusym_hiprtc_name_";
+
+std::mutex &programs_mutex() {
+  static std::mutex *mutex = new std::mutex;
+  return *mutex;
+}
+std::set<const _hiprtcProgram *> &programs() {
+  static std::set<const _hiprtcProgram *> *live = new std::set<const _hiprtcProgram *>;
+  return *live;
+}
+
+bool live(hiprtcProgram prog) {
+  std::lock_guard<std::mutex> lock(programs_mutex());
+  return prog && programs().count(prog);
+}
+
+bool write_file(const std::string &path, const std::string &text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  return static_cast<bool>(out);
+}
+
+// Runs `argv`; its output and errors go into `output`.  The exit status, or -1.
+int run(const std::vector<std::string> &argv, std::string &output) {
+  int pipe_fds[2];
+  if (pipe2(pipe_fds, O_CLOEXEC) != 0) return -1;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDERR_FILENO);
+  std::vector<char *> args;
+  for (const std::string &arg : argv) args.push_back(const_cast<char *>(arg.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = 0;
+  int spawned = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(pipe_fds[1]);
+  if (spawned != 0) {
+    close(pipe_fds[0]);
+    output += std::string("cannot run ") + argv[0] + ": " + strerror(spawned) + "\n";
+    return -1;
+  }
+  char buffer[4096];
+  ssize_t got;
+  while ((got = read(pipe_fds[0], buffer, sizeof buffer)) > 0) output.append(buffer, static_cast<size_t>(got));
+  close(pipe_fds[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// The entity a name expression names, without a leading '&'.
+std::string entity(const std::string &expression) {
+  size_t start = expression.find_first_not_of(" \t&");
+  return start == std::string::npos ? std::string() : expression.substr(start);
+}
+
+// The source given to the compiler: HIP's declarations (hiprtc programs
+// include none), the program's own text under its name, then a probe per
+// name expression: a host variable, whose reference to a kernel template
+// also has the device side instantiate it.
+std::string full_source(const _hiprtcProgram &program) {
+  std::ostringstream text;
+  text << "#include <hip/hip_runtime.h>\n#line 1 \"" << program.name << "\"\n" << program.source << "\n";
+  for (size_t i = 0; i < program.name_expressions.size(); i++) {
+    text << "extern \"C\" __attribute__((used)) const void *const " << kProbe << i
+         << " = reinterpret_cast<const void *>(&(" << entity(program.name_expressions[i]) << "));\n";
+  }
+  return text.str();
+}
+
+// Probe variable name -> the symbol its relocation names, in the
+// relocatable x86-64 ELF object `image`.
+std::map<std::string, std::string> probed_symbols(const std::vector<char> &image) {
+  std::map<std::string, std::string> found;
+  if (image.size() < sizeof(Elf64_Ehdr) || memcmp(image.data(), ELFMAG, SELFMAG) != 0) return found;
+  const auto *header = reinterpret_cast<const Elf64_Ehdr *>(image.data());
+  if (header->e_shoff + uint64_t{header->e_shnum} * sizeof(Elf64_Shdr) > image.size()) return found;
+  const auto *sections = reinterpret_cast<const Elf64_Shdr *>(image.data() + header->e_shoff);
+  auto inside = [&](uint64_t offset, uint64_t size) { return offset + size <= image.size(); };
+  for (unsigned i = 0; i < header->e_shnum; i++) {
+    const Elf64_Shdr &relocations = sections[i];
+    if (relocations.sh_type != SHT_RELA || relocations.sh_link >= header->e_shnum ||
+        relocations.sh_info >= header->e_shnum)
+      continue;
+    const Elf64_Shdr &symtab = sections[relocations.sh_link];
+    if (symtab.sh_link >= header->e_shnum) continue;
+    const Elf64_Shdr &strtab = sections[symtab.sh_link];
+    if (!inside(relocations.sh_offset, relocations.sh_size) || !inside(symtab.sh_offset, symtab.sh_size) ||
+        !inside(strtab.sh_offset, strtab.sh_size))
+      continue;
+    const auto *symbols = reinterpret_cast<const Elf64_Sym *>(image.data() + symtab.sh_offset);
+    size_t symbol_count = symtab.sh_size / sizeof(Elf64_Sym);
+    auto name = [&](uint32_t index) {
+      return index < strtab.sh_size ? std::string(image.data() + strtab.sh_offset + index) : std::string();
+    };
+    const auto *entries = reinterpret_cast<const Elf64_Rela *>(image.data() + relocations.sh_offset);
+    for (size_t r = 0; r < relocations.sh_size / sizeof(Elf64_Rela); r++) {
+      size_t target = ELF64_R_SYM(entries[r].r_info);
+      if (target >= symbol_count) continue;
+      for (size_t s = 0; s < symbol_count; s++) {  // the probe this relocation fills
+        if (symbols[s].st_shndx == relocations.sh_info && symbols[s].st_value == entries[r].r_offset &&
+            name(symbols[s].st_name).rfind(kProbe, 0) == 0)
+          found[name(symbols[s].st_name)] = name(symbols[target].st_name);
+      }
+    }
+  }
+  return found;
+}
+
+// The lowered names of the name expressions: the host side compiled alone.
+hiprtcResult lower_names(_hiprtcProgram &program, const std::string &directory,
+                         const std::vector<std::string> &options) {
+  std::vector<std::string> argv = {GPUSYM_BUILD_COMMAND, "build", "--cuda-host-only", "-c", "-I", directory};
+  argv.insert(argv.end(), options.begin(), options.end());
+  argv.insert(argv.end(), {directory + "/program.hip", "-o", directory + "/names.o"});
+  std::string output;
+  if (run(argv, output) != 0) {
+    program.log += output;
+    return HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID;
+  }
+  std::ifstream in(directory + "/names.o", std::ios::binary);
+  std::vector<char> object((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::map<std::string, std::string> symbols = probed_symbols(object);
+  hiprtcResult result = HIPRTC_SUCCESS;
+  for (size_t i = 0; i < program.name_expressions.size(); i++) {
+    auto found = symbols.find(kProbe + std::to_string(i));
+    if (found == symbols.end()) {
+      result = HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID;
+      continue;
+    }
+    program.lowered[program.name_expressions[i]] = found->second;
+  }
+  return result;
+}
+
+hiprtcResult compile(_hiprtcProgram &program, int count, const char *const *options) {
+  const char *tmp = getenv("TMPDIR");
+  std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/gpusym-hiprtc-XXXXXX";
+  std::vector<char> buffer(templ.begin(), templ.end());
+  buffer.push_back('\0');
+  const char *made = mkdtemp(buffer.data());
+  if (!made) return HIPRTC_ERROR_INTERNAL_ERROR;
+  std::string directory = made;
+  bool written = write_file(directory + "/program.hip", full_source(program));
+  for (const auto &[name, text] : program.headers) written = written && write_file(directory + "/" + name, text);
+  if (!written) return HIPRTC_ERROR_INTERNAL_ERROR;
+  std::vector<std::string> given;  // the program's options, as gpusym build spells them
+  for (int i = 0; i < count; i++) {
+    std::string option = options[i] ? options[i] : "";
+    for (const char *arch : {"--gpu-architecture=", "-arch="}) {
+      if (option.rfind(arch, 0) == 0) option = "--offload-arch=" + option.substr(strlen(arch));
+    }
+    given.push_back(option);
+  }
+  // With line information: a kernel compiled at run time is debugged like any other.
+  std::vector<std::string> argv = {GPUSYM_BUILD_COMMAND, "build", "--genco", "-g", "-I", directory};
+  argv.insert(argv.end(), given.begin(), given.end());
+  argv.insert(argv.end(), {directory + "/program.hip", "-o", directory + "/program.co"});
+  int status = run(argv, program.log);
+  hiprtcResult result = HIPRTC_ERROR_COMPILATION;
+  if (status == 0) {
+    std::ifstream in(directory + "/program.co", std::ios::binary);
+    program.code.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    program.compiled = !program.code.empty();
+    result = !program.compiled                      ? HIPRTC_ERROR_INTERNAL_ERROR
+             : program.name_expressions.empty() ? HIPRTC_SUCCESS
+                                                : lower_names(program, directory, given);
+  }
+  std::string cleanup;
+  run({"rm", "-rf", directory}, cleanup);
+  return result;
+}
+
+}  // namespace
+
+extern "C" {
+
+const char *hiprtcGetErrorString(hiprtcResult result) {
+  switch (result) {
+    case HIPRTC_SUCCESS: return "HIPRTC_SUCCESS";
+    case HIPRTC_ERROR_OUT_OF_MEMORY: return "HIPRTC_ERROR_OUT_OF_MEMORY";
+    case HIPRTC_ERROR_PROGRAM_CREATION_FAILURE: return "HIPRTC_ERROR_PROGRAM_CREATION_FAILURE";
+    case HIPRTC_ERROR_INVALID_INPUT: return "HIPRTC_ERROR_INVALID_INPUT";
+    case HIPRTC_ERROR_INVALID_PROGRAM: return "HIPRTC_ERROR_INVALID_PROGRAM";
+    case HIPRTC_ERROR_INVALID_OPTION: return "HIPRTC_ERROR_INVALID_OPTION";
+    case HIPRTC_ERROR_COMPILATION: return "HIPRTC_ERROR_COMPILATION";
+    case HIPRTC_ERROR_BUILTIN_OPERATION_FAILURE: return "HIPRTC_ERROR_BUILTIN_OPERATION_FAILURE";
+    case HIPRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION: return "HIPRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION";
+    case HIPRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION: return "HIPRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION";
+    case HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID: return "HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID";
+    case HIPRTC_ERROR_INTERNAL_ERROR: return "HIPRTC_ERROR_INTERNAL_ERROR";
+    case HIPRTC_ERROR_LINKING: return "HIPRTC_ERROR_LINKING";
+  }
+  return "HIPRTC_ERROR_UNKNOWN";
+}
+
+hiprtcResult hiprtcVersion(int *major, int *minor) {
+  if (!major || !minor) return HIPRTC_ERROR_INVALID_INPUT;
+  *major = HIP_VERSION_MAJOR;
+  *minor = HIP_VERSION_MINOR;
+  return HIPRTC_SUCCESS;
+}
+
+hiprtcResult hiprtcCreateProgram(hiprtcProgram *prog, const char *src, const char *name, int numHeaders,
+                                 const char *const *headers, const char *const *includeNames) {
+  if (!prog || !src || numHeaders < 0 || (numHeaders > 0 && (!headers || !includeNames)))
+    return HIPRTC_ERROR_INVALID_INPUT;
+  auto *program = new _hiprtcProgram;
+  program->source = src;
+  program->name = name && *name ? name : "default_program";
+  for (int i = 0; i < numHeaders; i++) {
+    if (!headers[i] || !includeNames[i]) {
+      delete program;
+      return HIPRTC_ERROR_INVALID_INPUT;
+    }
+    program->headers.emplace_back(includeNames[i], headers[i]);
+  }
+  std::lock_guard<std::mutex> lock(programs_mutex());
+  programs().insert(program);
+  *prog = program;
+  return HIPRTC_SUCCESS;
+}
+
+hiprtcResult hiprtcDestroyProgram(hiprtcProgram *prog) {
+  if (!prog || !live(*prog)) return HIPRTC_ERROR_INVALID_PROGRAM;
+  {
+    std::lock_guard<std::mutex> lock(programs_mutex());
+    programs().erase(*prog);
+  }
+  delete *prog;
+  *prog = nullptr;
+  return HIPRTC_SUCCESS;
+}
+
+hiprtcResult hiprtcAddNameExpression(hiprtcProgram prog, const char *name_expression) {
+  if (!live(prog)) return HIPRTC_ERROR_INVALID_PROGRAM;
+  if (!name_expression || entity(name_expression).empty()) return HIPRTC_ERROR_INVALID_INPUT;
+  if (prog->compiled) return HIPRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION;
+  prog->name_expressions.emplace_back(name_expression);
+  return HIPRTC_SUCCESS;
+}
+
+hiprtcResult hiprtcCompileProgram(hiprtcProgram prog, int numOptions, const char *const *options) {
+  if (!live(prog)) return HIPRTC_ERROR_INVALID_PROGRAM;
+  if (numOptions < 0 || (numOptions > 0 && !options)) return HIPRTC_ERROR_INVALID_INPUT;
+  prog->log.clear();
+  prog->code.clear();
+  prog->lowered.clear();
+  prog->compiled = false;
+  return compile(*prog, numOptions, options);
+}
+
+hiprtcResult hiprtcGetLoweredName(hiprtcProgram prog, const char *name_expression, const char **lowered_name) {
+  if (!live(prog)) return HIPRTC_ERROR_INVALID_PROGRAM;
+  if (!name_expression || !lowered_name) return HIPRTC_ERROR_INVALID_INPUT;
+  if (!prog->compiled) return HIPRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION;
+  auto found = prog->lowered.find(name_expression);
+  if (found == prog->lowered.end()) return HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID;
+  *lowered_name = found->second.c_str();
+  return HIPRTC_SUCCESS;
+}
+
+hiprtcResult hiprtcGetProgramLogSize(hiprtcProgram prog, size_t *logSizeRet) {
+  if (!live(prog)) return HIPRTC_ERROR_INVALID_PROGRAM;
+  if (!logSizeRet) return HIPRTC_ERROR_INVALID_INPUT;
+  *logSizeRet = prog->log.empty() ? 0 : prog->log.size() + 1;
+  return HIPRTC_SUCCESS;
+}
+
+hiprtcResult hiprtcGetProgramLog(hiprtcProgram prog, char *log) {
+  if (!live(prog)) return HIPRTC_ERROR_INVALID_PROGRAM;
+  if (!log) return HIPRTC_ERROR_INVALID_INPUT;
+  memcpy(log, prog->log.c_str(), prog->log.size() + 1);
+  return HIPRTC_SUCCESS;
+}
+
+hiprtcResult hiprtcGetCodeSize(hiprtcProgram prog, size_t *codeSizeRet) {
+  if (!live(prog)) return HIPRTC_ERROR_INVALID_PROGRAM;
+  if (!codeSizeRet) return HIPRTC_ERROR_INVALID_INPUT;
+  *codeSizeRet = prog->code.size();
+  return HIPRTC_SUCCESS;
+}
+
+hiprtcResult hiprtcGetCode(hiprtcProgram prog, char *code) {
+  if (!live(prog)) return HIPRTC_ERROR_INVALID_PROGRAM;
+  if (!code) return HIPRTC_ERROR_INVALID_INPUT;
+  memcpy(code, prog->code.data(), prog->code.size());
+  return HIPRTC_SUCCESS;
+}
+
+}  // extern "C"
