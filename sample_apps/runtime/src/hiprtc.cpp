@@ -15,6 +15,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -214,8 +215,8 @@ hiprtcResult compile(_hiprtcProgram &program, int count, const char *const *opti
              : program.name_expressions.empty() ? HIPRTC_SUCCESS
                                                 : lower_names(program, directory, given);
   }
-  std::string cleanup;
-  run({"rm", "-rf", directory}, cleanup);
+  std::error_code ignored;
+  std::filesystem::remove_all(directory, ignored);
   return result;
 }
 
