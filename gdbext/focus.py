@@ -7,6 +7,7 @@ import gdb
 from gdbext import device_frames, lane_watch, lanes, runtime_state
 from gdbext.errors import one_line_errors
 from gdbext.functions import coordinates
+from gdbext.kbreak import break_at
 from gdbext.runtime_state import lane
 
 LANE_STATES = {0: "has not started yet", 1: "is running", 2: "is waiting at __syncthreads", 3: "has finished",
@@ -45,31 +46,50 @@ def _text(coordinates: tuple) -> str:
     return f"({','.join(map(str, coordinates))})"
 
 
-def _absent_block(debug: gdb.Value, dispatch: int, block: tuple, command: str) -> gdb.GdbError:
-    """Why `block` of `dispatch` is on no worker: outside the grid, not
-    started or finished (as far as the runtime says)."""
-    record = runtime_state.dispatch_record(debug, dispatch)
-    grid = tuple(int(record["grid"][a]) for a in "xyz") if record is not None else None
-    if grid is not None and any(b >= g for b, g in zip(block, grid)):
-        return gdb.GdbError(f"{command}: block {_text(block)} is outside the grid {_text(grid)} of dispatch {dispatch}")
-    others = lanes.other_blocks(debug, record, lanes.resident_blocks(debug, dispatch)) if record is not None else None
-    linear = block[0] + grid[0] * (block[1] + grid[1] * block[2]) if grid is not None else -1
-    if others is not None and linear in others[0]:
-        return gdb.GdbError(f"{command}: block {_text(block)} of dispatch {dispatch} has not started yet "
-                            f"(gpu run-to block {','.join(map(str, block))} runs to it)")  # fmt: skip
-    if others is not None and linear in others[1]:
-        return gdb.GdbError(f"{command}: block {_text(block)} of dispatch {dispatch} has finished")
-    return gdb.GdbError(f"{command}: block {_text(block)} of dispatch {dispatch} is not on a worker now "
-                        "(not started yet, or finished)")  # fmt: skip
+def _grid(record: gdb.Value) -> tuple[int, int, int]:
+    return tuple(int(record["grid"][a]) for a in "xyz")
 
 
-def _selected_dispatch(command: str) -> tuple[gdb.Value, gdb.Value]:
-    """(the selected lane, the runtime's debugger interface)."""
+def _outside(block: tuple, record: gdb.Value, dispatch: int, command: str) -> None:
+    """An error for a block outside the dispatch's grid."""
+    if any(b >= g for b, g in zip(block, _grid(record))):
+        raise gdb.GdbError(f"{command}: block {_text(block)} is outside the grid {_text(_grid(record))} of "
+                           f"dispatch {dispatch}")  # fmt: skip
+
+
+def _not_on_a_worker(debug: gdb.Value, record: gdb.Value, block: tuple) -> str | None:
+    """``not started`` or ``finished`` for a block no worker runs, as far as
+    the runtime says."""
+    others = lanes.other_blocks(debug, record, lanes.resident_blocks(debug, int(record["id"])))
+    linear = lanes.linear_index(block, _grid(record))
+    if others is not None and lanes.in_ranges(linear, others[0]):
+        return "not started"
+    if others is not None and lanes.in_ranges(linear, others[1]):
+        return "finished"
+    return None
+
+
+def _absent_block(debug: gdb.Value, record: gdb.Value, dispatch: int, block: tuple, command: str) -> gdb.GdbError:
+    """Why `block` of `dispatch` is on no worker."""
+    where = f"{command}: block {_text(block)} of dispatch {dispatch}"
+    state = _not_on_a_worker(debug, record, block)
+    if state == "not started":
+        return gdb.GdbError(f"{where} has not started yet (gpu run-to block {','.join(map(str, block))} runs to it)")
+    if state == "finished":
+        return gdb.GdbError(f"{where} has finished")
+    return gdb.GdbError(f"{where} is not on a worker now (not started yet, or finished)")
+
+
+def _selected_dispatch(command: str) -> tuple[gdb.Value, gdb.Value, gdb.Value]:
+    """(the selected lane, the runtime's debugger interface, the lane's dispatch record)."""
     current = lane()
     debug = runtime_state.debug_state()
-    if current is None or debug is None:
+    record = None
+    if current is not None and debug is not None:
+        record = runtime_state.dispatch_record(debug, int(current["dispatch_id"]))
+    if record is None:
         raise gdb.GdbError(f"{command}: the selected thread runs no simulated GPU thread (stop in a kernel first)")
-    return current, debug
+    return current, debug, record
 
 
 def _check_thread(current: gdb.Value, thread: tuple, command: str) -> int:
@@ -81,14 +101,15 @@ def _check_thread(current: gdb.Value, thread: tuple, command: str) -> int:
 
 
 def focus(argument: str) -> None:
-    current, debug = _selected_dispatch("gpu focus")
+    current, debug, record = _selected_dispatch("gpu focus")
     block, thread = _parse(argument)
     block = block or tuple(int(current["block_idx"][a]) for a in "xyz")
     dispatch = int(current["dispatch_id"])
     flat = _check_thread(current, thread, "gpu focus")
+    _outside(block, record, dispatch, "gpu focus")
     resident = _find(debug, dispatch, block)
     if resident is None:
-        raise _absent_block(debug, dispatch, block, "gpu focus")
+        raise _absent_block(debug, record, dispatch, block, "gpu focus")
     target = resident.lanes[flat]
     gdb_thread = resident.thread
     if gdb_thread is None:
@@ -120,40 +141,30 @@ def focus(argument: str) -> None:
 
 def run_to(argument: str) -> None:
     """Continue until the lane `argument` names runs, in the selected dispatch."""
-    current, debug = _selected_dispatch("gpu run-to")
+    current, debug, record = _selected_dispatch("gpu run-to")
     block, thread = _parse(argument, "gpu run-to")
     block = block or tuple(int(current["block_idx"][a]) for a in "xyz")
     dispatch = int(current["dispatch_id"])
-    _check_thread(current, thread, "gpu run-to")
-    record = runtime_state.dispatch_record(debug, dispatch)
-    grid = tuple(int(record["grid"][a]) for a in "xyz")
-    if any(b >= g for b, g in zip(block, grid)):
-        raise gdb.GdbError(f"gpu run-to: block {_text(block)} is outside the grid {_text(grid)} of dispatch {dispatch}")
+    flat = _check_thread(current, thread, "gpu run-to")
+    _outside(block, record, dispatch, "gpu run-to")
     resident = _find(debug, dispatch, block)
-    lane_at = resident.lanes[_check_thread(current, thread, "gpu run-to")] if resident is not None else None
-    if lane_at is not None and int(lane_at["state"]) not in lanes.NOT_STARTED:
+    state = int(resident.lanes[flat]["state"]) if resident is not None else None
+    if state is not None and state not in lanes.NOT_STARTED:
         raise gdb.GdbError(f"gpu run-to: block {_text(block)} thread {_text(thread)} has started already "
-                           f"({LANE_STATES.get(int(lane_at['state']))}): gpu focus selects it")  # fmt: skip
-    if resident is None:
-        others = lanes.other_blocks(debug, record, lanes.resident_blocks(debug, dispatch))
-        linear = block[0] + grid[0] * (block[1] + grid[1] * block[2])
-        if others is not None and linear in others[1]:
-            raise gdb.GdbError(f"gpu run-to: block {_text(block)} of dispatch {dispatch} has finished")
+                           f"({LANE_STATES.get(state)}): gpu focus selects it")  # fmt: skip
+    if resident is None and _not_on_a_worker(debug, record, block) == "finished":
+        raise gdb.GdbError(f"gpu run-to: block {_text(block)} of dispatch {dispatch} has finished")
     name = debug["kernels"][int(record["kernel_index"])]["device_name"].string()
     condition = (f'$_gpusym_dispatch() == {dispatch} && '
                  f'$_gpusym_lane_is("block {_text(block)} thread {_text(thread)}")')  # fmt: skip
-    before = {b.number for b in gdb.breakpoints()}
-    gdb.execute(f"tbreak {name} if {condition}", to_string=True)  # after the prologue: arguments readable
-    created = [b for b in gdb.breakpoints() if b.number not in before]
-    for breakpoint in created:
-        lane_watch.gate(breakpoint, block)
+    breakpoint = break_at(name, condition)  # after the prologue: arguments readable
+    lane_watch.gate(breakpoint, block, thread)
     print(f"[gpusym: running to block {_text(block)} thread {_text(thread)} of dispatch {dispatch}]")
     try:
         gdb.execute("continue")
     finally:
-        for breakpoint in created:
-            if breakpoint.is_valid():
-                breakpoint.delete()
+        if breakpoint.is_valid():
+            breakpoint.delete()
 
 
 class GpuFocus(gdb.Command):

@@ -124,7 +124,7 @@ def _resolve(request: Request) -> list[Kernel]:
     return list(kernels.values())
 
 
-def _break(spec: str, condition: str | None) -> gdb.Breakpoint:
+def break_at(spec: str, condition: str | None) -> gdb.Breakpoint:
     """A breakpoint on `spec`, pending without asking if nothing matches yet."""
     before = {b.number for b in gdb.breakpoints()}
     pending = gdb.parameter("breakpoint pending")
@@ -170,7 +170,7 @@ def kbreak(argument: str) -> None:
     except KbreakError:
         if not request.pending:
             raise
-        placeholder = _break(f"'kbreak {request.name}'", None)
+        placeholder = break_at(f"'kbreak {request.name}'", None)
         _waiting.append((request, placeholder))
         print(f"Breakpoint {placeholder.number}: no kernel named '{request.name}' in the files loaded so far: "
               "pending until a library that defines it is loaded")  # fmt: skip
@@ -204,18 +204,18 @@ def _set(request: Request, note: str = "") -> list[gdb.Breakpoint]:
         created = []
         for kernel in kernels:
             if kernel.stub:
-                created.append(_break(kernel.stub.symbol, request.condition))
+                created.append(break_at(kernel.stub.symbol, request.condition))
             if kernel.handle and kernel.handle.kind != "stub":
                 quoted = kernel.demangled.replace("\\", "\\\\").replace('"', '\\"')
                 launching = f'$_gpusym_launching("{quoted}")'
-                created.append(_break(LAUNCH_ENTRY, _and(launching, request.condition)))  # after its prologue: arguments valid
+                created.append(break_at(LAUNCH_ENTRY, _and(launching, request.condition)))  # after its prologue: arguments valid
         if not created:
             raise KbreakError(f"kbreak: {request.name}: no stub and no handle to catch its launch at")
         described = ", ".join(k.demangled for k in kernels)
         print(f"{_numbers(created)}: launch of kernel {described} (at its stub, and at {LAUNCH_ENTRY} on its handle){note}")
         return created
     condition = _and(_lane_condition(request), request.condition)
-    created = [_break(kernel.name, condition) for kernel in kernels]
+    created = [break_at(kernel.name, condition) for kernel in kernels]
     if request.block or request.thread:
         for breakpoint in created:
             lane_watch.gate(breakpoint, request.block, request.thread)

@@ -57,7 +57,7 @@ def resident_blocks(debug: gdb.Value, dispatch: int) -> list[Resident]:
             continue
         block = tuple(int(first["block_idx"][a]) for a in "xyz")
         grid = [int(first["grid_dim"][a]) for a in "xyz"]
-        linear = block[0] + grid[0] * (block[1] + grid[1] * block[2])
+        linear = linear_index(block, grid)
         found.append(Resident(executor, threads.get(int(executor["os_thread"])), block, linear,
                               executor["lanes"], count))  # fmt: skip
     return sorted(found, key=lambda r: r.linear)
@@ -112,7 +112,6 @@ def _running_pc(thread: gdb.InferiorThread | None) -> int | None:
 class Run:
     """Consecutive lanes of a block in one state at one place."""
 
-    block: tuple[int, int, int]
     first: int
     last: int
     state: str
@@ -132,12 +131,14 @@ def lane_runs(resident: Resident, selected: int) -> list[Run]:
     stride = lane_type.sizeof
     raw = bytes(gdb.selected_inferior().read_memory(int(resident.lanes), resident.count * stride))
     running_pc = None
+    places: dict[int, str] = {}  # by return address: the lanes of a block wait at a few calls
     runs: list[Run] = []
     for flat in range(resident.count):
         (state,) = struct.unpack_from("<I", raw, flat * stride + offsets["state"])
         if state in AT_BARRIER:
             (saved_sp,) = struct.unpack_from("<Q", raw, flat * stride + offsets["saved_sp"])
-            where = place(waiting_call(saved_sp), call=True)
+            call = waiting_call(saved_sp)
+            where = places.get(call) or places.setdefault(call, place(call, call=True))
         elif state == RUNNING:
             if running_pc is None:
                 running_pc = _running_pc(resident.thread) or 0
@@ -152,47 +153,80 @@ def lane_runs(resident: Resident, selected: int) -> list[Run]:
         if last and not is_selected and not last.selected and (last.state, last.where) == (text, where):
             last.last = flat
         else:
-            runs.append(Run(resident.block, flat, flat, text, where, is_selected))
+            runs.append(Run(flat, flat, text, where, is_selected))
     return runs
 
 
-def _linear_ranges(blocks: list[int]) -> list[tuple[int, int]]:
-    ranges: list[tuple[int, int]] = []
-    for block in sorted(blocks):
-        if ranges and ranges[-1][1] == block - 1:
-            ranges[-1] = (ranges[-1][0], block)
+def linear_index(block: tuple[int, ...], grid: tuple[int, ...]) -> int:
+    return block[0] + grid[0] * (block[1] + grid[1] * block[2])
+
+
+Ranges = list[tuple[int, int]]  # (first, last) linear block indices, inclusive
+
+
+def _merged(ranges: Ranges) -> Ranges:
+    """`ranges` sorted, with touching ones joined."""
+    merged: Ranges = []
+    for first, last in sorted(ranges):
+        if merged and first <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(last, merged[-1][1]))
         else:
-            ranges.append((block, block))
-    return ranges
+            merged.append((first, last))
+    return merged
 
 
-def other_blocks(debug: gdb.Value, record: gdb.Value, resident: list[Resident]) -> tuple[list[int], list[int]] | None:
+def _without(span: tuple[int, int], holes: Ranges) -> Ranges:
+    """`span` less the ranges `holes` (sorted, disjoint)."""
+    first, last = span
+    left: Ranges = []
+    for hole_first, hole_last in holes:
+        if hole_last < first or hole_first > last:
+            continue
+        if hole_first > first:
+            left.append((first, hole_first - 1))
+        first = max(first, hole_last + 1)
+    if first <= last:
+        left.append((first, last))
+    return left
+
+
+def other_blocks(debug: gdb.Value, record: gdb.Value, resident: list[Resident]) -> tuple[Ranges, Ranges] | None:
     """(not started, finished) blocks of the dispatch that are not on a
-    worker, by linear index; None for a runtime that does not say."""
+    worker, as ranges of linear indices (a grid may hold billions of
+    blocks); None for a runtime that does not say."""
     if int(debug["version"]) < CLAIMS_VERSION:
         return None
     total = int(record["grid"]["x"]) * int(record["grid"]["y"]) * int(record["grid"]["z"])
     if int(record["state"]) == 3:
-        return [], list(range(total))
-    claimed = int(record["blocks_claimed"])
-    on_worker = {r.linear for r in resident}
-    waiting = set()  # claimed in a worker's run, not run yet
-    for r in resident:
-        waiting.update(range(r.linear + 1, min(int(r.executor["run_end"]), total)))
-    not_started = sorted(waiting - on_worker) + list(range(claimed, total))
-    finished = [b for b in range(claimed) if b not in on_worker and b not in waiting]
+        return [], [(0, total - 1)]
+    claimed = min(int(record["blocks_claimed"]), total)
+    # Claimed in a worker's run, not run yet: after the block it runs, up to the run's end.
+    waiting = sorted((r.linear + 1, min(int(r.executor["run_end"]), total) - 1) for r in resident)
+    waiting = [(a, b) for a, b in waiting if a <= b]
+    not_started = _merged(waiting + ([(claimed, total - 1)] if claimed < total else []))
+    holes = sorted(waiting + [(r.linear, r.linear) for r in resident])
+    finished = _without((0, claimed - 1), holes) if claimed else []
     return not_started, finished
 
 
-def _block_ranges(blocks: list[int], grid: tuple[int, int, int]) -> str:
-    """Runs of consecutive blocks, each within one row of the grid (so that
-    ``(a,y,z)-(b,y,z)`` reads as what it is)."""
-    ranges = [(max(first, row), min(last, row + grid[0] - 1))
-              for first, last in _linear_ranges(blocks)
-              for row in range(first - first % grid[0], last + 1, grid[0])]  # fmt: skip
-    shown = [_coordinates(a, grid) if a == b else f"{_coordinates(a, grid)}-{_coordinates(b, grid)}"
-             for a, b in ranges[:RANGES_SHOWN]]  # fmt: skip
-    more = f", and {len(ranges) - RANGES_SHOWN} more ranges" if len(ranges) > RANGES_SHOWN else ""
+def in_ranges(block: int, ranges: Ranges) -> bool:
+    return any(first <= block <= last for first, last in ranges)
+
+
+def _block_ranges(ranges: Ranges, grid: tuple[int, int, int]) -> str:
+    """The first few runs of blocks, each within one row of the grid (so
+    that ``(a,y,z)-(b,y,z)`` reads as what it is), and how many more."""
+    row = grid[0]
+    count = sum(last // row - first // row + 1 for first, last in ranges)
+    shown = []
+    for first, last in ranges:
+        start = first
+        while start <= last and len(shown) < RANGES_SHOWN:
+            end = min(last, start - start % row + row - 1)
+            shown.append(_coordinates(start, grid) if start == end else
+                         f"{_coordinates(start, grid)}-{_coordinates(end, grid)}")  # fmt: skip
+            start = end + 1
+    more = f", and {count - len(shown)} more ranges" if count > len(shown) else ""
     return ", ".join(shown) + more
 
 
@@ -242,9 +276,10 @@ def info_lanes(argument: str) -> None:
         print("No block of it is on a worker now.")
     others = other_blocks(debug, record, resident)
     if others is not None:
-        for label, blocks in zip(("not started", "finished"), others):
-            if blocks:
-                print(f"Blocks {label}: {len(blocks)}: {_block_ranges(blocks, grid)}")
+        for label, ranges in zip(("not started", "finished"), others):
+            if ranges:
+                count = sum(last - first + 1 for first, last in ranges)
+                print(f"Blocks {label}: {count}: {_block_ranges(ranges, grid)}")
 
 
 #: Workers gdb names by the lane they run, until the program goes on.
