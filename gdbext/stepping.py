@@ -78,8 +78,15 @@ _returned: LaneReturned | None = None
 
 
 def begin() -> None:
-    """Before a stepping command: when the selected thread runs a lane, the
-    step stays on it."""
+    """Before a stepping command (its hook): when the selected thread runs a
+    lane, the step stays on it.  Never raises: the step goes on as gdb's own."""
+    try:
+        _begin()
+    except (gdb.error, gdb.MemoryError):
+        end()
+
+
+def _begin() -> None:
     global _stepped, _returned
     end()
     thread = gdb.selected_thread()
@@ -94,7 +101,7 @@ def begin() -> None:
                 and not breakpoint.pending and in_device_code(breakpoint)):  # fmt: skip
             own = breakpoint.condition
             _conditions[breakpoint.number] = own
-            breakpoint.condition = f"{GUARD} && ({own})" if own else GUARD
+            _set_condition(breakpoint, f"{GUARD} && ({own})" if own else GUARD)
     if _returned is None or not _returned.is_valid():
         try:
             _returned = LaneReturned()
@@ -119,6 +126,13 @@ def _unfocus(thread: gdb.InferiorThread, waiting: gdb.Value) -> None:
           f"{runtime_state.lane_place(running)}, which thread {thread.num} runs]")  # fmt: skip
 
 
+def _set_condition(breakpoint: gdb.Breakpoint, condition: str | None) -> None:
+    try:
+        breakpoint.condition = condition
+    except gdb.error:
+        pass  # a condition gdb cannot parse at one of its locations now: it keeps the one it has
+
+
 def end(event=None) -> None:
     """At the stop (or the prompt, after a command that failed): the
     conditions go back to what they were."""
@@ -130,7 +144,7 @@ def end(event=None) -> None:
     for number, own in _conditions.items():
         breakpoint = by_number.get(number)
         if breakpoint is not None and breakpoint.is_valid():
-            breakpoint.condition = own
+            _set_condition(breakpoint, own)
     _conditions.clear()
     if _returned is not None and _returned.is_valid():
         _returned.enabled = False
