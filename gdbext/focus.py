@@ -11,7 +11,7 @@ from gdbext.kbreak import break_at
 from gdbext.runtime_state import lane
 
 LANE_STATES = {0: "has not started yet", 1: "is running", 2: "is waiting at __syncthreads", 3: "has finished",
-               4: "waits for its wavefront in a warp function", 5: "has its warp function's result and goes on next",
+               4: "waits for its wavefront", 5: "goes on after its wavefront's meeting",
                6: "is waiting at __syncthreads", 7: "has not started yet"}
 
 
@@ -100,6 +100,16 @@ def _check_thread(current: gdb.Value, thread: tuple, command: str) -> int:
     return thread[0] + size[0] * (thread[1] + size[1] * thread[2])
 
 
+def _select_device_frame() -> None:
+    """Selects the waiting lane's innermost frame of device code (frame 1,
+    or past the runtime's frames of a warp function)."""
+    frame = gdb.newest_frame().older()
+    while frame is not None and not device_frames.is_device(frame) and frame.older() is not None:
+        frame = frame.older()
+    (frame if frame is not None and device_frames.is_device(frame) else gdb.newest_frame().older()).select()
+    gdb.execute("frame")
+
+
 def focus(argument: str) -> None:
     current, debug, record = _selected_dispatch("gpu focus")
     block, thread = _parse(argument)
@@ -123,12 +133,12 @@ def focus(argument: str) -> None:
         runtime_state.set_lane_variables(target)
         print(f"[gpusym: {where} of dispatch {dispatch}, on thread {gdb_thread.num}]")
         gdb.execute("frame 0")
-    elif state in lanes.AT_BARRIER:
+    elif state in lanes.WAITS:
         runtime_state.focus_waiting_lane(gdb_thread, target)
         runtime_state.set_lane_variables(target)
-        print(f"[gpusym: {where} of dispatch {dispatch} waits at a barrier on thread {gdb_thread.num}; "
+        print(f"[gpusym: {where} of dispatch {dispatch} {lanes.WAITS[state]} on thread {gdb_thread.num}; "
               "its frames are read from its saved context until the program goes on]")  # fmt: skip
-        gdb.execute("frame 1")
+        _select_device_frame()
     else:
         runtime_state.focus_waiting_lane(gdb_thread, None)
         run_to = f"gpu run-to block {','.join(map(str, block))} thread {','.join(map(str, thread))}"

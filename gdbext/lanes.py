@@ -20,11 +20,16 @@ from gdbext.errors import one_line_errors
 from gdbext.functions import symbol_at
 
 #: gpusym_lane_state: 6 and 7 are lanes at a barrier and not started, held
-#: while a wavefront's lanes meet at a warp function.
-STATES = {0: "not started", 1: "running", 2: "at a barrier", 3: "finished", 4: "in a warp function",
-          5: "past a warp function", 6: "at a barrier", 7: "not started"}
+#: while a wavefront's lanes meet (at a warp function, or at an access to
+#: __shared__ memory the compiler made a lockstep step: 4 and 5).
+STATES = {0: "not started", 1: "running", 2: "at a barrier", 3: "finished", 4: "meeting its wavefront",
+          5: "past its wavefront's meeting", 6: "at a barrier", 7: "not started"}
 AT_BARRIER = (2, 6)
 NOT_STARTED = (0, 7)
+#: What a lane whose context is saved on its stack waits for, by state.
+WAITS = {2: "waits at a barrier", 6: "waits at a barrier",
+         4: "waits for its wavefront (a warp function or a lockstep __shared__ access)",
+         5: "waits for its turn after its wavefront's meeting"}
 RUNNING = 1
 #: The first debugger interface version that says which blocks workers claimed.
 CLAIMS_VERSION = 6

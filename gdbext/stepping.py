@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import gdb
 
-from gdbext import runtime_state
+from gdbext import lanes, runtime_state
 from gdbext.device_frames import UNWINDER, in_device_code, is_runtime
 
 COMMANDS = ("next", "step", "until", "advance", "finish")
@@ -112,8 +112,8 @@ def _begin() -> None:
 
 
 def _unfocus(thread: gdb.InferiorThread, waiting: gdb.Value) -> None:
-    """A lane waiting at a barrier cannot be stepped: it goes on only when
-    the lanes before it wait too.  gdb steps the lane its thread runs."""
+    """A waiting lane cannot be stepped: it goes on only when the lanes
+    before it wait too.  gdb steps the lane its thread runs."""
     runtime_state.focus_waiting_lane(thread, None)
     UNWINDER.forget()
     gdb.newest_frame().select()
@@ -122,7 +122,8 @@ def _unfocus(thread: gdb.InferiorThread, waiting: gdb.Value) -> None:
         return
     runtime_state.set_lane_variables(running)
     runtime_state.shown(thread, running)
-    print(f"[gpusym: {runtime_state.lane_place(waiting)} waits at a barrier and cannot be stepped; stepping "
+    waits = lanes.WAITS.get(int(waiting["state"]), "waits")
+    print(f"[gpusym: {runtime_state.lane_place(waiting)} {waits} and cannot be stepped; stepping "
           f"{runtime_state.lane_place(running)}, which thread {thread.num} runs]")  # fmt: skip
 
 

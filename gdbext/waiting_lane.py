@@ -1,8 +1,11 @@
-"""Frames of a lane waiting at a barrier, selected with ``gpu focus``.
+"""Frames of a lane waiting at a barrier or for its wavefront, selected
+with ``gpu focus``.
 
 Its CPU thread runs another lane; the waiting lane's context is two words
 on its own stack (fiber_switch.S): its frame pointer, then where it goes
-on.  An unwinder makes that context the caller of the thread's innermost
+on.  A lane in a warp function was suspended by gpusym_fiber_switch: where
+it goes on pops six callee-saved registers pushed above those two words,
+and returns.  An unwinder makes that context the caller of the thread's innermost
 frame, so frame 1 is the waiting lane's call of the barrier and every
 frame above it is the lane's own: ``bt``, ``frame N``, ``info locals`` and
 ``print`` read them as usual.  Frame 0 stays the thread's real frame;
@@ -16,11 +19,15 @@ import gdb
 from gdb.FrameDecorator import FrameDecorator
 from gdb.unwinder import Unwinder
 
-from gdbext import runtime_state
+from gdbext import lanes, runtime_state
 
 #: Frame 0's identity: below every real stack address, so that the waiting
 #: lane's frames, on their own stack, are outer than it as gdb requires.
 MARKER_SP = 0x1000
+#: Where gpusym_fiber_switch's contexts go on: pop r15, r14, r13, r12, rbx,
+#: rbp; ret.
+RESTORE_CODE = bytes.fromhex("415f415e415d415c5b5dc3")
+RESTORED = ("r15", "r14", "r13", "r12", "rbx", "rbp")
 
 
 class _FrameId:
@@ -43,16 +50,24 @@ class WaitingLaneUnwinder(Unwinder):
     def __call__(self, pending):
         if pending.level() != 0 or (waiting := focused()) is None:
             return None
+        inferior = gdb.selected_inferior()
         try:
             saved = int(waiting["saved_sp"])
-            rbp, rip = struct.unpack("<QQ", gdb.selected_inferior().read_memory(saved, 16))
+            rbp, rip = struct.unpack("<QQ", inferior.read_memory(saved, 16))
+            registers = {"rbp": rbp}
+            sp = saved + 16
+            if inferior.read_memory(rip, len(RESTORE_CODE)).tobytes() == RESTORE_CODE:
+                *values, rip = struct.unpack("<7Q", inferior.read_memory(sp, 56))
+                registers = dict(zip(RESTORED, values))
+                sp += 56
             pc = int(pending.read_register("rip"))
         except (gdb.error, gdb.MemoryError):
             return None
         info = pending.create_unwind_info(_FrameId(MARKER_SP, pc))
         info.add_saved_register("rip", gdb.Value(rip))
-        info.add_saved_register("rsp", gdb.Value(saved + 16))
-        info.add_saved_register("rbp", gdb.Value(rbp))
+        info.add_saved_register("rsp", gdb.Value(sp))
+        for name, value in registers.items():
+            info.add_saved_register(name, gdb.Value(value))
         return info
 
 
@@ -62,7 +77,8 @@ class Marker(FrameDecorator):
 
     def __init__(self, base, waiting: gdb.Value):
         super().__init__(base)
-        self._text = f"[gpusym: {runtime_state.lane_place(waiting)} waits at a barrier; its frames follow]"
+        waits = lanes.WAITS.get(int(waiting["state"]), "waits")
+        self._text = f"[gpusym: {runtime_state.lane_place(waiting)} {waits}; its frames follow]"
 
     def function(self):
         return self._text

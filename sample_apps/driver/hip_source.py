@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from sample_apps import runtime_library, toolchain
-from sample_apps.driver import amdgpu_code, breakpoint_sites, signatures
+from sample_apps.driver import amdgpu_code, breakpoint_sites, signatures, wave_lockstep
 from sample_apps.driver.options import BuildOptions
 from symbols import device_code, offload_bundle
 
@@ -121,6 +121,8 @@ def _sim_cc1(source: Path, cuid: str, options: BuildOptions, out: Path) -> list[
         "-fcuda-is-device",
         f"-cuid={cuid}",
         "-debug-info-kind=standalone",
+        # A wavefront's lanes access __shared__ memory in lockstep.
+        f"-fpass-plugin={wave_lockstep.plugin_path(options.verbose)}",
     ]
     if "-dwarf-version=5" not in command:
         command[insert_at:insert_at] = ["-dwarf-version=5", "-debugger-tuning=gdb"]

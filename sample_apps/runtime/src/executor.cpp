@@ -26,6 +26,12 @@
 namespace gpusym {
 
 constexpr uint32_t kMaxLanes = 1024;
+// Where a lockstep access to __shared__ memory meets its wavefront: the
+// lanes at every such step meet as at one site (lowest of all), wherever the
+// compiler put it, so that lanes in the two branches of a divergent `if` go
+// on step by step, as a GPU runs both branches' accesses before the code
+// after them.
+constexpr uintptr_t kStepSite = 1;
 // Lanes past a block's last one, never waiting or unstarted: the assembly
 // reads the next lane and the one LANES_AHEAD further (lane_switch.h)
 // without checking the end.
@@ -82,6 +88,11 @@ static_assert(offsetof(gpusym::Executor, record) == 8 && offsetof(gpusym::Execut
                   offsetof(gpusym::Executor, stacks) == 40 &&
                   offsetof(gpusym::Executor, lanes) == 40 + 8 * gpusym::kMaxLanes && gpusym::kLanesPast == 4,
               "lane_switch.h reads the executor at these offsets, and LANES_AHEAD lanes past the last");
+static_assert(offsetof(gpusym::Executor, calls) == 82272 && sizeof(gpusym::WaveCall) == 40 &&
+                  offsetof(gpusym::WaveCall, op) == 0 && offsetof(gpusym::WaveCall, site) == 24 &&
+                  GPUSYM_LANE_AT_WAVE_OP == 4 && GPUSYM_LANE_WAVE_OP_DONE == 5 && GPUSYM_WAVE_STEP == 17 &&
+                  gpusym::kStepSite == 1,
+              "__gpusym_wave_step (fiber_switch.S) reads and writes these");
 static_assert(sizeof(gpusym_lane) == 72 && offsetof(gpusym_lane, state) == 60 &&
                   offsetof(gpusym_lane, saved_sp) == 64 && offsetof(gpusym_debug_executor, lane) == 8,
               "lane_switch.h reads lanes and executor records at these offsets");
@@ -452,14 +463,13 @@ const Kernel &running_kernel() { return *this_executor().dispatch->kernel; }
 
 int running_device() { return stream_device(this_executor().dispatch->stream); }
 
-// A warp function of device code (device_builtins.h): waits for the lanes
-// of the wavefront, then returns this lane's result.
-extern "C" __attribute__((visibility("default"), nodebug)) uint64_t __gpusym_wave_op(uint32_t op, uint64_t value,
-                                                                           int64_t arg, int32_t width) {
-  Executor &executor = *gpusym_executor;
-  gpusym_lane *lane = __gpusym_lane;
-  WaveCall &call = executor.calls[lane - executor.lanes];
-  call = WaveCall{op, width, value, arg, __builtin_return_address(0), 0};
+namespace {
+
+// Makes `lane`, whose `call` is a warp function, wait for its wavefront;
+// returns the lane to run next (`lane` itself when it goes on at once), null
+// for the scheduler.
+gpusym_lane *meet_wavefront(Executor &executor, gpusym_lane *lane, const WaveCall &call) {
+  executor.calls[lane - executor.lanes] = call;
   if (!wave_busy(executor)) {  // the first lane of its wavefront to meet: the next wavefront waits
     gpusym_lane *end = executor.lanes + ((lane - executor.lanes) / GPUSYM_WAVE_SIZE + 1) * GPUSYM_WAVE_SIZE;
     if (end < executor.end) hold(*end);
@@ -467,9 +477,33 @@ extern "C" __attribute__((visibility("default"), nodebug)) uint64_t __gpusym_wav
   lane->state = GPUSYM_LANE_AT_WAVE_OP;
   executor.wave_waiting++;
   executor.waited = 1;
-  gpusym_lane *next = after_stop(executor, lane);
+  return after_stop(executor, lane);
+}
+
+}  // namespace
+
+// A warp function of device code (device_builtins.h): waits for the lanes
+// of the wavefront, then returns this lane's result.
+extern "C" __attribute__((visibility("default"), nodebug)) uint64_t __gpusym_wave_op(uint32_t op, uint64_t value,
+                                                                           int64_t arg, int32_t width) {
+  Executor &executor = *gpusym_executor;
+  gpusym_lane *lane = __gpusym_lane;
+  const void *site = op == GPUSYM_WAVE_STEP ? reinterpret_cast<const void *>(kStepSite) : __builtin_return_address(0);
+  gpusym_lane *next = meet_wavefront(executor, lane, WaveCall{op, width, value, arg, site, 0});
   if (next != lane) gpusym_fiber_switch(&lane->saved_sp, next ? next->saved_sp : executor.scheduler_sp);
-  return call.result;
+  return executor.calls[lane - executor.lanes].result;
+}
+
+// Called by __gpusym_wave_step (fiber_switch.S), a lockstep access to
+// __shared__ memory, when the next lane in order has no result of the last
+// meeting to go on with; `sp` is the stepping lane's context.  Returns the
+// context to switch to.
+extern "C" __attribute__((visibility("hidden"))) void *gpusym_wave_step_sp(void *sp) {
+  Executor &executor = *gpusym_executor;
+  gpusym_lane *lane = __gpusym_lane;
+  lane->saved_sp = sp;
+  gpusym_lane *next = meet_wavefront(executor, lane, WaveCall{GPUSYM_WAVE_STEP, 0, 0, -1, reinterpret_cast<const void *>(kStepSite), 0});
+  return next ? next->saved_sp : executor.scheduler_sp;
 }
 
 // The grid barrier of a cooperative launch (hip_cooperative_groups.h), for

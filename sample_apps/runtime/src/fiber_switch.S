@@ -122,6 +122,53 @@ __gpusym_barrier:
         .cfi_endproc
         .size   __gpusym_barrier, .-__gpusym_barrier
 
+/*
+ * __gpusym_wave_step(), preserve_none like __gpusym_barrier: device code
+ * calls it before an access to __shared__ memory that must happen in
+ * lockstep with the lane's wavefront (wave_lockstep.cpp); it is a meeting
+ * of the wavefront as a warp function is (executor.cpp), where the lanes
+ * at every step meet as at one site.  The common case
+ * is done here: the next lane in order has met already and goes on, and
+ * this one waits for the next meeting.
+ */
+        .p2align 4
+        .globl  __gpusym_wave_step
+        .type   __gpusym_wave_step, @function
+__gpusym_wave_step:
+        .cfi_startproc
+        pushq   %rbp
+        .cfi_adjust_cfa_offset 8
+        .cfi_rel_offset %rbp, 0
+        movq    __gpusym_lane@GOTTPOFF(%rip), %rcx
+        movq    %fs:(%rcx), %rax                /* the lane */
+        cmpl    $WAVE_OP_DONE, LANE_SIZE+LANE_STATE(%rax)
+        jne     1f
+        movq    gpusym_executor@GOTTPOFF(%rip), %r8
+        movq    %fs:(%r8), %r8
+        leaq    EXECUTOR_LANES(%r8), %r10       /* this lane's call: index * CALL_SIZE */
+        movq    %rax, %r11
+        subq    %r10, %r11
+        movabsq $INVERSE_OF_9, %r10
+        imulq   %r10, %r11                      /* index * 8 */
+        leaq    (%r11,%r11,4), %r11
+        leaq    EXECUTOR_CALLS(%r8,%r11), %r11
+        movl    $WAVE_STEP, CALL_OP(%r11)
+        movq    $STEP_SITE, CALL_SITE(%r11)
+        movq    %rsp, LANE_SAVED_SP(%rax)
+        movl    $AT_WAVE_OP, LANE_STATE(%rax)   /* one more waits, the next goes on: as many wait */
+        leaq    LANE_SIZE(%rax), %rdx
+        movq    EXECUTOR_RECORD(%r8), %r9
+        RESUME_LANE %rdx, %r9, %r10
+1:      movq    %rsp, %rdi
+        callq   gpusym_wave_step_sp
+        movq    %rax, %rsp
+        popq    %rbp
+        .cfi_adjust_cfa_offset -8
+        popq    %rcx
+        jmp     *%rcx
+        .cfi_endproc
+        .size   __gpusym_wave_step, .-__gpusym_wave_step
+
         .p2align 4
         .globl  gpusym_lane_exit
         .hidden gpusym_lane_exit

@@ -10,6 +10,8 @@
         .set    RUNNING, 1
         .set    AT_BARRIER, 2
         .set    EXITED, 3
+        .set    AT_WAVE_OP, 4
+        .set    WAVE_OP_DONE, 5
         .set    LANES_AHEAD, 4          /* whose context is prefetched; lanes past the last stand in */
         .set    EXECUTOR_RECORD, 8      /* gpusym::Executor */
         .set    EXECUTOR_KERNEL, 16
@@ -17,6 +19,12 @@
         .set    EXECUTOR_WAITED, 32
         .set    EXECUTOR_STACKS, 40
         .set    EXECUTOR_LANES, 40+8*1024
+        .set    EXECUTOR_CALLS, 82272   /* WaveCall calls[1024] */
+        .set    CALL_SIZE, 40           /* WaveCall */
+        .set    CALL_OP, 0
+        .set    CALL_SITE, 24
+        .set    WAVE_STEP, 17           /* GPUSYM_WAVE_STEP */
+        .set    STEP_SITE, 1            /* executor.cpp: kStepSite */
         .set    RECORD_LANE, 8          /* gpusym_debug_executor */
         .set    DEBUG_WATCH_COUNT, 152  /* gpusym_debug.watch_count */
 

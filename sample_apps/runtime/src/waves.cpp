@@ -74,7 +74,8 @@ void resolve_wave(WaveCall *calls, uint32_t count, uint64_t active) {
       case GPUSYM_WAVE_ANY: call.result = (voted & asked) != 0; break;
       case GPUSYM_WAVE_ALL: call.result = (active & asked & ~voted) == 0; break;
       case GPUSYM_WAVE_ACTIVE: call.result = active; break;
-      case GPUSYM_WAVE_SYNC: call.result = 0; break;
+      case GPUSYM_WAVE_SYNC:
+      case GPUSYM_WAVE_STEP: call.result = 0; break;
       default: call.result = reduce(calls, count, active & asked, call.op); break;
     }
   }

@@ -68,6 +68,10 @@ enum gpusym_wave_op {
   GPUSYM_WAVE_AND = 14,
   GPUSYM_WAVE_OR = 15,
   GPUSYM_WAVE_XOR = 16,
+  /* An access to __shared__ memory in lockstep with the wavefront (the
+   * simulated device's compile puts these in: wave_lockstep.cpp); value:
+   * 1 a load, 2 a store; arg: the address.  Only the meeting. */
+  GPUSYM_WAVE_STEP = 17,
 };
 
 #if defined(__HIP__)

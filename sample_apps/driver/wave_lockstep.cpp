@@ -1,0 +1,261 @@
+// A clang pass plugin for the simulated device's compile: a wavefront's
+// lanes access __shared__ memory in lockstep, as on a GPU.
+//
+// The runtime runs a block's lanes one after another between barriers, so
+// warp-synchronous code (lanes of a wavefront exchanging values through
+// __shared__ memory with no barrier, relying on the wavefront executing each
+// instruction for all its lanes at once) would read values not yet written.
+// This pass puts a wave step in front of such accesses: a call of the
+// runtime where every running lane of the wavefront arrives before any goes
+// on (a meeting, as at a warp function), so the lanes' accesses happen round
+// by round, as the hardware's would.
+//
+// Two phases:
+//  - before any optimisation, a step in front of every access to __shared__
+//    memory (a thread_local variable of device code, as hip_common.h makes
+//    __shared__) and every volatile access: a call of __gpusym_wave_op
+//    (GPUSYM_WAVE_STEP) that takes the address, so no optimisation moves or
+//    merges the access across it;
+//  - after optimisation (inlining done), the steps that cannot matter go: a
+//    step is needed before a load only if a store may precede it since the
+//    last barrier, warp function or kept step (the load must see what every
+//    lane stored before it); before a volatile store, if any access may
+//    (every lane must have read what it overwrites).  Kernels start with
+//    nothing before them; other functions and calls of functions not
+//    inlined are assumed to have done both.  The steps kept call
+//    __gpusym_wave_step, the runtime's fast entry.
+//
+// A store that is not volatile gets no step of its own: warp-synchronous
+// code overwrites what another lane of the wavefront reads at the same step
+// only through volatile (or a warp function), as HIP's programming guide
+// requires, and a step before every store would cost every kernel that
+// uses __shared__ memory with barriers (a block reduction's store) a lane
+// switch.
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/PassPlugin.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/ValueTracking.h"
+
+using namespace llvm;
+
+namespace {
+
+constexpr uint64_t kWaveStep = 17;  // GPUSYM_WAVE_STEP in gpusym/lane.h
+constexpr const char *kWaveOp = "__gpusym_wave_op";
+constexpr const char *kBarrier = "__gpusym_barrier";
+constexpr const char *kWaveStepEntry = "__gpusym_wave_step";
+
+// What an access does to memory, and whether it is volatile: bits of these.
+enum Kind : unsigned { kLoad = 1, kStore = 2, kVolatile = 4 };
+
+FunctionCallee wave_op(Module &module) {
+  LLVMContext &context = module.getContext();
+  auto *type = FunctionType::get(Type::getInt64Ty(context),
+                                 {Type::getInt32Ty(context), Type::getInt64Ty(context),
+                                  Type::getInt64Ty(context), Type::getInt32Ty(context)},
+                                 false);
+  return module.getOrInsertFunction(kWaveOp, type);
+}
+
+// Whether `pointer` may point into __shared__ memory: into a thread_local
+// variable of device code (the runtime's own, named __gpusym*, are not), or
+// what a thread_local wrapper (_ZTW*, for extern __shared__) returns.
+bool shared_pointer(const Value *pointer) {
+  SmallVector<const Value *, 4> objects;
+  getUnderlyingObjects(pointer, objects, nullptr, 0);
+  for (const Value *object : objects) {
+    if (const auto *call = dyn_cast<CallBase>(object)) {
+      if (const auto *intrinsic = dyn_cast<IntrinsicInst>(call);
+          intrinsic && intrinsic->getIntrinsicID() == Intrinsic::threadlocal_address)
+        object = intrinsic->getArgOperand(0)->stripPointerCasts();
+      else if (const Function *callee = call->getCalledFunction();
+               callee && callee->getName().starts_with("_ZTW"))
+        return true;
+    }
+    if (const auto *global = dyn_cast<GlobalVariable>(object);
+        global && global->isThreadLocal() && !global->getName().starts_with("__gpusym"))
+      return true;
+  }
+  return false;
+}
+
+// The kinds of access `inst` makes to __shared__ memory, and its address.
+std::pair<unsigned, Value *> shared_access(Instruction &inst) {
+  if (auto *load = dyn_cast<LoadInst>(&inst))
+    return {load->isVolatile() ? kLoad | kVolatile : shared_pointer(load->getPointerOperand()) ? kLoad : 0u,
+            load->getPointerOperand()};
+  if (auto *store = dyn_cast<StoreInst>(&inst))
+    return {store->isVolatile() ? kStore | kVolatile : shared_pointer(store->getPointerOperand()) ? kStore : 0u,
+            store->getPointerOperand()};
+  if (auto *rmw = dyn_cast<AtomicRMWInst>(&inst))
+    return {shared_pointer(rmw->getPointerOperand()) ? kLoad | kStore : 0u, rmw->getPointerOperand()};
+  if (auto *cas = dyn_cast<AtomicCmpXchgInst>(&inst))
+    return {shared_pointer(cas->getPointerOperand()) ? kLoad | kStore : 0u, cas->getPointerOperand()};
+  if (auto *transfer = dyn_cast<MemTransferInst>(&inst)) {
+    unsigned kinds = (shared_pointer(transfer->getSource()) ? kLoad : 0u) |
+                     (shared_pointer(transfer->getDest()) ? kStore : 0u);
+    return {kinds, shared_pointer(transfer->getDest()) ? transfer->getDest() : transfer->getSource()};
+  }
+  if (auto *set = dyn_cast<MemSetInst>(&inst))
+    return {shared_pointer(set->getDest()) ? kStore : 0u, set->getDest()};
+  return {0u, nullptr};
+}
+
+// Phase one: a step in front of every access to __shared__ memory.
+struct MarkSharedAccesses : PassInfoMixin<MarkSharedAccesses> {
+  PreservedAnalyses run(Module &module, ModuleAnalysisManager &) {
+    FunctionCallee step = wave_op(module);
+    bool changed = false;
+    for (Function &function : module) {
+      if (function.isDeclaration()) continue;
+      SmallVector<std::pair<Instruction *, std::pair<unsigned, Value *>>, 16> accesses;
+      for (Instruction &inst : instructions(function))
+        if (auto access = shared_access(inst); access.first) accesses.push_back({&inst, access});
+      for (auto &[inst, access] : accesses) {
+        IRBuilder<> builder(inst);
+        Value *address = builder.CreatePtrToInt(access.second, builder.getInt64Ty());
+        CallInst *call = builder.CreateCall(step, {builder.getInt32(kWaveStep), builder.getInt64(access.first),
+                                                   address, builder.getInt32(0)});
+        call->setConvergent();
+        call->setDebugLoc(inst->getDebugLoc());
+        if (!call->getDebugLoc() && function.getSubprogram())
+          call->setDebugLoc(DILocation::get(module.getContext(), 0, 0, function.getSubprogram()));
+        changed = true;
+      }
+    }
+    return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+};
+
+// The kinds a wave step stands for; 0 when `inst` is no wave step.
+unsigned step_kinds(const Instruction &inst) {
+  const auto *call = dyn_cast<CallInst>(&inst);
+  const Function *callee = call ? call->getCalledFunction() : nullptr;
+  if (!callee || callee->getName() != kWaveOp) return 0;
+  const auto *op = dyn_cast<ConstantInt>(call->getArgOperand(0));
+  const auto *kinds = dyn_cast<ConstantInt>(call->getArgOperand(1));
+  if (!op || op->getZExtValue() != kWaveStep || !kinds) return 0;
+  return static_cast<unsigned>(kinds->getZExtValue()) & (kLoad | kStore | kVolatile);
+}
+
+// Whether `inst` joins the lanes: a barrier or a warp function.
+bool joins(const Instruction &inst) {
+  const auto *call = dyn_cast<CallBase>(&inst);
+  const Function *callee = call ? call->getCalledFunction() : nullptr;
+  if (!callee) return false;
+  StringRef name = callee->getName();
+  return name == kBarrier || name == kWaveStepEntry || (name == kWaveOp && !step_kinds(inst));
+}
+
+// Whether `inst` may access __shared__ memory with no step of its own: a
+// call of a function with a body here (not inlined) or through a pointer.
+bool opaque_call(const Instruction &inst) {
+  const auto *call = dyn_cast<CallBase>(&inst);
+  if (!call || isa<IntrinsicInst>(call) || joins(inst) || step_kinds(inst)) return false;
+  const Function *callee = call->getCalledFunction();
+  return !callee || !callee->isDeclaration();
+}
+
+// Phase two: the steps that cannot matter go.
+struct DropNeedlessSteps : PassInfoMixin<DropNeedlessSteps> {
+  PreservedAnalyses run(Module &module, ModuleAnalysisManager &) {
+    bool changed = false;
+    for (Function &function : module)
+      if (!function.isDeclaration()) changed |= prune(function);
+    return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+
+  // The kinds of access that may have happened since the lanes last joined,
+  // after `block`, given those before it and the steps kept.  With `decide`,
+  // a step needed there is kept from then on; `added` says whether one was.
+  static unsigned through(BasicBlock &block, unsigned state, SmallPtrSetImpl<Instruction *> &kept, bool decide,
+                          bool &added) {
+    for (Instruction &inst : block) {
+      if (joins(inst)) {
+        state = 0;
+      } else if (unsigned kinds = step_kinds(inst)) {
+        bool need = (kinds & kLoad) && (state & kStore);
+        if (kinds & kVolatile) need |= (kinds & kStore) && state;
+        if (decide && need && kept.insert(&inst).second) added = true;
+        kinds &= kLoad | kStore;
+        state = kept.contains(&inst) ? kinds : state | kinds;
+      } else if (opaque_call(inst)) {
+        state = kLoad | kStore;
+      }
+    }
+    return state;
+  }
+
+  // Keeps the steps needed given the states the steps kept so far leave,
+  // until no more are: then every step dropped is needless.
+  static bool prune(Function &function) {
+    SmallVector<Instruction *, 16> steps;
+    for (Instruction &inst : instructions(function))
+      if (step_kinds(inst)) steps.push_back(&inst);
+    if (steps.empty()) return false;
+    unsigned at_entry = function.hasFnAttribute("uniform-work-group-size") ? 0u : kLoad | kStore;  // a kernel
+    SmallPtrSet<Instruction *, 16> kept;
+    DenseMap<BasicBlock *, unsigned> out;
+    auto in = [&](BasicBlock &block) {
+      unsigned state = &block == &function.getEntryBlock() ? at_entry : 0u;
+      for (BasicBlock *before : predecessors(&block)) state |= out.lookup(before);
+      return state;
+    };
+    for (bool added = true; added;) {
+      out.clear();  // the states at each block's end, to a fixed point (they only grow)
+      for (bool moved = true; moved;) {
+        moved = false;
+        for (BasicBlock &block : function) {
+          bool unused = false;
+          unsigned after = through(block, in(block), kept, false, unused);
+          if (after != out.lookup(&block)) {
+            out[&block] = after;
+            moved = true;
+          }
+        }
+      }
+      added = false;
+      for (BasicBlock &block : function) through(block, in(block), kept, true, added);
+    }
+    // Those kept become calls of the runtime's fast entry, which keeps no
+    // register (its lanes' contexts are a stack pointer, as at a barrier).
+    Module &module = *function.getParent();
+    FunctionCallee fast =
+        module.getOrInsertFunction(kWaveStepEntry, FunctionType::get(Type::getVoidTy(module.getContext()), false));
+    cast<Function>(fast.getCallee())->setCallingConv(CallingConv::PreserveNone);
+    for (Instruction *step : steps) {
+      if (kept.contains(step)) {
+        CallInst *call = CallInst::Create(fast, "", step->getIterator());
+        call->setCallingConv(CallingConv::PreserveNone);
+        call->setConvergent();
+        call->setDebugLoc(step->getDebugLoc());
+      }
+      Instruction *address = dyn_cast<Instruction>(cast<CallInst>(step)->getArgOperand(2));
+      step->eraseFromParent();
+      if (address && address->use_empty()) address->eraseFromParent();
+    }
+    return true;
+  }
+};
+
+}  // namespace
+
+extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "gpusym-wave-lockstep", "1", [](PassBuilder &builder) {
+            builder.registerPipelineStartEPCallback(
+                [](ModulePassManager &passes, OptimizationLevel) { passes.addPass(MarkSharedAccesses()); });
+            builder.registerOptimizerLastEPCallback(
+                [](ModulePassManager &passes, OptimizationLevel) { passes.addPass(DropNeedlessSteps()); });
+          }};
+}

@@ -1,0 +1,138 @@
+// Warp-synchronous code: lanes of a wavefront exchanging values through
+// __shared__ memory with no barrier and no warp function, relying on the
+// wavefront executing in lockstep.  Each kernel's result is checked against
+// the host's; the program prints one line per case and the number wrong.
+#include <hip/hip_runtime.h>
+
+#include <cstdio>
+
+constexpr int kBlock = 256;
+
+// The reduction of rocm-examples' Tutorials/reduction v5: shared memory is
+// not volatile, the last wavefront's steps have no barrier.
+__global__ void max_reduce(const unsigned* in, unsigned* out) {
+  extern __shared__ unsigned shared[];
+  unsigned tid = threadIdx.x;
+  shared[tid] = in[blockIdx.x * blockDim.x + tid];
+  __syncthreads();
+  for (unsigned i = blockDim.x / 2; i > warpSize; i /= 2) {
+    if (tid < i) shared[tid] = max(shared[tid], shared[tid + i]);
+    __syncthreads();
+  }
+  for (unsigned i = warpSize; i > 0; i /= 2)
+    if (tid < i) shared[tid] = max(shared[tid], shared[tid + i]);
+  if (tid == 0) out[blockIdx.x] = shared[0];
+}
+
+// The classic warp-synchronous sum: a volatile pointer, in a function of
+// its own.
+__device__ __noinline__ void warp_sum(volatile int* s, int tid) {
+  for (int offset = warpSize; offset > 0; offset /= 2) s[tid] += s[tid + offset];
+}
+
+__global__ void classic_sum(const int* in, int* out) {
+  __shared__ int s[kBlock];
+  int tid = threadIdx.x;
+  s[tid] = in[blockIdx.x * kBlock + tid];
+  __syncthreads();
+  for (int i = kBlock / 2; i > warpSize; i /= 2) {
+    if (tid < i) s[tid] += s[tid + i];
+    __syncthreads();
+  }
+  if (tid < warpSize) warp_sum(s, tid);
+  if (tid == 0) out[blockIdx.x] = s[0];
+}
+
+// An inclusive scan of each wavefront (Hillis and Steele): every step
+// overwrites what the lane `offset` further reads at the same step.
+__global__ void wave_scan(const int* in, int* out) {
+  __shared__ int s[kBlock];
+  volatile int* v = s;
+  int tid = threadIdx.x, lane = tid % warpSize;
+  v[tid] = in[blockIdx.x * kBlock + tid];
+  for (int offset = 1; offset < warpSize; offset *= 2)
+    if (lane >= offset) v[tid] += v[tid - offset];
+  out[blockIdx.x * kBlock + tid] = v[tid];
+}
+
+// Divergence: half of each wavefront returns first; the other half shifts
+// values down by one, warp-synchronously, twice.
+__global__ void half_shift(int* out) {
+  __shared__ int s[kBlock];
+  volatile int* v = s;
+  int tid = threadIdx.x, lane = tid % warpSize;
+  if (lane >= warpSize / 2) return;
+  v[tid] = tid;
+  v[tid] = lane + 1 < warpSize / 2 ? v[tid + 1] : -1;
+  v[tid] = lane + 1 < warpSize / 2 ? v[tid + 1] : -1;
+  out[blockIdx.x * kBlock + tid] = v[tid];
+}
+
+template <typename T>
+static T* managed(size_t count) {
+  T* p = nullptr;
+  if (hipMallocManaged(&p, count * sizeof(T)) != hipSuccess) {
+    std::printf("lockstep: hipMallocManaged failed\n");
+    std::exit(2);
+  }
+  return p;
+}
+
+int main() {
+  const int blocks = 64, n = blocks * kBlock, wave = warpSize;
+  unsigned* uin = managed<unsigned>(n);
+  unsigned* uout = managed<unsigned>(blocks);
+  int* in = managed<int>(n);
+  int* out = managed<int>(n);
+  for (int i = 0; i < n; i++) {
+    uin[i] = (i * 2654435761u) % 100003;
+    in[i] = i % 7 - 3;
+  }
+  int total = 0, wrong = 0;
+
+  hipLaunchKernelGGL(max_reduce, blocks, kBlock, kBlock * sizeof(unsigned), 0, uin, uout);
+  hipDeviceSynchronize();
+  for (int b = 0; b < blocks; b++) {
+    unsigned expect = 0;
+    for (int t = 0; t < kBlock; t++) expect = uin[b * kBlock + t] > expect ? uin[b * kBlock + t] : expect;
+    wrong += uout[b] != expect;
+  }
+  std::printf("lockstep: max_reduce: %d wrong\n", wrong);
+  total += wrong;
+
+  wrong = 0;
+  hipLaunchKernelGGL(classic_sum, blocks, kBlock, 0, 0, in, out);
+  hipDeviceSynchronize();
+  for (int b = 0; b < blocks; b++) {
+    int expect = 0;
+    for (int t = 0; t < kBlock; t++) expect += in[b * kBlock + t];
+    wrong += out[b] != expect;
+  }
+  std::printf("lockstep: classic_sum: %d wrong\n", wrong);
+  total += wrong;
+
+  wrong = 0;
+  hipLaunchKernelGGL(wave_scan, blocks, kBlock, 0, 0, in, out);
+  hipDeviceSynchronize();
+  for (int i = 0, sum = 0; i < n; i++) {
+    sum = i % wave == 0 ? in[i] : sum + in[i];
+    wrong += out[i] != sum;
+  }
+  std::printf("lockstep: wave_scan: %d wrong\n", wrong);
+  total += wrong;
+
+  wrong = 0;
+  for (int i = 0; i < n; i++) out[i] = -7;
+  hipLaunchKernelGGL(half_shift, blocks, kBlock, 0, 0, out);
+  hipDeviceSynchronize();
+  for (int i = 0; i < n; i++) {
+    int lane = i % kBlock % wave, half = wave / 2;
+    int expect = lane >= half ? -7 : lane + 2 < half ? i % kBlock + 2 : -1;
+    wrong += out[i] != expect;
+  }
+  std::printf("lockstep: half_shift: %d wrong\n", wrong);
+  total += wrong;
+
+  std::printf("lockstep: %d wrong\n", total);
+  return total != 0;
+}
