@@ -18,7 +18,7 @@ from __future__ import annotations
 import gdb
 
 from gdbext.device_frames import is_device
-from gdbext.runtime_state import WAVE_SIZE, lane
+from gdbext.runtime_state import lane, wave_size
 
 #: The built-in's name -> its field of struct gpusym_lane (None: a constant).
 FIELDS = {"threadIdx": "thread_idx", "blockIdx": "block_idx", "blockDim": "block_dim", "gridDim": "grid_dim",
@@ -90,7 +90,7 @@ class WarpSize(gdb.Function):
             return own
         if not _in_kernel():
             raise _no_symbol("warpSize")
-        return gdb.Value(WAVE_SIZE)
+        return gdb.Value(wave_size(lane()))
 
 
 def define_macros() -> None:

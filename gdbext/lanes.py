@@ -259,6 +259,7 @@ def info_lanes(argument: str) -> None:
     kernel = runtime_state.kernel_name(debug, int(record["kernel_index"]))
     print(f"Dispatch {number}: {kernel} {runtime_state.record_launch_text(record)}")
     resident = resident_blocks(debug, number)
+    wave = runtime_state.record_wave_size(debug, record)
     current = runtime_state.lane()
     selected = int(current.address) if current is not None else 0
     size = tuple(int(record["block"][a]) for a in "xyz")
@@ -270,7 +271,7 @@ def info_lanes(argument: str) -> None:
                 threads = _coordinates(run.first, size)
                 if run.last != run.first:
                     threads += f"-{_coordinates(run.last, size)}"
-                first, last = run.first // runtime_state.WAVE_SIZE, run.last // runtime_state.WAVE_SIZE
+                first, last = run.first // wave, run.last // wave
                 waves = f"{first}" + (f"-{last}" if last != first else "")
                 rows.append(("*" if run.selected else "", _coordinates(block.linear, grid), threads,
                              str(run.last - run.first + 1), waves, run.state, run.where))  # fmt: skip

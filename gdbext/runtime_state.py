@@ -11,7 +11,8 @@ import gdb
 from symbols.demangle import demangle
 
 DISPATCH_SLOTS = 1024  # GPUSYM_DEBUG_DISPATCH_SLOTS
-WAVE_SIZE = 64  # GPUSYM_WAVE_SIZE: lanes of a wavefront, warpSize
+WAVE_SIZE = 64  # GPUSYM_WAVE_SIZE unless the device code asked for 32
+WAVE_SIZE_VERSION = 7  # dispatch records say their kernel's wave size
 DISPATCH_STATES = {1: "queued", 2: "running", 3: "complete"}
 STREAM_NON_BLOCKING = 0x1  # hipStreamNonBlocking
 STREAM_DESTROYED = 2  # GPUSYM_STREAM_DESTROYED (1: live, 0: a free slot)
@@ -67,6 +68,20 @@ def dispatch_record(debug: gdb.Value, number: int) -> gdb.Value | None:
     """Dispatch `number`'s record, or None once its slot has been reused."""
     record = debug["dispatches"][(number - 1) % DISPATCH_SLOTS]
     return record if int(record["id"]) == number else None
+
+
+def record_wave_size(debug: gdb.Value, record: gdb.Value) -> int:
+    """Lanes of a wavefront (warpSize) of dispatch `record`'s kernel."""
+    if int(debug["version"]) < WAVE_SIZE_VERSION:
+        return WAVE_SIZE
+    return int(record["wave_size"]) or WAVE_SIZE
+
+
+def wave_size(current: gdb.Value) -> int:
+    """Lanes of a wavefront (warpSize) of the kernel lane `current` runs."""
+    debug = debug_state()
+    record = dispatch_record(debug, int(current["dispatch_id"])) if debug is not None else None
+    return record_wave_size(debug, record) if record is not None else WAVE_SIZE
 
 
 def dispatches(debug: gdb.Value) -> list[gdb.Value]:
@@ -200,7 +215,7 @@ def announce_lane(event) -> None:
     current = lane()
     if current is None:
         return
-    wavefront = int(current["flat_thread"]) // WAVE_SIZE
+    wavefront = int(current["flat_thread"]) // wave_size(current)
     print(f"[gpusym: {lane_place(current)} of dispatch {int(current['dispatch_id'])}, wavefront {wavefront}]")
     set_lane_variables(current)
     shown(gdb.selected_thread(), current)

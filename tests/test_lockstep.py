@@ -55,3 +55,26 @@ def test_a_lane_inside_a_warp_function_can_be_focused(build_program):
     # Thread 1 went on, to the next shuffle, and waits there.
     assert "thread (1,0,0) of dispatch 1 waits for its wavefront" in output, output
     assert re.findall(r"^\$\d+ = (.*)$", output, re.M) == ["10", "30", "1", "15"], output
+
+
+@pytest.mark.parametrize(("flags", "wave"), [((), 64), (("-mno-wavefrontsize64",), 32),
+                                             (("--offload-arch=gfx1100",), 32),
+                                             (("--offload-arch=gfx1100", "-mwavefrontsize64"), 64)])  # fmt: skip
+def test_wavefronts_of_32_lanes_on_request_and_everything_agrees(build_program, flags, wave):
+    result = run([build_program("wave_size.hip", flags=flags)])
+    assert result.stdout == (f"warpSize {wave} __AMDGCN_WAVEFRONT_SIZE {wave} lane of thread 40 {40 % wave} "
+                             f"first wavefront's sum {sum(range(wave))} ballot lanes {wave} prop {wave} attribute {wave}\n"), describe(result)  # fmt: skip
+    assert result.returncode == 0 and not result.stderr, describe(result)
+
+
+def test_warp_synchronous_code_written_for_32_lanes(build_program):
+    result = run([build_program("lockstep.hip", flags=("-O2", "-mno-wavefrontsize64"))])
+    wrong = dict(re.findall(r"^lockstep: (\w+): (\d+) wrong$", result.stdout, re.M))
+    assert sorted(wrong) == sorted(CASES) and set(wrong.values()) == {"0"}, describe(result)
+
+
+def test_a_stop_names_the_wavefront_of_32_lanes(build_program):
+    output = gdb(build_program("wave_size.hip", flags=("-g", "-mno-wavefrontsize64")),
+                 "kbreak wave_facts -block 0 -thread 40", "run", "print warpSize", "print $_gpusym_warp_size()")  # fmt: skip
+    assert "[gpusym: block (0,0,0) thread (40,0,0) of dispatch 1, wavefront 1]" in output, output
+    assert re.findall(r"^\$\d+ = (.*)$", output, re.M) == ["32", "32"], output

@@ -47,9 +47,15 @@ def compilation_id(source: Path, options: BuildOptions) -> str:
     return hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
-def _common_flags(options: BuildOptions) -> list[str]:
+#: AMDGPU flags that host compiles would warn of as unused: the simulated
+#: device gets their meaning as options.wave_size.
+_AMDGPU_ONLY_FLAGS = ("-mwavefrontsize64", "-mno-wavefrontsize64")
+
+
+def _common_flags(options: BuildOptions, *, host: bool = False) -> list[str]:
     rdc = ["-fgpu-rdc"] if options.rdc else []
-    return ["-x", "hip", "-nogpuinc", "-nogpulib", *rdc, f"-I{runtime_library.INCLUDE_DIR}", *options.compile_flags]
+    flags = [flag for flag in options.compile_flags if not (host and flag in _AMDGPU_ONLY_FLAGS)]
+    return ["-x", "hip", "-nogpuinc", "-nogpulib", *rdc, f"-I{runtime_library.INCLUDE_DIR}", *flags]
 
 
 def _amdgpu_object(source: Path, arch: str, cuid: str, options: BuildOptions, out: Path):
@@ -95,7 +101,7 @@ def _sim_cc1(source: Path, cuid: str, options: BuildOptions, out: Path) -> list[
     probe = [
         toolchain.tool("clang++"),
         "-###",
-        *_common_flags(options),
+        *_common_flags(options, host=True),
         "--cuda-host-only",
         "-c",
         str(source),
@@ -123,6 +129,7 @@ def _sim_cc1(source: Path, cuid: str, options: BuildOptions, out: Path) -> list[
         "-debug-info-kind=standalone",
         # A wavefront's lanes access __shared__ memory in lockstep.
         f"-fpass-plugin={wave_lockstep.plugin_path(options.verbose)}",
+        f"-DGPUSYM_WAVE_SIZE={options.wave_size}",
     ]
     if "-dwarf-version=5" not in command:
         command[insert_at:insert_at] = ["-dwarf-version=5", "-debugger-tuning=gdb"]
@@ -182,7 +189,7 @@ def sim_code_object(device_objects: list[Path], kernels: list[str], options: Bui
     functions, shared = signatures.describe(described)
     signatures.check_kernels(functions, kernels)
     generated = workdir / "sim_signatures.s"
-    generated.write_text(signatures.assembly(functions, shared, kernels))
+    generated.write_text(signatures.assembly(functions, shared, kernels, options.wave_size))
     shared_object = workdir / "sim.so"
     _link_shared([*device_objects, generated], shared_object, options, strip=not debug)
     return shared_object.read_bytes()
@@ -269,7 +276,7 @@ def compile_hip(source: Path, options: BuildOptions, output: Path, workdir: Path
         embed = ["-Xclang", "-fcuda-include-gpubinary", "-Xclang", str(bundle)]
     host = [
         toolchain.tool("clang++"),
-        *_common_flags(options),
+        *_common_flags(options, host=True),
         *options.dependency_flags,
         "--cuda-host-only",
         *[f"--offload-arch={arch}" for arch in options.archs],

@@ -118,6 +118,16 @@ class BuildOptions:
     def archs(self) -> list[str]:
         return self.offload_archs or ["gfx90a"]
 
+    @property
+    def wave_size(self) -> int:
+        """Lanes of a wavefront of the simulated device's code (warpSize): as
+        on the GPU compiled for, 32 with -mno-wavefrontsize64 or an RDNA first
+        --offload-arch (gfx10-12) without -mwavefrontsize64, else 64."""
+        for flag in reversed(self.compile_flags):
+            if flag in ("-mwavefrontsize64", "-mno-wavefrontsize64"):
+                return 64 if flag == "-mwavefrontsize64" else 32
+        return 32 if self.archs[0].startswith(("gfx10", "gfx11", "gfx12")) else 64
+
 
 def _language_of(path: Path, forced: str, hipcc: bool) -> str | None:
     if forced != "none":

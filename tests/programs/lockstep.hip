@@ -79,7 +79,9 @@ static T* managed(size_t count) {
 }
 
 int main() {
-  const int blocks = 64, n = blocks * kBlock, wave = warpSize;
+  hipDeviceProp_t prop;
+  if (hipGetDeviceProperties(&prop, 0) != hipSuccess) return 2;
+  const int blocks = 64, n = blocks * kBlock, wave = prop.warpSize;
   unsigned* uin = managed<unsigned>(n);
   unsigned* uout = managed<unsigned>(blocks);
   int* in = managed<int>(n);

@@ -55,7 +55,7 @@ void fill_properties(hipDeviceProp_t &prop, int device) {
   prop.maxSharedMemoryPerMultiProcessor = kMaxDynamicShared;
   prop.regsPerBlock = 65536;
   prop.regsPerMultiprocessor = 65536;
-  prop.warpSize = GPUSYM_WAVE_SIZE;
+  prop.warpSize = static_cast<int>(device_wave_size());
   prop.cooperativeLaunch = 1;  // hipLaunchCooperativeKernel: up to multiProcessorCount blocks
   prop.memPitch = 0x7fffffff;
   prop.maxThreadsPerBlock = 1024;

@@ -56,12 +56,14 @@ struct Executor {
   WaveCall calls[kMaxLanes];
   uint32_t wave_waiting = 0;
   bool releasing = false;
+  uint32_t wave = GPUSYM_WAVE_SIZE;  // lanes of a wavefront of the running kernel
 
   Executor();
   void take(Op *op) {
     dispatch = op;
     kernel_entry = op->kernel->entry;
     call_image = op->call.data();
+    wave = op->kernel->wave_size;
     allocate_thread_storage(*op->kernel);
   }
 };
@@ -98,7 +100,7 @@ static_assert(sizeof(gpusym_lane) == 72 && offsetof(gpusym_lane, state) == 60 &&
               "lane_switch.h reads lanes and executor records at these offsets");
 static_assert(offsetof(struct gpusym_debug, watch_count) == 152, "lane_switch.h reads gpusym_debug.watch_count there");
 static_assert(GPUSYM_LANE_UNSTARTED == 0 && GPUSYM_LANE_RUNNING == 1 && GPUSYM_LANE_AT_BARRIER == 2 &&
-                  GPUSYM_LANE_EXITED == 3 && GPUSYM_WAVE_SIZE <= 64,
+                  GPUSYM_LANE_EXITED == 3 && GPUSYM_MAX_WAVE_SIZE <= 64,
               "lane_switch.h writes these lane states");
 
 namespace gpusym {
@@ -259,7 +261,7 @@ gpusym_lane *meet(Executor &executor, gpusym_lane *first, gpusym_lane *end) {
       active |= uint64_t{1} << (lane - first);
     hold(*lane);
   }
-  resolve_wave(&executor.calls[first - executor.lanes], static_cast<uint32_t>(end - first), active);
+  resolve_wave(&executor.calls[first - executor.lanes], static_cast<uint32_t>(end - first), active, executor.wave);
   gpusym_lane *going = nullptr;
   for (gpusym_lane *lane = first; lane < end; lane++) {
     if (!(active >> (lane - first) & 1)) continue;
@@ -274,8 +276,8 @@ gpusym_lane *meet(Executor &executor, gpusym_lane *first, gpusym_lane *end) {
 // function, or exited) while a wavefront's lanes meet; null when the block
 // has no lane left to run.
 gpusym_lane *after_stop(Executor &executor, gpusym_lane *stopped) {
-  gpusym_lane *first = executor.lanes + (stopped - executor.lanes) / GPUSYM_WAVE_SIZE * GPUSYM_WAVE_SIZE;
-  gpusym_lane *end = std::min(first + GPUSYM_WAVE_SIZE, executor.end);
+  gpusym_lane *first = executor.lanes + (stopped - executor.lanes) / executor.wave * executor.wave;
+  gpusym_lane *end = std::min(first + executor.wave, executor.end);
   for (gpusym_lane *lane = stopped + 1; lane < end; lane++) {
     if (executor.releasing) {
       if (lane->state == GPUSYM_LANE_WAVE_OP_DONE) return resume(executor, lane);
@@ -471,7 +473,7 @@ namespace {
 gpusym_lane *meet_wavefront(Executor &executor, gpusym_lane *lane, const WaveCall &call) {
   executor.calls[lane - executor.lanes] = call;
   if (!wave_busy(executor)) {  // the first lane of its wavefront to meet: the next wavefront waits
-    gpusym_lane *end = executor.lanes + ((lane - executor.lanes) / GPUSYM_WAVE_SIZE + 1) * GPUSYM_WAVE_SIZE;
+    gpusym_lane *end = executor.lanes + ((lane - executor.lanes) / executor.wave + 1) * executor.wave;
     if (end < executor.end) hold(*end);
   }
   lane->state = GPUSYM_LANE_AT_WAVE_OP;
@@ -612,7 +614,8 @@ hipError_t launch(Kernel &kernel, const LaunchConfig &config, void **args) {
                                     {config.grid.x, config.grid.y, config.grid.z},
                                     {config.block.x, config.block.y, config.block.z},
                                     config.shared_mem, config.stream, current_os_thread(),
-                                    static_cast<uint32_t>(stream_device(stream)), 0, {}, stream_id(stream), 0};
+                                    static_cast<uint32_t>(stream_device(stream)), 0, {}, stream_id(stream), 0,
+                                    kernel.wave_size, 0};
     if (gpusym_debug.flags & GPUSYM_DEBUG_CAPTURE_HOST_STACKS) capture_host_stack(*record);
     gpusym_debug.dispatches = dispatch_records;
     gpusym_debug.dispatch_count = dispatch->id;

@@ -98,12 +98,17 @@ std::vector<uint64_t> call_image(const Signature &signature, void **args);
 // ---- code objects and registration (registry.cpp) ----
 struct Module;
 
+// Lanes of a wavefront of the program's device code: what its first code
+// object was compiled for (GPUSYM_WAVE_SIZE), 64 before any (warpSize).
+uint32_t device_wave_size();
+
 struct Kernel {
   const void *handle;
   std::string device_name;
   Module *module;
   void *entry;                  // in the simulated code object, or null
   uint32_t index;               // into gpusym_debug.kernels
+  uint32_t wave_size;           // lanes of a wavefront its code was compiled for
   std::once_flag signature_once;
   Signature signature;
   std::string display_name;     // demangled, set with the signature (before its first launch)
@@ -405,7 +410,8 @@ struct WaveCall {
 };
 // Fills the result of each lane of a wavefront's `calls` (`count` lanes)
 // whose bit is set in `active`: the lanes that met at one warp function.
-void resolve_wave(WaveCall *calls, uint32_t count, uint64_t active);
+// `wave` is the wavefront's size (a shuffle's source lane is modulo it).
+void resolve_wave(WaveCall *calls, uint32_t count, uint64_t active, uint32_t wave);
 
 // ---- breakpoints gated by lane (lane_watch.cpp) ----
 // Around each block a worker runs: arms the debugger's watches whose blocks

@@ -32,6 +32,7 @@ struct Module {
   std::string path;           // the extracted code object, empty when none
   void *library = nullptr;    // dlopen handle
   size_t tls_module = 0;      // its thread-local storage's module id (__shared__ variables), 0 if none
+  uint32_t wave_size = GPUSYM_WAVE_SIZE;  // what its device code was compiled for (__gpusym_wave_size)
   bool loaded = true;         // until unregistered or unloaded
   std::unordered_map<std::string, std::string> signatures;
   std::unordered_map<std::string, Kernel *> kernels;   // by device name
@@ -200,6 +201,9 @@ void load_code_object(Module &module, const uint8_t *image, size_t size) {
   }
   module.path = path;
   if (dlinfo(module.library, RTLD_DI_TLS_MODID, &module.tls_module) != 0) module.tls_module = 0;
+  if (auto *size = static_cast<const uint32_t *>(dlsym(module.library, "__gpusym_wave_size"));
+      size && (*size == 32 || *size == 64))
+    module.wave_size = *size;
   read_signatures(module);
 }
 
@@ -263,6 +267,13 @@ Module &register_module(gpusym_code_object_origin origin, const std::string &hos
 
 bool has_code(const Module &module) { return module.library != nullptr; }
 
+uint32_t device_wave_size() {
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  for (const Module &module : registry().modules)
+    if (module.library) return module.wave_size;
+  return GPUSYM_WAVE_SIZE;
+}
+
 Kernel &register_kernel(Module &module, const void *handle, const std::string &device_name) {
   Registry &r = registry();
   Kernel &kernel = r.kernels.emplace_back();
@@ -270,6 +281,7 @@ Kernel &register_kernel(Module &module, const void *handle, const std::string &d
   kernel.device_name = device_name;
   kernel.module = &module;
   kernel.entry = module.library ? dlsym(module.library, device_name.c_str()) : nullptr;
+  kernel.wave_size = module.wave_size;
   kernel.index = static_cast<uint32_t>(r.debug_kernels.size());
   r.kernels_by_handle[kernel.handle] = &kernel;
   module.kernels.emplace(device_name, &kernel);

@@ -9,13 +9,11 @@
 namespace gpusym {
 namespace {
 
-constexpr uint32_t kWave = GPUSYM_WAVE_SIZE;
-
 bool active_at(uint64_t active, uint32_t lane) { return lane < 64 && (active >> lane & 1); }
 
 // The lane whose value `self` reads for a shuffle.
-uint32_t shuffle_source(const WaveCall &call, uint32_t self) {
-  int32_t width = call.width > 0 && call.width <= static_cast<int32_t>(kWave) ? call.width : kWave;
+uint32_t shuffle_source(const WaveCall &call, uint32_t self, uint32_t wave) {
+  int32_t width = call.width > 0 && call.width <= static_cast<int32_t>(wave) ? call.width : static_cast<int32_t>(wave);
   int64_t base = self & ~(width - 1);
   int64_t index = self;
   switch (call.op) {
@@ -32,7 +30,7 @@ uint32_t shuffle_source(const WaveCall &call, uint32_t self) {
       index = (self ^ call.arg) >= ((self + width) & ~(width - 1)) ? self : self ^ call.arg;
       break;
   }
-  return static_cast<uint32_t>(index) % kWave;
+  return static_cast<uint32_t>(index) % wave;
 }
 
 uint64_t reduce(const WaveCall *calls, uint32_t count, uint64_t lanes, uint32_t op) {
@@ -53,7 +51,7 @@ uint64_t reduce(const WaveCall *calls, uint32_t count, uint64_t lanes, uint32_t 
 
 }  // namespace
 
-void resolve_wave(WaveCall *calls, uint32_t count, uint64_t active) {
+void resolve_wave(WaveCall *calls, uint32_t count, uint64_t active, uint32_t wave) {
   uint64_t voted = 0;  // the active lanes whose predicate holds
   for (uint32_t lane = 0; lane < count; lane++)
     if (active_at(active, lane) && calls[lane].value) voted |= uint64_t{1} << lane;
@@ -66,7 +64,7 @@ void resolve_wave(WaveCall *calls, uint32_t count, uint64_t active) {
       case GPUSYM_WAVE_SHFL_UP:
       case GPUSYM_WAVE_SHFL_DOWN:
       case GPUSYM_WAVE_SHFL_XOR: {
-        uint32_t source = shuffle_source(call, self);
+        uint32_t source = shuffle_source(call, self, wave);
         call.result = source < count && active_at(active, source) ? calls[source].value : 0;
         break;
       }

@@ -34,7 +34,7 @@
 extern "C" {
 #endif
 
-#define GPUSYM_DEBUG_VERSION 6
+#define GPUSYM_DEBUG_VERSION 7
 
 /*
  * The bundle entry id of the simulated device's code object in a fat binary:
@@ -119,6 +119,8 @@ struct gpusym_debug_dispatch {
   uint64_t host_frames[GPUSYM_DEBUG_HOST_FRAMES];  /* innermost first, from the launch call */
   uint64_t stream_id;           /* gpusym_debug_stream.id of its stream, 0 for the null stream (version 3) */
   uint64_t blocks_claimed;      /* blocks (in linear order) taken by workers so far: the rest have not started (version 6) */
+  uint32_t wave_size;           /* lanes of a wavefront of its kernel's code, 32 or 64 (version 7) */
+  uint32_t reserved;
 };
 
 /* One simulated device (GPUSYM_DEVICES of them, ordinals 0, 1, ...). */

@@ -46,8 +46,14 @@ enum gpusym_lane_state {
 };
 
 /* Wavefronts: the lanes of a block in groups of GPUSYM_WAVE_SIZE, by their
- * flat index, as on CDNA and gfx90a. */
+ * flat index: 64 as on CDNA and gfx90a, or 32 as on RDNA, when the device
+ * code is compiled for it (gpusym build -mno-wavefrontsize64, or an RDNA
+ * --offload-arch).  The runtime runs each code object's kernels with the
+ * size it was compiled for (its __gpusym_wave_size). */
+#ifndef GPUSYM_WAVE_SIZE
 #define GPUSYM_WAVE_SIZE 64
+#endif
+#define GPUSYM_MAX_WAVE_SIZE 64
 
 /* What a warp function does with its wavefront's values (__gpusym_wave_op). */
 enum gpusym_wave_op {

@@ -104,7 +104,11 @@ extern const __device__ __attribute__((weak)) __gpusym_block_idx_t blockIdx;
 extern const __device__ __attribute__((weak)) __gpusym_block_dim_t blockDim;
 extern const __device__ __attribute__((weak)) __gpusym_grid_dim_t gridDim;
 
-static constexpr int warpSize = 64;
+#if defined(__AMDGCN__)
+static constexpr int warpSize = __AMDGCN_WAVEFRONT_SIZE;
+#else
+static constexpr int warpSize = GPUSYM_WAVE_SIZE;
+#endif
 
 /* __syncthreads() that also reduces a predicate over the block: how many of
  * its threads passed a nonzero one, whether all did, whether any did.  The
