@@ -80,11 +80,7 @@ gpusym_fiber_switch:
         .type   __gpusym_barrier, @function
 __gpusym_barrier:
         .cfi_startproc
-        pushq   %rbp
-        .cfi_adjust_cfa_offset 8
-        .cfi_rel_offset %rbp, 0
-        movq    __gpusym_lane@GOTTPOFF(%rip), %rcx
-        movq    %fs:(%rcx), %rax                /* the lane */
+        SWITCH_PROLOGUE
         movq    gpusym_executor@GOTTPOFF(%rip), %r8
         movq    %fs:(%r8), %r8
         movl    LANE_SIZE+LANE_STATE(%rax), %r9d        /* the next one's state */
@@ -136,11 +132,7 @@ __gpusym_barrier:
         .type   __gpusym_wave_step, @function
 __gpusym_wave_step:
         .cfi_startproc
-        pushq   %rbp
-        .cfi_adjust_cfa_offset 8
-        .cfi_rel_offset %rbp, 0
-        movq    __gpusym_lane@GOTTPOFF(%rip), %rcx
-        movq    %fs:(%rcx), %rax                /* the lane */
+        SWITCH_PROLOGUE
         cmpl    $WAVE_OP_DONE, LANE_SIZE+LANE_STATE(%rax)
         jne     1f
         movq    gpusym_executor@GOTTPOFF(%rip), %r8

@@ -28,6 +28,16 @@
         .set    RECORD_LANE, 8          /* gpusym_debug_executor */
         .set    DEBUG_WATCH_COUNT, 152  /* gpusym_debug.watch_count */
 
+/* The start of a switch device code calls (preserve_none): rbp pushed, the
+ * first word of the context it saves, and the running lane in %rax. */
+.macro SWITCH_PROLOGUE
+        pushq   %rbp
+        .cfi_adjust_cfa_offset 8
+        .cfi_rel_offset %rbp, 0
+        movq    __gpusym_lane@GOTTPOFF(%rip), %rcx
+        movq    %fs:(%rcx), %rax
+.endm
+
 /* Makes `lane` the running lane, as executor.cpp's enter() does; `record`
  * is the executor's debugger record.  While a debugger watches lanes
  * (lane_watch.cpp), it hears of the switch; every register is kept. */
