@@ -78,6 +78,7 @@ class ElfFile:
         if ei_class not in (1, 2) or ei_data not in (1, 2):
             raise FormatError(f"unknown ELF class {ei_class} or data encoding {ei_data}")
         self.is64 = ei_class == 2
+        self.abi_version = self.data[8]
         self.endian = "<" if ei_data == 1 else ">"
         header = (self.endian + ("HHIQQQIHHHHHH" if self.is64 else "HHIIIIIHHHHHH"))
         fields = self._unpack(header, 16, "ELF header")

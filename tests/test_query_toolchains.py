@@ -15,7 +15,7 @@ from conftest import TEST_PROGRAMS, describe, run, run_gpusym
 from test_container_properties import fatbin_bytes
 from test_containers import ARCHS, KERNELS, builds, new_driver_object, new_driver_program  # noqa: F401 (fixture)
 
-NVCC_TARGETS = ["sm_90", "sm_80", "sm_80"]  # two cubins and the compute_80 PTX
+NVCC_TARGETS = ["sm_90", "sm_80", "compute_80"]  # two cubins and the PTX
 
 
 def query(path) -> dict:
@@ -80,7 +80,7 @@ def test_nvcc(builds, flags):
         pytest.skip("nvcc is not installed")
     report = query(builds.nvcc(f"query{len(flags)}.o", "-c", *flags))
     assert [(c["target"], c["format"]) for c in report["code_objects"]] == [
-        ("sm_90", "elf"), ("sm_80", "elf"), ("sm_80", "ptx")
+        ("sm_90", "elf"), ("sm_80", "elf"), ("compute_80", "ptx")
     ]  # fmt: skip
     check_kernels(report, NVCC_TARGETS, "nvcc", "function")
 

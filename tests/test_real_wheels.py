@@ -252,12 +252,14 @@ _FATBIN = struct.Struct("<IHHQ")  # magic, version, header size, size of the ent
 _ENTRY = struct.Struct("<HHIQIIHHIIIQQQ")
 _FLAGS_AT = 40  # offset of the flags in an entry header
 _COMPRESSION = {0x2000: "lz4", 0x8000: "zstd", 0x1000: "unknown"}
+_VARIANT = {0x100000: "a", 0x200000: "f"}  # sm_90a, sm_100f
 
 
 @dataclass(frozen=True)
 class FatbinEntry:
     kind: str  # cubin, ptx
     sm: int
+    flags: int
     header: int  # file offset of the entry header
     offset: int  # file offset of the payload
     stored: int  # payload bytes as stored: the compressed size, or the padded size
@@ -266,7 +268,9 @@ class FatbinEntry:
 
     @property
     def target(self) -> str:
-        return f"sm_{self.sm}"
+        """As nvcc's -gencode names it: sm_90a, sm_100f, compute_120."""
+        suffix = "".join(letter for bit, letter in _VARIANT.items() if self.flags & bit)
+        return f"{'compute' if self.kind == 'ptx' else 'sm'}_{self.sm}{suffix}"
 
 
 def fatbin_entries(library: Path) -> list[FatbinEntry]:
@@ -288,7 +292,8 @@ def fatbin_entries(library: Path) -> list[FatbinEntry]:
                 header = start + cursor
                 stored = compressed if method else padded
                 kind_name = "ptx" if kind == 1 else "cubin"
-                entries.append(FatbinEntry(kind_name, sm, header, header + entry_size, stored, method, uncompressed))
+                entries.append(FatbinEntry(kind_name, sm, flags, header, header + entry_size, stored, method,
+                                           uncompressed))  # fmt: skip
             cursor += entry_size + padded
     return entries
 

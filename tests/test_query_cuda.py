@@ -1,0 +1,104 @@
+"""``gpusym query`` on nvcc's output, built at test time from
+tests/programs/cuda_query: target names with their ``a``/``f`` suffixes,
+handles as the registration code proves them, ptxas's subroutine functions,
+kernel arguments, and missing targets over several containers.
+
+Two builds of handles.cu: CUDA 13's way (arch-specific and family-specific
+cubins and a PTX) and CUDA 12's (one plain target, template host functions
+not made static).  Oracles: pyelftools on the cubins, the host's symbol
+table, and binutils' objdump on the registration code.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import shutil
+import struct
+from pathlib import Path
+
+import pytest
+from elftools.elf.elffile import ELFFile
+
+from conftest import TEST_PROGRAMS, describe, run, run_gpusym
+
+SOURCES = TEST_PROGRAMS / "cuda_query"
+CUDA13 = ["-gencode", "arch=compute_90a,code=sm_90a", "-gencode", "arch=compute_100f,code=sm_100f",
+          "-gencode", "arch=compute_90,code=compute_90"]  # fmt: skip
+CUDA13_TARGETS = ["sm_90a", "sm_100f", "compute_90"]
+CUDA12 = ["-arch=sm_80", "-static-global-template-stub=false"]
+CUDA12_TARGETS = ["sm_80", "compute_80"]
+BUILDS = {"cuda13": (CUDA13, CUDA13_TARGETS), "cuda12": (CUDA12, CUDA12_TARGETS)}
+
+
+class Builds:
+    """nvcc's outputs in a temporary directory, each built once."""
+
+    def __init__(self, root: Path):
+        self.root = root
+
+    def __call__(self, output: str, *arguments: str | Path) -> Path:
+        target = self.root / output
+        if not target.exists():
+            result = run(["nvcc", *arguments, "-o", target], cwd=self.root)
+            assert result.returncode == 0, describe(result)
+        return target
+
+
+@pytest.fixture(scope="module")
+def nvcc(tmp_path_factory) -> Builds:
+    if shutil.which("nvcc") is None:
+        pytest.skip("nvcc is not installed")
+    return Builds(tmp_path_factory.mktemp("cuda_query"))
+
+
+def query(path: Path) -> dict:
+    result = run_gpusym("query", "--json", path)
+    assert result.returncode == 0, describe(result)
+    document = json.loads(result.stdout)
+    assert document["errors"] == []
+    return document["binaries"][0]
+
+
+def ptxas_arch(cubin: bytes) -> str:
+    """The ``-arch`` ptxas was given, from the cubin's ``.note.nv.tkinfo``."""
+    note = ELFFile(io.BytesIO(cubin)).get_section_by_name(".note.nv.tkinfo")
+    assert note is not None, "cubin without .note.nv.tkinfo"
+    return re.search(rb"-arch (\S+)", note.data()).group(1).decode()
+
+
+def handles_program(nvcc: Builds, style: str) -> Path:
+    return nvcc(f"handles-{style}", *BUILDS[style][0], SOURCES / "handles.cu")
+
+
+@pytest.mark.parametrize("style", BUILDS)
+def test_targets_are_named_as_nvcc_was_asked(nvcc, style):
+    targets = BUILDS[style][1]
+    program = handles_program(nvcc, style)
+    report = query(program)
+    data = program.read_bytes()
+    assert sorted({d["target"] for k in report["kernels"] for d in k["device"]}) == sorted(targets)
+    for code_object in report["code_objects"]:
+        assert code_object["target"] in targets
+        if code_object["format"] == "elf" and not code_object["compressed"]:
+            start = code_object["offset"]
+            assert ptxas_arch(data[start : start + code_object["size"]]) == code_object["target"]
+        else:
+            assert code_object["format"] == "ptx" and code_object["target"].startswith("compute_")
+
+
+def test_a_cubin_file_is_named_by_its_ptxas_arch_or_else_its_elf_flags(nvcc):
+    """CUDA 13's cubins (ELF ABI version 8) keep the SM number in the second
+    byte of e_flags; the suffix is only in the tkinfo note."""
+    nvcc("handles-keep.o", "-c", *CUDA13, "--keep", "--keep-dir", nvcc.root, SOURCES / "handles.cu")
+    for kept, target in (("compute_90a", "sm_90a"), ("compute_100f", "sm_100f")):
+        cubin = nvcc.root / f"handles.{kept}.cubin"
+        assert ptxas_arch(cubin.read_bytes()) == target
+        assert [c["target"] for c in query(cubin)["code_objects"]] == [target]
+        data = bytearray(cubin.read_bytes())
+        note = ELFFile(io.BytesIO(bytes(data))).get_section_by_name(".note.nv.tkinfo")
+        struct.pack_into("<I", data, note["sh_offset"] + 8, 0)  # the note's type: tkinfo no more
+        unnamed = nvcc.root / f"{kept}-without-tkinfo.cubin"
+        unnamed.write_bytes(data)
+        assert [c["target"] for c in query(unnamed)["code_objects"]] == [target.rstrip("af")]
