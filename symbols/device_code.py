@@ -3,8 +3,9 @@ variables, and kernel arguments where the code object describes them.
 
 - AMDGPU: a kernel is a FUNC with a ``<name>.kd`` descriptor; its arguments
   come from the ``NT_AMDGPU_METADATA`` note.
-- cubin (``EM_CUDA``): a kernel is a FUNC with a ``.nv.info.<name>`` section
-  (or the CUDA entry flag in ``st_other``).
+- cubin (``EM_CUDA``): a kernel is a FUNC with the CUDA entry flag in
+  ``st_other``; ptxas's subroutines (``__cuda_sm20_div_u64``) have a
+  ``.nv.info.<name>`` section too, but not the flag.
 - PTX: ``.entry`` is a kernel, ``.func`` a function, ``.global``/``.const`` variables.
 - the simulated device (x86-64): every exported function; its kernels are
   those it lists in ``__gpusym_kernels``, or, in a code object without that
@@ -96,11 +97,9 @@ def _amdgpu_args(elf: ElfFile) -> dict[str, list[KernelArg]]:
 
 def _cubin(elf: ElfFile) -> DeviceContents:
     symbols = elf.symtab
-    entries = {s.name[len(".nv.info.") :] for s in elf.sections if s.name.startswith(".nv.info.")}
     contents = DeviceContents()
     for symbol in _defined(symbols, "FUNC"):
-        is_kernel = symbol.name in entries or symbol.other & STO_CUDA_ENTRY
-        (contents.kernels if is_kernel else contents.functions).append(symbol)
+        (contents.kernels if symbol.other & STO_CUDA_ENTRY else contents.functions).append(symbol)
     contents.variables = [s for s in _defined(symbols, "OBJECT") if not s.name.startswith(("$", "."))]
     return contents
 

@@ -102,3 +102,25 @@ def test_a_cubin_file_is_named_by_its_ptxas_arch_or_else_its_elf_flags(nvcc):
         unnamed = nvcc.root / f"{kept}-without-tkinfo.cubin"
         unnamed.write_bytes(data)
         assert [c["target"] for c in query(unnamed)["code_objects"]] == [target.rstrip("af")]
+
+
+def test_ptxas_subroutines_are_device_functions_not_kernels(nvcc):
+    """In relocatable device code ptxas's subroutines are functions of their own,
+    with a ``.nv.info.<name>`` section as kernels have, but no entry flag."""
+    library = nvcc("subroutines.so", "-rdc=true", "-shared", "-Xcompiler", "-fPIC", "-gencode", "arch=compute_75,code=sm_75",
+                   "-gencode", "arch=compute_90,code=sm_90", SOURCES / "subroutines.cu")  # fmt: skip
+    report = query(library)
+    assert [c["target"] for c in report["code_objects"] if c["format"] == "elf"] == ["sm_75", "sm_90"]
+    assert [k["demangled"] for k in report["kernels"]] == ["divide(unsigned long long*, unsigned long long)",
+                                                           "shuffle(float*, unsigned int, int)"]  # fmt: skip
+    for kernel in report["kernels"]:
+        assert sorted(d["target"] for d in kernel["device"]) == ["sm_75", "sm_90"]
+    functions = {f["name"]: sorted(d["target"] for d in f["device"]) for f in report["device_functions"]}
+    subroutines = {name for name in functions if name.startswith("__cuda_sm")}
+    assert {"__cuda_sm20_div_u64", "__cuda_sm70_shflsync_down_p", "__cuda_sm70_shflsync_idx_p"} <= subroutines
+    data = library.read_bytes()
+    for code_object in report["code_objects"]:
+        cubin = ELFFile(io.BytesIO(data[code_object["offset"] : code_object["offset"] + code_object["size"]]))
+        infos = {s.name.removeprefix(".nv.info.") for s in cubin.iter_sections() if s.name.startswith(".nv.info.")}
+        present = {name for name, targets in functions.items() if code_object["target"] in targets}
+        assert subroutines & present <= infos  # each has the section that once made it a kernel

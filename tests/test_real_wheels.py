@@ -319,22 +319,21 @@ def decoded(library: Path, entry: FatbinEntry) -> bytes | None:
 
 
 def entry_kernels(payload: bytes, kind: str) -> set[str]:
-    """Kernels of a cubin (defined FUNC symbols with a ``.nv.info.<name>``
-    section or the CUDA entry flag 0x10 in st_other) or of PTX (``.entry``)."""
+    """Kernels of a cubin (defined FUNC symbols with the CUDA entry flag
+    0x10 in st_other) or of PTX (``.entry``)."""
     if kind == "ptx":
         text = payload.decode(errors="replace")
         return set(re.findall(r"^\s*(?:\.(?:visible|weak|extern)\s+)*\.entry\s+([\w$]+)", text, re.M))
     from elftools.elf.elffile import ELFFile
 
     elf = ELFFile(io.BytesIO(payload))
-    infos = {s.name[len(".nv.info.") :] for s in elf.iter_sections() if s.name.startswith(".nv.info.")}
     symtab = elf.get_section_by_name(".symtab")
     raw = symtab.data()
     kernels = set()
     for index, symbol in enumerate(symtab.iter_symbols()):
         other = raw[index * symtab["sh_entsize"] + 5]
         if symbol["st_info"]["type"] == "STT_FUNC" and symbol["st_shndx"] != "SHN_UNDEF" and symbol.name:
-            if symbol.name in infos or other & 0x10:
+            if other & 0x10:
                 kernels.add(symbol.name)
     return kernels
 
