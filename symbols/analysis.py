@@ -14,7 +14,6 @@ import errno
 import mmap
 import os
 import stat
-from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple
 from pathlib import Path
@@ -218,11 +217,9 @@ def _correlate(report: BinaryReport, host: list[Symbol], code_objects: list[Code
     kernels = {name: Kernel(name, pretty(name)) for name in kernel_names}
     functions: dict[str, DeviceEntity] = {}
     variables: dict[str, DeviceEntity] = {}
-    readable_targets: Counter[str] = Counter()  # target -> readable code objects for it
     for code_object, device in zip(code_objects, contents):
         if device is None:
             continue
-        readable_targets[code_object.target] += 1
         for role, symbols in (
             (Role.DEVICE_KERNEL, device.kernels),
             (Role.DEVICE_FUNCTION, device.functions),
@@ -240,10 +237,14 @@ def _correlate(report: BinaryReport, host: list[Symbol], code_objects: list[Code
 
     if with_args:
         _attach_args(kernels, contents)
-    readable = sum(readable_targets.values())
-    list_missing = len(readable_targets) <= MAX_TARGETS_LISTED
+    # The targets that have kernels, over every container of the binary (a
+    # program links one per translation unit, and nvcc adds a device link's
+    # code objects without kernels).
+    kernel_targets = list(dict.fromkeys(code_object.target for code_object, device in zip(code_objects, contents)
+                                        if device and device.kernels))  # fmt: skip
+    list_missing = len(kernel_targets) <= MAX_TARGETS_LISTED
     if not list_missing:
-        report.notes.append(f"code objects for {len(readable_targets)} different targets: more than"
+        report.notes.append(f"code objects for {len(kernel_targets)} different targets: more than"
                             f" {MAX_TARGETS_LISTED}, so no kernel's missing_targets are listed")  # fmt: skip
     for name, kernel in kernels.items():
         if stub := stubs.get(name):
@@ -253,11 +254,9 @@ def _correlate(report: BinaryReport, host: list[Symbol], code_objects: list[Code
             kernel.handle = HostRef(handle.name, handle.value, "variable" if handle.type == "OBJECT" else "function")
         elif stub is not None and is_cuda:
             kernel.handle = HostRef(stub.name, stub.value, "stub")
-        present = {d.code_object: d.target for d in kernel.device}
-        if list_missing and len(present) < readable:
-            # A target is missing when one of its code objects lacks the kernel.
-            counts = Counter(present.values())
-            kernel.missing_targets = [target for target, count in readable_targets.items() if counts[target] < count]
+        if list_missing:
+            present = {d.target for d in kernel.device}
+            kernel.missing_targets = [target for target in kernel_targets if target not in present]
     for name, variable in variables.items():
         shadow = host_by_name.get(name)
         if shadow is not None and shadow.type in ("OBJECT", "TLS", "COMMON") and name not in kernels:

@@ -29,6 +29,7 @@ CUDA13 = ["-gencode", "arch=compute_90a,code=sm_90a", "-gencode", "arch=compute_
 CUDA13_TARGETS = ["sm_90a", "sm_100f", "compute_90"]
 CUDA12 = ["-arch=sm_80", "-static-global-template-stub=false"]
 CUDA12_TARGETS = ["sm_80", "compute_80"]
+SUBROUTINES = ["-gencode", "arch=compute_75,code=sm_75", "-gencode", "arch=compute_90,code=sm_90"]
 BUILDS = {"cuda13": (CUDA13, CUDA13_TARGETS), "cuda12": (CUDA12, CUDA12_TARGETS)}
 
 
@@ -107,8 +108,7 @@ def test_a_cubin_file_is_named_by_its_ptxas_arch_or_else_its_elf_flags(nvcc):
 def test_ptxas_subroutines_are_device_functions_not_kernels(nvcc):
     """In relocatable device code ptxas's subroutines are functions of their own,
     with a ``.nv.info.<name>`` section as kernels have, but no entry flag."""
-    library = nvcc("subroutines.so", "-rdc=true", "-shared", "-Xcompiler", "-fPIC", "-gencode", "arch=compute_75,code=sm_75",
-                   "-gencode", "arch=compute_90,code=sm_90", SOURCES / "subroutines.cu")  # fmt: skip
+    library = nvcc("subroutines.so", "-rdc=true", "-shared", "-Xcompiler", "-fPIC", *SUBROUTINES, SOURCES / "subroutines.cu")
     report = query(library)
     assert [c["target"] for c in report["code_objects"] if c["format"] == "elf"] == ["sm_75", "sm_90"]
     assert [k["demangled"] for k in report["kernels"]] == ["divide(unsigned long long*, unsigned long long)",
@@ -124,3 +124,19 @@ def test_ptxas_subroutines_are_device_functions_not_kernels(nvcc):
         infos = {s.name.removeprefix(".nv.info.") for s in cubin.iter_sections() if s.name.startswith(".nv.info.")}
         present = {name for name, targets in functions.items() if code_object["target"] in targets}
         assert subroutines & present <= infos  # each has the section that once made it a kernel
+
+
+def test_missing_targets_are_counted_over_every_fatbin_of_a_program(nvcc):
+    """Two objects compiled for different targets, each with a fatbin of its
+    own, and nvcc's device link adding one whose cubins hold no kernel."""
+    subroutine_targets = ["sm_75", "sm_90"]
+    first = nvcc("handles-cuda13.o", "-c", *CUDA13, SOURCES / "handles.cu")
+    second = nvcc("subroutines.o", "-c", *SUBROUTINES, SOURCES / "subroutines.cu")
+    report = query(nvcc("two-fatbins", first, second))
+    kernels = {k["demangled"].split("(")[0].removeprefix("void "): k for k in report["kernels"]}
+    assert set(kernels) == {"a::t<int>", "s", "g", "divide", "shuffle"}
+    for name, kernel in kernels.items():
+        subroutine = name in ("divide", "shuffle")
+        targets, elsewhere = (subroutine_targets, CUDA13_TARGETS) if subroutine else (CUDA13_TARGETS, subroutine_targets)
+        assert sorted(d["target"] for d in kernel["device"]) == sorted(targets), name
+        assert sorted(kernel["missing_targets"]) == sorted(elsewhere), name
