@@ -140,3 +140,40 @@ def test_missing_targets_are_counted_over_every_fatbin_of_a_program(nvcc):
         targets, elsewhere = (subroutine_targets, CUDA13_TARGETS) if subroutine else (CUDA13_TARGETS, subroutine_targets)
         assert sorted(d["target"] for d in kernel["device"]) == sorted(targets), name
         assert sorted(kernel["missing_targets"]) == sorted(elsewhere), name
+
+
+_PTX_ENTRY = re.compile(r"\.entry\s+([\w$]+)\s*\(([^)]*)\)")
+_PTX_PARAM = re.compile(r"\.param\s+(?:\.align\s+(\d+)\s+)?\.[a-z]+(\d+)\s+[\w$]+(?:\[(\d+)\])?")
+
+
+def ptx_params(ptx: str) -> dict[str, list[tuple[int, int]]]:
+    """(size, offset) of each entry's parameters, as the PTX declares them:
+    each at the next multiple of its alignment."""
+    entries = {}
+    for name, declarations in _PTX_ENTRY.findall(ptx):
+        params, end = [], 0
+        for align, bits, count in _PTX_PARAM.findall(declarations):
+            size = int(count) if count else int(bits) // 8
+            offset = -(-end // int(align or size)) * int(align or size)
+            params.append((size, offset))
+            end = offset + size
+        entries[name] = params
+    return entries
+
+
+@pytest.mark.parametrize("source", ["cuda_query/handles.cu", "containers/kernels.cu"])
+def test_kernel_arguments_are_the_parameters_the_ptx_declares(nvcc, source):
+    stem = Path(source).stem
+    program = nvcc(f"{stem}-args.o", "-c", *CUDA13, "--keep", "--keep-dir", nvcc.root, TEST_PROGRAMS / source)
+    report = query(program)
+    expected = ptx_params((nvcc.root / f"{stem}.compute_90.ptx").read_text())
+    assert expected and set(expected) == {k["name"] for k in report["kernels"]}
+    for kernel in report["kernels"]:
+        assert [(a["size"], a["offset"]) for a in kernel["args"]] == expected[kernel["name"]], kernel["name"]
+        assert {(a["name"], a["type"], a["value_kind"]) for a in kernel["args"]} == {(None, None, "by_value")}
+
+
+def test_arguments_of_g_float_pointer_and_int(nvcc):
+    report = query(handles_program(nvcc, "cuda12"))
+    (g,) = [k for k in report["kernels"] if k["demangled"] == "g(float*, int)"]
+    assert [(a["size"], a["offset"]) for a in g["args"]] == [(8, 0), (4, 8)]
