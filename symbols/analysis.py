@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 from pathlib import Path
 
-from symbols import containers, demangle as demangling, device_code, roles
+from symbols import containers, demangle as demangling, device_code, registration, roles
 from symbols.device_code import DeviceContents
 from symbols.elf import ET_DYN, ET_EXEC, ET_REL, ElfFile, Symbol
 from symbols.errors import FormatError
@@ -174,11 +174,22 @@ def analyze_data(data: bytes | memoryview, path: str, host_roles: set[Role] | No
     report.code_objects = [f.code_object for f in found]
     contents = _read_device(found, report)
     addresses = AddressIndex()
-    _correlate(report, host, report.code_objects, contents, addresses, host_roles, with_args)
+    _correlate(report, elf, host, report.code_objects, contents, addresses, host_roles, with_args)
     return Analysis(report, addresses)
 
 
-def _correlate(report: BinaryReport, host: list[Symbol], code_objects: list[CodeObject],
+def _registered(report: BinaryReport, elf: ElfFile | None, host: list[Symbol], kernels: dict[str, None]
+                ) -> dict[str, Symbol]:  # fmt: skip
+    """Each kernel's handle as CUDA's registration code gives it; none (and
+    a note saying why) when that code cannot be read."""
+    try:
+        return registration.registered_handles(elf, host, kernels) if elf is not None else {}
+    except FormatError as error:
+        report.notes.append(f"registration code unreadable ({error}): handles are found by name")
+        return {}
+
+
+def _correlate(report: BinaryReport, elf: ElfFile | None, host: list[Symbol], code_objects: list[CodeObject],
                contents: list[DeviceContents | None], addresses: AddressIndex,
                host_roles: set[Role] | None, with_args: bool) -> None:  # fmt: skip
     defined = [s for s in host if s.defined and s.type in ("FUNC", "OBJECT", "GNU_IFUNC", "TLS", "COMMON")]
@@ -214,6 +225,7 @@ def _correlate(report: BinaryReport, host: list[Symbol], code_objects: list[Code
     is_cuda = any(c.triple.startswith("nvptx") for c in code_objects) or any(
         s.name.startswith("__cudaRegister") for s in host if not s.defined
     )
+    registered = _registered(report, elf, host, kernel_names) if is_cuda else {}
     kernels = {name: Kernel(name, pretty(name)) for name in kernel_names}
     functions: dict[str, DeviceEntity] = {}
     variables: dict[str, DeviceEntity] = {}
@@ -249,11 +261,14 @@ def _correlate(report: BinaryReport, host: list[Symbol], code_objects: list[Code
     for name, kernel in kernels.items():
         if stub := stubs.get(name):
             kernel.stub = HostRef(stub.name, stub.value)
-        handle = host_by_name.get(name) or host_by_name.get(undecorated_kernel(name))
-        if handle is not None and handle.name not in stub_of:
-            kernel.handle = HostRef(handle.name, handle.value, "variable" if handle.type == "OBJECT" else "function")
-        elif stub is not None and is_cuda:
-            kernel.handle = HostRef(stub.name, stub.value, "stub")
+        handle = registered.get(name)
+        if handle is None:  # no registration code read: the symbol named like the kernel, or clang CUDA's stub
+            handle = host_by_name.get(name) or host_by_name.get(undecorated_kernel(name))
+            if handle is None or handle.name in stub_of:
+                handle = stub if is_cuda else None
+        if handle is not None:
+            kind = "stub" if handle.name in stub_of else "variable" if handle.type == "OBJECT" else "function"
+            kernel.handle = HostRef(handle.name, handle.value, kind)
         if list_missing:
             present = {d.target for d in kernel.device}
             kernel.missing_targets = [target for target in kernel_targets if target not in present]

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from elftools.elf.elffile import ELFFile
 
+import elf_oracles as elf
 from conftest import TEST_PROGRAMS, describe, run, run_gpusym
 
 SOURCES = TEST_PROGRAMS / "cuda_query"
@@ -31,6 +32,15 @@ CUDA12 = ["-arch=sm_80", "-static-global-template-stub=false"]
 CUDA12_TARGETS = ["sm_80", "compute_80"]
 SUBROUTINES = ["-gencode", "arch=compute_75,code=sm_75", "-gencode", "arch=compute_90,code=sm_90"]
 BUILDS = {"cuda13": (CUDA13, CUDA13_TARGETS), "cuda12": (CUDA12, CUDA12_TARGETS)}
+#: Kernel -> (stub, handle) as nvcc names them; CUDA 13 gives template
+#: instances a host function with internal linkage, as static kernels get.
+STUBS = {"_Z1gPfi": "_Z21__device_stub__Z1gPfiPfi", "_Z1sPi": "_ZL20__device_stub__Z1sPiPi",
+         "_ZN1a1tIiEEvPT_S1_": "_ZL32__device_stub__ZN1a1tIiEEvPT_S1_Pii"}  # fmt: skip
+HANDLES = {
+    "cuda13": {"_Z1gPfi": "_Z1gPfi", "_Z1sPi": "_ZL1sPi", "_ZN1a1tIiEEvPT_S1_": "_ZN1aL1tIiEEvPT_S1_"},
+    "cuda12": {"_Z1gPfi": "_Z1gPfi", "_Z1sPi": "_ZL1sPi", "_ZN1a1tIiEEvPT_S1_": "_ZN1a1tIiEEvPT_S1_"},
+}
+_LAUNCH_SITE = re.compile(r"\s(?:call|lea)\s.*?([0-9a-f]+) <")
 
 
 class Builds:
@@ -177,3 +187,58 @@ def test_arguments_of_g_float_pointer_and_int(nvcc):
     report = query(handles_program(nvcc, "cuda12"))
     (g,) = [k for k in report["kernels"] if k["demangled"] == "g(float*, int)"]
     assert [(a["size"], a["offset"]) for a in g["args"]] == [(8, 0), (4, 8)]
+
+
+def host_functions(path: Path) -> dict[int, set[str]]:
+    """Address -> names of the FUNC symbols of a host file (pyelftools)."""
+    with path.open("rb") as stream:
+        table = ELFFile(stream).get_section_by_name(".symtab")
+        found: dict[int, set[str]] = {}
+        for symbol in table.iter_symbols():
+            if symbol["st_info"]["type"] == "STT_FUNC" and symbol["st_shndx"] != "SHN_UNDEF":
+                found.setdefault(symbol["st_value"], set()).add(symbol.name)
+    return found
+
+
+@pytest.mark.parametrize("style", BUILDS)
+def test_handles_are_what_the_registration_code_registers(nvcc, style):
+    program = handles_program(nvcc, style)
+    report = query(program)
+    kernels = {k["name"]: k for k in report["kernels"]}
+    assert set(kernels) == set(STUBS)
+    registered = elf.registered_functions(program)  # objdump's reading of each __cudaRegisterFunction call
+    assert registered.keys() == kernels.keys()
+    functions = host_functions(program)
+    main = elf.check_output([elf.OBJDUMP, "-d", "--no-show-raw-insn", "-w", "--disassemble=main", program])
+    launched = {int(address, 16) for address in _LAUNCH_SITE.findall(main)}
+    for name, kernel in kernels.items():
+        handle, stub = kernel["handle"], kernel["stub"]
+        assert (handle["symbol"], handle["kind"]) == (HANDLES[style][name], "function"), name
+        assert handle["address"] == registered[name] and handle["symbol"] in functions[handle["address"]]
+        assert handle["address"] in launched, f"main neither calls {handle['symbol']} nor takes its address"
+        assert stub["symbol"] == STUBS[name] and stub["symbol"] in functions[stub["address"]]
+    roles = {s["symbol"]: (s["role"], s["kernel"]) for s in report["host_symbols"]}
+    for name, kernel in kernels.items():
+        assert roles[kernel["handle"]["symbol"]] == ("kernel-handle", name)
+        assert roles[kernel["stub"]["symbol"]] == ("kernel-stub", name)
+
+
+def test_handles_in_an_object_are_those_of_the_program(nvcc):
+    """In a relocatable object the registration code's relocations name the
+    handles and the name strings."""
+    report = query(nvcc("handles-cuda13.o", "-c", *CUDA13, SOURCES / "handles.cu"))
+    assert {k["name"]: (k["handle"]["symbol"], k["handle"]["kind"]) for k in report["kernels"]} == {
+        name: (handle, "function") for name, handle in HANDLES["cuda13"].items()
+    }
+
+
+@pytest.mark.parametrize("flags", [["-Xcompiler", "-O2"], ["-Xcompiler", "-fno-pie", "-Xlinker", "-no-pie"],
+                                   ["-shared", "-Xcompiler", "-fPIC,-fno-plt", "-cudart", "shared"]],
+                         ids=["optimised", "not-pie", "library-through-got"])  # fmt: skip
+def test_handles_whatever_code_loads_and_calls_them(nvcc, flags):
+    """Loads from the GOT or of an immediate, calls through the PLT or the GOT."""
+    program = nvcc(f"handles-{'-'.join(flags).replace(',', '')}", "-arch=sm_90", *flags, SOURCES / "handles.cu")
+    report = query(program)
+    registered = elf.registered_functions(program)
+    assert {k["name"]: k["handle"]["address"] for k in report["kernels"]} == registered
+    assert {k["name"]: k["handle"]["symbol"] for k in report["kernels"]} == HANDLES["cuda13"]
