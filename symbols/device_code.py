@@ -115,7 +115,7 @@ def _cubin_args(elf: ElfFile, kernels: set[str]) -> dict[str, list[KernelArg]]:
     prefix = nv_info.SECTION_PREFIX
     sections = [s for s in elf.sections if s.name.startswith(prefix) and s.name[len(prefix) :] in kernels]
     for section in elf.disjoint(sections):
-        params = nv_info.kernel_params(elf.contents(section))
+        params = nv_info.kernel_params(elf.contents(section), section.name)
         args[section.name[len(prefix) :]] = [
             KernelArg(None, None, param.size, param.offset, "by_value") for param in params
         ]

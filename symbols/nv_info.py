@@ -42,23 +42,28 @@ def records(data: bytes | memoryview) -> list[tuple[int, int, memoryview]]:
         cursor += _RECORD.size
         if kind == EIFMT_SVAL:
             if cursor + value > len(view):
-                raise FormatError(f"nv.info record at {cursor - _RECORD.size} runs past its section")
+                raise FormatError(f"record at {cursor - _RECORD.size} runs past the section")
             found.append((kind, attribute, view[cursor : cursor + value]))
             cursor += value
         else:
             found.append((kind, attribute, view[cursor - 2 : cursor]))
     if cursor != len(view):
-        raise FormatError(f"nv.info section ends inside a record ({len(view) - cursor} bytes left)")
+        raise FormatError(f"the section ends inside a record ({len(view) - cursor} bytes left)")
     return found
 
 
-def kernel_params(data: bytes | memoryview) -> list[KernelParam]:
-    """A kernel's parameters, in order, from its ``.nv.info.<kernel>`` section."""
+def kernel_params(data: bytes | memoryview, what: str) -> list[KernelParam]:
+    """A kernel's parameters, in order, from its ``.nv.info.<kernel>``
+    section (`what` names it in errors)."""
+    try:
+        found = records(data)
+    except FormatError as error:
+        raise FormatError(f"{what}: {error}") from None
     params = []
-    for kind, attribute, value in records(data):
+    for kind, attribute, value in found:
         if kind == EIFMT_SVAL and attribute == EIATTR_KPARAM_INFO:
             if len(value) < _KPARAM.size:
-                raise FormatError(f"EIATTR_KPARAM_INFO of {len(value)} bytes, expected {_KPARAM.size}")
+                raise FormatError(f"{what}: EIATTR_KPARAM_INFO of {len(value)} bytes, expected {_KPARAM.size}")
             _, ordinal, offset, packed = _KPARAM.unpack_from(value)
             params.append(KernelParam(ordinal, offset, packed >> 18))
     return sorted(params, key=lambda param: param.ordinal)
