@@ -1,6 +1,6 @@
 """``gpusym query`` on nvcc's output, built at test time from
 tests/programs/cuda_query: target names with their ``a``/``f`` suffixes,
-handles as the registration code proves them, ptxas's subroutine functions,
+handles as the registration code proves them, ptxas's subroutines,
 kernel arguments, and missing targets over several containers.
 
 Two builds of handles.cu: CUDA 13's way (arch-specific and family-specific
@@ -118,7 +118,8 @@ def test_a_cubin_file_is_named_by_its_ptxas_arch_or_else_its_elf_flags(nvcc):
 def test_ptxas_subroutines_are_device_functions_not_kernels(nvcc):
     """In relocatable device code ptxas's subroutines are functions of their own,
     with a ``.nv.info.<name>`` section as kernels have, but no entry flag."""
-    library = nvcc("subroutines.so", "-rdc=true", "-shared", "-Xcompiler", "-fPIC", *SUBROUTINES, SOURCES / "subroutines.cu")
+    library = nvcc("subroutines.so", "-rdc=true", "-shared", "-Xcompiler", "-fPIC", *SUBROUTINES,
+                   SOURCES / "subroutines.cu")  # fmt: skip
     report = query(library)
     assert [c["target"] for c in report["code_objects"] if c["format"] == "elf"] == ["sm_75", "sm_90"]
     assert [k["demangled"] for k in report["kernels"]] == ["divide(unsigned long long*, unsigned long long)",
@@ -139,15 +140,15 @@ def test_ptxas_subroutines_are_device_functions_not_kernels(nvcc):
 def test_missing_targets_are_counted_over_every_fatbin_of_a_program(nvcc):
     """Two objects compiled for different targets, each with a fatbin of its
     own, and nvcc's device link adding one whose cubins hold no kernel."""
-    subroutine_targets = ["sm_75", "sm_90"]
+    second_targets = ["sm_75", "sm_90"]
     first = nvcc("handles-cuda13.o", "-c", *CUDA13, SOURCES / "handles.cu")
     second = nvcc("subroutines.o", "-c", *SUBROUTINES, SOURCES / "subroutines.cu")
     report = query(nvcc("two-fatbins", first, second))
     kernels = {k["demangled"].split("(")[0].removeprefix("void "): k for k in report["kernels"]}
     assert set(kernels) == {"a::t<int>", "s", "g", "divide", "shuffle"}
     for name, kernel in kernels.items():
-        subroutine = name in ("divide", "shuffle")
-        targets, elsewhere = (subroutine_targets, CUDA13_TARGETS) if subroutine else (CUDA13_TARGETS, subroutine_targets)
+        in_second = name in ("divide", "shuffle")
+        targets, elsewhere = (second_targets, CUDA13_TARGETS) if in_second else (CUDA13_TARGETS, second_targets)
         assert sorted(d["target"] for d in kernel["device"]) == sorted(targets), name
         assert sorted(kernel["missing_targets"]) == sorted(elsewhere), name
 

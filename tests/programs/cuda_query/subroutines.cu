@@ -1,5 +1,5 @@
 // Kernels whose 64-bit division and warp shuffles ptxas implements with
-// subroutine functions (__cuda_sm20_div_u64, __cuda_sm70_shflsync_*), kept as
+// subroutines (__cuda_sm20_div_u64, __cuda_sm70_shflsync_*), kept as
 // functions of their own in relocatable device code (-rdc=true).
 __global__ void divide(unsigned long long* out, unsigned long long by) {
   out[threadIdx.x] = out[threadIdx.x] / by;
