@@ -47,6 +47,7 @@ class Wheel:
 
 CUPY_ROCM = Wheel("cupy-rocm-7-0", "14.2.0")
 CUPY_CUDA = Wheel("cupy-cuda12x", "14.2.0")
+CUPY_CUDA13 = Wheel("cupy-cuda13x", "14.2.0")
 
 
 class Unavailable(Exception):
@@ -267,7 +268,7 @@ def describe_elf_sections(path: Path) -> dict[str, tuple[int, int]]:
 
 
 if __name__ == "__main__":  # python bench/wheels.py: fetch both wheels into the cache and say what they hold
-    for choice in (CUPY_ROCM, CUPY_CUDA):
+    for choice in (CUPY_ROCM, CUPY_CUDA, CUPY_CUDA13):
         try:
             path = download(choice)
         except Unavailable as error:

@@ -6,7 +6,7 @@ program, its ``.hip_fatbin`` bundle, the AMDGPU and simulated-device code
 objects in it, the AMDGPU metadata note, symbol names), a ``--genco``
 bundle, clang 19's compressed bundle (``--offload-compress``) and
 OffloadBinary (``--offload-new-driver``), PTX from clang's NVPTX back end,
-and nvcc's fatbins when a CUDA toolkit is installed.  Then the writers of
+and nvcc's fatbins and cubins when a CUDA toolkit is installed.  Then the writers of
 the tests, which follow the documented layouts: compressed bundles of every
 version and method, fatbins, OffloadBinaries, code objects and programs
 with 32-bit and big-endian ELF.  A toolchain that is missing or fails
@@ -27,7 +27,7 @@ sys.path.insert(0, str(REPO / "tests"))
 import crafted  # noqa: E402  (tests/crafted.py)
 import test_container_properties as layouts  # noqa: E402
 
-from symbols import offload_bundle  # noqa: E402
+from symbols import nv_fatbin, offload_bundle  # noqa: E402
 from symbols.elf import SHT_NOTE, ElfFile  # noqa: E402
 
 GPUSYM = Path(sys.executable).parent / "gpusym"
@@ -148,6 +148,9 @@ def real(seeds: Seeds, work: Path, *, nvcc: bool) -> None:
                 fatbin = _section(ElfFile(data), ".nv_fatbin")
                 if fatbin is not None:
                     seeds.add("nv_fatbin analyze", f"{name}.nv_fatbin", fatbin)
+                    for index, entry in enumerate(nv_fatbin.read_entries(fatbin)):
+                        if entry.kind == "cubin" and not entry.compressed:  # .nv.info: kernels' parameters
+                            _code_object(seeds, f"{name}.cubin{index}", fatbin[entry.offset : entry.offset + entry.size])
 
 
 def written(seeds: Seeds) -> None:

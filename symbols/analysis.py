@@ -14,12 +14,11 @@ import errno
 import mmap
 import os
 import stat
-from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple
 from pathlib import Path
 
-from symbols import containers, demangle as demangling, device_code, roles
+from symbols import containers, demangle as demangling, device_code, registration, roles
 from symbols.device_code import DeviceContents
 from symbols.elf import ET_DYN, ET_EXEC, ET_REL, ElfFile, Symbol
 from symbols.errors import FormatError
@@ -175,11 +174,22 @@ def analyze_data(data: bytes | memoryview, path: str, host_roles: set[Role] | No
     report.code_objects = [f.code_object for f in found]
     contents = _read_device(found, report)
     addresses = AddressIndex()
-    _correlate(report, host, report.code_objects, contents, addresses, host_roles, with_args)
+    _correlate(report, elf, host, report.code_objects, contents, addresses, host_roles, with_args)
     return Analysis(report, addresses)
 
 
-def _correlate(report: BinaryReport, host: list[Symbol], code_objects: list[CodeObject],
+def _registered(report: BinaryReport, elf: ElfFile | None, host: list[Symbol], kernels: dict[str, None]
+                ) -> dict[str, Symbol]:  # fmt: skip
+    """Each kernel's handle as CUDA's registration code gives it; none (and
+    a note saying why) when that code cannot be read."""
+    try:
+        return registration.registered_handles(elf, host, kernels) if elf is not None else {}
+    except FormatError as error:
+        report.notes.append(f"registration code unreadable ({error}): handles are found by name")
+        return {}
+
+
+def _correlate(report: BinaryReport, elf: ElfFile | None, host: list[Symbol], code_objects: list[CodeObject],
                contents: list[DeviceContents | None], addresses: AddressIndex,
                host_roles: set[Role] | None, with_args: bool) -> None:  # fmt: skip
     defined = [s for s in host if s.defined and s.type in ("FUNC", "OBJECT", "GNU_IFUNC", "TLS", "COMMON")]
@@ -215,14 +225,13 @@ def _correlate(report: BinaryReport, host: list[Symbol], code_objects: list[Code
     is_cuda = any(c.triple.startswith("nvptx") for c in code_objects) or any(
         s.name.startswith("__cudaRegister") for s in host if not s.defined
     )
+    registered = _registered(report, elf, host, kernel_names) if is_cuda else {}
     kernels = {name: Kernel(name, pretty(name)) for name in kernel_names}
     functions: dict[str, DeviceEntity] = {}
     variables: dict[str, DeviceEntity] = {}
-    readable_targets: Counter[str] = Counter()  # target -> readable code objects for it
     for code_object, device in zip(code_objects, contents):
         if device is None:
             continue
-        readable_targets[code_object.target] += 1
         for role, symbols in (
             (Role.DEVICE_KERNEL, device.kernels),
             (Role.DEVICE_FUNCTION, device.functions),
@@ -240,24 +249,29 @@ def _correlate(report: BinaryReport, host: list[Symbol], code_objects: list[Code
 
     if with_args:
         _attach_args(kernels, contents)
-    readable = sum(readable_targets.values())
-    list_missing = len(readable_targets) <= MAX_TARGETS_LISTED
+    # The targets that have kernels, over every container of the binary (a
+    # program links one per translation unit, and nvcc adds a device link's
+    # code objects without kernels).
+    kernel_targets = list(dict.fromkeys(code_object.target for code_object, device in zip(code_objects, contents)
+                                        if device and device.kernels))  # fmt: skip
+    list_missing = len(kernel_targets) <= MAX_TARGETS_LISTED
     if not list_missing:
-        report.notes.append(f"code objects for {len(readable_targets)} different targets: more than"
+        report.notes.append(f"code objects for {len(kernel_targets)} different targets: more than"
                             f" {MAX_TARGETS_LISTED}, so no kernel's missing_targets are listed")  # fmt: skip
     for name, kernel in kernels.items():
         if stub := stubs.get(name):
             kernel.stub = HostRef(stub.name, stub.value)
-        handle = host_by_name.get(name) or host_by_name.get(undecorated_kernel(name))
-        if handle is not None and handle.name not in stub_of:
-            kernel.handle = HostRef(handle.name, handle.value, "variable" if handle.type == "OBJECT" else "function")
-        elif stub is not None and is_cuda:
-            kernel.handle = HostRef(stub.name, stub.value, "stub")
-        present = {d.code_object: d.target for d in kernel.device}
-        if list_missing and len(present) < readable:
-            # A target is missing when one of its code objects lacks the kernel.
-            counts = Counter(present.values())
-            kernel.missing_targets = [target for target, count in readable_targets.items() if counts[target] < count]
+        handle = registered.get(name)
+        if handle is None:  # no registration code read: the symbol named like the kernel, or clang CUDA's stub
+            handle = host_by_name.get(name) or host_by_name.get(undecorated_kernel(name))
+            if handle is None or handle.name in stub_of:
+                handle = stub if is_cuda else None
+        if handle is not None:
+            kind = "stub" if handle.name in stub_of else "variable" if handle.type == "OBJECT" else "function"
+            kernel.handle = HostRef(handle.name, handle.value, kind)
+        if list_missing:
+            present = {d.target for d in kernel.device}
+            kernel.missing_targets = [target for target in kernel_targets if target not in present]
     for name, variable in variables.items():
         shadow = host_by_name.get(name)
         if shadow is not None and shadow.type in ("OBJECT", "TLS", "COMMON") and name not in kernels:

@@ -24,6 +24,9 @@ _BUNDLE_START = re.compile(re.escape(offload_bundle.MAGIC) + b"|CCOB")
 _FATBIN_MAGIC = b"\x50\xed\x55\xba"
 _OFFLOAD_BINARY_MAGIC = b"\x10\xff\x10\xad"
 _BUNDLER_SECTION = "__CLANG_OFFLOAD_BUNDLE__"
+#: ptxas's command line in a cubin's ``.note.nv.tkinfo`` (type 2000) note.
+_NT_CUDA_TKINFO = 2000
+_TKINFO_ARCH = re.compile(rb"-arch (sm_[0-9]+[af]?)\b")
 
 
 @dataclass
@@ -84,7 +87,7 @@ class _Collector:
             limit = min(MAX_DECOMPRESSED, MAX_RATIO * max(entry.size, 1))
             readable = not entry.compressed or entry.compression in nv_fatbin.INFLATABLE
             image_format = "unknown" if not readable else ("elf" if entry.kind == "cubin" else "ptx")
-            self.add(f"sm_{entry.sm}", "nvptx64-nvidia-cuda", "nv-fatbin", file_offset + entry.offset, entry.size,
+            self.add(entry.target, "nvptx64-nvidia-cuda", "nv-fatbin", file_offset + entry.offset, entry.size,
                      entry.compressed, None, image_format,
                      lambda entry=entry, limit=limit: nv_fatbin.payload(data, entry, max_output=limit))  # fmt: skip
 
@@ -134,7 +137,7 @@ def in_container_file(data: memoryview) -> list[Found] | None:
         if elf.machine == EM_AMDGPU:
             collector.add(_amdgpu_target(elf), "amdgcn-amd-amdhsa", "file", 0, len(data), False, data, "elf")
         elif elf.machine == EM_CUDA:
-            collector.add(f"sm_{elf.flags & 0xFF}", "nvptx64-nvidia-cuda", "file", 0, len(data), False, data, "elf")
+            collector.add(_cubin_target(elf), "nvptx64-nvidia-cuda", "file", 0, len(data), False, data, "elf")
         elif elf.machine == EM_X86_64 and any(s.name == SIM_KERNEL_TABLE and s.defined for s in elf.dynsym):
             # A simulated-device code object, standing alone: its kernel table says so.
             _, triple, target = offload_bundle.split_id(offload_bundle.SIM_ID)
@@ -153,3 +156,14 @@ def _amdgpu_target(elf: ElfFile) -> str:
             if owner == "AMDGPU" and note_type == amdgpu_metadata.NT_AMDGPU_METADATA:
                 return amdgpu_metadata.target(bytes(desc))
     return ""
+
+
+def _cubin_target(elf: ElfFile) -> str:
+    """The SM architecture a cubin is for, as ptxas was told it (``-arch
+    sm_90a`` in its tkinfo note), else from e_flags: their low byte up to
+    ELF ABI version 7, the byte above it from version 8 (CUDA 13)."""
+    for section in elf.disjoint([section for section in elf.sections if section.type == SHT_NOTE]):
+        for _, note_type, desc in elf.notes(section):
+            if note_type == _NT_CUDA_TKINFO and (match := _TKINFO_ARCH.search(desc)):
+                return match.group(1).decode()
+    return f"sm_{(elf.flags >> 8 if elf.abi_version >= 8 else elf.flags) & 0xFF}"

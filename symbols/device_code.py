@@ -3,8 +3,10 @@ variables, and kernel arguments where the code object describes them.
 
 - AMDGPU: a kernel is a FUNC with a ``<name>.kd`` descriptor; its arguments
   come from the ``NT_AMDGPU_METADATA`` note.
-- cubin (``EM_CUDA``): a kernel is a FUNC with a ``.nv.info.<name>`` section
-  (or the CUDA entry flag in ``st_other``).
+- cubin (``EM_CUDA``): a kernel is a FUNC with the CUDA entry flag in
+  ``st_other``; ptxas's subroutines (``__cuda_sm20_div_u64``) have a
+  ``.nv.info.<name>`` section too, but not the flag.  Its parameters' sizes
+  and offsets come from that section.
 - PTX: ``.entry`` is a kernel, ``.func`` a function, ``.global``/``.const`` variables.
 - the simulated device (x86-64): every exported function; its kernels are
   those it lists in ``__gpusym_kernels``, or, in a code object without that
@@ -17,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from symbols import amdgpu_metadata
+from symbols import amdgpu_metadata, nv_info
 from symbols.elf import EM_AMDGPU, EM_CUDA, EM_X86_64, SHT_NOTE, ElfFile, Symbol
 from symbols.errors import FormatError
 from symbols.model import KernelArg
@@ -96,13 +98,28 @@ def _amdgpu_args(elf: ElfFile) -> dict[str, list[KernelArg]]:
 
 def _cubin(elf: ElfFile) -> DeviceContents:
     symbols = elf.symtab
-    entries = {s.name[len(".nv.info.") :] for s in elf.sections if s.name.startswith(".nv.info.")}
     contents = DeviceContents()
     for symbol in _defined(symbols, "FUNC"):
-        is_kernel = symbol.name in entries or symbol.other & STO_CUDA_ENTRY
-        (contents.kernels if is_kernel else contents.functions).append(symbol)
+        (contents.kernels if symbol.other & STO_CUDA_ENTRY else contents.functions).append(symbol)
     contents.variables = [s for s in _defined(symbols, "OBJECT") if not s.name.startswith(("$", "."))]
+    kernels = {symbol.name for symbol in contents.kernels}
+    contents.read_args = lambda: _cubin_args(elf, kernels)
     return contents
+
+
+def _cubin_args(elf: ElfFile, kernels: set[str]) -> dict[str, list[KernelArg]]:
+    """Each kernel's parameters, from its ``.nv.info.<name>`` section: every
+    one is passed by value in the parameter bank, and the cubin says neither
+    names nor types (nor which are pointers)."""
+    args = {}
+    prefix = nv_info.SECTION_PREFIX
+    sections = [s for s in elf.sections if s.name.startswith(prefix) and s.name[len(prefix) :] in kernels]
+    for section in elf.disjoint(sections):
+        params = nv_info.kernel_params(elf.contents(section), section.name)
+        args[section.name[len(prefix) :]] = [
+            KernelArg(None, None, param.size, param.offset, "by_value") for param in params
+        ]
+    return args
 
 
 def _sim(elf: ElfFile) -> DeviceContents:

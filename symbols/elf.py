@@ -25,6 +25,7 @@ ET_REL, ET_EXEC, ET_DYN = 1, 2, 3
 
 SHT_NOBITS = 8
 SHT_SYMTAB = 2
+SHT_RELA = 4
 SHT_DYNSYM = 11
 SHT_NOTE = 7
 SHF_ALLOC = 0x2
@@ -49,6 +50,7 @@ class Section:
     offset: int
     size: int
     link: int
+    info: int
     entsize: int
 
 
@@ -67,6 +69,14 @@ class Symbol:
         return self.shndx != SHN_UNDEF
 
 
+@dataclass(frozen=True, slots=True)
+class Relocation:
+    offset: int  # where it applies: section offset (relocatable file) or address
+    type: int
+    symbol: int  # index in the symbol table the RELA section links to
+    addend: int
+
+
 class ElfFile:
     """An ELF image in `data` (bytes, mmap or memoryview)."""
 
@@ -78,6 +88,7 @@ class ElfFile:
         if ei_class not in (1, 2) or ei_data not in (1, 2):
             raise FormatError(f"unknown ELF class {ei_class} or data encoding {ei_data}")
         self.is64 = ei_class == 2
+        self.abi_version = self.data[8]
         self.endian = "<" if ei_data == 1 else ">"
         header = (self.endian + ("HHIQQQIHHHHHH" if self.is64 else "HHIIIIIHHHHHH"))
         fields = self._unpack(header, 16, "ELF header")
@@ -122,8 +133,8 @@ class ElfFile:
         names = self._section_contents(raw[names_index], "section name table")
         name_of = _string_table(names, len(table), "section name table")
         sections = []
-        for index, (name, type_, flags, addr, offset, size, link, _, _, entsize) in enumerate(raw):
-            sections.append(Section(index, name_of(name), type_, flags, addr, offset, size, link, entsize))
+        for index, (name, type_, flags, addr, offset, size, link, info, _, entsize) in enumerate(raw):
+            sections.append(Section(index, name_of(name), type_, flags, addr, offset, size, link, info, entsize))
         return sections
 
     def _section_contents(self, raw: tuple, what: str) -> bytes:
@@ -175,10 +186,11 @@ class ElfFile:
 
     # ---- symbols ----
 
-    def symbols(self, section: Section) -> list[Symbol]:
+    def symbols(self, section: Section, every: bool = False) -> list[Symbol]:
         """The program's symbols in a SYMTAB or DYNSYM section: local labels
         (NOTYPE LOCAL, most of a GPU code object's table), section and file
-        symbols are left out before their names are even read."""
+        symbols are left out before their names are even read, unless
+        `every` (then entry i + 1 of the table is item i)."""
         entry = self.endian + ("IBBHQQ" if self.is64 else "IIIBBH")
         entry_size = struct.calcsize(entry)
         if section.size % entry_size:
@@ -193,7 +205,7 @@ class ElfFile:
                 name, info, other, shndx, value, size = fields
             else:
                 name, value, size, info, other, shndx = fields
-            if info in _LEFT_OUT:
+            if info in _LEFT_OUT and not every:
                 continue
             symbols.append(Symbol(name_of(name), value, size, _TYPES[info & 0xF], _BINDS[info >> 4], other, shndx))
         return symbols
@@ -208,6 +220,16 @@ class ElfFile:
     def dynsym(self) -> list[Symbol]:
         section = next((s for s in self.sections if s.type == SHT_DYNSYM), None)
         return self.symbols(section) if section else []
+
+    def relocations(self, section: Section) -> list[Relocation]:
+        """The entries of a RELA section."""
+        entry = self.endian + ("QQq" if self.is64 else "IIi")
+        entry_size = struct.calcsize(entry)
+        if section.size % entry_size:
+            raise FormatError(f"{section.name}: size {section.size} is not a multiple of {entry_size}")
+        shift, mask = (32, 0xFFFFFFFF) if self.is64 else (8, 0xFF)
+        return [Relocation(offset, info & mask, info >> shift, addend)
+                for offset, info, addend in struct.iter_unpack(entry, self.contents(section))]  # fmt: skip
 
     # ---- notes ----
 

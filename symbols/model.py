@@ -115,7 +115,7 @@ class Kernel:
     handle: HostRef | None = None
     device: list[DeviceSymbol] = field(default_factory=list)
     args: list[KernelArg] = field(default_factory=list)
-    missing_targets: list[str] = field(default_factory=list)  # targets with code but not this kernel
+    missing_targets: list[str] = field(default_factory=list)  # targets the binary has kernels for, but not this one
 
     def to_json(self) -> dict:
         return {

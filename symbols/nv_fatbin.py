@@ -12,8 +12,9 @@ the fatbins of CUDA 13's nvcc agree (little-endian):
   kind (1 PTX, 2 cubin), u16 version, u32 header size, u64 payload size
   (padded to 8), u32 compressed size, u32, u16 minor, u16 major, u32 SM
   architecture, u32 name offset, u32 name size, u64 flags (0x1 64-bit, 0x2
-  debug, 0x10 Linux, 0x2000 LZ4-compressed, 0x8000 zstd-compressed), u64,
-  u64 uncompressed size; the payload follows the entry header.
+  debug, 0x10 Linux, 0x2000 LZ4-compressed, 0x8000 zstd-compressed,
+  0x100000 arch-specific ``sm_90a``, 0x200000 family-specific ``sm_100f``),
+  u64, u64 uncompressed size; the payload follows the entry header.
 
 Several fatbins follow each other in a linked program's section.  nvcc 13
 compresses PTX with zstd by default, everything with ``-Xfatbin
@@ -40,6 +41,9 @@ KINDS: dict[int, Literal["cubin", "ptx"]] = {1: "ptx", 2: "cubin"}
 #: documents (0x1000, which third-party readers report in older fatbins).
 COMPRESSIONS = {0x8000: "zstd", 0x2000: "lz4", 0x1000: None}
 INFLATABLE = {"zstd", "lz4"}
+#: Flag -> the suffix nvcc gives the target (``-gencode ...,code=sm_90a``,
+#: ``code=sm_100f``); the cubin's own e_flags do not tell these apart.
+VARIANTS = {0x100000: "a", 0x200000: "f"}
 _NOT_ZERO = re.compile(rb"[^\x00]")
 
 
@@ -47,11 +51,19 @@ _NOT_ZERO = re.compile(rb"[^\x00]")
 class FatbinEntry:
     kind: Literal["cubin", "ptx"]
     sm: int  # 90 for sm_90 and compute_90
+    flags: int
     offset: int  # of the payload, from the start of the data read
     size: int  # of the payload as stored (compressed, or padded to 8)
     compressed: bool
     compression: str | None  # "zstd", "lz4"; None if not compressed or unknown
     uncompressed_size: int | None  # None if not compressed
+
+    @property
+    def target(self) -> str:
+        """The target as nvcc names it: ``sm_90a``, ``sm_100f`` or ``sm_80``
+        for a cubin, ``compute_90`` for PTX."""
+        suffix = "".join(letter for flag, letter in VARIANTS.items() if self.flags & flag)
+        return f"{'compute' if self.kind == 'ptx' else 'sm'}_{self.sm}{suffix}"
 
 
 @dataclass(frozen=True)
@@ -124,6 +136,7 @@ def _read_entry(view: memoryview, start: int, end: int) -> tuple[FatbinEntry | N
     entry = FatbinEntry(
         kind=KINDS[kind],
         sm=sm,
+        flags=flags,
         offset=payload,
         size=compressed_size if compressions else padded_size,
         compressed=bool(compressions),

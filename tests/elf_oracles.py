@@ -122,3 +122,69 @@ def bundle_entry_bytes(bundle: Path, target: str) -> bytes:
         if entry_id == target:
             return data[offset : offset + size]
     raise AssertionError(f"{bundle} has no entry {target}")
+
+
+OBJDUMP = "objdump"
+_REGISTRATION_CODE = re.compile(r"__nv_cudaEntityRegisterCallback|__sti____cudaRegisterAll|__cuda_register_globals")
+#: An instruction of ``objdump -d --no-show-raw-insn -w``: mnemonic, operands, the address in its comment.
+_INSTRUCTION = re.compile(r"^\s*[0-9a-f]+:\s+(\w+)\s+([^#<]*?)\s*(?:<[^>]*>)?\s*(?:#\s*([0-9a-f]+)\b.*)?$")
+_ARGUMENT = {"%rsi": "rsi", "%esi": "rsi", "%rdx": "rdx", "%edx": "rdx", "%rcx": "rcx", "%ecx": "rcx"}
+
+
+def registered_functions(path: Path) -> dict[str, int]:
+    """Device name -> the host address registered for it, for each call to
+    __cudaRegisterFunction in the registration code of a linked x86-64 file:
+    binutils' objdump disassembles it, and %rsi and %rdx are followed through
+    lea, loads from the GOT (pyelftools reads its relocations), moves of an
+    immediate or from another register, and calls that clobber them."""
+    from elftools.elf.elffile import ELFFile
+    from elftools.elf.relocation import RelocationSection
+
+    with path.open("rb") as stream:
+        elf = ELFFile(stream)
+        symtab = elf.get_section_by_name(".symtab").iter_symbols()
+        functions = {(s["st_value"], s["st_value"] + s["st_size"]) for s in symtab
+                     if s["st_info"]["type"] == "STT_FUNC" and s["st_size"] and _REGISTRATION_CODE.search(s.name)}
+        dynsym = elf.get_section_by_name(".dynsym")
+        got = {}
+        for section in elf.iter_sections():
+            if isinstance(section, RelocationSection):
+                for r in section.iter_relocations():
+                    symbol = dynsym.get_symbol(r["r_info_sym"]) if r["r_info_sym"] else None
+                    got[r["r_offset"]] = symbol["st_value"] + r["r_addend"] if symbol else r["r_addend"]
+        loaded = [(s["sh_addr"], s["sh_offset"], s["sh_size"]) for s in elf.iter_sections() if s["sh_addr"]]
+    data = path.read_bytes()
+
+    def at(address: int, size: int) -> bytes:
+        (offset,) = [o + address - a for a, o, n in loaded if a <= address < a + n]
+        return data[offset : offset + size]
+
+    found = {}
+    for start, stop in sorted(functions):
+        registers: dict[str, int | None] = {}
+        command = [OBJDUMP, "-d", "--no-show-raw-insn", "-w", f"--start-address={start}", f"--stop-address={stop}",
+                   path]  # fmt: skip
+        for line in check_output(command).splitlines():
+            match = _INSTRUCTION.match(line)
+            if not match:
+                continue
+            mnemonic, operands, comment = match.groups()
+            source, _, destination = operands.rpartition(",")
+            register = _ARGUMENT.get(destination)
+            if mnemonic == "call":
+                if "__cudaRegisterFunction" in line:
+                    string = at(registers["rdx"], 4096)
+                    found[string[: string.index(b"\0")].decode()] = registers["rsi"]
+                registers = {}
+            elif register and mnemonic == "lea" and "(%rip)" in source:
+                registers[register] = int(comment, 16)
+            elif register and mnemonic == "mov" and "(%rip)" in source:
+                slot = int(comment, 16)
+                registers[register] = got[slot] if slot in got else struct.unpack("<Q", at(slot, 8))[0]
+            elif register and mnemonic == "mov" and source.startswith("$"):
+                registers[register] = int(source[1:], 16)
+            elif register and mnemonic == "mov" and source in _ARGUMENT:
+                registers[register] = registers.get(_ARGUMENT[source])
+            elif register:
+                registers[register] = None
+    return found

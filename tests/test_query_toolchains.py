@@ -13,9 +13,10 @@ import pytest
 
 from conftest import TEST_PROGRAMS, describe, run, run_gpusym
 from test_container_properties import fatbin_bytes
-from test_containers import ARCHS, KERNELS, builds, new_driver_object, new_driver_program  # noqa: F401 (fixture)
+from test_containers import ARCHS, KERNELS, OTHER_KERNELS, new_driver_object, new_driver_program
+from test_containers import builds  # noqa: F401 (fixture)
 
-NVCC_TARGETS = ["sm_90", "sm_80", "sm_80"]  # two cubins and the compute_80 PTX
+NVCC_TARGETS = ["sm_90", "sm_80", "compute_80"]  # two cubins and the PTX
 
 
 def query(path) -> dict:
@@ -80,7 +81,7 @@ def test_nvcc(builds, flags):
         pytest.skip("nvcc is not installed")
     report = query(builds.nvcc(f"query{len(flags)}.o", "-c", *flags))
     assert [(c["target"], c["format"]) for c in report["code_objects"]] == [
-        ("sm_90", "elf"), ("sm_80", "elf"), ("sm_80", "ptx")
+        ("sm_90", "elf"), ("sm_80", "elf"), ("compute_80", "ptx")
     ]  # fmt: skip
     check_kernels(report, NVCC_TARGETS, "nvcc", "function")
 
@@ -105,3 +106,20 @@ def test_clang_cuda_stub_is_the_handle(tmp_path):
     check_kernels(report, ["sm_90"], "clang", "stub")
     for kernel in report["kernels"]:
         assert kernel["handle"]["symbol"] == kernel["stub"]["symbol"]
+
+
+def test_missing_targets_are_counted_over_every_bundle_of_a_library(builds):
+    """Two translation units compiled for different targets, one bundle
+    each in the library's .hip_fatbin: a kernel misses only the targets that
+    the other unit's bundle adds."""
+    other_archs = ["gfx90a", "gfx1100"]
+    first = builds.hip("pic-kernels.o", "kernels.hip", "-fPIC")
+    second = builds.hip("pic-other.o", "other.hip", "-fPIC", "--no-offload-arch=gfx942", "--offload-arch=gfx1100")
+    report = query(builds("two-bundles.so", ["clang++-19", "-shared", first, second]))
+    assert sorted(c["target"] for c in report["code_objects"]) == sorted([*ARCHS, *other_archs])
+    kernels = kernels_by_name(report)
+    assert set(kernels) == set(KERNELS + OTHER_KERNELS)
+    for name, kernel in kernels.items():
+        archs, elsewhere = (other_archs, ARCHS) if name in OTHER_KERNELS else (ARCHS, other_archs)
+        assert sorted(d["target"] for d in kernel["device"]) == sorted(archs), name
+        assert kernel["missing_targets"] == [arch for arch in elsewhere if arch not in archs], name

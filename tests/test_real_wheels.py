@@ -1,16 +1,17 @@
 """``gpusym query`` on real libraries from PyPI: CuPy's ROCm wheel (HIP
-offload bundles in ``.hip_fatbin``) and its CUDA 12 wheel (nvcc fatbins in
-``.nv_fatbin``), checked against outside opinions: LLVM 19's objcopy, offload
-bundler and nm, binutils' nm and c++filt, pyelftools, and a fatbin header
-reader written here.
+offload bundles in ``.hip_fatbin``) and its CUDA 12 and CUDA 13 wheels (nvcc
+fatbins in ``.nv_fatbin``), checked against outside opinions: LLVM 19's
+objcopy, offload bundler and nm, binutils' nm, objdump and c++filt,
+pyelftools, and a fatbin header reader written here.
 
 Each wheel is downloaded once (pinned versions, see bench/wheels.py) into
 ``$GPUSYM_CACHE_DIR/wheels`` (default ``~/.cache/gpusym/wheels``) and reused;
 without network the tests skip, saying why.  The libraries read:
 cupy/random/_generator_api and cupy/cuda/cub of the ROCm wheel (11 and
 153 MB, 9 gfx targets, 48 and 1,388 kernels), and those and cupy/cuda/thrust
-of the CUDA wheel (13, 48 and 79 MB, 12 cubins and a PTX each, all LZ4-
-compressed); about 15 s once downloaded.
+of the CUDA 12 wheel (13, 48 and 79 MB, 12 cubins and a PTX each, all LZ4-
+compressed) and of the CUDA 13 wheel (9, 15 and 21 MB, 7 cubins and a PTX
+each); about 25 s once downloaded.
 
 Deselect them with ``-k 'not real_wheels'``, or skip them with
 ``GPUSYM_REAL_WHEELS=0``.
@@ -32,6 +33,7 @@ from pathlib import Path
 
 import pytest
 
+import elf_oracles
 from conftest import describe, run, run_gpusym
 
 REPO = Path(__file__).resolve().parent.parent
@@ -43,7 +45,8 @@ OBJCOPY, BUNDLER, LLVM_NM, NM, CXXFILT = "llvm-objcopy-19", "clang-offload-bundl
 #: The libraries read: every one with GPU code in the pinned wheels, except
 #: ROCm's thrust (80 MB, built the same way as cub).
 ROCM_LIBRARIES = ["cupy/random/_generator_api", "cupy/cuda/cub"]
-CUDA_LIBRARIES = ["cupy/random/_generator_api", "cupy/cuda/cub", "cupy/cuda/thrust"]
+CUDA_LIBRARIES = [(wheel, library) for wheel in (wheels.CUPY_CUDA, wheels.CUPY_CUDA13)
+                  for library in ("cupy/random/_generator_api", "cupy/cuda/cub", "cupy/cuda/thrust")]  # fmt: skip
 SUFFIX = ".cpython-311-x86_64-linux-gnu.so"
 SHOWN = 10  # items of a difference printed
 
@@ -252,12 +255,14 @@ _FATBIN = struct.Struct("<IHHQ")  # magic, version, header size, size of the ent
 _ENTRY = struct.Struct("<HHIQIIHHIIIQQQ")
 _FLAGS_AT = 40  # offset of the flags in an entry header
 _COMPRESSION = {0x2000: "lz4", 0x8000: "zstd", 0x1000: "unknown"}
+_VARIANT = {0x100000: "a", 0x200000: "f"}  # sm_90a, sm_100f
 
 
 @dataclass(frozen=True)
 class FatbinEntry:
     kind: str  # cubin, ptx
     sm: int
+    flags: int
     header: int  # file offset of the entry header
     offset: int  # file offset of the payload
     stored: int  # payload bytes as stored: the compressed size, or the padded size
@@ -266,7 +271,9 @@ class FatbinEntry:
 
     @property
     def target(self) -> str:
-        return f"sm_{self.sm}"
+        """As nvcc's -gencode names it: sm_90a, sm_100f, compute_120."""
+        suffix = "".join(letter for bit, letter in _VARIANT.items() if self.flags & bit)
+        return f"{'compute' if self.kind == 'ptx' else 'sm'}_{self.sm}{suffix}"
 
 
 def fatbin_entries(library: Path) -> list[FatbinEntry]:
@@ -288,7 +295,8 @@ def fatbin_entries(library: Path) -> list[FatbinEntry]:
                 header = start + cursor
                 stored = compressed if method else padded
                 kind_name = "ptx" if kind == 1 else "cubin"
-                entries.append(FatbinEntry(kind_name, sm, header, header + entry_size, stored, method, uncompressed))
+                entries.append(FatbinEntry(kind_name, sm, flags, header, header + entry_size, stored, method,
+                                           uncompressed))  # fmt: skip
             cursor += entry_size + padded
     return entries
 
@@ -314,30 +322,30 @@ def decoded(library: Path, entry: FatbinEntry) -> bytes | None:
 
 
 def entry_kernels(payload: bytes, kind: str) -> set[str]:
-    """Kernels of a cubin (defined FUNC symbols with a ``.nv.info.<name>``
-    section or the CUDA entry flag 0x10 in st_other) or of PTX (``.entry``)."""
+    """Kernels of a cubin (defined FUNC symbols with the CUDA entry flag
+    0x10 in st_other) or of PTX (``.entry``)."""
     if kind == "ptx":
         text = payload.decode(errors="replace")
         return set(re.findall(r"^\s*(?:\.(?:visible|weak|extern)\s+)*\.entry\s+([\w$]+)", text, re.M))
     from elftools.elf.elffile import ELFFile
 
     elf = ELFFile(io.BytesIO(payload))
-    infos = {s.name[len(".nv.info.") :] for s in elf.iter_sections() if s.name.startswith(".nv.info.")}
     symtab = elf.get_section_by_name(".symtab")
     raw = symtab.data()
     kernels = set()
     for index, symbol in enumerate(symtab.iter_symbols()):
         other = raw[index * symtab["sh_entsize"] + 5]
         if symbol["st_info"]["type"] == "STT_FUNC" and symbol["st_shndx"] != "SHN_UNDEF" and symbol.name:
-            if symbol.name in infos or other & 0x10:
+            if other & 0x10:
                 kernels.add(symbol.name)
     return kernels
 
 
-@pytest.fixture(params=CUDA_LIBRARIES, scope="module")
+@pytest.fixture(params=CUDA_LIBRARIES, ids=[f"{w.package}-{name.rsplit('/', 1)[1]}" for w, name in CUDA_LIBRARIES],
+                scope="module")  # fmt: skip
 def cuda_library(request) -> Path:
     require_tools(NM, CXXFILT)
-    return fetch(wheels.CUPY_CUDA, ".nv_fatbin", request.param)
+    return fetch(*request.param[:1], ".nv_fatbin", request.param[1])
 
 
 _cuda: dict[Path, tuple[list[FatbinEntry], dict[int, set[str]]]] = {}
@@ -425,7 +433,8 @@ def test_cuda_entry_compressed_in_an_unknown_format_is_listed_not_an_error(cuda_
 def test_cuda_stubs_map_to_kernels_found_in_the_cubins(cuda_library, cuda):
     report, entries, kernels = cuda
     host = nm_symbols(NM, cuda_library)
-    stubs = {n for n, s in host.items() if s.type == "FUNC" and "__device_stub__" in n}
+    # GCC's pieces of a stub (``.cold.72``) are not stubs of their own.
+    stubs = {n for n, s in host.items() if s.type == "FUNC" and "__device_stub__" in n and "." not in n}
     reported = {k["stub"]["symbol"]: k for k in report["kernels"] if k["stub"]}
     assert_same(set(reported), stubs, "kernel stubs")
     assert_same({(n, k["stub"]["address"]) for n, k in reported.items()}, {(n, host[n].value) for n in stubs},
@@ -446,19 +455,39 @@ def test_cuda_stubs_map_to_kernels_found_in_the_cubins(cuda_library, cuda):
                 "kernels of stubs found in the cubins")  # fmt: skip
 
 
-def test_cuda_handles_are_host_functions_named_like_kernels(cuda_library, cuda):
+def functions_by_address(library: Path) -> dict[int, set[str]]:
+    """Address -> names of the defined functions ``nm -f sysv`` lists (local
+    ones of one name may be many)."""
+    found: dict[int, set[str]] = {}
+    for line in tool_output([NM, "-f", "sysv", library]).splitlines():
+        parts = [p.strip() for p in line.split("|")]
+        if len(parts) == 7 and parts[1] and parts[3] == "FUNC" and parts[2] not in ("U", "w", "v"):
+            found.setdefault(int(parts[1], 16), set()).add(parts[0])
+    return found
+
+
+def test_cuda_handles_are_the_functions_the_registration_code_registers(cuda_library, cuda):
+    """objdump's reading of each call to __cudaRegisterFunction (in
+    tests/elf_oracles.py) names the same address for every kernel; a
+    function nm lists there has the handle's name; and a host function named
+    like a kernel is that kernel's handle (static kernels' and, from CUDA 13,
+    template instances' have other names: ``_ZL...``, ``_ZN3cub...L...``)."""
+    require_tools(elf_oracles.OBJDUMP)
     report, _, kernels = cuda
-    host = nm_symbols(NM, cuda_library)
-    handles = {k["handle"]["symbol"]: k for k in report["kernels"] if k["handle"]}
-    assert handles
-    assert_same({(n, k["handle"]["kind"], k["handle"]["address"]) for n, k in handles.items()},
-                {(n, "function", host[n].value) for n in handles if n in host and host[n].type == "FUNC"},
-                "handles that are FUNC symbols of that name and address")  # fmt: skip
-    assert all(k["handle"]["symbol"] == k["name"] for k in handles.values())
+    handles = {k["name"]: k["handle"] for k in report["kernels"] if k["handle"]}
+    registered = elf_oracles.registered_functions(cuda_library)
+    assert registered, "objdump finds no call to __cudaRegisterFunction"
+    assert_same({(n, h["address"]) for n, h in handles.items()}, set(registered.items()), "(kernel, handle address)")
+    functions = functions_by_address(cuda_library)
+    assert_same({(n, h["symbol"], h["kind"]) for n, h in handles.items()},
+                {(n, h["symbol"], "function") for n, h in handles.items()
+                 if h["symbol"] in functions.get(h["address"], ())},
+                "(kernel, handle, kind) with a function of that name at that address")  # fmt: skip
     kernel_names = {name for names in kernels.values() for name in names}
     if len(kernels) == len(report["code_objects"]):  # this test read every entry: every kernel is known
-        assert_same(set(handles), {n for n, s in host.items() if s.type == "FUNC" and n in kernel_names},
-                    "host functions named like a kernel")  # fmt: skip
+        named = {(n, n) for names in functions.values() for n in names if n in kernel_names}
+        assert_same({(n, h["symbol"]) for n, h in handles.items() if (h["symbol"], h["symbol"]) in named}, named,
+                    "host functions named like a kernel, and the kernel whose handle they are")  # fmt: skip
 
 
 def test_download_failure_is_a_reason_not_a_crash(tmp_path, monkeypatch):

@@ -1,0 +1,30 @@
+// Kernels whose host functions nvcc names in three ways: g(float*, int) is a
+// host function of the kernel's own name, the static s(int*) an internal one
+// (_ZL1sPi), the template a::t<int> one with internal linkage inside its
+// namespace.  g is launched through its handle and with <<<>>>.  Without a
+// GPU every launch fails; main prints what the runtime says.
+#include <cstdio>
+
+namespace a {
+template <typename T>
+__global__ void t(T* out, T value) { out[threadIdx.x] = value; }
+}  // namespace a
+
+static __global__ void s(int* p) { p[threadIdx.x] += 1; }
+
+__global__ void g(float* x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] = 2 * x[i];
+}
+
+int main() {
+  float* x = nullptr;
+  int n = 32;
+  void* args[] = {&x, &n};
+  cudaError_t through_handle = cudaLaunchKernel((const void*)g, dim3(1), dim3(32), args, 0, nullptr);
+  g<<<1, 32>>>(x, n);
+  s<<<1, 32>>>(nullptr);
+  a::t<int><<<1, 32>>>(nullptr, 1);
+  std::printf("%s\n%s\n", cudaGetErrorString(through_handle), cudaGetErrorString(cudaGetLastError()));
+  return 0;
+}
