@@ -395,7 +395,7 @@ def assembly(functions: dict[str, list[tuple[str, str]]], shared: list[str], ker
     """Assembly defining ``__gpusym_signatures``, ``__gpusym_kernels``,
     ``__gpusym_wave_size`` (the lanes of a wavefront the code was compiled
     for) and the dynamic shared buffer."""
-    lines = ['\t.section .gpusym_tables,"a",@progbits', "\t.p2align 2", "\t.globl __gpusym_wave_size",
+    lines = ["\t.section .rodata", "\t.p2align 2", "\t.globl __gpusym_wave_size",
              "\t.type __gpusym_wave_size,@object", "\t.size __gpusym_wave_size, 4", "__gpusym_wave_size:",
              f"\t.long {wave_size}"]  # fmt: skip
     lines += _string_table(
