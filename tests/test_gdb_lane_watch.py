@@ -56,7 +56,9 @@ def test_a_block_filter_traps_in_that_block_only(lane_grid):
                  "continue", 'python print("traps:", calls[0])')  # fmt: skip
     lanes = re.findall(r"\[gpusym: (.*) of dispatch (\d), wavefront 0\]", output)
     assert lanes == [("block (200,0,0) thread (17,0,0)", "1"), ("block (200,0,0) thread (17,0,0)", "2")], output
-    assert _traps(output) <= 2 * (LANES_PER_BLOCK + 4 * CONCURRENT), output
+    # Block 200's lanes, and those other workers run while gdb handles a trap
+    # (more on a loaded machine): far fewer than the 2 x 65,536 ungated.
+    assert _traps(output) <= 2 * (LANES_PER_BLOCK + 8 * CONCURRENT), output
 
 
 def test_a_shared_location_still_stops_in_every_lane_it_asks_for(lane_grid):
