@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import time
 from pathlib import Path
 
 import pytest
+from elftools.elf.elffile import ELFFile
 
 from conftest import GPUSYM, REPO, TEST_PROGRAMS, describe, run, run_gpusym
 from sample_apps import toolchain
@@ -280,6 +282,39 @@ def test_gdb_missing_is_a_capture_failure(kernels, tmp_path):
     result = run([GPUSYM, "capture", "--", kernels, "loop", "1"], env={"PATH": str(tmp_path)})
     assert result.returncode == CAPTURE_FAILED, describe(result)
     assert result.stderr == "gpusym capture: gdb is not installed (make demo installs it)\n"
+
+
+def hiding(paths: list[Path], command: list, empty: Path, **env: str) -> subprocess.CompletedProcess:
+    """`command` in a private mount namespace where each of `paths` is
+    replaced by /dev/null (a file) or `empty` (a directory), as on a machine
+    without them; skips the test where namespaces cannot be made."""
+    if run(["unshare", "--user", "--map-root-user", "--mount", "true"]).returncode != 0:
+        pytest.skip("user and mount namespaces are not available here")
+    empty.mkdir()
+    mounts = "".join(f"mount --bind {'/dev/null' if Path(path).is_file() else empty} {path} && " for path in paths)
+    return run(["unshare", "--user", "--map-root-user", "--mount", "sh", "-c", mounts + 'exec "$@"', "sh", *command],
+               env=env)  # fmt: skip
+
+
+def test_the_interposer_is_built_by_the_systems_cc_without_llvm(kernels, tmp_path):
+    cache = tmp_path / "cache"
+    result = hiding([toolchain.LLVM_BIN], [GPUSYM, "capture", "--jsonl", "--", kernels, "loop", 2], tmp_path / "empty",
+                    GPUSYM_CACHE_DIR=str(cache))  # fmt: skip
+    assert result.returncode == 0, describe(result)
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(of_kind(events, "launch")) == 4
+    (library,) = cache.glob("gpusym_capture-*/libgpusym_capture.so")
+    with library.open("rb") as stream:
+        assert b"GCC: " in ELFFile(stream).get_section_by_name(".comment").data()
+
+
+def test_no_c_compiler_at_all_is_one_line(kernels, tmp_path):
+    compilers = [toolchain.LLVM_BIN, Path(shutil.which("cc")).resolve()]
+    result = hiding(compilers, [GPUSYM, "capture", "--", kernels, "loop", 1], tmp_path / "empty",
+                    GPUSYM_CACHE_DIR=str(tmp_path / "cache"))  # fmt: skip
+    assert result.returncode == CAPTURE_FAILED, describe(result)
+    assert result.stderr == ("gpusym capture: cannot build the launch interposer: no C compiler: "
+                             "neither clang-19 nor cc is installed\n")  # fmt: skip
 
 
 def test_launches_from_another_thread_name_it(build_program):
