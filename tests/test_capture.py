@@ -101,6 +101,23 @@ def test_the_exit_event_counts_launches_and_keeps_the_programs_output(loop_captu
     assert [c["launches"] for c in row["configurations"]] == [20, 1, 1]
 
 
+def test_a_refused_launch_carries_its_error_and_is_counted_apart(kernels):
+    result, events = capture("--", kernels, "refused")
+    assert result.returncode == 0, describe(result)
+    launches = of_kind(events, "launch")
+    assert [(e["block"], e["error"]) for e in launches] == [
+        ([32, 1, 1], None),
+        ([2048, 1, 1], {"code": 9, "name": "hipErrorInvalidConfiguration"}),
+    ]
+    exit_event = events[-1]
+    assert (exit_event["launches"], exit_event["refused_launches"], exit_event["launch_events"]) == (1, 1, 2)
+    (row,) = exit_event["kernels"]
+    assert (row["launches"], row["refused"]) == (1, 1)
+    assert [(c["block"], c["launches"]) for c in row["configurations"]] == [([32, 1, 1], 1)]
+    report = run([GPUSYM, "capture", "--", kernels, "refused"], env={"COLUMNS": "80"})
+    assert "Kernel launches: 1, and 1 refused" in report.stdout, describe(report)
+
+
 def test_max_launches_caps_events_and_still_counts_every_launch(kernels):
     result, events = capture("--max-launches", 5, "--", kernels, "loop", 10000)
     assert result.returncode == 0, describe(result)

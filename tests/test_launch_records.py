@@ -159,11 +159,13 @@ def test_thread_records_name_each_launching_thread(records, launches):
     assert {launch.tid for launch in launches} == {main_tid, mark.tid}
 
 
-def test_a_failed_launch_has_a_result_record(records, launches):
-    (result,) = of_kind(records, Result)
-    assert (result.seq, result.result, result.name) == (N + 3, INVALID_CONFIGURATION, "hipErrorInvalidConfiguration")
-    assert result.tid == launches[N + 3].tid
-    assert records.index(result) > records.index(launches[N + 3])
+def test_every_launch_has_a_result_record_after_it(records, launches):
+    results = of_kind(records, Result)
+    assert [(result.seq, result.tid) for result in results] == [(launch.seq, launch.tid) for launch in launches]
+    assert all(records.index(result) > records.index(launch) for result, launch in zip(results, launches))
+    refused = [(result.seq, result.result, result.name) for result in results if result.result != 0]
+    assert refused == [(N + 3, INVALID_CONFIGURATION, "hipErrorInvalidConfiguration")]
+    assert {result.name for result in results if result.result == 0} == {None}
 
 
 def test_all_records_carry_the_program_pid(records):

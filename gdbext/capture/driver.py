@@ -121,9 +121,10 @@ class _Run:
             self.options.program,
         ]  # fmt: skip
 
-    def drain(self) -> None:
+    def drain(self, final: bool = False) -> None:
         """Hands the sink every event that is complete: gdb's first (a failed
-        call's gdb stop precedes its result record), then the launches."""
+        call's gdb stop precedes its result record), then the launches whose
+        call returned; at the `final` one, after the program, all the rest."""
         batch = []
         for event in _new_lines(self.gdb_events):
             kind = event["event"]
@@ -144,6 +145,8 @@ class _Run:
         except FormatError as error:
             raise CaptureFailed(f"launch records: {error}") from None
         batch += self.log.events(records, self.errors)
+        if final:
+            batch += self.log.unfinished(self.errors)
         for event in sorted(batch, key=lambda e: e["time_ns"]):
             if event["event"] in self.counts:
                 self.counts[event["event"]] += 1
@@ -159,6 +162,7 @@ class _Run:
             "killed_by": exit_info.get("killed_by"),
             "duration_s": round(duration_s, 3),
             "launches": self.log.total,
+            "refused_launches": self.log.refused,
             "launch_events": self.counts["launch"],
             "errors": self.counts["error"],
             "crashes": self.counts["crash"],
@@ -217,7 +221,7 @@ def capture(options: Options, sink: Callable[[dict[str, Any]], None]) -> dict[st
                 if process.poll() is None:
                     process.kill()
                     process.wait()
-        run.drain()
+        run.drain(final=True)
         if run.failure is not None:
             raise CaptureFailed(" ".join(run.failure.split()))
         if run.exit is None:

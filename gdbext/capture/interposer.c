@@ -9,7 +9,8 @@
  *
  * Record: u32 size, u32 kind, u64 time_ns (CLOCK_MONOTONIC), u32 pid,
  * u32 tid, payload; little-endian, sizes multiples of 8.  Kinds: LAUNCH
- * (before the real call), RESULT (after it, only when it failed), MODULES
+ * (before the real call), RESULT (after it: the launch was refused unless it
+ * says 0; a launch with no result never returned), MODULES
  * (the module map, before the first launch and after each change), THREAD
  * (a thread's name, at its first launch), FUNCTION (a module function's
  * name, from hipKernelNameRef, and its module's file when the runtime says
@@ -385,12 +386,14 @@ static __attribute__((noinline)) int64_t begin_launch(const void *entry, dim3 gr
   return (int64_t)record.seq;
 }
 
+/* Records the call's result, whether it accepted the launch or not: a
+ * launch is only counted as one once its result says so. */
 static hipError_t end_launch(int64_t seq, hipError_t result) {
   if (seq < 0) return result;
   in_launch = 0;
+  int saved_errno = errno;
+  struct result_record record = {.seq = (uint64_t)seq, .result = result};
   if (result != 0) {
-    int saved_errno = errno;
-    struct result_record record = {.seq = (uint64_t)seq, .result = result};
     static _Atomic(void *) get_error_name;
     const char *(*error_name)(hipError_t) = (const char *(*)(hipError_t))next_symbol(&get_error_name, "hipGetErrorName");
     const char *name = error_name ? error_name(result) : NULL;
@@ -398,9 +401,9 @@ static hipError_t end_launch(int64_t seq, hipError_t result) {
       strncpy(record.name, name, sizeof record.name - 1);
       record.name_length = (uint32_t)strlen(record.name);
     }
-    emit(&record, (uint32_t)(offsetof(struct result_record, name) + ((record.name_length + 7) & ~7u)), KIND_RESULT);
-    errno = saved_errno;
   }
+  emit(&record, (uint32_t)(offsetof(struct result_record, name) + ((record.name_length + 7) & ~7u)), KIND_RESULT);
+  errno = saved_errno;
   return result;
 }
 

@@ -3,11 +3,15 @@
 Each process gets its own symbolizer, fed by its module-map records; a
 launch's kernel is the symbol at the handle it passed (for a function of a
 module loaded at run time, the name its function record gives), and its host
-stack the recorded return addresses, symbolized once per distinct address.  Counting
-covers every launch of a selected kernel; events are sampled (`every`) and
-capped (`max_launches`) per the options.  A launch call that failed becomes an
-error event, unless gdb already reported that very call (with the simulated
-runtime, api-error stops do).
+stack the recorded return addresses, symbolized once per distinct address.
+
+A launch is complete when its call's result is recorded: one the runtime
+refused (an error result) carries the error and is counted apart from the
+launches; one whose call never returned (the program ended in it) is
+completed at the end without a result.  Counting covers every launch of a
+selected kernel; events are sampled (`every`) and capped (`max_launches`) per
+the options.  A refused launch is also an error event, unless gdb already
+reported that very call (with the simulated runtime, api-error stops do).
 """
 
 from __future__ import annotations
@@ -39,7 +43,8 @@ class Selection:
 class KernelCount:
     name: str | None
     demangled: str | None
-    launches: int = 0
+    launches: int = 0  # accepted ones, with their configurations
+    refused: int = 0
     configurations: Counter = field(default_factory=Counter)
 
 
@@ -63,12 +68,14 @@ class LaunchLog:
         self.symbolizers: dict[int, Symbolizer] = {}
         self.threads: dict[tuple[int, int], str] = {}
         self.functions: dict[tuple[int, int], Function] = {}  # by (pid, entry)
-        # The last launch of each (pid, tid): a failed call's result follows it.
+        # The launch each (pid, tid) is in, with its event (None when not
+        # selected): the call's result follows it.
         self.pending: dict[tuple[int, int], tuple[Launch, dict[str, Any] | None]] = {}
         self.counts: dict[str, KernelCount] = {}
         self.per_kernel: Counter = Counter()
         self.emitted = 0
-        self.total = 0
+        self.total = 0  # launches of selected kernels, refused ones left out
+        self.refused = 0
 
     def events(self, records: list[Record], reported_errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Events for `records`; `reported_errors` are gdb's error events so far."""
@@ -83,13 +90,22 @@ class LaunchLog:
             elif isinstance(record, Function):
                 self.functions[(record.pid, record.entry)] = record
             elif isinstance(record, Launch):
-                event = self._launch(record)
-                if event is not None:
-                    out.append(event)
+                if (unfinished := self.pending.pop((record.pid, record.tid), None)) is not None:
+                    out += self._complete(*unfinished, None, reported_errors)  # its call never returned
+                self.pending[(record.pid, record.tid)] = (record, self._launch(record))
             elif isinstance(record, Result):
-                event = self._failure(record, reported_errors)
-                if event is not None:
-                    out.append(event)
+                launch, event = self.pending.get((record.pid, record.tid), (None, None))
+                if launch is not None and launch.seq == record.seq:
+                    del self.pending[(record.pid, record.tid)]
+                    out += self._complete(launch, event, record, reported_errors)
+        return out
+
+    def unfinished(self, reported_errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """At the end: events of the launches whose call never returned."""
+        out = []
+        for launch, event in self.pending.values():
+            out += self._complete(launch, event, None, reported_errors)
+        self.pending.clear()
         return out
 
     def _symbolizer(self, pid: int) -> Symbolizer:
@@ -117,17 +133,11 @@ class LaunchLog:
         return kernel is not None and bool(pattern.search(kernel["name"]) or pattern.search(kernel["demangled"]))
 
     def _launch(self, launch: Launch) -> dict[str, Any] | None:
+        """The launch's event, its result not known yet; None when its kernel
+        is not selected.  Named now: the module map is the launch's own."""
         kernel = self._kernel(launch)
         if not self._selected(kernel):
-            self.pending[(launch.pid, launch.tid)] = (launch, None)
             return None
-        key = kernel["name"] if kernel else f"{launch.entry:#x}"
-        count = self.counts.setdefault(key, KernelCount(kernel and kernel["name"], kernel and kernel["demangled"]))
-        count.launches += 1
-        count.configurations[(tuple(launch.grid), tuple(launch.block), launch.shmem)] += 1
-        self.total += 1
-        index = self.per_kernel[key]
-        self.per_kernel[key] += 1
         frames = self._frames(launch)
         event = {
             "event": "launch",
@@ -147,12 +157,37 @@ class LaunchLog:
         }
         if self.selection.backtraces and launch.detailed:
             event["backtrace"] = [frame_json(frame) for frame in frames]
-        self.pending[(launch.pid, launch.tid)] = (launch, event)
-        cap = self.selection.max_launches
-        if index % self.selection.every or (cap is not None and self.emitted >= cap):
-            return None
-        self.emitted += 1
         return event
+
+    def _complete(self, launch: Launch, event: dict[str, Any] | None, result: Result | None,
+                  reported: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Counts the launch by its `result` (None: its call never returned);
+        its event, when sampled, and an error event when it was refused."""
+        if event is None:
+            return []
+        kernel = event["kernel"]
+        key = kernel["name"] if kernel else f"{launch.entry:#x}"
+        count = self.counts.setdefault(key, KernelCount(kernel and kernel["name"], kernel and kernel["demangled"]))
+        refused = result is not None and result.result != 0
+        if refused:
+            count.refused += 1
+            self.refused += 1
+        else:
+            count.launches += 1
+            count.configurations[(tuple(launch.grid), tuple(launch.block), launch.shmem)] += 1
+            self.total += 1
+        if result is not None:
+            event["error"] = {"code": result.result, "name": result.name} if refused else None
+        index = self.per_kernel[key]
+        self.per_kernel[key] += 1
+        out = []
+        cap = self.selection.max_launches
+        if not (index % self.selection.every or (cap is not None and self.emitted >= cap)):
+            self.emitted += 1
+            out.append(event)
+        if refused and not self._reported(launch, result, reported):
+            out.append(self._failure(event, result))
+        return out
 
     @staticmethod
     def _via(launch: Launch, frames: list[HostFrame]) -> str:
@@ -164,13 +199,14 @@ class LaunchLog:
         symbolizer = self._symbolizer(launch.pid)
         return [symbolizer.frame(address) for address in launch.frames]
 
-    def _failure(self, result: Result, reported: list[dict[str, Any]]) -> dict[str, Any] | None:
-        launch, event = self.pending.get((result.pid, result.tid), (None, None))
-        if launch is None or event is None or launch.seq != result.seq:
-            return None
-        for error in reported:
-            if error["thread"]["tid"] == result.tid and launch.time_ns <= error["time_ns"] <= result.time_ns:
-                return None  # gdb stopped in this very call and said so already
+    @staticmethod
+    def _reported(launch: Launch, result: Result, reported: list[dict[str, Any]]) -> bool:
+        """Whether gdb stopped in this very call and said so already."""
+        return any(error["thread"]["tid"] == result.tid and launch.time_ns <= error["time_ns"] <= result.time_ns
+                   for error in reported)  # fmt: skip
+
+    @staticmethod
+    def _failure(event: dict[str, Any], result: Result) -> dict[str, Any]:
         return {
             "event": "error",
             "time_ns": result.time_ns,
@@ -183,13 +219,14 @@ class LaunchLog:
         }
 
     def summary(self) -> list[dict[str, Any]]:
-        """Launch counts per kernel, most launched first."""
+        """Launch counts per kernel (refused launches apart), most launched first."""
         rows = []
         for key, count in sorted(self.counts.items(), key=lambda item: -item[1].launches):
             rows.append({
                 "kernel": count.name,
                 "demangled": count.demangled or key,
                 "launches": count.launches,
+                "refused": count.refused,
                 "configurations": [
                     {"grid": list(grid), "block": list(block), "shared_mem": shmem, "launches": n}
                     for (grid, block, shmem), n in count.configurations.most_common(5)

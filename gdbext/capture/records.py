@@ -54,11 +54,12 @@ class Launch(Record):
 
 @dataclass(slots=True)
 class Result(Record):
-    """The failure of the launch call numbered `seq` (successes are not recorded)."""
+    """What the launch call numbered `seq` returned: 0 when it accepted the
+    launch, else the error that refused it."""
 
     seq: int
     result: int
-    name: str | None  # the runtime's own name of the code (hipGetErrorName), None without one
+    name: str | None  # the runtime's own name of an error (hipGetErrorName), None for 0 or without one
 
 
 @dataclass(slots=True)

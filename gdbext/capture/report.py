@@ -55,9 +55,13 @@ def _launches(exit_event: dict[str, Any], events: list[dict[str, Any]]) -> Table
     for event in events:
         if event["event"] == "launch" and event["kernel"]:
             first.setdefault(event["kernel"]["name"], event)
-    table = Table(title=f"Kernel launches: {exit_event['launches']}", title_justify="left")
+    refused = exit_event.get("refused_launches", 0)
+    title = f"Kernel launches: {exit_event['launches']}" + (f", and {refused} refused" if refused else "")
+    table = Table(title=title, title_justify="left")
     table.add_column("kernel", overflow="fold")
     table.add_column("launches", justify="right")
+    if refused:
+        table.add_column("refused", justify="right")
     table.add_column("grid × block")
     table.add_column("first launched from")
     for row in exit_event["kernels"]:
@@ -68,7 +72,8 @@ def _launches(exit_event: dict[str, Any], events: list[dict[str, Any]]) -> Table
         )  # fmt: skip
         launch = first.get(row["kernel"] or "")
         where = _where(launch.get("backtrace", [])) if launch else ""
-        table.add_row(row["demangled"], str(row["launches"]), configurations, where)
+        counts = [str(row["launches"])] + ([str(row["refused"])] if refused else [])
+        table.add_row(row["demangled"], *counts, configurations, where)
     return table
 
 
