@@ -188,6 +188,24 @@ def test_failing_api_calls_are_errors_with_the_call_code_and_stack(build_program
     assert events[-1]["errors"] == 14
 
 
+def table_rows(report: str, title: str) -> list[list[str]]:
+    """The cells of each one-line row of the report's table under `title`."""
+    table = report[report.index(title) :].split("└", 1)[0]
+    return [[cell.strip() for cell in line.strip("│ ").split("│")] for line in table.splitlines()
+            if line.startswith("│")]  # fmt: skip
+
+
+def test_the_report_says_which_line_of_the_program_made_a_failing_call(build_program, tmp_path):
+    output = tmp_path / "capture.json"
+    result = run([GPUSYM, "capture", "--json", "-o", output, "--report", "--", build_program("api_errors.hip")],
+                 env={"COLUMNS": "200"})  # fmt: skip
+    assert result.returncode == 0, describe(result)
+    errors = of_kind(json.loads(output.read_text())["events"], "error")
+    mains = [next(frame["line"] for frame in error["backtrace"] if frame["function"] == "main") for error in errors]
+    called_from = [row[-1] for row in table_rows(result.stdout, "Failing runtime calls")]
+    assert called_from == [f"main at api_errors.hip:{line}" for line in mains[:10]], result.stdout
+
+
 def test_errors_are_not_recorded_when_not_asked_for(build_program):
     result, events = capture("--on", "launch,crash", "--", build_program("api_errors.hip"))
     assert result.returncode == 0 and of_kind(events, "error") != []  # failed launches, from the interposer

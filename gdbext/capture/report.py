@@ -42,8 +42,17 @@ def _stack(frames: list[dict[str, Any]]) -> Text:
     return Text("\n".join(frame_text(level, frame) for level, frame in enumerate(frames)) or "(no frames)")
 
 
-def _where(frames: list[dict[str, Any]]) -> str:
-    """The first frame with a source position: where the program made the call."""
+def _is_call(frame: dict[str, Any], call: str) -> bool:
+    """Whether the frame is the runtime's `call` itself or a header's wrapper
+    of it (``hipMemcpyToSymbol<float [4]>``)."""
+    return qualified_name(frame.get("function") or "").split("<", 1)[0] == call
+
+
+def _where(frames: list[dict[str, Any]], call: str) -> str:
+    """Where the program made `call`: the first frame with a source position
+    past the call's own frames (the runtime's, and wrappers of it)."""
+    own = [level for level, frame in enumerate(frames) if _is_call(frame, call)]
+    frames = frames[own[-1] + 1 :] if own else frames
     for frame in frames:
         if frame.get("file") and frame.get("line"):
             return f"{qualified_name(frame.get('function') or '??')} at {frame['file'].rsplit('/', 1)[-1]}:{frame['line']}"
@@ -71,7 +80,7 @@ def _launches(exit_event: dict[str, Any], events: list[dict[str, Any]]) -> Table
             for c in row["configurations"][:3]
         )  # fmt: skip
         launch = first.get(row["kernel"] or "")
-        where = _where(launch.get("backtrace", [])) if launch else ""
+        where = _where(launch.get("backtrace", []), launch["api"]) if launch else ""
         counts = [str(row["launches"])] + ([str(row["refused"])] if refused else [])
         table.add_row(row["demangled"], *counts, configurations, where)
     return table
@@ -84,7 +93,7 @@ def _errors(errors: list[dict[str, Any]]) -> Table:
     for error in errors[:ERRORS_SHOWN]:
         thread = error.get("thread") or {}
         table.add_row(error["call"], f"{error['name']} ({error['code']})", str(thread.get("tid", "")),
-                      _where(error.get("backtrace", [])))  # fmt: skip
+                      _where(error.get("backtrace", []), error["call"]))  # fmt: skip
     return table
 
 
