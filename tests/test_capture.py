@@ -189,21 +189,43 @@ def test_failing_api_calls_are_errors_with_the_call_code_and_stack(build_program
 
 
 def table_rows(report: str, title: str) -> list[list[str]]:
-    """The cells of each one-line row of the report's table under `title`."""
+    """The cells of each row of the report's table under `title` (rows
+    between rules), the lines of a cell joined by spaces."""
     table = report[report.index(title) :].split("└", 1)[0]
-    return [[cell.strip() for cell in line.strip("│ ").split("│")] for line in table.splitlines()
-            if line.startswith("│")]  # fmt: skip
+    rows, lines = [], []
+    for line in [*table.splitlines(), "├"]:
+        if line.startswith("│"):
+            lines.append([cell.strip() for cell in line[1:-1].split("│")])
+        elif line.startswith("├") and lines:
+            rows.append([" ".join(part for part in cell if part) for cell in zip(*lines)])
+            lines = []
+    return rows
 
 
-def test_the_report_says_which_line_of_the_program_made_a_failing_call(build_program, tmp_path):
-    output = tmp_path / "capture.json"
+@pytest.fixture(scope="module")
+def api_errors_report(build_program, tmp_path_factory) -> tuple[str, list[dict]]:
+    """The 80-column report of api_errors and the events it shows."""
+    output = tmp_path_factory.mktemp("api_errors") / "capture.json"
     result = run([GPUSYM, "capture", "--json", "-o", output, "--report", "--", build_program("api_errors.hip")],
-                 env={"COLUMNS": "200"})  # fmt: skip
+                 env={"COLUMNS": "80"})  # fmt: skip
     assert result.returncode == 0, describe(result)
-    errors = of_kind(json.loads(output.read_text())["events"], "error")
+    return result.stdout, json.loads(output.read_text())["events"]
+
+
+def test_the_report_says_which_line_of_the_program_made_a_failing_call(api_errors_report):
+    report, events = api_errors_report
+    errors = of_kind(events, "error")
     mains = [next(frame["line"] for frame in error["backtrace"] if frame["function"] == "main") for error in errors]
-    called_from = [row[-1] for row in table_rows(result.stdout, "Failing runtime calls")]
-    assert called_from == [f"main at api_errors.hip:{line}" for line in mains[:10]], result.stdout
+    called_from = [row[1].split(" thread ")[0] for row in table_rows(report, "Failing runtime calls")]
+    assert called_from == [f"main at api_errors.hip:{line}" for line in mains[:10]], report
+
+
+def test_the_report_never_cuts_a_call_or_an_error_name_at_80_columns(api_errors_report):
+    report, events = api_errors_report
+    shown = [row[0] for row in table_rows(report, "Failing runtime calls")]
+    assert shown == [f"{e['call']}: {e['name']} ({e['code']})" for e in of_kind(events, "error")[:10]], report
+    assert "hipErrorInvalidConfiguration (9)" in shown[1] and "…" not in report
+    assert max(len(line) for line in report.splitlines()) <= 80, report
 
 
 def test_errors_are_not_recorded_when_not_asked_for(build_program):

@@ -87,13 +87,17 @@ def _launches(exit_event: dict[str, Any], events: list[dict[str, Any]]) -> Table
 
 
 def _errors(errors: list[dict[str, Any]]) -> Table:
-    table = Table(title=f"Failing runtime calls: {len(errors)}", title_justify="left")
-    for column in ("call", "error", "thread", "called from"):
-        table.add_column(column)
-    for error in errors[:ERRORS_SHOWN]:
-        thread = error.get("thread") or {}
-        table.add_row(error["call"], f"{error['name']} ({error['code']})", str(thread.get("tid", "")),
-                      _where(error.get("backtrace", []), error["call"]))  # fmt: skip
+    """The failing calls, each the call over its error beside where the
+    program made it: two columns, the first as wide as its longest name, so
+    that no name is cut at 80 columns."""
+    shown = errors[:ERRORS_SHOWN]
+    table = Table(title=f"Failing runtime calls: {len(errors)}", title_justify="left", show_lines=True)
+    table.add_column("call: error", min_width=max(max(len(e["call"]) + 1, len(e["name"] or "")) for e in shown))
+    table.add_column("called from", overflow="fold")
+    for error in shown:
+        thread = (error.get("thread") or {}).get("tid", "")
+        table.add_row(f"{error['call']}:\n{error['name']} ({error['code']})",
+                      f"{_where(error.get('backtrace', []), error['call'])}\nthread {thread}")  # fmt: skip
     return table
 
 
