@@ -159,7 +159,21 @@ def test_a_crash_in_a_kernel_has_its_lane_device_frames_and_launching_host_stack
     assert [f["function"] for f in frames[2:4]] == ["out_of_bounds", "main"]
     (launch,) = of_kind(events, "launch")
     assert launch["kernel"]["name"] == lane["kernel"]["name"]
-    assert events[-1]["signal"] == "SIGSEGV" and events[-1]["stdout"] == ""
+    assert events[-1]["signal"] == "SIGSEGV"
+
+
+def test_a_crash_loses_none_of_the_programs_output(kernels):
+    """Its lines (stdout is line-buffered) and the line it had not ended
+    (read from its stdout buffer before it is killed)."""
+    result, events = capture("--", kernels, "oob")
+    assert result.returncode == 128 + signal.SIGSEGV, describe(result)
+    assert events[-1]["stdout"] == "allocated 256 bytes\nlaunching scatter\nsynchronizing..."
+
+
+def test_a_program_killed_outside_gdbs_sight_keeps_its_lines(host_only):
+    result, events = capture("--", host_only, "killed")
+    assert result.returncode == 128 + signal.SIGKILL, describe(result)
+    assert events[-1]["stdout"] == "one\ntwo\n"
 
 
 def test_failing_api_calls_are_errors_with_the_call_code_and_stack(build_program):

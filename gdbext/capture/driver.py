@@ -89,15 +89,23 @@ class _Run:
         self.counts = {"launch": 0, "error": 0, "crash": 0}
 
     def settings(self) -> dict[str, Any]:
+        """The session's settings.  The interposer is preloaded to record
+        launches and to make stdout line-buffered (a program killed at a
+        crash keeps its lines); without launches, capture goes on without it
+        where it cannot be built."""
         environment = dict(self.options.environment)
-        if "launch" in self.options.on:
-            selection = self.options.selection
-            try:
-                preload = [str(interposer.library_path())]
-            except (BuildError, ToolMissing) as error:
+        try:
+            preload = [str(interposer.library_path())]
+        except (BuildError, ToolMissing) as error:
+            if "launch" in self.options.on:
                 raise CaptureFailed(f"cannot build the launch interposer: {error}") from None
+            preload = []
+        if preload:
             inherited = environment.get("LD_PRELOAD", os.environ.get("LD_PRELOAD", ""))
             environment["LD_PRELOAD"] = ":".join(preload + ([inherited] if inherited else []))
+            environment["GPUSYM_CAPTURE_LINE_BUFFERED"] = "1"
+        if "launch" in self.options.on:
+            selection = self.options.selection
             environment["GPUSYM_CAPTURE_RECORDS"] = str(self.workdir / "launches.bin")
             environment["GPUSYM_CAPTURE_BACKTRACES"] = "1" if selection.backtraces else "0"
             environment["GPUSYM_CAPTURE_EVERY"] = str(selection.every)

@@ -16,6 +16,10 @@
  * name, from hipKernelNameRef, and its module's file when the runtime says
  * it, before its first launch through hipModuleLaunchKernel).
  *
+ * GPUSYM_CAPTURE_LINE_BUFFERED=1 makes the program's stdout line-buffered
+ * from its start, as on a terminal: under capture it is a file, fully
+ * buffered otherwise, and a program killed at a crash would lose it all.
+ *
  * Sampling (read once): GPUSYM_CAPTURE_BACKTRACES=0 records no frames;
  * GPUSYM_CAPTURE_EVERY=N frames only for every Nth launch of an entry;
  * GPUSYM_CAPTURE_DETAIL_LIMIT=N at most N launches with frames per entry.
@@ -157,6 +161,11 @@ static void activate(void) {
   reset_process();
   pthread_atfork(NULL, NULL, reset_process);
   records_fd = fd;
+}
+
+__attribute__((constructor)) static void line_buffered_stdout(void) {
+  const char *value = getenv("GPUSYM_CAPTURE_LINE_BUFFERED");
+  if (value && strcmp(value, "1") == 0) setvbuf(stdout, NULL, _IOLBF, 0);
 }
 
 static void emit(void *record, uint32_t size, uint32_t kind) {

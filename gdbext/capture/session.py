@@ -23,7 +23,7 @@ import gdb
 import gdb.frames
 
 from gdbext import faults, runtime_state
-from gdbext.capture import INTERPOSER
+from gdbext.capture import INTERPOSER, pending_output
 
 #: Signals that end a program unless it handles them: each is a crash event.
 CRASH_SIGNALS = ("SIGSEGV", "SIGBUS", "SIGFPE", "SIGILL", "SIGABRT", "SIGSYS")
@@ -125,6 +125,7 @@ class Session:
         if isinstance(stop, gdb.SignalEvent):
             if stop.stop_signal == "SIGINT":
                 self.record_interrupt()
+                pending_output.save(self.settings["stdout"])
                 return "kill"
             # The same fault again on the same thread: a handler (the
             # runtime's, for a fault outside kernels) passed it on by
@@ -140,6 +141,7 @@ class Session:
                 # It dies of it: say so now rather than resume a process whose
                 # other threads may be faulting too (gdb can hang reaping it).
                 self.exit = {"code": None, "signal": stop.stop_signal}
+                pending_output.save(self.settings["stdout"])
                 return "kill"
         elif isinstance(stop, gdb.BreakpointEvent):
             numbers = {b.number for b in stop.breakpoints}

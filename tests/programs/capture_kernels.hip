@@ -1,7 +1,8 @@
 // capture_kernels: launches for gpusym capture to record.
 //   loop N   N launches of tick<<<>>>, one hipLaunchKernelGGL and one
 //            hipLaunchKernel on the handle, then a check; exits 0 if all ran.
-//   oob      a kernel that writes far out of bounds (a crash in a kernel).
+//   oob      prints two lines and the start of a third, then a kernel
+//            writes far out of bounds (a crash in a kernel).
 //   hang N   N launches of tick<<<>>>, then a loop that never ends.
 //   refused  tick<<<1, 32>>>, then tick<<<1, 2048>>>, which the runtime refuses
 //            (more threads than a block may have); exits 0 if it did.
@@ -41,6 +42,9 @@ static int loop(int launches) {
 static int out_of_bounds() {
   float* data;
   hipMalloc(&data, 64 * sizeof(float));
+  printf("allocated %zu bytes\n", 64 * sizeof(float));
+  printf("launching scatter\n");
+  printf("synchronizing...");
   capture::scatter<float><<<2, 64>>>(data, 1L << 24);
   hipDeviceSynchronize();
   puts("not reached");
