@@ -18,7 +18,7 @@ from conftest import GPUSYM, REPO, TEST_PROGRAMS, describe, run, run_gpusym
 from sample_apps import toolchain
 
 SOURCE = TEST_PROGRAMS / "capture_kernels.hip"
-CAPTURE_FAILED, TIMED_OUT = 125, 124
+CAPTURE_FAILED, EXTENSION_FAILED, TIMED_OUT = 125, 126, 124
 
 
 def source_line(path: Path, text: str) -> int:
@@ -353,6 +353,27 @@ def test_gdb_missing_is_a_capture_failure(kernels, tmp_path):
     result = run([GPUSYM, "capture", "--", kernels, "loop", "1"], env={"PATH": str(tmp_path)})
     assert result.returncode == CAPTURE_FAILED, describe(result)
     assert result.stderr == "gpusym capture: gdb is not installed (make demo installs it)\n"
+
+
+MISSING = "the Python package '{}' is missing; run 'make demo' in " + f"{REPO} (it installs gpusym for the Python gdb embeds)"
+
+
+@pytest.mark.parametrize(
+    ("python", "cause"),
+    [
+        ("import sys; sys.modules['msgpack'] = None", MISSING.format("msgpack")),
+        ("import sys; sys.modules['gdbext'] = None", MISSING.format("gdbext")),  # capture's session too
+        ("import gdb; gdb.frame_filters = None", "TypeError: 'NoneType' object does not support item assignment"),
+    ],
+)
+def test_an_extension_gdb_does_not_load_is_one_line_naming_why(kernels, tmp_path, python, cause):
+    """A real gdb whose Python lacks a package, or where the extension raises
+    while it loads (the first command makes it so)."""
+    (tmp_path / "gdb").write_text(f'#!/bin/sh\nexec {shutil.which("gdb")} -iex "python {python}" "$@"\n')
+    (tmp_path / "gdb").chmod(0o755)
+    result = run([GPUSYM, "capture", "--", kernels, "loop", "1"], env={"PATH": f"{tmp_path}:{os.environ['PATH']}"})
+    assert result.returncode == EXTENSION_FAILED, describe(result)
+    assert result.stderr == f"gpusym capture: gdb did not load gpusym's extension: {cause}\n"
 
 
 def hiding(paths: list[Path], command: list, empty: Path, **env: str) -> subprocess.CompletedProcess:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from gdbext.capture import interposer
+from gdbext.gpusym_gdb import NOT_LOADED
 from gdbext.capture.launches import LaunchLog, Selection
 from gdbext.capture.records import FileTail, RecordTail
 from sample_apps.native_build import BuildError
@@ -37,10 +38,19 @@ EVENT_KINDS = ("launch", "error", "crash")
 
 EXIT_TIMEOUT = 124
 EXIT_CAPTURE_FAILED = 125
+EXIT_EXTENSION_FAILED = 126
 
 
 class CaptureFailed(Exception):
     """Capture itself could not run (not the program's failure)."""
+
+    exit_code = EXIT_CAPTURE_FAILED
+
+
+class ExtensionFailed(CaptureFailed):
+    """gdb did not load the extension (or capture's session in it)."""
+
+    exit_code = EXIT_EXTENSION_FAILED
 
 
 @dataclass
@@ -84,7 +94,8 @@ class _Run:
         self.records = RecordTail(workdir / "launches.bin")
         self.errors: list[dict[str, Any]] = []
         self.exit: dict[str, Any] | None = None
-        self.failure: str | None = None
+        self.started = False  # the session in gdb said a word
+        self.failure: dict[str, Any] | None = None  # its capture-error
         self.timed_out = False
         self.counts = {"launch": 0, "error": 0, "crash": 0}
 
@@ -136,13 +147,14 @@ class _Run:
         batch = []
         for event in _new_lines(self.gdb_events):
             kind = event["event"]
+            self.started = True
             if kind == "session":
                 batch.append({"event": "start", "time_ns": event["time_ns"], "schema": SCHEMA_VERSION,
                               "program": self.options.program, "args": self.options.args, "gdb": event["gdb"]})
             elif kind == "exit":
                 self.exit = event
             elif kind == "capture-error":
-                self.failure = event["message"]
+                self.failure = event
             else:
                 if kind == "error":
                     self.errors.append(event)
@@ -204,6 +216,18 @@ def _read_limited(path: Path) -> tuple[str, bool]:
     return data[:OUTPUT_LIMIT].decode("utf-8", "replace"), len(data) > OUTPUT_LIMIT
 
 
+def _load_error(log: str) -> str:
+    """What gdb said when the extension did not load: the extension's own
+    line, a Python exception's last line (not its traceback), or gdb's
+    first line (``Python scripting is not supported in this copy of GDB.``)."""
+    lines = [line for line in log.splitlines() if line.strip()]
+    if not lines:
+        return "gdb said nothing"
+    if lines[0].startswith("Traceback"):
+        return next((line for line in lines[1:] if not line[0].isspace()), lines[0])
+    return lines[0].removeprefix(NOT_LOADED)
+
+
 def capture(options: Options, sink: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
     """Runs the program; every event goes to `sink` as soon as it is known,
     the exit event last, which is also returned.  Raises CaptureFailed."""
@@ -230,10 +254,13 @@ def capture(options: Options, sink: Callable[[dict[str, Any]], None]) -> dict[st
                     process.kill()
                     process.wait()
         run.drain(final=True)
+        log = (workdir / "gdb.log").read_text(errors="replace")
+        if not run.started or (run.failure or {}).get("cause") == "extension":
+            raise ExtensionFailed(f"gdb did not load gpusym's extension: {_load_error(log)}")
         if run.failure is not None:
-            raise CaptureFailed(" ".join(run.failure.split()))
+            raise CaptureFailed(" ".join(run.failure["message"].split()))
         if run.exit is None:
-            tail = (workdir / "gdb.log").read_text(errors="replace").strip().splitlines()[-1:]
+            tail = log.strip().splitlines()[-1:]
             raise CaptureFailed(f"gdb ended (status {process.returncode}) before the program did"
                                 + (f": {tail[0]}" if tail else ""))  # fmt: skip
         event = run.exit_event(time.monotonic() - started)

@@ -22,7 +22,7 @@ from typing import Any
 import gdb
 import gdb.frames
 
-from gdbext import faults, runtime_state
+from gdbext import extension, faults, runtime_state
 from gdbext.capture import INTERPOSER, pending_output
 
 #: Signals that end a program unless it handles them: each is a crash event.
@@ -333,6 +333,9 @@ def main() -> None:
     """Runs the capture; any failure is one ``capture-error`` event."""
     settings = json.loads(Path(os.environ["GPUSYM_CAPTURE_SESSION"]).read_text())
     session = Session(settings)
+    if not extension.registered():  # gdb's output says why
+        session.emit({"event": "capture-error", "cause": "extension", "message": "the extension did not load"})
+        return
     try:
         session.configure()
         session.run()
