@@ -20,7 +20,7 @@ from elftools.elf.elffile import ELFFile
 
 from conftest import RUN_TIMEOUT, describe, run
 from gdbext.capture import interposer
-from gdbext.capture.records import HEADER, Launch, Modules, Record, RecordTail, Result, Thread, read_records
+from gdbext.capture.records import HEADER, Launch, Modules, Record, RecordTail, Result, Thread, encode, read_records
 from symbols.errors import FormatError
 
 N = 10
@@ -284,3 +284,16 @@ def test_unknown_kinds_are_skipped_and_impossible_sizes_refused(recording):
     for size in (12, 36):
         with pytest.raises(FormatError, match=f"impossible size {size}"):
             read_records(data + HEADER.pack(size, 1, 0, 0, 0))
+
+
+def test_the_writer_writes_each_record_as_the_interposer_does(recording):
+    """records.encode, which gdb's own launch records use, byte for byte."""
+    path, full = recording
+    data = path.read_bytes()
+    offset, written = 0, []
+    while offset < len(data):
+        size = struct.unpack_from("<I", data, offset)[0]
+        written.append(data[offset : offset + size])
+        offset += size
+    assert {type(record) for record in full} == {Launch, Result, Modules, Thread}
+    assert [encode(record) for record in full] == written

@@ -115,6 +115,7 @@ class _Run:
             inherited = environment.get("LD_PRELOAD", os.environ.get("LD_PRELOAD", ""))
             environment["LD_PRELOAD"] = ":".join(preload + ([inherited] if inherited else []))
             environment["GPUSYM_CAPTURE_LINE_BUFFERED"] = "1"
+        launches = None  # for the breakpoints at a runtime linked into the program
         if "launch" in self.options.on:
             selection = self.options.selection
             environment["GPUSYM_CAPTURE_RECORDS"] = str(self.workdir / "launches.bin")
@@ -122,7 +123,10 @@ class _Run:
             environment["GPUSYM_CAPTURE_EVERY"] = str(selection.every)
             if selection.max_launches is not None:  # a kernel never needs more detailed launches than this
                 environment["GPUSYM_CAPTURE_DETAIL_LIMIT"] = str(selection.max_launches)
+            launches = {"records": environment["GPUSYM_CAPTURE_RECORDS"], "backtraces": selection.backtraces,
+                        "every": selection.every, "detail_limit": selection.max_launches}  # fmt: skip
         return {
+            "launches": launches,
             "args": self.options.args,
             "on": sorted(self.options.on),
             "break": self.options.breaks,

@@ -2,7 +2,10 @@
 
 Each process gets its own symbolizer, fed by its module-map records; a
 launch's kernel is the symbol at the handle it passed (for a function of a
-module loaded at run time, the name its function record gives), and its host
+module loaded at run time, the name its function record gives; for a CUDA
+kernel object, the handle its kernel record gives), else the kernel of the
+stub that launched it (nvcc's <<<>>> when no kernel record named the object:
+its inline launch function may come between them), and its host
 stack the recorded return addresses, symbolized once per distinct address.
 
 A launch is complete when its call's result is recorded: one the runtime
@@ -21,12 +24,17 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from gdbext.capture.records import Function, Launch, Modules, Record, Result, Thread
+from gdbext.capture.records import Function, KernelObject, Launch, Modules, Record, Result, Thread
 from symbols.demangle import demangle
+from symbols.mangling import parse_stub
 from symbols.symbolize import HostFrame, Symbolizer
 
-ENTRY_POINTS = ("hipLaunchKernel", "hipExtLaunchKernel", "hipLaunchCooperativeKernel", "hipModuleLaunchKernel")
+ENTRY_POINTS = ("hipLaunchKernel", "hipExtLaunchKernel", "hipLaunchCooperativeKernel", "hipModuleLaunchKernel",
+                "cudaLaunchKernel", "__cudaLaunchKernel")
 MODULE_LAUNCH = 3  # hipModuleLaunchKernel: the entry is a hipFunction_t, not a host handle
+KERNEL_OBJECT_LAUNCH = 5  # __cudaLaunchKernel: the entry is a cudaKernel_t
+#: How deep a launch's stub may be among its frames (nvcc's inline launch function before it).
+STUB_DEPTH = 2
 
 
 @dataclass
@@ -46,6 +54,11 @@ class KernelCount:
     launches: int = 0  # accepted ones, with their configurations
     refused: int = 0
     configurations: Counter = field(default_factory=Counter)
+
+
+def _stub(frames: list[HostFrame]) -> HostFrame | None:
+    """The kernel stub that made the launch call, if one did."""
+    return next((frame for frame in frames[:STUB_DEPTH] if frame.role == "kernel-stub"), None)
 
 
 def frame_json(frame: HostFrame) -> dict[str, Any]:
@@ -68,6 +81,7 @@ class LaunchLog:
         self.symbolizers: dict[int, Symbolizer] = {}
         self.threads: dict[tuple[int, int], str] = {}
         self.functions: dict[tuple[int, int], Function] = {}  # by (pid, entry)
+        self.kernel_objects: dict[tuple[int, int], int] = {}  # (pid, object) -> handle
         # The launch each (pid, tid) is in, with its event (None when not
         # selected): the call's result follows it.
         self.pending: dict[tuple[int, int], tuple[Launch, dict[str, Any] | None]] = {}
@@ -89,6 +103,8 @@ class LaunchLog:
                 self.threads[(record.pid, record.tid)] = record.name
             elif isinstance(record, Function):
                 self.functions[(record.pid, record.entry)] = record
+            elif isinstance(record, KernelObject):
+                self.kernel_objects[(record.pid, record.object)] = record.entry
             elif isinstance(record, Launch):
                 if (unfinished := self.pending.pop((record.pid, record.tid), None)) is not None:
                     out += self._complete(*unfinished, None, reported_errors)  # its call never returned
@@ -111,7 +127,7 @@ class LaunchLog:
     def _symbolizer(self, pid: int) -> Symbolizer:
         return self.symbolizers.setdefault(pid, Symbolizer())
 
-    def _kernel(self, launch: Launch) -> dict[str, Any] | None:
+    def _kernel(self, launch: Launch, frames: list[HostFrame]) -> dict[str, Any] | None:
         """``name``, ``demangled`` and ``module`` (the file it came from) of
         the launched kernel; None when nothing names it."""
         if launch.entry_point == MODULE_LAUNCH:
@@ -120,11 +136,18 @@ class LaunchLog:
                 return None
             demangled = demangle(function.name) or function.name
             return {"name": function.name, "demangled": demangled, "module": function.module}
-        handle = self._symbolizer(launch.pid).data_symbol(launch.entry)
-        if handle.function is None:
+        entry = launch.entry
+        if launch.entry_point == KERNEL_OBJECT_LAUNCH:
+            entry = self.kernel_objects.get((launch.pid, entry), 0)
+        handle = self._symbolizer(launch.pid).data_symbol(entry) if entry else None
+        if handle is not None and handle.function is not None:
+            demangled = handle.kernel or handle.demangled or handle.function
+            return {"name": handle.function, "demangled": demangled, "module": handle.module}
+        stub = _stub(frames)
+        parsed = parse_stub(stub.function) if stub is not None and stub.function else None
+        if parsed is None:
             return None
-        demangled = handle.kernel or handle.demangled or handle.function
-        return {"name": handle.function, "demangled": demangled, "module": handle.module}
+        return {"name": parsed.kernel, "demangled": stub.kernel or parsed.kernel, "module": stub.module}
 
     def _selected(self, kernel: dict[str, Any] | None) -> bool:
         pattern = self.selection.kernels
@@ -135,10 +158,10 @@ class LaunchLog:
     def _launch(self, launch: Launch) -> dict[str, Any] | None:
         """The launch's event, its result not known yet; None when its kernel
         is not selected.  Named now: the module map is the launch's own."""
-        kernel = self._kernel(launch)
+        frames = self._frames(launch)
+        kernel = self._kernel(launch, frames)
         if not self._selected(kernel):
             return None
-        frames = self._frames(launch)
         event = {
             "event": "launch",
             "time_ns": launch.time_ns,
@@ -193,7 +216,9 @@ class LaunchLog:
     def _via(launch: Launch, frames: list[HostFrame]) -> str:
         if launch.entry_point == MODULE_LAUNCH:
             return "module"
-        return "<<<>>>" if frames and frames[0].role == "kernel-stub" else "handle"
+        if launch.entry_point == KERNEL_OBJECT_LAUNCH:
+            return "<<<>>>"  # nvcc's launch code alone calls __cudaLaunchKernel
+        return "<<<>>>" if _stub(frames) is not None else "handle"
 
     def _frames(self, launch: Launch) -> list[HostFrame]:
         symbolizer = self._symbolizer(launch.pid)

@@ -43,9 +43,13 @@ def _stack(frames: list[dict[str, Any]]) -> Text:
 
 
 def _is_call(frame: dict[str, Any], call: str) -> bool:
-    """Whether the frame is the runtime's `call` itself or a header's wrapper
-    of it (``hipMemcpyToSymbol<float [4]>``)."""
-    return qualified_name(frame.get("function") or "").split("<", 1)[0] == call
+    """Whether the frame is part of making `call`, not the program's own
+    code: the runtime's entry point, a header's wrapper of it
+    (``hipMemcpyToSymbol<float [4]>``, nvcc's inline launch function),
+    or a kernel's stub or nvcc's host function that calls the stub."""
+    name = qualified_name(frame.get("function") or "")
+    stub_or_handle = "__device_stub__" in name or frame.get("role") in ("kernel-stub", "kernel-handle")
+    return name.startswith(call) or stub_or_handle
 
 
 def _where(frames: list[dict[str, Any]], call: str) -> str:
