@@ -114,8 +114,11 @@ def test_a_refused_launch_carries_its_error_and_is_counted_apart(kernels):
     (row,) = exit_event["kernels"]
     assert (row["launches"], row["refused"]) == (1, 1)
     assert [(c["block"], c["launches"]) for c in row["configurations"]] == [([32, 1, 1], 1)]
+    assert [(c["block"], c["launches"]) for c in row["refused_configurations"]] == [([2048, 1, 1], 1)]
     report = run([GPUSYM, "capture", "--", kernels, "refused"], env={"COLUMNS": "80"})
     assert "Kernel launches: 1, and 1 refused" in report.stdout, describe(report)
+    (shown,) = table_rows(report.stdout, "Kernel launches")
+    assert shown[1:3] == ["1 1 refused", "(1,1,1)×(32,1,1), (1,1,1)×(2048,1,1) refused"], report.stdout
 
 
 def test_max_launches_caps_events_and_still_counts_every_launch(kernels):

@@ -51,9 +51,10 @@ class Selection:
 class KernelCount:
     name: str | None
     demangled: str | None
-    launches: int = 0  # accepted ones, with their configurations
+    launches: int = 0  # accepted ones
     refused: int = 0
-    configurations: Counter = field(default_factory=Counter)
+    configurations: Counter = field(default_factory=Counter)  # of the accepted ones
+    refused_configurations: Counter = field(default_factory=Counter)
 
 
 def _stub(frames: list[HostFrame]) -> HostFrame | None:
@@ -192,12 +193,14 @@ class LaunchLog:
         key = kernel["name"] if kernel else f"{launch.entry:#x}"
         count = self.counts.setdefault(key, KernelCount(kernel and kernel["name"], kernel and kernel["demangled"]))
         refused = result is not None and result.result != 0
+        configuration = (tuple(launch.grid), tuple(launch.block), launch.shmem)
         if refused:
             count.refused += 1
+            count.refused_configurations[configuration] += 1
             self.refused += 1
         else:
             count.launches += 1
-            count.configurations[(tuple(launch.grid), tuple(launch.block), launch.shmem)] += 1
+            count.configurations[configuration] += 1
             self.total += 1
         if result is not None:
             event["error"] = {"code": result.result, "name": result.name} if refused else None
@@ -252,9 +255,13 @@ class LaunchLog:
                 "demangled": count.demangled or key,
                 "launches": count.launches,
                 "refused": count.refused,
-                "configurations": [
-                    {"grid": list(grid), "block": list(block), "shared_mem": shmem, "launches": n}
-                    for (grid, block, shmem), n in count.configurations.most_common(5)
-                ],
+                "configurations": _configurations(count.configurations),
+                "refused_configurations": _configurations(count.refused_configurations),
             })  # fmt: skip
         return rows
+
+
+def _configurations(counted: Counter) -> list[dict[str, Any]]:
+    """The five most frequent configurations, with their launches."""
+    return [{"grid": list(grid), "block": list(block), "shared_mem": shmem, "launches": n}
+            for (grid, block, shmem), n in counted.most_common(5)]  # fmt: skip

@@ -63,6 +63,13 @@ def _where(frames: list[dict[str, Any]], call: str) -> str:
     return (frames[0].get("function") or "??") if frames else ""
 
 
+def _configurations(configurations: list[dict[str, Any]], note: str) -> list[str]:
+    """The three most frequent, with their launches when there are more."""
+    return [f"{_dim3(c['grid'])}×{_dim3(c['block'])}" + (f" {c['shared_mem']} B" if c["shared_mem"] else "")
+            + (f" ({c['launches']})" if len(configurations) > 1 else "") + note
+            for c in configurations[:3]]  # fmt: skip
+
+
 def _launches(exit_event: dict[str, Any], events: list[dict[str, Any]]) -> Table:
     first: dict[str, dict[str, Any]] = {}
     for event in events:
@@ -73,20 +80,15 @@ def _launches(exit_event: dict[str, Any], events: list[dict[str, Any]]) -> Table
     table = Table(title=title, title_justify="left")
     table.add_column("kernel", overflow="fold")
     table.add_column("launches", justify="right")
-    if refused:
-        table.add_column("refused", justify="right")
-    table.add_column("grid × block")
-    table.add_column("first launched from")
+    table.add_column("grid × block", overflow="fold")
+    table.add_column("first launched from", overflow="fold")
     for row in exit_event["kernels"]:
-        configurations = ", ".join(
-            f"{_dim3(c['grid'])}×{_dim3(c['block'])}" + (f" {c['shared_mem']} B" if c["shared_mem"] else "")
-            + (f" ({c['launches']})" if len(row["configurations"]) > 1 else "")
-            for c in row["configurations"][:3]
-        )  # fmt: skip
+        configurations = ", ".join(_configurations(row["configurations"], "")
+                                   + _configurations(row.get("refused_configurations", []), " refused"))
         launch = first.get(row["kernel"] or "")
         where = _where(launch.get("backtrace", []), launch["api"]) if launch else ""
-        counts = [str(row["launches"])] + ([str(row["refused"])] if refused else [])
-        table.add_row(row["demangled"], *counts, configurations, where)
+        count = f"{row['launches']}" + (f"\n{row['refused']} refused" if row.get("refused") else "")
+        table.add_row(row["demangled"], count, configurations, where)
     return table
 
 
