@@ -126,7 +126,9 @@ class LaunchLog:
         return out
 
     def _symbolizer(self, pid: int) -> Symbolizer:
-        return self.symbolizers.setdefault(pid, Symbolizer())
+        if pid not in self.symbolizers:
+            self.symbolizers[pid] = Symbolizer()
+        return self.symbolizers[pid]
 
     def _kernel(self, launch: Launch, frames: list[HostFrame]) -> dict[str, Any] | None:
         """``name``, ``demangled`` and ``module`` (the file it came from) of
@@ -191,7 +193,9 @@ class LaunchLog:
             return []
         kernel = event["kernel"]
         key = kernel["name"] if kernel else f"{launch.entry:#x}"
-        count = self.counts.setdefault(key, KernelCount(kernel and kernel["name"], kernel and kernel["demangled"]))
+        if key not in self.counts:
+            self.counts[key] = KernelCount(kernel and kernel["name"], kernel and kernel["demangled"])
+        count = self.counts[key]
         refused = result is not None and result.result != 0
         configuration = (tuple(launch.grid), tuple(launch.block), launch.shmem)
         if refused:
