@@ -14,17 +14,13 @@ from __future__ import annotations
 
 import gdb
 
-from gdbext.device_frames import RUNTIME_LIBRARIES, is_runtime
+from gdbext import runtime_state
+from gdbext.device_frames import is_runtime
 from gdbext.errors import one_line_errors
 from gdbext.functions import STUB_MARK
 
 FUNCTION = "gpusym::api_call_failed"
 RECORD = f"-qualified -function {FUNCTION}"
-
-
-def _runtime_loaded() -> bool:
-    """Whether the simulated runtime, which defines that function, is loaded."""
-    return any(RUNTIME_LIBRARIES[0] in (objfile.filename or "") for objfile in gdb.objfiles())
 
 
 def _callers_frame() -> gdb.Frame | None:
@@ -109,7 +105,7 @@ class ApiErrors(gdb.Parameter):
     def arm(self, event=None) -> None:
         """Sets the breakpoint when it is wanted and the runtime is loaded;
         also called on each new object file (gdb.events.new_objfile)."""
-        if self.value and self._breakpoint is None and _runtime_loaded():
+        if self.value and self._breakpoint is None and runtime_state.runtime_loaded():  # it defines FUNCTION
             self._breakpoint = ApiErrorBreakpoint()
             gdb.events.stop.connect(self._breakpoint.announce)
 

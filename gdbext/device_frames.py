@@ -30,7 +30,7 @@ from symbols.errors import FormatError
 if TYPE_CHECKING:
     from symbols.call_frames import CallFrames
 
-RUNTIME_LIBRARIES = ("libgpusym_runtime",)
+RUNTIME_LIBRARIES = (runtime_state.RUNTIME_LIBRARY,)
 #: In the file names of the code objects the runtime loads: from fat
 #: binaries, and modules loaded at run time.
 CODE_OBJECT_MARKS = (".gpusym.", ".gpusym-module.")
@@ -60,7 +60,7 @@ def capture_when_attached(event=None) -> None:
     inferior = gdb.selected_inferior()
     if not inferior.pid or not inferior.was_attached:
         return
-    if not any(RUNTIME_LIBRARIES[0] in (objfile.filename or "") for objfile in gdb.objfiles()):
+    if not runtime_state.runtime_loaded():
         return
     try:
         flags = gdb.parse_and_eval("&gpusym_debug.flags")

@@ -18,6 +18,11 @@ from gdbext.views import InfoDevices, InfoDispatches, InfoKernels
 _registered = False
 
 
+def registered() -> bool:
+    """Whether register() went through to its end."""
+    return _registered
+
+
 def register() -> None:
     """Idempotent: sourcing the extension again changes nothing."""
     global _registered

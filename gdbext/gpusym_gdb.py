@@ -17,6 +17,8 @@ def _python_paths() -> list:
     return [root, os.path.join(root, ".venv", "lib", version, "site-packages")]
 
 
+#: How the extension says, on gdb's output, that it did not load.
+NOT_LOADED = "gpusym: not loaded: "
 #: Packages the extension imports only when it first reads a program:
 #: looked for (not imported) at load, so that a missing one is said at once.
 _LATER_PACKAGES = ("elftools", "lz4", "msgpack", "zstandard")
@@ -45,7 +47,7 @@ def _load() -> None:
     except ImportError as error:
         missing = error.name or str(error)
     if missing is not None:
-        print(f"gpusym: not loaded: the Python package '{missing}' is missing; run 'make demo' in "
+        print(f"{NOT_LOADED}the Python package '{missing}' is missing; run 'make demo' in "
               f"{_python_paths()[0]} (it installs gpusym for the Python gdb embeds)")
         return
     extension.register()

@@ -24,18 +24,21 @@ def by_name(frame: gdb.Frame) -> tuple[int, str] | None:
         return None
 
 
-def by_abi(frame: gdb.Frame) -> tuple[int, str] | None:
-    """(handle, configuration) of hipLaunchKernel(handle, dim3 grid, dim3
-    block, args, shmem, stream) where the ABI passes them, for a runtime
-    without debug information stopped near the entry: each dim3 in two
-    registers (x and y, then z), the last two arguments on the stack at the
-    caller's stack pointer."""
+Dim3 = tuple[int, int, int]
+
+
+def abi_values(frame: gdb.Frame) -> tuple[int, Dim3, Dim3, int, int] | None:
+    """(handle, grid, block, shared memory, stream) of a call to
+    hipLaunchKernel(handle, dim3 grid, dim3 block, args, shmem, stream), or
+    cudaLaunchKernel (the same parameters), where the ABI passes them, for a
+    runtime without debug information stopped near the entry: each dim3 in
+    two registers (x and y, then z), the last two arguments on the stack at
+    the caller's stack pointer.  None in the outermost frame."""
     def register(name: str) -> int:
         return int(frame.read_register(name)) & 0xFFFFFFFFFFFFFFFF
 
-    def dim3(low: str, high: str) -> str:
-        return runtime_state.dim3({"x": register(low) & 0xFFFFFFFF, "y": register(low) >> 32,
-                                   "z": register(high) & 0xFFFFFFFF})  # fmt: skip
+    def dim3(low: str, high: str) -> Dim3:
+        return register(low) & 0xFFFFFFFF, register(low) >> 32, register(high) & 0xFFFFFFFF
 
     caller = frame.older()
     if caller is None:
@@ -43,7 +46,19 @@ def by_abi(frame: gdb.Frame) -> tuple[int, str] | None:
     stack = int(caller.read_register("rsp"))
     memory = gdb.selected_inferior().read_memory(stack, 16).tobytes()
     shared_mem, stream = int.from_bytes(memory[:8], "little"), int.from_bytes(memory[8:], "little")
-    return register("rdi"), runtime_state.launch_text(dim3("rsi", "rdx"), dim3("rcx", "r8"), shared_mem, stream)
+    return register("rdi"), dim3("rsi", "rdx"), dim3("rcx", "r8"), shared_mem, stream
+
+
+def by_abi(frame: gdb.Frame) -> tuple[int, str] | None:
+    """(handle, configuration) from the launch call's arguments where the
+    ABI passes them (abi_values)."""
+    values = abi_values(frame)
+    if values is None:
+        return None
+    handle, grid, block, shared_mem, stream = values
+    text = runtime_state.launch_text(runtime_state.dim3(dict(zip("xyz", grid))),
+                                     runtime_state.dim3(dict(zip("xyz", block))), shared_mem, stream)  # fmt: skip
+    return handle, text
 
 
 def launch_handle(frame: gdb.Frame) -> int:

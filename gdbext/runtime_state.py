@@ -16,6 +16,8 @@ WAVE_SIZE_VERSION = 7  # dispatch records say their kernel's wave size
 DISPATCH_STATES = {1: "queued", 2: "running", 3: "complete"}
 STREAM_NON_BLOCKING = 0x1  # hipStreamNonBlocking
 STREAM_DESTROYED = 2  # GPUSYM_STREAM_DESTROYED (1: live, 0: a free slot)
+#: The simulated runtime's library: its file's name holds this.
+RUNTIME_LIBRARY = "libgpusym_runtime"
 
 
 #: gdb's global thread number -> the lane ``gpu focus`` selected there when
@@ -24,11 +26,20 @@ STREAM_DESTROYED = 2  # GPUSYM_STREAM_DESTROYED (1: live, 0: a free slot)
 _focused: dict[int, gdb.Value] = {}
 
 
+def runtime_loaded() -> bool:
+    """Whether the simulated runtime is among the program's files.  Its
+    symbols are looked up only then: a lookup that fails searches every
+    symbol table, milliseconds at each stop of a program without it."""
+    return any(RUNTIME_LIBRARY in (objfile.filename or "") for objfile in gdb.objfiles())
+
+
 def lane() -> gdb.Value | None:
     """The simulated GPU thread selected on the selected thread: the one it
     runs, or the waiting one ``gpu focus`` selected; None outside kernels."""
     if _focused and (thread := gdb.selected_thread()) is not None and thread.global_num in _focused:
         return _focused[thread.global_num]
+    if not runtime_loaded():
+        return None
     try:
         value = gdb.parse_and_eval("__gpusym_lane")
     except gdb.error:
@@ -57,6 +68,8 @@ def forget_focus(event=None) -> None:
 
 def debug_state() -> gdb.Value | None:
     """The runtime's gpusym_debug structure, or None without the runtime."""
+    if not runtime_loaded():
+        return None
     try:
         value = gdb.parse_and_eval("gpusym_debug")
         return value if int(value["version"]) >= 1 else None

@@ -9,14 +9,16 @@ import re
 import sys
 from typing import IO, Any
 
-from gdbext.capture.driver import EVENT_KINDS, EXIT_CAPTURE_FAILED, EXIT_TIMEOUT, CaptureFailed, Options, capture, resolve_program
+from gdbext.capture.driver import (EVENT_KINDS, EXIT_CAPTURE_FAILED, EXIT_EXTENSION_FAILED, EXIT_TIMEOUT, CaptureFailed,
+                                   Options, capture, resolve_program)
 from gdbext.capture.launches import Selection
 
 EXIT_USAGE = 2
 
 EPILOG = f"""exit status: the program's own; 128+N when signal N killed it; {EXIT_TIMEOUT} when --timeout
 stopped it; {EXIT_CAPTURE_FAILED} when the capture itself failed (gdb missing, program not found or not
-executable, gdb ended early); {EXIT_USAGE} for a usage error."""
+executable, gdb ended early); {EXIT_EXTENSION_FAILED} when gdb did not load gpusym's extension; {EXIT_USAGE} for a
+usage error."""
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -124,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
         exit_event = capture(options, sink)
     except CaptureFailed as error:
         print(f"gpusym capture: {error}", file=sys.stderr)
-        return EXIT_CAPTURE_FAILED
+        return error.exit_code
     finally:
         if machine == "json":
             json.dump({"schema": events[0].get("schema") if events else None, "events": events}, stream, indent=1)

@@ -59,26 +59,29 @@ def shared_library(
     libs: Sequence[str] = (),
     include_dirs: Sequence[Path] = (),
     assembly_flags: Sequence[str] | None = None,
+    compiler: str | None = None,
     verbose: bool = False,
 ) -> Path:
     """Path of ``lib<name>.so`` built from `sources` (C if all are ``.c``,
     else C++) with ``-fPIC -shared`` and `flags`, in ``<cache>/<name>-<hash>/``;
     built if missing.  With `assembly_flags`, the ``.S`` sources are
-    assembled with those instead.
+    assembled with those instead.  `compiler` (a path) builds it instead of
+    LLVM 19's clang, which is then not needed.
     Raises BuildError with the compiler's output, toolchain.ToolMissing."""
     sources = sorted(sources)
-    compiler = _compiler(sources)
+    default = _compiler(sources)
     soname = f"lib{name}.so"
     includes = [f"-I{directory}" for directory in include_dirs]
     options = ["-fPIC", "-shared", *flags, *includes]
     assembly = [source for source in sources if source.suffix == ".S"] if assembly_flags is not None else []
-    key = [compiler, *options, *libs, *(["assembly:", *assembly_flags] if assembly else [])]
+    key = [compiler or default, *options, *libs, *(["assembly:", *assembly_flags] if assembly else [])]
     directory = cache_root() / f"{name}-{_digest(key, _inputs(sources, include_dirs))}"
     library = directory / soname
     tail = [*libs, "-Xlinker", "-soname", "-Xlinker", str(library)]
     if library.exists():
         return library
     directory.mkdir(parents=True, exist_ok=True)
+    command = compiler or toolchain.tool(default)
     partials: list[Path] = []
 
     def partial(suffix: str) -> Path:
@@ -90,11 +93,11 @@ def shared_library(
         objects = []
         for source in assembly:
             objects.append(partial(".o"))
-            _compile([toolchain.tool(compiler), "-c", "-fPIC", *assembly_flags, *includes, str(source),
+            _compile([command, "-c", "-fPIC", *assembly_flags, *includes, str(source),
                       "-o", str(objects[-1])], soname, verbose)  # fmt: skip
         output = partial(".so")
         others = [str(source) for source in sources if source not in assembly]
-        _compile([toolchain.tool(compiler), *options, *others, *map(str, objects), *tail, "-o", str(output)],
+        _compile([command, *options, *others, *map(str, objects), *tail, "-o", str(output)],
                  soname, verbose)  # fmt: skip
         output.rename(library)  # atomic: a concurrent build sees all or nothing
     finally:

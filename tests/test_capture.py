@@ -5,18 +5,20 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import time
 from pathlib import Path
 
 import pytest
+from elftools.elf.elffile import ELFFile
 
 from conftest import GPUSYM, REPO, TEST_PROGRAMS, describe, run, run_gpusym
 from sample_apps import toolchain
 
 SOURCE = TEST_PROGRAMS / "capture_kernels.hip"
-CAPTURE_FAILED, TIMED_OUT = 125, 124
+CAPTURE_FAILED, EXTENSION_FAILED, TIMED_OUT = 125, 126, 124
 
 
 def source_line(path: Path, text: str) -> int:
@@ -99,6 +101,26 @@ def test_the_exit_event_counts_launches_and_keeps_the_programs_output(loop_captu
     assert [c["launches"] for c in row["configurations"]] == [20, 1, 1]
 
 
+def test_a_refused_launch_carries_its_error_and_is_counted_apart(kernels):
+    result, events = capture("--", kernels, "refused")
+    assert result.returncode == 0, describe(result)
+    launches = of_kind(events, "launch")
+    assert [(e["block"], e["error"]) for e in launches] == [
+        ([32, 1, 1], None),
+        ([2048, 1, 1], {"code": 9, "name": "hipErrorInvalidConfiguration"}),
+    ]
+    exit_event = events[-1]
+    assert (exit_event["launches"], exit_event["refused_launches"], exit_event["launch_events"]) == (1, 1, 2)
+    (row,) = exit_event["kernels"]
+    assert (row["launches"], row["refused"]) == (1, 1)
+    assert [(c["block"], c["launches"]) for c in row["configurations"]] == [([32, 1, 1], 1)]
+    assert [(c["block"], c["launches"]) for c in row["refused_configurations"]] == [([2048, 1, 1], 1)]
+    report = run([GPUSYM, "capture", "--", kernels, "refused"], env={"COLUMNS": "80"})
+    assert "Kernel launches: 1, and 1 refused" in report.stdout, describe(report)
+    (shown,) = table_rows(report.stdout, "Kernel launches")
+    assert shown[1:3] == ["1 1 refused", "(1,1,1)×(32,1,1), (1,1,1)×(2048,1,1) refused"], report.stdout
+
+
 def test_max_launches_caps_events_and_still_counts_every_launch(kernels):
     result, events = capture("--max-launches", 5, "--", kernels, "loop", 10000)
     assert result.returncode == 0, describe(result)
@@ -140,7 +162,21 @@ def test_a_crash_in_a_kernel_has_its_lane_device_frames_and_launching_host_stack
     assert [f["function"] for f in frames[2:4]] == ["out_of_bounds", "main"]
     (launch,) = of_kind(events, "launch")
     assert launch["kernel"]["name"] == lane["kernel"]["name"]
-    assert events[-1]["signal"] == "SIGSEGV" and events[-1]["stdout"] == ""
+    assert events[-1]["signal"] == "SIGSEGV"
+
+
+def test_a_crash_loses_none_of_the_programs_output(kernels):
+    """Its lines (stdout is line-buffered) and the line it had not ended
+    (read from its stdout buffer before it is killed)."""
+    result, events = capture("--", kernels, "oob")
+    assert result.returncode == 128 + signal.SIGSEGV, describe(result)
+    assert events[-1]["stdout"] == "allocated 256 bytes\nlaunching scatter\nsynchronizing..."
+
+
+def test_a_program_killed_outside_gdbs_sight_keeps_its_lines(host_only):
+    result, events = capture("--", host_only, "killed")
+    assert result.returncode == 128 + signal.SIGKILL, describe(result)
+    assert events[-1]["stdout"] == "one\ntwo\n"
 
 
 def test_failing_api_calls_are_errors_with_the_call_code_and_stack(build_program):
@@ -167,6 +203,46 @@ def test_failing_api_calls_are_errors_with_the_call_code_and_stack(build_program
     stub_launch = of_kind(events, "error")[1]["backtrace"]
     assert [f["function"] for f in stub_launch[:3]] == ["hipLaunchKernel", "__device_stub__increment(int*, int)", "main"]
     assert events[-1]["errors"] == 14
+
+
+def table_rows(report: str, title: str) -> list[list[str]]:
+    """The cells of each row of the report's table under `title` (rows
+    between rules), the lines of a cell joined by spaces."""
+    table = report[report.index(title) :].split("└", 1)[0]
+    rows, lines = [], []
+    for line in [*table.splitlines(), "├"]:
+        if line.startswith("│"):
+            lines.append([cell.strip() for cell in line[1:-1].split("│")])
+        elif line.startswith("├") and lines:
+            rows.append([" ".join(part for part in cell if part) for cell in zip(*lines)])
+            lines = []
+    return rows
+
+
+@pytest.fixture(scope="module")
+def api_errors_report(build_program, tmp_path_factory) -> tuple[str, list[dict]]:
+    """The 80-column report of api_errors and the events it shows."""
+    output = tmp_path_factory.mktemp("api_errors") / "capture.json"
+    result = run([GPUSYM, "capture", "--json", "-o", output, "--report", "--", build_program("api_errors.hip")],
+                 env={"COLUMNS": "80"})  # fmt: skip
+    assert result.returncode == 0, describe(result)
+    return result.stdout, json.loads(output.read_text())["events"]
+
+
+def test_the_report_says_which_line_of_the_program_made_a_failing_call(api_errors_report):
+    report, events = api_errors_report
+    errors = of_kind(events, "error")
+    mains = [next(frame["line"] for frame in error["backtrace"] if frame["function"] == "main") for error in errors]
+    called_from = [row[1].split(" thread ")[0] for row in table_rows(report, "Failing runtime calls")]
+    assert called_from == [f"main at api_errors.hip:{line}" for line in mains[:10]], report
+
+
+def test_the_report_never_cuts_a_call_or_an_error_name_at_80_columns(api_errors_report):
+    report, events = api_errors_report
+    shown = [row[0] for row in table_rows(report, "Failing runtime calls")]
+    assert shown == [f"{e['call']}: {e['name']} ({e['code']})" for e in of_kind(events, "error")[:10]], report
+    assert "hipErrorInvalidConfiguration (9)" in shown[1] and "…" not in report
+    assert max(len(line) for line in report.splitlines()) <= 80, report
 
 
 def test_errors_are_not_recorded_when_not_asked_for(build_program):
@@ -280,6 +356,60 @@ def test_gdb_missing_is_a_capture_failure(kernels, tmp_path):
     result = run([GPUSYM, "capture", "--", kernels, "loop", "1"], env={"PATH": str(tmp_path)})
     assert result.returncode == CAPTURE_FAILED, describe(result)
     assert result.stderr == "gpusym capture: gdb is not installed (make demo installs it)\n"
+
+
+MISSING = "the Python package '{}' is missing; run 'make demo' in " + f"{REPO} (it installs gpusym for the Python gdb embeds)"
+
+
+@pytest.mark.parametrize(
+    ("python", "cause"),
+    [
+        ("import sys; sys.modules['msgpack'] = None", MISSING.format("msgpack")),
+        ("import sys; sys.modules['gdbext'] = None", MISSING.format("gdbext")),  # capture's session too
+        ("import gdb; gdb.frame_filters = None", "TypeError: 'NoneType' object does not support item assignment"),
+    ],
+)
+def test_an_extension_gdb_does_not_load_is_one_line_naming_why(kernels, tmp_path, python, cause):
+    """A real gdb whose Python lacks a package, or where the extension raises
+    while it loads (the first command makes it so)."""
+    (tmp_path / "gdb").write_text(f'#!/bin/sh\nexec {shutil.which("gdb")} -iex "python {python}" "$@"\n')
+    (tmp_path / "gdb").chmod(0o755)
+    result = run([GPUSYM, "capture", "--", kernels, "loop", "1"], env={"PATH": f"{tmp_path}:{os.environ['PATH']}"})
+    assert result.returncode == EXTENSION_FAILED, describe(result)
+    assert result.stderr == f"gpusym capture: gdb did not load gpusym's extension: {cause}\n"
+
+
+def hiding(paths: list[Path], command: list, empty: Path, **env: str) -> subprocess.CompletedProcess:
+    """`command` in a private mount namespace where each of `paths` is
+    replaced by /dev/null (a file) or `empty` (a directory), as on a machine
+    without them; skips the test where namespaces cannot be made."""
+    if run(["unshare", "--user", "--map-root-user", "--mount", "true"]).returncode != 0:
+        pytest.skip("user and mount namespaces are not available here")
+    empty.mkdir()
+    mounts = "".join(f"mount --bind {'/dev/null' if Path(path).is_file() else empty} {path} && " for path in paths)
+    return run(["unshare", "--user", "--map-root-user", "--mount", "sh", "-c", mounts + 'exec "$@"', "sh", *command],
+               env=env)  # fmt: skip
+
+
+def test_the_interposer_is_built_by_the_systems_cc_without_llvm(kernels, tmp_path):
+    cache = tmp_path / "cache"
+    result = hiding([toolchain.LLVM_BIN], [GPUSYM, "capture", "--jsonl", "--", kernels, "loop", 2], tmp_path / "empty",
+                    GPUSYM_CACHE_DIR=str(cache))  # fmt: skip
+    assert result.returncode == 0, describe(result)
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(of_kind(events, "launch")) == 4
+    (library,) = cache.glob("gpusym_capture-*/libgpusym_capture.so")
+    with library.open("rb") as stream:
+        assert b"GCC: " in ELFFile(stream).get_section_by_name(".comment").data()
+
+
+def test_no_c_compiler_at_all_is_one_line(kernels, tmp_path):
+    compilers = [toolchain.LLVM_BIN, Path(shutil.which("cc")).resolve()]
+    result = hiding(compilers, [GPUSYM, "capture", "--", kernels, "loop", 1], tmp_path / "empty",
+                    GPUSYM_CACHE_DIR=str(tmp_path / "cache"))  # fmt: skip
+    assert result.returncode == CAPTURE_FAILED, describe(result)
+    assert result.stderr == ("gpusym capture: cannot build the launch interposer: no C compiler: "
+                             "neither clang-19 nor cc is installed\n")  # fmt: skip
 
 
 def test_launches_from_another_thread_name_it(build_program):

@@ -20,7 +20,7 @@ from elftools.elf.elffile import ELFFile
 
 from conftest import RUN_TIMEOUT, describe, run
 from gdbext.capture import interposer
-from gdbext.capture.records import HEADER, Launch, Modules, Record, RecordTail, Result, Thread, read_records
+from gdbext.capture.records import HEADER, Launch, Modules, Record, RecordTail, Result, Thread, encode, read_records
 from symbols.errors import FormatError
 
 N = 10
@@ -159,11 +159,13 @@ def test_thread_records_name_each_launching_thread(records, launches):
     assert {launch.tid for launch in launches} == {main_tid, mark.tid}
 
 
-def test_a_failed_launch_has_a_result_record(records, launches):
-    (result,) = of_kind(records, Result)
-    assert (result.seq, result.result, result.name) == (N + 3, INVALID_CONFIGURATION, "hipErrorInvalidConfiguration")
-    assert result.tid == launches[N + 3].tid
-    assert records.index(result) > records.index(launches[N + 3])
+def test_every_launch_has_a_result_record_after_it(records, launches):
+    results = of_kind(records, Result)
+    assert [(result.seq, result.tid) for result in results] == [(launch.seq, launch.tid) for launch in launches]
+    assert all(records.index(result) > records.index(launch) for result, launch in zip(results, launches))
+    refused = [(result.seq, result.result, result.name) for result in results if result.result != 0]
+    assert refused == [(N + 3, INVALID_CONFIGURATION, "hipErrorInvalidConfiguration")]
+    assert {result.name for result in results if result.result == 0} == {None}
 
 
 def test_all_records_carry_the_program_pid(records):
@@ -282,3 +284,16 @@ def test_unknown_kinds_are_skipped_and_impossible_sizes_refused(recording):
     for size in (12, 36):
         with pytest.raises(FormatError, match=f"impossible size {size}"):
             read_records(data + HEADER.pack(size, 1, 0, 0, 0))
+
+
+def test_the_writer_writes_each_record_as_the_interposer_does(recording):
+    """records.encode, which gdb's own launch records use, byte for byte."""
+    path, full = recording
+    data = path.read_bytes()
+    offset, written = 0, []
+    while offset < len(data):
+        size = struct.unpack_from("<I", data, offset)[0]
+        written.append(data[offset : offset + size])
+        offset += size
+    assert {type(record) for record in full} == {Launch, Result, Modules, Thread}
+    assert [encode(record) for record in full] == written

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from gdbext.capture import interposer
+from gdbext.gpusym_gdb import NOT_LOADED
 from gdbext.capture.launches import LaunchLog, Selection
 from gdbext.capture.records import FileTail, RecordTail
 from sample_apps.native_build import BuildError
@@ -37,10 +38,19 @@ EVENT_KINDS = ("launch", "error", "crash")
 
 EXIT_TIMEOUT = 124
 EXIT_CAPTURE_FAILED = 125
+EXIT_EXTENSION_FAILED = 126
 
 
 class CaptureFailed(Exception):
     """Capture itself could not run (not the program's failure)."""
+
+    exit_code = EXIT_CAPTURE_FAILED
+
+
+class ExtensionFailed(CaptureFailed):
+    """gdb did not load the extension (or capture's session in it)."""
+
+    exit_code = EXIT_EXTENSION_FAILED
 
 
 @dataclass
@@ -84,26 +94,39 @@ class _Run:
         self.records = RecordTail(workdir / "launches.bin")
         self.errors: list[dict[str, Any]] = []
         self.exit: dict[str, Any] | None = None
-        self.failure: str | None = None
+        self.started = False  # the session in gdb said a word
+        self.failure: dict[str, Any] | None = None  # its capture-error
         self.timed_out = False
         self.counts = {"launch": 0, "error": 0, "crash": 0}
 
     def settings(self) -> dict[str, Any]:
+        """The session's settings.  The interposer is preloaded to record
+        launches and to make stdout line-buffered (a program killed at a
+        crash keeps its lines); without launches, capture goes on without it
+        where it cannot be built."""
         environment = dict(self.options.environment)
-        if "launch" in self.options.on:
-            selection = self.options.selection
-            try:
-                preload = [str(interposer.library_path())]
-            except (BuildError, ToolMissing) as error:
+        try:
+            preload = [str(interposer.library_path())]
+        except (BuildError, ToolMissing) as error:
+            if "launch" in self.options.on:
                 raise CaptureFailed(f"cannot build the launch interposer: {error}") from None
+            preload = []
+        if preload:
             inherited = environment.get("LD_PRELOAD", os.environ.get("LD_PRELOAD", ""))
             environment["LD_PRELOAD"] = ":".join(preload + ([inherited] if inherited else []))
+            environment["GPUSYM_CAPTURE_LINE_BUFFERED"] = "1"
+        launches = None  # for the breakpoints at a runtime linked into the program
+        if "launch" in self.options.on:
+            selection = self.options.selection
             environment["GPUSYM_CAPTURE_RECORDS"] = str(self.workdir / "launches.bin")
             environment["GPUSYM_CAPTURE_BACKTRACES"] = "1" if selection.backtraces else "0"
             environment["GPUSYM_CAPTURE_EVERY"] = str(selection.every)
             if selection.max_launches is not None:  # a kernel never needs more detailed launches than this
                 environment["GPUSYM_CAPTURE_DETAIL_LIMIT"] = str(selection.max_launches)
+            launches = {"records": environment["GPUSYM_CAPTURE_RECORDS"], "backtraces": selection.backtraces,
+                        "every": selection.every, "detail_limit": selection.max_launches}  # fmt: skip
         return {
+            "launches": launches,
             "args": self.options.args,
             "on": sorted(self.options.on),
             "break": self.options.breaks,
@@ -121,19 +144,21 @@ class _Run:
             self.options.program,
         ]  # fmt: skip
 
-    def drain(self) -> None:
+    def drain(self, final: bool = False) -> None:
         """Hands the sink every event that is complete: gdb's first (a failed
-        call's gdb stop precedes its result record), then the launches."""
+        call's gdb stop precedes its result record), then the launches whose
+        call returned; at the `final` one, after the program, all the rest."""
         batch = []
         for event in _new_lines(self.gdb_events):
             kind = event["event"]
+            self.started = True
             if kind == "session":
                 batch.append({"event": "start", "time_ns": event["time_ns"], "schema": SCHEMA_VERSION,
                               "program": self.options.program, "args": self.options.args, "gdb": event["gdb"]})
             elif kind == "exit":
                 self.exit = event
             elif kind == "capture-error":
-                self.failure = event["message"]
+                self.failure = event
             else:
                 if kind == "error":
                     self.errors.append(event)
@@ -144,6 +169,8 @@ class _Run:
         except FormatError as error:
             raise CaptureFailed(f"launch records: {error}") from None
         batch += self.log.events(records, self.errors)
+        if final:
+            batch += self.log.unfinished(self.errors)
         for event in sorted(batch, key=lambda e: e["time_ns"]):
             if event["event"] in self.counts:
                 self.counts[event["event"]] += 1
@@ -159,6 +186,7 @@ class _Run:
             "killed_by": exit_info.get("killed_by"),
             "duration_s": round(duration_s, 3),
             "launches": self.log.total,
+            "refused_launches": self.log.refused,
             "launch_events": self.counts["launch"],
             "errors": self.counts["error"],
             "crashes": self.counts["crash"],
@@ -192,6 +220,18 @@ def _read_limited(path: Path) -> tuple[str, bool]:
     return data[:OUTPUT_LIMIT].decode("utf-8", "replace"), len(data) > OUTPUT_LIMIT
 
 
+def _load_error(log: str) -> str:
+    """What gdb said when the extension did not load: the extension's own
+    line, a Python exception's last line (not its traceback), or gdb's
+    first line (``Python scripting is not supported in this copy of GDB.``)."""
+    lines = [line for line in log.splitlines() if line.strip()]
+    if not lines:
+        return "gdb said nothing"
+    if lines[0].startswith("Traceback"):
+        return next((line for line in lines[1:] if not line[0].isspace()), lines[0])
+    return lines[0].removeprefix(NOT_LOADED)
+
+
 def capture(options: Options, sink: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
     """Runs the program; every event goes to `sink` as soon as it is known,
     the exit event last, which is also returned.  Raises CaptureFailed."""
@@ -217,11 +257,14 @@ def capture(options: Options, sink: Callable[[dict[str, Any]], None]) -> dict[st
                 if process.poll() is None:
                     process.kill()
                     process.wait()
-        run.drain()
+        run.drain(final=True)
+        log = (workdir / "gdb.log").read_text(errors="replace")
+        if not run.started or (run.failure or {}).get("cause") == "extension":
+            raise ExtensionFailed(f"gdb did not load gpusym's extension: {_load_error(log)}")
         if run.failure is not None:
-            raise CaptureFailed(" ".join(run.failure.split()))
+            raise CaptureFailed(" ".join(run.failure["message"].split()))
         if run.exit is None:
-            tail = (workdir / "gdb.log").read_text(errors="replace").strip().splitlines()[-1:]
+            tail = log.strip().splitlines()[-1:]
             raise CaptureFailed(f"gdb ended (status {process.returncode}) before the program did"
                                 + (f": {tail[0]}" if tail else ""))  # fmt: skip
         event = run.exit_event(time.monotonic() - started)

@@ -1,26 +1,34 @@
 /*
  * Launch-recording interposer for gpusym capture, loaded with LD_PRELOAD.
  *
- * Wraps HIP's kernel launch entry points and forwards each call to the next
- * definition (the runtime's).  Inactive unless GPUSYM_CAPTURE_RECORDS names a
+ * Wraps HIP's kernel launch entry points, and those of CUDA's shared
+ * runtime (libcudart.so), and forwards each call to the next definition (the
+ * runtime's).  Inactive unless GPUSYM_CAPTURE_RECORDS names a
  * file; then every launch appends binary records to it (records.py reads
  * them), each with one write() so that records of concurrent threads and
  * processes never interleave and a killed program leaves all it wrote.
  *
  * Record: u32 size, u32 kind, u64 time_ns (CLOCK_MONOTONIC), u32 pid,
  * u32 tid, payload; little-endian, sizes multiples of 8.  Kinds: LAUNCH
- * (before the real call), RESULT (after it, only when it failed), MODULES
+ * (before the real call), RESULT (after it: the launch was refused unless it
+ * says 0; a launch with no result never returned), MODULES
  * (the module map, before the first launch and after each change), THREAD
  * (a thread's name, at its first launch), FUNCTION (a module function's
  * name, from hipKernelNameRef, and its module's file when the runtime says
- * it, before its first launch through hipModuleLaunchKernel).
+ * it, before its first launch through hipModuleLaunchKernel), KERNEL (the
+ * host function a CUDA kernel object stands for, when __cudaGetKernel made
+ * it: nvcc's <<<>>> launches the object).
+ *
+ * GPUSYM_CAPTURE_LINE_BUFFERED=1 makes the program's stdout line-buffered
+ * from its start, as on a terminal: under capture it is a file, fully
+ * buffered otherwise, and a program killed at a crash would lose it all.
  *
  * Sampling (read once): GPUSYM_CAPTURE_BACKTRACES=0 records no frames;
  * GPUSYM_CAPTURE_EVERY=N frames only for every Nth launch of an entry;
  * GPUSYM_CAPTURE_DETAIL_LIMIT=N at most N launches with frames per entry.
  *
- * No HIP header: the ABI types are declared here, so one build serves any
- * HIP runtime.
+ * No HIP or CUDA header: the ABI types are declared here, so one build
+ * serves any HIP or CUDA runtime.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -44,14 +52,22 @@ typedef struct {
 typedef void *hipStream_t;
 typedef void *hipEvent_t;
 typedef void *hipFunction_t;
-typedef int hipError_t;
+typedef void *cudaKernel_t;
+typedef int hipError_t;  // cudaError_t alike
 
 #define EXPORT __attribute__((visibility("default")))
 #define TLS __thread __attribute__((tls_model("initial-exec")))
 
-enum { hipErrorNotSupported = 801 };
-enum { KIND_LAUNCH = 1, KIND_RESULT = 2, KIND_MODULES = 3, KIND_THREAD = 4, KIND_FUNCTION = 5 };
-enum { LAUNCH_KERNEL = 0, EXT_LAUNCH_KERNEL = 1, COOPERATIVE_LAUNCH_KERNEL = 2, MODULE_LAUNCH_KERNEL = 3 };
+enum { errorNotSupported = 801 };  // hipErrorNotSupported and cudaErrorNotSupported
+enum { KIND_LAUNCH = 1, KIND_RESULT = 2, KIND_MODULES = 3, KIND_THREAD = 4, KIND_FUNCTION = 5, KIND_KERNEL = 6 };
+enum {
+  LAUNCH_KERNEL = 0,
+  EXT_LAUNCH_KERNEL = 1,
+  COOPERATIVE_LAUNCH_KERNEL = 2,
+  MODULE_LAUNCH_KERNEL = 3,
+  CUDA_LAUNCH_KERNEL = 4,
+  CUDA_KERNEL_LAUNCH = 5,  // __cudaLaunchKernel, of a kernel object
+};
 enum { MAX_FRAMES = 64, OWN_FRAMES_MAX = 4, TABLE_SLOTS = 4096 };
 
 struct header {
@@ -87,6 +103,11 @@ struct function_record {
   uint64_t entry;
   uint32_t name_length, module_length;
   char text[2048];  // the name, then the module's file, each padded to 8 bytes
+};
+
+struct kernel_record {
+  struct header header;
+  uint64_t object, entry;
 };
 
 struct thread_record {
@@ -156,6 +177,11 @@ static void activate(void) {
   reset_process();
   pthread_atfork(NULL, NULL, reset_process);
   records_fd = fd;
+}
+
+__attribute__((constructor)) static void line_buffered_stdout(void) {
+  const char *value = getenv("GPUSYM_CAPTURE_LINE_BUFFERED");
+  if (value && strcmp(value, "1") == 0) setvbuf(stdout, NULL, _IOLBF, 0);
 }
 
 static void emit(void *record, uint32_t size, uint32_t kind) {
@@ -339,18 +365,34 @@ static void describe_function(const void *entry) {
   emit(&record, (uint32_t)(offsetof(struct function_record, text) + at), KIND_FUNCTION);
 }
 
+/* The runtime's own calls a record uses, HIP's or CUDA's. */
+struct runtime {
+  const char *get_device, *error_name;
+  _Atomic(void *) get_device_function, error_name_function;
+};
+static struct runtime hip = {.get_device = "hipGetDevice", .error_name = "hipGetErrorName"};
+static struct runtime cuda = {.get_device = "cudaGetDevice", .error_name = "cudaGetErrorName"};
+
+/* Whether records are written (the first call activates them); the calling
+ * thread is announced before its first record. */
+static int recording(void) {
+  pthread_once(&activation, activate);
+  if (records_fd < 0) return 0;
+  uint32_t pid = atomic_load_explicit(&process_id, memory_order_relaxed);
+  if (thread_pid != pid) announce_thread(pid);
+  return 1;
+}
+
 static __attribute__((noinline)) int64_t begin_launch(const void *entry, dim3 grid, dim3 block, uint64_t shmem,
-                                                        void *stream, uint32_t entry_point, void *caller) {
+                                                        void *stream, uint32_t entry_point, struct runtime *runtime,
+                                                        void *caller) {
   if (in_launch) return -1;
   int saved_errno = errno;
-  pthread_once(&activation, activate);
-  if (records_fd < 0) {
+  if (!recording()) {
     errno = saved_errno;
     return -1;
   }
   in_launch = 1;
-  uint32_t pid = atomic_load_explicit(&process_id, memory_order_relaxed);
-  if (thread_pid != pid) announce_thread(pid);
   check_modules();
   struct launch_record record;
   record.entry = (uintptr_t)entry;
@@ -359,8 +401,8 @@ static __attribute__((noinline)) int64_t begin_launch(const void *entry, dim3 gr
   record.shmem = shmem;
   record.stream = (uintptr_t)stream;
   int device;
-  static _Atomic(void *) get_device;
-  hipError_t (*current_device)(int *) = (hipError_t(*)(int *))next_symbol(&get_device, "hipGetDevice");
+  hipError_t (*current_device)(int *) =
+      (hipError_t(*)(int *))next_symbol(&runtime->get_device_function, runtime->get_device);
   record.device = current_device && current_device(&device) == 0 ? device : -1;
   record.entry_point = entry_point;
   record.seq = atomic_fetch_add_explicit(&next_seq, 1, memory_order_relaxed);
@@ -385,22 +427,24 @@ static __attribute__((noinline)) int64_t begin_launch(const void *entry, dim3 gr
   return (int64_t)record.seq;
 }
 
-static hipError_t end_launch(int64_t seq, hipError_t result) {
+/* Records the call's result, whether it accepted the launch or not: a
+ * launch is only counted as one once its result says so. */
+static hipError_t end_launch(int64_t seq, hipError_t result, struct runtime *runtime) {
   if (seq < 0) return result;
   in_launch = 0;
+  int saved_errno = errno;
+  struct result_record record = {.seq = (uint64_t)seq, .result = result};
   if (result != 0) {
-    int saved_errno = errno;
-    struct result_record record = {.seq = (uint64_t)seq, .result = result};
-    static _Atomic(void *) get_error_name;
-    const char *(*error_name)(hipError_t) = (const char *(*)(hipError_t))next_symbol(&get_error_name, "hipGetErrorName");
+    const char *(*error_name)(hipError_t) =
+        (const char *(*)(hipError_t))next_symbol(&runtime->error_name_function, runtime->error_name);
     const char *name = error_name ? error_name(result) : NULL;
     if (name) {
       strncpy(record.name, name, sizeof record.name - 1);
       record.name_length = (uint32_t)strlen(record.name);
     }
-    emit(&record, (uint32_t)(offsetof(struct result_record, name) + ((record.name_length + 7) & ~7u)), KIND_RESULT);
-    errno = saved_errno;
   }
+  emit(&record, (uint32_t)(offsetof(struct result_record, name) + ((record.name_length + 7) & ~7u)), KIND_RESULT);
+  errno = saved_errno;
   return result;
 }
 
@@ -415,18 +459,18 @@ EXPORT hipError_t hipLaunchKernel(const void *f, dim3 grid, dim3 block, void **a
                                   hipStream_t stream) {
   static _Atomic(void *) next;
   launch_kernel_fn *real = (launch_kernel_fn *)next_symbol(&next, "hipLaunchKernel");
-  if (!real) return hipErrorNotSupported;
-  int64_t seq = begin_launch(f, grid, block, shmem, stream, LAUNCH_KERNEL, __builtin_return_address(0));
-  return end_launch(seq, real(f, grid, block, args, shmem, stream));
+  if (!real) return errorNotSupported;
+  int64_t seq = begin_launch(f, grid, block, shmem, stream, LAUNCH_KERNEL, &hip, __builtin_return_address(0));
+  return end_launch(seq, real(f, grid, block, args, shmem, stream), &hip);
 }
 
 EXPORT hipError_t hipExtLaunchKernel(const void *f, dim3 grid, dim3 block, void **args, size_t shmem,
                                      hipStream_t stream, hipEvent_t start, hipEvent_t stop, int flags) {
   static _Atomic(void *) next;
   ext_launch_kernel_fn *real = (ext_launch_kernel_fn *)next_symbol(&next, "hipExtLaunchKernel");
-  if (!real) return hipErrorNotSupported;
-  int64_t seq = begin_launch(f, grid, block, shmem, stream, EXT_LAUNCH_KERNEL, __builtin_return_address(0));
-  return end_launch(seq, real(f, grid, block, args, shmem, stream, start, stop, flags));
+  if (!real) return errorNotSupported;
+  int64_t seq = begin_launch(f, grid, block, shmem, stream, EXT_LAUNCH_KERNEL, &hip, __builtin_return_address(0));
+  return end_launch(seq, real(f, grid, block, args, shmem, stream, start, stop, flags), &hip);
 }
 
 EXPORT hipError_t hipLaunchCooperativeKernel(const void *f, dim3 grid, dim3 block, void **args, unsigned int shmem,
@@ -434,9 +478,10 @@ EXPORT hipError_t hipLaunchCooperativeKernel(const void *f, dim3 grid, dim3 bloc
   static _Atomic(void *) next;
   cooperative_launch_kernel_fn *real =
       (cooperative_launch_kernel_fn *)next_symbol(&next, "hipLaunchCooperativeKernel");
-  if (!real) return hipErrorNotSupported;
-  int64_t seq = begin_launch(f, grid, block, shmem, stream, COOPERATIVE_LAUNCH_KERNEL, __builtin_return_address(0));
-  return end_launch(seq, real(f, grid, block, args, shmem, stream));
+  if (!real) return errorNotSupported;
+  int64_t seq =
+      begin_launch(f, grid, block, shmem, stream, COOPERATIVE_LAUNCH_KERNEL, &hip, __builtin_return_address(0));
+  return end_launch(seq, real(f, grid, block, args, shmem, stream), &hip);
 }
 
 EXPORT hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
@@ -444,8 +489,45 @@ EXPORT hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned gx, unsigned g
                                         void **extra) {
   static _Atomic(void *) next;
   module_launch_kernel_fn *real = (module_launch_kernel_fn *)next_symbol(&next, "hipModuleLaunchKernel");
-  if (!real) return hipErrorNotSupported;
-  int64_t seq = begin_launch(f, (dim3){gx, gy, gz}, (dim3){bx, by, bz}, shmem, stream, MODULE_LAUNCH_KERNEL,
+  if (!real) return errorNotSupported;
+  int64_t seq = begin_launch(f, (dim3){gx, gy, gz}, (dim3){bx, by, bz}, shmem, stream, MODULE_LAUNCH_KERNEL, &hip,
                              __builtin_return_address(0));
-  return end_launch(seq, real(f, gx, gy, gz, bx, by, bz, shmem, stream, params, extra));
+  return end_launch(seq, real(f, gx, gy, gz, bx, by, bz, shmem, stream, params, extra), &hip);
+}
+
+EXPORT hipError_t cudaLaunchKernel(const void *f, dim3 grid, dim3 block, void **args, size_t shmem,
+                                   hipStream_t stream) {
+  static _Atomic(void *) next;
+  launch_kernel_fn *real = (launch_kernel_fn *)next_symbol(&next, "cudaLaunchKernel");
+  if (!real) return errorNotSupported;
+  int64_t seq = begin_launch(f, grid, block, shmem, stream, CUDA_LAUNCH_KERNEL, &cuda, __builtin_return_address(0));
+  return end_launch(seq, real(f, grid, block, args, shmem, stream), &cuda);
+}
+
+/* nvcc's <<<>>>: the stub gets its kernel's object once from __cudaGetKernel,
+ * then launches the object with __cudaLaunchKernel. */
+EXPORT hipError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void **args, size_t shmem,
+                                     hipStream_t stream) {
+  static _Atomic(void *) next;
+  launch_kernel_fn *real = (launch_kernel_fn *)next_symbol(&next, "__cudaLaunchKernel");
+  if (!real) return errorNotSupported;
+  int64_t seq =
+      begin_launch(kernel, grid, block, shmem, stream, CUDA_KERNEL_LAUNCH, &cuda, __builtin_return_address(0));
+  return end_launch(seq, real(kernel, grid, block, args, shmem, stream), &cuda);
+}
+
+typedef hipError_t get_kernel_fn(cudaKernel_t *, const void *);
+
+EXPORT hipError_t __cudaGetKernel(cudaKernel_t *kernel, const void *f) {
+  static _Atomic(void *) next;
+  get_kernel_fn *real = (get_kernel_fn *)next_symbol(&next, "__cudaGetKernel");
+  if (!real) return errorNotSupported;
+  hipError_t result = real(kernel, f);
+  int saved_errno = errno;
+  if (result == 0 && *kernel && recording()) {
+    struct kernel_record record = {.object = (uintptr_t)*kernel, .entry = (uintptr_t)f};
+    emit(&record, sizeof record, KIND_KERNEL);
+  }
+  errno = saved_errno;
+  return result;
 }

@@ -2,12 +2,19 @@
 
 Each process gets its own symbolizer, fed by its module-map records; a
 launch's kernel is the symbol at the handle it passed (for a function of a
-module loaded at run time, the name its function record gives), and its host
-stack the recorded return addresses, symbolized once per distinct address.  Counting
-covers every launch of a selected kernel; events are sampled (`every`) and
-capped (`max_launches`) per the options.  A launch call that failed becomes an
-error event, unless gdb already reported that very call (with the simulated
-runtime, api-error stops do).
+module loaded at run time, the name its function record gives; for a CUDA
+kernel object, the handle its kernel record gives), else the kernel of the
+stub that launched it (nvcc's <<<>>> when no kernel record named the object:
+its inline launch function may come between them), and its host
+stack the recorded return addresses, symbolized once per distinct address.
+
+A launch is complete when its call's result is recorded: one the runtime
+refused (an error result) carries the error and is counted apart from the
+launches; one whose call never returned (the program ended in it) is
+completed at the end without a result.  Counting covers every launch of a
+selected kernel; events are sampled (`every`) and capped (`max_launches`) per
+the options.  A refused launch is also an error event, unless gdb already
+reported that very call (with the simulated runtime, api-error stops do).
 """
 
 from __future__ import annotations
@@ -17,12 +24,17 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from gdbext.capture.records import Function, Launch, Modules, Record, Result, Thread
+from gdbext.capture.records import Function, KernelObject, Launch, Modules, Record, Result, Thread
 from symbols.demangle import demangle
+from symbols.mangling import parse_stub
 from symbols.symbolize import HostFrame, Symbolizer
 
-ENTRY_POINTS = ("hipLaunchKernel", "hipExtLaunchKernel", "hipLaunchCooperativeKernel", "hipModuleLaunchKernel")
+ENTRY_POINTS = ("hipLaunchKernel", "hipExtLaunchKernel", "hipLaunchCooperativeKernel", "hipModuleLaunchKernel",
+                "cudaLaunchKernel", "__cudaLaunchKernel")
 MODULE_LAUNCH = 3  # hipModuleLaunchKernel: the entry is a hipFunction_t, not a host handle
+KERNEL_OBJECT_LAUNCH = 5  # __cudaLaunchKernel: the entry is a cudaKernel_t
+#: How deep a launch's stub may be among its frames (nvcc's inline launch function before it).
+STUB_DEPTH = 2
 
 
 @dataclass
@@ -39,8 +51,15 @@ class Selection:
 class KernelCount:
     name: str | None
     demangled: str | None
-    launches: int = 0
-    configurations: Counter = field(default_factory=Counter)
+    launches: int = 0  # accepted ones
+    refused: int = 0
+    configurations: Counter = field(default_factory=Counter)  # of the accepted ones
+    refused_configurations: Counter = field(default_factory=Counter)
+
+
+def _stub(frames: list[HostFrame]) -> HostFrame | None:
+    """The kernel stub that made the launch call, if one did."""
+    return next((frame for frame in frames[:STUB_DEPTH] if frame.role == "kernel-stub"), None)
 
 
 def frame_json(frame: HostFrame) -> dict[str, Any]:
@@ -63,12 +82,15 @@ class LaunchLog:
         self.symbolizers: dict[int, Symbolizer] = {}
         self.threads: dict[tuple[int, int], str] = {}
         self.functions: dict[tuple[int, int], Function] = {}  # by (pid, entry)
-        # The last launch of each (pid, tid): a failed call's result follows it.
+        self.kernel_objects: dict[tuple[int, int], int] = {}  # (pid, object) -> handle
+        # The launch each (pid, tid) is in, with its event (None when not
+        # selected): the call's result follows it.
         self.pending: dict[tuple[int, int], tuple[Launch, dict[str, Any] | None]] = {}
         self.counts: dict[str, KernelCount] = {}
         self.per_kernel: Counter = Counter()
         self.emitted = 0
-        self.total = 0
+        self.total = 0  # launches of selected kernels, refused ones left out
+        self.refused = 0
 
     def events(self, records: list[Record], reported_errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Events for `records`; `reported_errors` are gdb's error events so far."""
@@ -82,20 +104,33 @@ class LaunchLog:
                 self.threads[(record.pid, record.tid)] = record.name
             elif isinstance(record, Function):
                 self.functions[(record.pid, record.entry)] = record
+            elif isinstance(record, KernelObject):
+                self.kernel_objects[(record.pid, record.object)] = record.entry
             elif isinstance(record, Launch):
-                event = self._launch(record)
-                if event is not None:
-                    out.append(event)
+                if (unfinished := self.pending.pop((record.pid, record.tid), None)) is not None:
+                    out += self._complete(*unfinished, None, reported_errors)  # its call never returned
+                self.pending[(record.pid, record.tid)] = (record, self._launch(record))
             elif isinstance(record, Result):
-                event = self._failure(record, reported_errors)
-                if event is not None:
-                    out.append(event)
+                launch, event = self.pending.get((record.pid, record.tid), (None, None))
+                if launch is not None and launch.seq == record.seq:
+                    del self.pending[(record.pid, record.tid)]
+                    out += self._complete(launch, event, record, reported_errors)
+        return out
+
+    def unfinished(self, reported_errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """At the end: events of the launches whose call never returned."""
+        out = []
+        for launch, event in self.pending.values():
+            out += self._complete(launch, event, None, reported_errors)
+        self.pending.clear()
         return out
 
     def _symbolizer(self, pid: int) -> Symbolizer:
-        return self.symbolizers.setdefault(pid, Symbolizer())
+        if pid not in self.symbolizers:
+            self.symbolizers[pid] = Symbolizer()
+        return self.symbolizers[pid]
 
-    def _kernel(self, launch: Launch) -> dict[str, Any] | None:
+    def _kernel(self, launch: Launch, frames: list[HostFrame]) -> dict[str, Any] | None:
         """``name``, ``demangled`` and ``module`` (the file it came from) of
         the launched kernel; None when nothing names it."""
         if launch.entry_point == MODULE_LAUNCH:
@@ -104,11 +139,18 @@ class LaunchLog:
                 return None
             demangled = demangle(function.name) or function.name
             return {"name": function.name, "demangled": demangled, "module": function.module}
-        handle = self._symbolizer(launch.pid).data_symbol(launch.entry)
-        if handle.function is None:
+        entry = launch.entry
+        if launch.entry_point == KERNEL_OBJECT_LAUNCH:
+            entry = self.kernel_objects.get((launch.pid, entry), 0)
+        handle = self._symbolizer(launch.pid).data_symbol(entry) if entry else None
+        if handle is not None and handle.function is not None:
+            demangled = handle.kernel or handle.demangled or handle.function
+            return {"name": handle.function, "demangled": demangled, "module": handle.module}
+        stub = _stub(frames)
+        parsed = parse_stub(stub.function) if stub is not None and stub.function else None
+        if parsed is None:
             return None
-        demangled = handle.kernel or handle.demangled or handle.function
-        return {"name": handle.function, "demangled": demangled, "module": handle.module}
+        return {"name": parsed.kernel, "demangled": stub.kernel or parsed.kernel, "module": stub.module}
 
     def _selected(self, kernel: dict[str, Any] | None) -> bool:
         pattern = self.selection.kernels
@@ -117,18 +159,12 @@ class LaunchLog:
         return kernel is not None and bool(pattern.search(kernel["name"]) or pattern.search(kernel["demangled"]))
 
     def _launch(self, launch: Launch) -> dict[str, Any] | None:
-        kernel = self._kernel(launch)
-        if not self._selected(kernel):
-            self.pending[(launch.pid, launch.tid)] = (launch, None)
-            return None
-        key = kernel["name"] if kernel else f"{launch.entry:#x}"
-        count = self.counts.setdefault(key, KernelCount(kernel and kernel["name"], kernel and kernel["demangled"]))
-        count.launches += 1
-        count.configurations[(tuple(launch.grid), tuple(launch.block), launch.shmem)] += 1
-        self.total += 1
-        index = self.per_kernel[key]
-        self.per_kernel[key] += 1
+        """The launch's event, its result not known yet; None when its kernel
+        is not selected.  Named now: the module map is the launch's own."""
         frames = self._frames(launch)
+        kernel = self._kernel(launch, frames)
+        if not self._selected(kernel):
+            return None
         event = {
             "event": "launch",
             "time_ns": launch.time_ns,
@@ -147,30 +183,62 @@ class LaunchLog:
         }
         if self.selection.backtraces and launch.detailed:
             event["backtrace"] = [frame_json(frame) for frame in frames]
-        self.pending[(launch.pid, launch.tid)] = (launch, event)
-        cap = self.selection.max_launches
-        if index % self.selection.every or (cap is not None and self.emitted >= cap):
-            return None
-        self.emitted += 1
         return event
+
+    def _complete(self, launch: Launch, event: dict[str, Any] | None, result: Result | None,
+                  reported: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Counts the launch by its `result` (None: its call never returned);
+        its event, when sampled, and an error event when it was refused."""
+        if event is None:
+            return []
+        kernel = event["kernel"]
+        key = kernel["name"] if kernel else f"{launch.entry:#x}"
+        if key not in self.counts:
+            self.counts[key] = KernelCount(kernel and kernel["name"], kernel and kernel["demangled"])
+        count = self.counts[key]
+        refused = result is not None and result.result != 0
+        configuration = (tuple(launch.grid), tuple(launch.block), launch.shmem)
+        if refused:
+            count.refused += 1
+            count.refused_configurations[configuration] += 1
+            self.refused += 1
+        else:
+            count.launches += 1
+            count.configurations[configuration] += 1
+            self.total += 1
+        if result is not None:
+            event["error"] = {"code": result.result, "name": result.name} if refused else None
+        index = self.per_kernel[key]
+        self.per_kernel[key] += 1
+        out = []
+        cap = self.selection.max_launches
+        if not (index % self.selection.every or (cap is not None and self.emitted >= cap)):
+            self.emitted += 1
+            out.append(event)
+        if refused and not self._reported(launch, result, reported):
+            out.append(self._failure(event, result))
+        return out
 
     @staticmethod
     def _via(launch: Launch, frames: list[HostFrame]) -> str:
         if launch.entry_point == MODULE_LAUNCH:
             return "module"
-        return "<<<>>>" if frames and frames[0].role == "kernel-stub" else "handle"
+        if launch.entry_point == KERNEL_OBJECT_LAUNCH:
+            return "<<<>>>"  # nvcc's launch code alone calls __cudaLaunchKernel
+        return "<<<>>>" if _stub(frames) is not None else "handle"
 
     def _frames(self, launch: Launch) -> list[HostFrame]:
         symbolizer = self._symbolizer(launch.pid)
         return [symbolizer.frame(address) for address in launch.frames]
 
-    def _failure(self, result: Result, reported: list[dict[str, Any]]) -> dict[str, Any] | None:
-        launch, event = self.pending.get((result.pid, result.tid), (None, None))
-        if launch is None or event is None or launch.seq != result.seq:
-            return None
-        for error in reported:
-            if error["thread"]["tid"] == result.tid and launch.time_ns <= error["time_ns"] <= result.time_ns:
-                return None  # gdb stopped in this very call and said so already
+    @staticmethod
+    def _reported(launch: Launch, result: Result, reported: list[dict[str, Any]]) -> bool:
+        """Whether gdb stopped in this very call and said so already."""
+        return any(error["thread"]["tid"] == result.tid and launch.time_ns <= error["time_ns"] <= result.time_ns
+                   for error in reported)  # fmt: skip
+
+    @staticmethod
+    def _failure(event: dict[str, Any], result: Result) -> dict[str, Any]:
         return {
             "event": "error",
             "time_ns": result.time_ns,
@@ -183,16 +251,21 @@ class LaunchLog:
         }
 
     def summary(self) -> list[dict[str, Any]]:
-        """Launch counts per kernel, most launched first."""
+        """Launch counts per kernel (refused launches apart), most launched first."""
         rows = []
         for key, count in sorted(self.counts.items(), key=lambda item: -item[1].launches):
             rows.append({
                 "kernel": count.name,
                 "demangled": count.demangled or key,
                 "launches": count.launches,
-                "configurations": [
-                    {"grid": list(grid), "block": list(block), "shared_mem": shmem, "launches": n}
-                    for (grid, block, shmem), n in count.configurations.most_common(5)
-                ],
+                "refused": count.refused,
+                "configurations": _configurations(count.configurations),
+                "refused_configurations": _configurations(count.refused_configurations),
             })  # fmt: skip
         return rows
+
+
+def _configurations(counted: Counter) -> list[dict[str, Any]]:
+    """The five most frequent configurations, with their launches."""
+    return [{"grid": list(grid), "block": list(block), "shared_mem": shmem, "launches": n}
+            for (grid, block, shmem), n in counted.most_common(5)]  # fmt: skip

@@ -1,5 +1,6 @@
 """Reader of the launch records the interposer (interposer.c) appends to its
-file.  Pure Python: used by the driver, outside gdb.
+file, and their writer for the launches gdb records itself (a runtime linked
+into the program, static_launches.py).  Pure Python.
 
 Every record is ``u32 size, u32 kind, u64 time_ns, u32 pid, u32 tid`` then a
 payload, little-endian, `size` (the whole record) a multiple of 8.  A record
@@ -23,8 +24,9 @@ _SEGMENT = struct.Struct("<QQ")  # start, size
 #: Larger sizes can only come from a corrupt file.
 MAX_RECORD_SIZE = 1 << 26
 
-LAUNCH, RESULT, MODULES, THREAD, FUNCTION = 1, 2, 3, 4, 5
+LAUNCH, RESULT, MODULES, THREAD, FUNCTION, KERNEL = 1, 2, 3, 4, 5, 6
 _FUNCTION = struct.Struct("<QII")  # entry, name length, module length; both texts follow, each padded to 8
+_KERNEL = struct.Struct("<QQ")  # kernel object, host function
 
 
 
@@ -45,7 +47,7 @@ class Launch(Record):
     shmem: int
     stream: int
     device: int  # -1: unknown
-    entry_point: int  # 0 hipLaunchKernel, 1 hipExtLaunchKernel, 2 hipLaunchCooperativeKernel, 3 hipModuleLaunchKernel
+    entry_point: int  # an index of launches.ENTRY_POINTS: 0 hipLaunchKernel, ..., 5 __cudaLaunchKernel
     seq: int  # the process's launches before this one
     index: int  # the process's launches of the same entry before this one
     detailed: bool  # frames were captured (sampling may leave them out)
@@ -54,11 +56,12 @@ class Launch(Record):
 
 @dataclass(slots=True)
 class Result(Record):
-    """The failure of the launch call numbered `seq` (successes are not recorded)."""
+    """What the launch call numbered `seq` returned: 0 when it accepted the
+    launch, else the error that refused it."""
 
     seq: int
     result: int
-    name: str | None  # the runtime's own name of the code (hipGetErrorName), None without one
+    name: str | None  # the runtime's own name of an error (hipGetErrorName), None for 0 or without one
 
 
 @dataclass(slots=True)
@@ -89,6 +92,14 @@ class Function(Record):
     entry: int  # the hipFunction_t launches pass
     name: str  # the runtime's hipKernelNameRef: the device name
     module: str | None  # the file the module was loaded from; None when unknown or loaded from memory
+
+
+@dataclass(slots=True)
+class KernelObject(Record):
+    """The host function (the kernel's handle) a CUDA kernel object stands for."""
+
+    object: int  # the cudaKernel_t __cudaLaunchKernel takes
+    entry: int
 
 
 def read_records(data: bytes) -> tuple[list[Record], int]:
@@ -131,6 +142,8 @@ def _parse(record: memoryview, offset: int) -> Record | None:
             name = _text(record, start, name_length)
             module = _text(record, start + -(-name_length // 8) * 8, module_length)
             return Function(*common, entry, name, module or None)
+        if kind == KERNEL:
+            return KernelObject(*common, *_KERNEL.unpack_from(record, HEADER.size))
     except struct.error as error:
         raise FormatError(f"launch record of kind {kind} at byte {offset} is corrupt ({size} bytes): {error}") from None
     return None  # a kind of a later format: skipped
@@ -150,6 +163,32 @@ def _launch(record: memoryview, common: tuple[int, int, int]) -> Launch:
     start = HEADER.size + _LAUNCH.size
     frames = struct.unpack_from(f"<{frame_count}Q", record, start)
     return Launch(*common, entry, grid, block, shmem, stream, device, entry_point, seq, index, bool(detailed), frames)
+
+
+def _padded(text: bytes) -> bytes:
+    return text + bytes(-len(text) % 8)
+
+
+def encode(record: Launch | Result | Modules | Thread) -> bytes:
+    """The bytes of `record` as the interposer writes it."""
+    if isinstance(record, Launch):
+        kind = LAUNCH
+        payload = _LAUNCH.pack(record.entry, *record.grid, *record.block, record.shmem, record.stream, record.device,
+                               record.entry_point, record.seq, record.index, len(record.frames), record.detailed)
+        payload += struct.pack(f"<{len(record.frames)}Q", *record.frames)  # fmt: skip
+    elif isinstance(record, Result):
+        kind, name = RESULT, (record.name or "").encode()
+        payload = _RESULT.pack(record.seq, record.result, len(name)) + _padded(name)
+    elif isinstance(record, Thread):
+        kind, name = THREAD, record.name.encode()
+        payload = _COUNT.pack(len(name), 0) + _padded(name)
+    else:
+        kind, payload = MODULES, _COUNT.pack(len(record.modules), 0)
+        for module in record.modules:
+            path = module.path.encode("utf-8", "surrogateescape")
+            payload += _MODULE.pack(module.base, len(module.segments), len(path))
+            payload += b"".join(_SEGMENT.pack(*segment) for segment in module.segments) + _padded(path)
+    return HEADER.pack(HEADER.size + len(payload), kind, record.time_ns, record.pid, record.tid) + payload
 
 
 def _modules(record: memoryview) -> list[Module]:

@@ -42,12 +42,32 @@ def _stack(frames: list[dict[str, Any]]) -> Text:
     return Text("\n".join(frame_text(level, frame) for level, frame in enumerate(frames)) or "(no frames)")
 
 
-def _where(frames: list[dict[str, Any]]) -> str:
-    """The first frame with a source position: where the program made the call."""
+def _is_call(frame: dict[str, Any], call: str) -> bool:
+    """Whether the frame is part of making `call`, not the program's own
+    code: the runtime's entry point, a header's wrapper of it
+    (``hipMemcpyToSymbol<float [4]>``, nvcc's inline launch function),
+    or a kernel's stub or nvcc's host function that calls the stub."""
+    name = qualified_name(frame.get("function") or "")
+    stub_or_handle = "__device_stub__" in name or frame.get("role") in ("kernel-stub", "kernel-handle")
+    return name.startswith(call) or stub_or_handle
+
+
+def _where(frames: list[dict[str, Any]], call: str) -> str:
+    """Where the program made `call`: the first frame with a source position
+    past the call's own frames (the runtime's, and wrappers of it)."""
+    own = [level for level, frame in enumerate(frames) if _is_call(frame, call)]
+    frames = frames[own[-1] + 1 :] if own else frames
     for frame in frames:
         if frame.get("file") and frame.get("line"):
             return f"{qualified_name(frame.get('function') or '??')} at {frame['file'].rsplit('/', 1)[-1]}:{frame['line']}"
     return (frames[0].get("function") or "??") if frames else ""
+
+
+def _configurations(configurations: list[dict[str, Any]], note: str) -> list[str]:
+    """The three most frequent, with their launches when there are more."""
+    return [f"{_dim3(c['grid'])}×{_dim3(c['block'])}" + (f" {c['shared_mem']} B" if c["shared_mem"] else "")
+            + (f" ({c['launches']})" if len(configurations) > 1 else "") + note
+            for c in configurations[:3]]  # fmt: skip
 
 
 def _launches(exit_event: dict[str, Any], events: list[dict[str, Any]]) -> Table:
@@ -55,31 +75,35 @@ def _launches(exit_event: dict[str, Any], events: list[dict[str, Any]]) -> Table
     for event in events:
         if event["event"] == "launch" and event["kernel"]:
             first.setdefault(event["kernel"]["name"], event)
-    table = Table(title=f"Kernel launches: {exit_event['launches']}", title_justify="left")
+    refused = exit_event.get("refused_launches", 0)
+    title = f"Kernel launches: {exit_event['launches']}" + (f", and {refused} refused" if refused else "")
+    table = Table(title=title, title_justify="left")
     table.add_column("kernel", overflow="fold")
     table.add_column("launches", justify="right")
-    table.add_column("grid × block")
-    table.add_column("first launched from")
+    table.add_column("grid × block", overflow="fold")
+    table.add_column("first launched from", overflow="fold")
     for row in exit_event["kernels"]:
-        configurations = ", ".join(
-            f"{_dim3(c['grid'])}×{_dim3(c['block'])}" + (f" {c['shared_mem']} B" if c["shared_mem"] else "")
-            + (f" ({c['launches']})" if len(row["configurations"]) > 1 else "")
-            for c in row["configurations"][:3]
-        )  # fmt: skip
+        configurations = ", ".join(_configurations(row["configurations"], "")
+                                   + _configurations(row.get("refused_configurations", []), " refused"))
         launch = first.get(row["kernel"] or "")
-        where = _where(launch.get("backtrace", [])) if launch else ""
-        table.add_row(row["demangled"], str(row["launches"]), configurations, where)
+        where = _where(launch.get("backtrace", []), launch["api"]) if launch else ""
+        count = f"{row['launches']}" + (f"\n{row['refused']} refused" if row.get("refused") else "")
+        table.add_row(row["demangled"], count, configurations, where)
     return table
 
 
 def _errors(errors: list[dict[str, Any]]) -> Table:
-    table = Table(title=f"Failing runtime calls: {len(errors)}", title_justify="left")
-    for column in ("call", "error", "thread", "called from"):
-        table.add_column(column)
-    for error in errors[:ERRORS_SHOWN]:
-        thread = error.get("thread") or {}
-        table.add_row(error["call"], f"{error['name']} ({error['code']})", str(thread.get("tid", "")),
-                      _where(error.get("backtrace", [])))  # fmt: skip
+    """The failing calls, each the call over its error beside where the
+    program made it: two columns, the first as wide as its longest name, so
+    that no name is cut at 80 columns."""
+    shown = errors[:ERRORS_SHOWN]
+    table = Table(title=f"Failing runtime calls: {len(errors)}", title_justify="left", show_lines=True)
+    table.add_column("call: error", min_width=max(max(len(e["call"]) + 1, len(e["name"] or "")) for e in shown))
+    table.add_column("called from", overflow="fold")
+    for error in shown:
+        thread = (error.get("thread") or {}).get("tid", "")
+        table.add_row(f"{error['call']}:\n{error['name']} ({error['code']})",
+                      f"{_where(error.get('backtrace', []), error['call'])}\nthread {thread}")  # fmt: skip
     return table
 
 

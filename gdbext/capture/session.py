@@ -2,7 +2,8 @@
 and writes what must be seen live as JSON lines: crashes (with device frames
 and the launching host stack), failing API calls, stops in named kernels, a
 timeout, and the exit.  Launches are not stopped for: the preloaded
-interposer records them in the program itself.
+interposer records them in the program itself (through a runtime linked
+into the program, breakpoints write the same records: static_launches.py).
 
 Started by the driver as ``gdb -batch ... -ex 'python ...session.main()'``
 with GPUSYM_CAPTURE_SESSION naming a JSON file of settings (see driver.py).
@@ -22,8 +23,9 @@ from typing import Any
 import gdb
 import gdb.frames
 
-from gdbext import faults, runtime_state
-from gdbext.capture import INTERPOSER
+from gdbext import extension, faults, runtime_state
+from gdbext.capture import INTERPOSER, pending_output
+from gdbext.capture.static_launches import StaticLaunches
 
 #: Signals that end a program unless it handles them: each is a crash event.
 CRASH_SIGNALS = ("SIGSEGV", "SIGBUS", "SIGFPE", "SIGILL", "SIGABRT", "SIGSYS")
@@ -43,6 +45,7 @@ class Session:
         self.stopped = threading.Event()
         self.kernel_breakpoints: set[int] = set()
         self.last_crash: tuple | None = None
+        self.static: StaticLaunches | None = None
 
     # -- output --------------------------------------------------------------
     def emit(self, event: dict[str, Any]) -> None:
@@ -74,6 +77,9 @@ class Session:
             before = {b.number for b in gdb.breakpoints()}
             gdb.execute(f"kbreak {kernel} -block 0,0,0 -thread 0,0,0", to_string=True)
             self.kernel_breakpoints |= {b.number for b in gdb.breakpoints()} - before
+        if self.settings.get("launches"):
+            self.static = StaticLaunches(self.settings["launches"])
+            self.static.watch()
         gdb.events.stop.connect(self.on_stop)
         gdb.events.exited.connect(self.on_exit)
 
@@ -125,6 +131,7 @@ class Session:
         if isinstance(stop, gdb.SignalEvent):
             if stop.stop_signal == "SIGINT":
                 self.record_interrupt()
+                pending_output.save(self.settings["stdout"])
                 return "kill"
             # The same fault again on the same thread: a handler (the
             # runtime's, for a fault outside kernels) passed it on by
@@ -140,8 +147,11 @@ class Session:
                 # It dies of it: say so now rather than resume a process whose
                 # other threads may be faulting too (gdb can hang reaping it).
                 self.exit = {"code": None, "signal": stop.stop_signal}
+                pending_output.save(self.settings["stdout"])
                 return "kill"
         elif isinstance(stop, gdb.BreakpointEvent):
+            if self.static is not None and self.static.handles(stop):
+                return "continue"
             numbers = {b.number for b in stop.breakpoints}
             if numbers & self.kernel_breakpoints:
                 self.record_kernel_stop()
@@ -331,6 +341,9 @@ def main() -> None:
     """Runs the capture; any failure is one ``capture-error`` event."""
     settings = json.loads(Path(os.environ["GPUSYM_CAPTURE_SESSION"]).read_text())
     session = Session(settings)
+    if not extension.registered():  # gdb's output says why
+        session.emit({"event": "capture-error", "cause": "extension", "message": "the extension did not load"})
+        return
     try:
         session.configure()
         session.run()

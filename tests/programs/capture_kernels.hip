@@ -1,8 +1,11 @@
 // capture_kernels: launches for gpusym capture to record.
 //   loop N   N launches of tick<<<>>>, one hipLaunchKernelGGL and one
 //            hipLaunchKernel on the handle, then a check; exits 0 if all ran.
-//   oob      a kernel that writes far out of bounds (a crash in a kernel).
+//   oob      prints two lines and the start of a third, then a kernel
+//            writes far out of bounds (a crash in a kernel).
 //   hang N   N launches of tick<<<>>>, then a loop that never ends.
+//   refused  tick<<<1, 32>>>, then tick<<<1, 2048>>>, which the runtime refuses
+//            (more threads than a block may have); exits 0 if it did.
 #include <hip/hip_runtime.h>
 
 #include <cstdio>
@@ -39,6 +42,9 @@ static int loop(int launches) {
 static int out_of_bounds() {
   float* data;
   hipMalloc(&data, 64 * sizeof(float));
+  printf("allocated %zu bytes\n", 64 * sizeof(float));
+  printf("launching scatter\n");
+  printf("synchronizing...");
   capture::scatter<float><<<2, 64>>>(data, 1L << 24);
   hipDeviceSynchronize();
   puts("not reached");
@@ -54,10 +60,21 @@ static int hang(int launches) {
   }
 }
 
+static int refused() {
+  unsigned int* counter;
+  hipMalloc(&counter, sizeof *counter);
+  capture::tick<<<1, 32>>>(counter);
+  capture::tick<<<1, 2048>>>(counter);
+  hipError_t error = hipGetLastError();
+  printf("%s\n", hipGetErrorName(error));
+  return error == hipErrorInvalidConfiguration ? 0 : 1;
+}
+
 int main(int argc, char** argv) {
   if (argc >= 3 && strcmp(argv[1], "loop") == 0) return loop(atoi(argv[2]));
   if (argc >= 2 && strcmp(argv[1], "oob") == 0) return out_of_bounds();
   if (argc >= 3 && strcmp(argv[1], "hang") == 0) return hang(atoi(argv[2]));
-  fprintf(stderr, "usage: capture_kernels loop N | oob | hang N\n");
+  if (argc >= 2 && strcmp(argv[1], "refused") == 0) return refused();
+  fprintf(stderr, "usage: capture_kernels loop N | oob | hang N | refused\n");
   return 2;
 }

@@ -1,7 +1,9 @@
 /* host_only: a program with no GPU code, for crash capture.
  *   crash    dereferences a null pointer in parse_config
  *   spin     never ends
- *   echo     copies stdin to stdout, says so on stderr, exits 3 */
+ *   echo     copies stdin to stdout, says so on stderr, exits 3
+ *   killed   prints two lines, then kills itself with SIGKILL */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,6 +27,11 @@ int main(int argc, char **argv) {
     fputs("echo done\n", stderr);
     return 3;
   }
-  fputs("usage: host_only crash | spin | echo\n", stderr);
+  if (strcmp(mode, "killed") == 0) {
+    puts("one");
+    puts("two");
+    raise(SIGKILL);
+  }
+  fputs("usage: host_only crash | spin | echo | killed\n", stderr);
   return 2;
 }
