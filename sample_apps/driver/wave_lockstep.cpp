@@ -55,6 +55,7 @@ constexpr uint64_t kWaveStep = 17;  // GPUSYM_WAVE_STEP in gpusym/lane.h
 constexpr const char *kWaveOp = "__gpusym_wave_op";
 constexpr const char *kBarrier = "__gpusym_barrier";
 constexpr const char *kWaveStepEntry = "__gpusym_wave_step";
+constexpr const char *kWaveMeet = "__gpusym_wave_meet";  // a warp function
 
 // What an access does to memory, and whether it is volatile: bits of these.
 enum Kind : unsigned { kLoad = 1, kStore = 2, kVolatile = 4 };
@@ -155,7 +156,7 @@ bool joins(const Instruction &inst) {
   const Function *callee = call ? call->getCalledFunction() : nullptr;
   if (!callee) return false;
   StringRef name = callee->getName();
-  return name == kBarrier || name == kWaveStepEntry || (name == kWaveOp && !step_kinds(inst));
+  return name == kBarrier || name == kWaveStepEntry || name == kWaveMeet || (name == kWaveOp && !step_kinds(inst));
 }
 
 // Whether `inst` may access __shared__ memory with no step of its own: a

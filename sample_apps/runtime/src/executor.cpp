@@ -56,7 +56,7 @@ struct Executor {
   WaveCall calls[kMaxLanes];
   uint32_t wave_waiting = 0;
   bool releasing = false;
-  uint32_t wave = GPUSYM_WAVE_SIZE;  // lanes of a wavefront of the running kernel
+  uint32_t wave = GPUSYM_WAVE_SIZE;  // lanes of a wavefront of the running kernel: 32 or 64
 
   Executor();
   void take(Op *op) {
@@ -91,7 +91,9 @@ static_assert(offsetof(gpusym::Executor, record) == 8 && offsetof(gpusym::Execut
                   offsetof(gpusym::Executor, lanes) == 40 + 8 * gpusym::kMaxLanes && gpusym::kLanesPast == 4,
               "lane_switch.h reads the executor at these offsets, and LANES_AHEAD lanes past the last");
 static_assert(offsetof(gpusym::Executor, calls) == 82272 && sizeof(gpusym::WaveCall) == 40 &&
-                  offsetof(gpusym::WaveCall, op) == 0 && offsetof(gpusym::WaveCall, site) == 24 &&
+                  offsetof(gpusym::WaveCall, op) == 0 && offsetof(gpusym::WaveCall, width) == 4 &&
+                  offsetof(gpusym::WaveCall, value) == 8 && offsetof(gpusym::WaveCall, arg) == 16 &&
+                  offsetof(gpusym::WaveCall, site) == 24 && offsetof(gpusym::WaveCall, result) == 32 &&
                   GPUSYM_LANE_AT_WAVE_OP == 4 && GPUSYM_LANE_WAVE_OP_DONE == 5 && GPUSYM_WAVE_STEP == 17 &&
                   gpusym::kStepSite == 1,
               "__gpusym_wave_step (fiber_switch.S) reads and writes these");
@@ -276,7 +278,7 @@ gpusym_lane *meet(Executor &executor, gpusym_lane *first, gpusym_lane *end) {
 // function, or exited) while a wavefront's lanes meet; null when the block
 // has no lane left to run.
 gpusym_lane *after_stop(Executor &executor, gpusym_lane *stopped) {
-  gpusym_lane *first = executor.lanes + (stopped - executor.lanes) / executor.wave * executor.wave;
+  gpusym_lane *first = executor.lanes + ((stopped - executor.lanes) & -static_cast<ptrdiff_t>(executor.wave));
   gpusym_lane *end = std::min(first + executor.wave, executor.end);
   for (gpusym_lane *lane = stopped + 1; lane < end; lane++) {
     if (executor.releasing) {
@@ -473,7 +475,7 @@ namespace {
 gpusym_lane *meet_wavefront(Executor &executor, gpusym_lane *lane, const WaveCall &call) {
   executor.calls[lane - executor.lanes] = call;
   if (!wave_busy(executor)) {  // the first lane of its wavefront to meet: the next wavefront waits
-    gpusym_lane *end = executor.lanes + ((lane - executor.lanes) / executor.wave + 1) * executor.wave;
+    gpusym_lane *end = executor.lanes + ((lane - executor.lanes) & -static_cast<ptrdiff_t>(executor.wave)) + executor.wave;
     if (end < executor.end) hold(*end);
   }
   lane->state = GPUSYM_LANE_AT_WAVE_OP;
@@ -494,6 +496,18 @@ extern "C" __attribute__((visibility("default"), nodebug)) uint64_t __gpusym_wav
   gpusym_lane *next = meet_wavefront(executor, lane, WaveCall{op, width, value, arg, site, 0});
   if (next != lane) gpusym_fiber_switch(&lane->saved_sp, next ? next->saved_sp : executor.scheduler_sp);
   return executor.calls[lane - executor.lanes].result;
+}
+
+// Called by __gpusym_wave_meet (fiber_switch.S), a warp function, when the
+// next lane in order has no result of the last meeting to go on with; the
+// lane's call is recorded and `sp` is its context.  Returns the context to
+// switch to.
+extern "C" __attribute__((visibility("hidden"))) void *gpusym_wave_meet_sp(void *sp) {
+  Executor &executor = *gpusym_executor;
+  gpusym_lane *lane = __gpusym_lane;
+  lane->saved_sp = sp;
+  gpusym_lane *next = meet_wavefront(executor, lane, executor.calls[lane - executor.lanes]);
+  return next ? next->saved_sp : executor.scheduler_sp;
 }
 
 // Called by __gpusym_wave_step (fiber_switch.S), a lockstep access to

@@ -43,7 +43,6 @@
  * are always lanes to read.
  */
 #include "lane_switch.h"
-        .set    INVERSE_OF_9, 0x8e38e38e38e38e39  /* lane offset / 9 = stack offset */
 
         .text
         .p2align 4
@@ -137,13 +136,7 @@ __gpusym_wave_step:
         jne     1f
         movq    gpusym_executor@GOTTPOFF(%rip), %r8
         movq    %fs:(%r8), %r8
-        leaq    EXECUTOR_LANES(%r8), %r10       /* this lane's call: index * CALL_SIZE */
-        movq    %rax, %r11
-        subq    %r10, %r11
-        movabsq $INVERSE_OF_9, %r10
-        imulq   %r10, %r11                      /* index * 8 */
-        leaq    (%r11,%r11,4), %r11
-        leaq    EXECUTOR_CALLS(%r8,%r11), %r11
+        CALL_OF %rax, %r8, %r11, %r10
         movl    $WAVE_STEP, CALL_OP(%r11)
         movq    $STEP_SITE, CALL_SITE(%r11)
         movq    %rsp, LANE_SAVED_SP(%rax)
@@ -160,6 +153,76 @@ __gpusym_wave_step:
         jmp     *%rcx
         .cfi_endproc
         .size   __gpusym_wave_step, .-__gpusym_wave_step
+
+/*
+ * __gpusym_wave_meet(op, value, arg, width), preserve_none (arguments in
+ * r12, r13, r14, r15; the result in rax): a warp function of device code
+ * (warp_functions.h), the meeting __gpusym_wave_op is in C.  The lane's
+ * call is recorded and its context saved to go on at gpusym_wave_result,
+ * which returns the call's result once the wavefront has met; the common
+ * case, where the next lane in order has its result of the last meeting, is
+ * done here.
+ */
+        .p2align 4
+        .globl  __gpusym_wave_meet
+        .type   __gpusym_wave_meet, @function
+__gpusym_wave_meet:
+        .cfi_startproc
+        leaq    gpusym_wave_result(%rip), %r10
+        pushq   %r10
+        .cfi_adjust_cfa_offset 8
+        pushq   %rbp
+        .cfi_adjust_cfa_offset 8
+        .cfi_rel_offset %rbp, 0
+        movq    __gpusym_lane@GOTTPOFF(%rip), %rcx
+        movq    %fs:(%rcx), %rax                /* the lane */
+        movq    gpusym_executor@GOTTPOFF(%rip), %r8
+        movq    %fs:(%r8), %r8
+        CALL_OF %rax, %r8, %r11, %r10
+        movl    %r12d, CALL_OP(%r11)
+        movl    %r15d, CALL_WIDTH(%r11)
+        movq    %r13, CALL_VALUE(%r11)
+        movq    %r14, CALL_ARG(%r11)
+        movq    16(%rsp), %r10                  /* where it was called */
+        movq    %r10, CALL_SITE(%r11)
+        cmpl    $WAVE_OP_DONE, LANE_SIZE+LANE_STATE(%rax)
+        jne     1f
+        movq    %rsp, LANE_SAVED_SP(%rax)
+        movl    $AT_WAVE_OP, LANE_STATE(%rax)   /* one more waits, the next goes on: as many wait */
+        leaq    LANE_SIZE(%rax), %rdx
+        movq    EXECUTOR_RECORD(%r8), %r9
+        RESUME_LANE %rdx, %r9, %r10
+1:      movq    %rsp, %rdi
+        subq    $8, %rsp                        /* aligned for the call */
+        .cfi_adjust_cfa_offset 8
+        callq   gpusym_wave_meet_sp
+        movq    %rax, %rsp
+        .cfi_adjust_cfa_offset -8
+        popq    %rbp
+        .cfi_adjust_cfa_offset -8
+        popq    %rcx
+        .cfi_adjust_cfa_offset -8
+        jmp     *%rcx
+        .cfi_endproc
+        .size   __gpusym_wave_meet, .-__gpusym_wave_meet
+
+/* Where a lane that met its wavefront in __gpusym_wave_meet goes on, its
+ * caller's return address on top: returns its call's result. */
+        .p2align 4
+        .type   gpusym_wave_result, @function
+gpusym_wave_result:
+        .cfi_startproc
+        movq    __gpusym_lane@GOTTPOFF(%rip), %rcx
+        movq    %fs:(%rcx), %rax
+        movq    gpusym_executor@GOTTPOFF(%rip), %r8
+        movq    %fs:(%r8), %r8
+        CALL_OF %rax, %r8, %r11, %r10
+        movq    CALL_RESULT(%r11), %rax
+        popq    %rcx
+        .cfi_adjust_cfa_offset -8
+        jmp     *%rcx
+        .cfi_endproc
+        .size   gpusym_wave_result, .-gpusym_wave_result
 
         .p2align 4
         .globl  gpusym_lane_exit

@@ -22,7 +22,11 @@
         .set    EXECUTOR_CALLS, 82272   /* WaveCall calls[1024] */
         .set    CALL_SIZE, 40           /* WaveCall */
         .set    CALL_OP, 0
+        .set    CALL_WIDTH, 4
+        .set    CALL_VALUE, 8
+        .set    CALL_ARG, 16
         .set    CALL_SITE, 24
+        .set    CALL_RESULT, 32
         .set    WAVE_STEP, 17           /* GPUSYM_WAVE_STEP */
         .set    STEP_SITE, 1            /* executor.cpp: kStepSite */
         .set    RECORD_LANE, 8          /* gpusym_debug_executor */
@@ -36,6 +40,20 @@
         .cfi_rel_offset %rbp, 0
         movq    __gpusym_lane@GOTTPOFF(%rip), %rcx
         movq    %fs:(%rcx), %rax
+.endm
+
+/* `out` = &executor.calls[index of `lane`]: the lane's offset from the
+ * first is index * 72, times the inverse of 9 is index * 8, times 5 is
+ * index * CALL_SIZE. */
+        .set    INVERSE_OF_9, 0x8e38e38e38e38e39
+.macro CALL_OF lane, executor, out, scratch
+        leaq    EXECUTOR_LANES(\executor), \scratch
+        movq    \lane, \out
+        subq    \scratch, \out
+        movabsq $INVERSE_OF_9, \scratch
+        imulq   \scratch, \out
+        leaq    (\out,\out,4), \out
+        leaq    EXECUTOR_CALLS(\executor,\out), \out
 .endm
 
 /* Makes `lane` the running lane, as executor.cpp's enter() does; `record`

@@ -30,7 +30,7 @@ uint32_t shuffle_source(const WaveCall &call, uint32_t self, uint32_t wave) {
       index = (self ^ call.arg) >= ((self + width) & ~(width - 1)) ? self : self ^ call.arg;
       break;
   }
-  return static_cast<uint32_t>(index) % wave;
+  return static_cast<uint32_t>(index) & (wave - 1);  // modulo the wavefront (32 or 64 lanes)
 }
 
 uint64_t reduce(const WaveCall *calls, uint32_t count, uint64_t lanes, uint32_t op) {

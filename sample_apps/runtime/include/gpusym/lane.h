@@ -55,7 +55,7 @@ enum gpusym_lane_state {
 #endif
 #define GPUSYM_MAX_WAVE_SIZE 64
 
-/* What a warp function does with its wavefront's values (__gpusym_wave_op). */
+/* What a warp function does with its wavefront's values (__gpusym_wave_meet). */
 enum gpusym_wave_op {
   GPUSYM_WAVE_SHFL = 0,          /* arg: source lane */
   GPUSYM_WAVE_SHFL_UP = 1,       /* arg: delta */

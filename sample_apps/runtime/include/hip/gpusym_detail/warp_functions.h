@@ -4,7 +4,7 @@
  * the __reduce_*_sync reductions, over wavefronts of warpSize (64) lanes.
  *
  * Each is one primitive, __gpusym_wave_call: on the simulated device the
- * wavefront's lanes meet in the runtime (__gpusym_wave_op, executor.cpp),
+ * wavefront's lanes meet in the runtime (__gpusym_wave_meet, executor.cpp),
  * the lanes that reached the call being the active ones; on AMDGPU, the
  * hardware's cross-lane instructions.  Values of up to 8 bytes go through
  * as their bits.
@@ -60,8 +60,10 @@ static __device__ __GPUSYM_INLINE unsigned long long __gpusym_wave_call(unsigned
 
 #else /* the simulated device, and the host pass of clang's HIP compile */
 
-extern "C" __device__ unsigned long long __gpusym_wave_op(unsigned int op, unsigned long long value, long long arg,
-                                                          int width);
+/* The runtime's meeting of a wavefront (fiber_switch.S): preserve_none, so
+ * that a lane's context is a stack pointer, as at a barrier. */
+extern "C" __device__ __attribute__((preserve_none)) unsigned long long __gpusym_wave_meet(
+    unsigned int op, unsigned long long value, long long arg, int width);
 
 static __device__ __GPUSYM_INLINE unsigned int __lane_id(void) {
   return __gpusym_lane->flat_thread % GPUSYM_WAVE_SIZE;
@@ -69,7 +71,7 @@ static __device__ __GPUSYM_INLINE unsigned int __lane_id(void) {
 
 static __device__ __GPUSYM_INLINE unsigned long long __gpusym_wave_call(unsigned int op, unsigned long long value,
                                                                          long long arg, int width) {
-  return __gpusym_wave_op(op, value, arg, width);
+  return __gpusym_wave_meet(op, value, arg, width);
 }
 
 #endif
