@@ -78,3 +78,21 @@ def test_a_stop_names_the_wavefront_of_32_lanes(build_program):
                  "kbreak wave_facts -block 0 -thread 40", "run", "print warpSize", "print $_gpusym_warp_size()")  # fmt: skip
     assert "[gpusym: block (0,0,0) thread (40,0,0) of dispatch 1, wavefront 1]" in output, output
     assert re.findall(r"^\$\d+ = (.*)$", output, re.M) == ["32", "32"], output
+
+
+def test_only_warp_synchronous_code_gets_lockstep_steps(tmp_path):
+    bundle = tmp_path / "steps.co"
+    result = run([".venv/bin/gpusym", "build", "-O2", "--genco", "tests/programs/lockstep_steps.hip", "-o", bundle])
+    assert result.returncode == 0, describe(result)
+    image = tmp_path / "sim.so"
+    unbundle = run(["clang-offload-bundler-19", "--unbundle", "--type=o", f"--input={bundle}",
+                    "--targets=hipv4-x86_64-unknown-linux-gnu-gpusym", f"--output={image}"])  # fmt: skip
+    assert unbundle.returncode == 0, describe(unbundle)
+    listing = run(["llvm-objdump-19", "-d", "--no-show-raw-insn", image]).stdout
+    functions = dict(re.findall(r"^[0-9a-f]+ <(\w+)>:\n(.*?)(?=\n\n|\Z)", listing, re.M | re.S))
+    steps = {name: body.count("<__gpusym_wave_step") for name, body in functions.items()
+             if name in ("_Z9block_sumPKfPf", "_Z4spinPil", "_Z8warp_sumPKiPi")}  # fmt: skip
+    # The sum's loads after its first step each follow a store: one step in
+    # the loop, whatever the unrolling, and none in the other two.
+    assert steps["_Z9block_sumPKfPf"] == 0 and steps["_Z4spinPil"] == 0, steps
+    assert steps["_Z8warp_sumPKiPi"] >= 1, steps

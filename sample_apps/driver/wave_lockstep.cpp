@@ -13,7 +13,8 @@
 // Two phases:
 //  - before any optimisation, a step in front of every access to __shared__
 //    memory (a thread_local variable of device code, as hip_common.h makes
-//    __shared__) and every volatile access: a call of __gpusym_wave_op
+//    __shared__) and every volatile access that may reach it (not a lane's
+//    own stack or a device global variable): a call of __gpusym_wave_op
 //    (GPUSYM_WAVE_STEP) that takes the address, so no optimisation moves or
 //    merges the access across it;
 //  - after optimisation (inlining done), the steps that cannot matter go: a
@@ -91,14 +92,32 @@ bool shared_pointer(const Value *pointer) {
   return false;
 }
 
+// Whether `pointer` points into a lane's own stack or a device global
+// variable, never __shared__ memory: a volatile access there (a spin loop's
+// counter) is no exchange between lanes.
+bool unshared_pointer(const Value *pointer) {
+  SmallVector<const Value *, 4> objects;
+  getUnderlyingObjects(pointer, objects, nullptr, 0);
+  for (const Value *object : objects) {
+    const auto *global = dyn_cast<GlobalVariable>(object);
+    if (!isa<AllocaInst>(object) && !(global && !global->isThreadLocal())) return false;
+  }
+  return true;
+}
+
+// The kinds of access a load or store of `pointer` makes to __shared__
+// memory: any volatile one through a pointer that may point there.
+unsigned kinds_of(const Value *pointer, bool is_volatile, unsigned kind) {
+  if (shared_pointer(pointer)) return kind | (is_volatile ? kVolatile : 0u);
+  return is_volatile && !unshared_pointer(pointer) ? kind | kVolatile : 0u;
+}
+
 // The kinds of access `inst` makes to __shared__ memory, and its address.
 std::pair<unsigned, Value *> shared_access(Instruction &inst) {
   if (auto *load = dyn_cast<LoadInst>(&inst))
-    return {load->isVolatile() ? kLoad | kVolatile : shared_pointer(load->getPointerOperand()) ? kLoad : 0u,
-            load->getPointerOperand()};
+    return {kinds_of(load->getPointerOperand(), load->isVolatile(), kLoad), load->getPointerOperand()};
   if (auto *store = dyn_cast<StoreInst>(&inst))
-    return {store->isVolatile() ? kStore | kVolatile : shared_pointer(store->getPointerOperand()) ? kStore : 0u,
-            store->getPointerOperand()};
+    return {kinds_of(store->getPointerOperand(), store->isVolatile(), kStore), store->getPointerOperand()};
   if (auto *rmw = dyn_cast<AtomicRMWInst>(&inst))
     return {shared_pointer(rmw->getPointerOperand()) ? kLoad | kStore : 0u, rmw->getPointerOperand()};
   if (auto *cas = dyn_cast<AtomicCmpXchgInst>(&inst))

@@ -1,0 +1,32 @@
+// Kernels and the lockstep steps each needs (tests/test_lockstep.py reads
+// the simulated device's code): none where barriers order every access to
+// __shared__ memory or a volatile variable is the lane's own, one in the
+// warp-synchronous sum.
+#include <hip/hip_runtime.h>
+
+__global__ void block_sum(const float* in, float* out) {
+  __shared__ float tile[256];
+  int t = threadIdx.x;
+  tile[t] = in[blockIdx.x * 256 + t];
+  __syncthreads();
+  for (int stride = 128; stride > 0; stride /= 2) {
+    if (t < stride) tile[t] += tile[t + stride];
+    __syncthreads();
+  }
+  if (t == 0) out[blockIdx.x] = tile[0];
+}
+
+__global__ void spin(int* out, long spins) {
+  for (volatile long i = 0; i < spins; i = i + 1) {
+  }
+  out[threadIdx.x] = 1;
+}
+
+__global__ void warp_sum(const int* in, int* out) {
+  __shared__ int s[64];
+  int t = threadIdx.x;
+  s[t] = in[t];
+  for (int offset = 32; offset > 0; offset /= 2)
+    if (t < offset) s[t] += s[t + offset];
+  if (t == 0) out[0] = s[0];
+}
