@@ -7,7 +7,7 @@ import gdb
 import gdb.unwinder
 
 from gdbext import (builtins, device_frames, displaced_stepping, fatal_signals, faults, lane_watch, lanes,
-                    runtime_state, stepping, waiting_lane)
+                    pushed_configuration, runtime_state, stepping, waiting_lane)
 from gdbext.frames import KernelFrameFilter
 from gdbext.functions import Dispatch, LaneIs, Launching
 from gdbext.kbreak import KbreakCommand, resolve_deferred
@@ -54,6 +54,7 @@ def register() -> None:
     gdb.events.cont.connect(runtime_state.forget_focus)
     gdb.events.exited.connect(runtime_state.forget_focus)
     gdb.events.exited.connect(runtime_state.clear_lane_variables)
+    gdb.events.exited.connect(pushed_configuration.forget)
     gdb.events.stop.connect(faults.announce)  # after the lane's line
     gdb.events.stop.connect(fatal_signals.read_registers)
     gdb.events.stop.connect(fatal_signals.disarm_at_the_end)

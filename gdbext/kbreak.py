@@ -5,10 +5,11 @@ by default, the whole name with ``-qualified``.  Each matching kernel gets
 a breakpoint, set on its device name (the mangled name of the device
 function), which gdb resolves in every loaded code object of the simulated
 device and again in each one loaded later; the host's handle of the same
-name is data, never a location, and the stub has another name.  ``-launch``
-stops at the host launch instead: at the kernel's stub, and at the runtime's
-launch entry when it is called with the kernel's handle
-(``hipLaunchKernel((const void*)foo, ...)`` from plain C++).
+name is data, never a location, and the stub has another name.
+``-launch`` stops at the host launch instead: at the kernel's stub, and at
+the runtime's launch entries when they are called with the kernel's handle
+(``hipLaunchKernel((const void*)foo, ...)`` from plain C++;
+``cudaLaunchKernel`` and ``cudaLaunchKernelExC`` for CUDA kernels).
 
 ``-pending`` with a name no loaded file defines sets a numbered placeholder
 breakpoint that gdb never resolves (``'kbreak NAME'``); when a library
@@ -23,13 +24,12 @@ from dataclasses import dataclass
 
 import gdb
 
-from gdbext import lane_watch, program
+from gdbext import lane_watch, launch_arguments, program, pushed_configuration
 from gdbext.errors import one_line_errors
 from gdbext.functions import coordinates, lane_text
 from symbols.lookup import find_kernels, names_to_type, near_names
 from symbols.model import Kernel
 
-LAUNCH_ENTRY = "hipLaunchKernel"
 OPTIONS = ("-launch", "-pending", "-qualified", "-block", "-thread")
 USAGE = "usage: kbreak KERNEL [-qualified] [-launch] [-pending] [-block X,Y,Z] [-thread X,Y,Z] [if CONDITION]"
 _OPEN, _CLOSE = "<({[", ">)}]"
@@ -201,19 +201,7 @@ def resolve_deferred(event) -> None:
 def _set(request: Request, note: str = "") -> list[gdb.Breakpoint]:
     kernels = _resolve(request)
     if request.launch:
-        created = []
-        for kernel in kernels:
-            if kernel.stub:
-                created.append(break_at(kernel.stub.symbol, request.condition))
-            if kernel.handle and kernel.handle.kind != "stub":
-                quoted = kernel.demangled.replace("\\", "\\\\").replace('"', '\\"')
-                launching = f'$_gpusym_launching("{quoted}")'
-                created.append(break_at(LAUNCH_ENTRY, _and(launching, request.condition)))  # after its prologue: arguments valid
-        if not created:
-            raise KbreakError(f"kbreak: {request.name}: no stub and no handle to catch its launch at")
-        described = ", ".join(k.demangled for k in kernels)
-        print(f"{_numbers(created)}: launch of kernel {described} (at its stub, and at {LAUNCH_ENTRY} on its handle){note}")
-        return created
+        return _set_at_launches(request, kernels, note)
     condition = _and(_lane_condition(request), request.condition)
     created = [break_at(kernel.name, condition) for kernel in kernels]
     if request.block or request.thread:
@@ -224,6 +212,30 @@ def _set(request: Request, note: str = "") -> list[gdb.Breakpoint]:
         print(f"{_numbers([breakpoint])}: kernel {kernel.demangled} — device code ({_targets(kernel)}), {state}{note}")
     if len(created) > 1:
         print(f"{len(created)} kernels match '{request.name}'.")
+    return created
+
+
+def _set_at_launches(request: Request, kernels: list[Kernel], note: str) -> list[gdb.Breakpoint]:
+    """kbreak -launch: at each kernel's stub, and at its runtime's launch
+    entries when their handle argument is the kernel's."""
+    created, entries = [], {}
+    for kernel in kernels:
+        if kernel.stub:
+            created.append(break_at(kernel.stub.symbol, request.condition))
+        if kernel.handle:
+            quoted = kernel.demangled.replace("\\", "\\\\").replace('"', '\\"')
+            launching = f'$_gpusym_launching("{quoted}")'
+            for entry in launch_arguments.entries(kernel):
+                entries[entry] = None
+                # After its prologue: arguments valid.
+                created.append(break_at(entry, _and(launching, request.condition)))
+        if kernel.stub and launch_arguments.is_cuda(kernel):
+            pushed_configuration.record()
+    if not created:
+        raise KbreakError(f"kbreak: {request.name}: no stub and no handle to catch its launch at")
+    described = ", ".join(k.demangled for k in kernels)
+    print(f"{_numbers(created)}: launch of kernel {described} (at its stub, and at {' and '.join(entries)} on its "
+          f"handle){note}")  # fmt: skip
     return created
 
 
@@ -260,7 +272,8 @@ of the same name.  Names complete with TAB.
 Options, before or after KERNEL:
   -qualified       KERNEL is the whole qualified name, as for break -qualified
   -launch          stop at the launch on the host instead: at the kernel's stub
-                   (<<<>>>), and at hipLaunchKernel when given the kernel's handle
+                   (<<<>>>), and at hipLaunchKernel (HIP) or cudaLaunchKernel
+                   and cudaLaunchKernelExC (CUDA) when given the kernel's handle
   -pending         if no loaded file has the kernel, set a placeholder
                    breakpoint that the kernel's breakpoints replace when a
                    library that defines it is loaded (delete it to give up)

@@ -1,14 +1,39 @@
-"""The arguments of the runtime's launch entry (hipLaunchKernel) in a frame
-stopped there: the kernel's handle and the launch configuration."""
+"""The arguments of a runtime's launch entry in a frame stopped there: the
+kernel's handle and the launch configuration.
+
+HIP's ``hipLaunchKernel`` and CUDA's ``cudaLaunchKernel`` take ``(handle,
+dim3 grid, dim3 block, void** args, size_t shmem, stream)``;
+``cudaLaunchKernelExC`` takes ``(const cudaLaunchConfig_t* config, handle,
+void** args)``, the configuration being ``{dim3 grid; dim3 block; size_t
+shmem; cudaStream_t stream; ...}``.  ``cuLaunchKernel`` takes a
+``CUfunction``, which no symbol names: it is not read.  CUDA's runtime has
+no debug information, so its arguments are read where the x86-64 ABI
+passes them."""
 
 from __future__ import annotations
 
 import gdb
 
 from gdbext import runtime_state
+from symbols.model import Kernel
 
-#: hipLaunchKernel's parameters as the runtime names them.
+HIP_ENTRIES = ("hipLaunchKernel",)
+CUDA_ENTRIES = ("cudaLaunchKernel", "cudaLaunchKernelExC")
+#: Entries whose configuration is a cudaLaunchConfig_t* in %rdi and whose handle is in %rsi.
+_CONFIG_FIRST = ("cudaLaunchKernelExC",)
+#: hipLaunchKernel's parameters as the simulated runtime names them.
 LAUNCH_PARAMETERS = ("function_address", "grid", "block", "shared_mem", "stream")
+
+
+def is_cuda(kernel: Kernel) -> bool:
+    """Whether `kernel` is nvcc's or clang's CUDA kernel: its handle is a
+    host function or the stub (HIP's is a variable)."""
+    return kernel.handle is not None and kernel.handle.kind in ("function", "stub")
+
+
+def entries(kernel: Kernel) -> tuple[str, ...]:
+    """The launch entries that take `kernel`'s handle."""
+    return CUDA_ENTRIES if is_cuda(kernel) else HIP_ENTRIES
 
 
 def by_name(frame: gdb.Frame) -> tuple[int, str] | None:
@@ -24,29 +49,49 @@ def by_name(frame: gdb.Frame) -> tuple[int, str] | None:
         return None
 
 
+def _register(frame: gdb.Frame, name: str) -> int:
+    return int(frame.read_register(name)) & 0xFFFFFFFFFFFFFFFF
+
+
+def _dim3_in(frame: gdb.Frame, low: str, high: str) -> str:
+    """A dim3 passed in two registers: x and y in `low`, z in `high`."""
+    low_value, high_value = _register(frame, low), _register(frame, high)
+    return runtime_state.dim3({"x": low_value & 0xFFFFFFFF, "y": low_value >> 32, "z": high_value & 0xFFFFFFFF})
+
+
+def _words(address: int, count: int) -> list[int]:
+    memory = gdb.selected_inferior().read_memory(address, 8 * count).tobytes()
+    return [int.from_bytes(memory[i : i + 8], "little") for i in range(0, len(memory), 8)]
+
+
 def by_abi(frame: gdb.Frame) -> tuple[int, str] | None:
-    """(handle, configuration) of hipLaunchKernel(handle, dim3 grid, dim3
-    block, args, shmem, stream) where the ABI passes them, for a runtime
+    """(handle, configuration) where the ABI passes them, for a runtime
     without debug information stopped near the entry: each dim3 in two
     registers (x and y, then z), the last two arguments on the stack at the
-    caller's stack pointer."""
-    def register(name: str) -> int:
-        return int(frame.read_register(name)) & 0xFFFFFFFFFFFFFFFF
-
-    def dim3(low: str, high: str) -> str:
-        return runtime_state.dim3({"x": register(low) & 0xFFFFFFFF, "y": register(low) >> 32,
-                                   "z": register(high) & 0xFFFFFFFF})  # fmt: skip
-
+    caller's stack pointer; cudaLaunchKernelExC's configuration in memory."""
+    if (frame.name() or "") in _CONFIG_FIRST:
+        grid_xy, grid_z_block_x, block_yz, shared_mem, stream = _words(_register(frame, "rdi"), 5)
+        grid = runtime_state.dim3({"x": grid_xy & 0xFFFFFFFF, "y": grid_xy >> 32, "z": grid_z_block_x & 0xFFFFFFFF})
+        block = runtime_state.dim3({"x": grid_z_block_x >> 32, "y": block_yz & 0xFFFFFFFF, "z": block_yz >> 32})
+        return _register(frame, "rsi"), runtime_state.launch_text(grid, block, shared_mem, stream)
     caller = frame.older()
     if caller is None:
         return None
-    stack = int(caller.read_register("rsp"))
-    memory = gdb.selected_inferior().read_memory(stack, 16).tobytes()
-    shared_mem, stream = int.from_bytes(memory[:8], "little"), int.from_bytes(memory[8:], "little")
-    return register("rdi"), runtime_state.launch_text(dim3("rsi", "rdx"), dim3("rcx", "r8"), shared_mem, stream)
+    shared_mem, stream = _words(int(caller.read_register("rsp")), 2)
+    config = runtime_state.launch_text(_dim3_in(frame, "rsi", "rdx"), _dim3_in(frame, "rcx", "r8"), shared_mem, stream)
+    return _register(frame, "rdi"), config
+
+
+def pushed(frame: gdb.Frame) -> str:
+    """The configuration of ``__cudaPushCallConfiguration(dim3 grid, dim3
+    block, size_t shmem, stream)`` stopped at its entry: all six registers."""
+    return runtime_state.launch_text(_dim3_in(frame, "rdi", "rsi"), _dim3_in(frame, "rdx", "rcx"),
+                                     _register(frame, "r8"), _register(frame, "r9"))  # fmt: skip
 
 
 def launch_handle(frame: gdb.Frame) -> int:
     """The handle argument of a launch-entry frame stopped by kbreak -launch."""
     named = by_name(frame)
-    return named[0] if named is not None else int(frame.read_register("rdi"))
+    if named is not None:
+        return named[0]
+    return _register(frame, "rsi" if (frame.name() or "") in _CONFIG_FIRST else "rdi")
