@@ -5,9 +5,11 @@ by default, the whole name with ``-qualified``.  Each matching kernel gets
 a breakpoint, set on its device name (the mangled name of the device
 function), which gdb resolves in every loaded code object of the simulated
 device and again in each one loaded later; the host's handle of the same
-name is data, never a location, and the stub has another name.
-``-launch`` stops at the host launch instead: at the kernel's stub, and at
-the runtime's launch entries when they are called with the kernel's handle
+name is data, never a location, and the stub has another name.  A CUDA
+kernel runs on an NVIDIA GPU: only cuda-gdb stops there (gdbext/
+cuda_gdb.py), and kbreak says so in plain gdb.  ``-launch`` stops at the
+host launch instead: at the kernel's stub, and at the runtime's launch
+entries when they are called with the kernel's handle
 (``hipLaunchKernel((const void*)foo, ...)`` from plain C++;
 ``cudaLaunchKernel`` and ``cudaLaunchKernelExC`` for CUDA kernels).
 
@@ -24,7 +26,7 @@ from dataclasses import dataclass
 
 import gdb
 
-from gdbext import lane_watch, launch_arguments, program, pushed_configuration
+from gdbext import cuda_gdb, lane_watch, launch_arguments, program, pushed_configuration
 from gdbext.errors import one_line_errors
 from gdbext.functions import coordinates, lane_text
 from symbols.lookup import find_kernels, names_to_type, near_names
@@ -202,13 +204,25 @@ def _set(request: Request, note: str = "") -> list[gdb.Breakpoint]:
     kernels = _resolve(request)
     if request.launch:
         return _set_at_launches(request, kernels, note)
-    condition = _and(_lane_condition(request), request.condition)
-    created = [break_at(kernel.name, condition) for kernel in kernels]
-    if request.block or request.thread:
+    cuda = [kernel for kernel in kernels if launch_arguments.is_cuda(kernel)]
+    if cuda and not cuda_gdb.running():  # not a KbreakError: -pending has found the kernel
+        raise gdb.GdbError(f"kbreak: {cuda[0].demangled} runs on an NVIDIA GPU, where plain gdb cannot stop (cuda-gdb "
+                          f"can); 'kbreak -launch {request.name}' stops at its launches on the host")  # fmt: skip
+    if cuda_gdb.running():
+        condition = _and(cuda_gdb.lane_condition(request.block, request.thread), request.condition)
+        # Forced: a host location of the same name may not read threadIdx, and is disabled anyway.
+        forced = " -force-condition" if condition else ""
+        created = [break_at(kernel.name + forced, condition) for kernel in kernels]
         for breakpoint in created:
-            lane_watch.gate(breakpoint, request.block, request.thread)
+            cuda_gdb.keep_off_host(breakpoint, {analysis.report.path for analysis in program.analyses()})
+    else:
+        created = [break_at(kernel.name, _and(_lane_condition(request), request.condition)) for kernel in kernels]
+        if request.block or request.thread:
+            for breakpoint in created:
+                lane_watch.gate(breakpoint, request.block, request.thread)
     for breakpoint, kernel in zip(created, kernels):
-        state = "pending until its code object is loaded" if breakpoint.pending else "set"
+        located = any(location.enabled for location in breakpoint.locations)  # cuda-gdb: host ones are disabled
+        state = "set" if located else "pending until its code object is loaded"
         print(f"{_numbers([breakpoint])}: kernel {kernel.demangled} — device code ({_targets(kernel)}), {state}{note}")
     if len(created) > 1:
         print(f"{len(created)} kernels match '{request.name}'.")
@@ -267,8 +281,8 @@ instance (ns::fill<float>), with parameters to pick one overload
 (twice(int*), quoted or not), a whole demangled signature, or a mangled
 name.  A name that several kernels match sets a breakpoint on each.  The
 breakpoint is on the kernel in device code (the simulated device's code
-objects, pending until they are loaded), never on the host handle or stub
-of the same name.  Names complete with TAB.
+objects, pending until they are loaded; a CUDA kernel's only in cuda-gdb),
+never on the host handle or stub of the same name.  Names complete with TAB.
 Options, before or after KERNEL:
   -qualified       KERNEL is the whole qualified name, as for break -qualified
   -launch          stop at the launch on the host instead: at the kernel's stub

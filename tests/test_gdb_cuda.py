@@ -4,7 +4,9 @@ runs and each launch fails, so launches are where gdb stops.
 
 ``kbreak -launch`` stops at a kernel's stub for ``<<<>>>`` and at
 ``cudaLaunchKernel`` and ``cudaLaunchKernelExC`` when their handle argument
-is the kernel's; backtraces name the kernel and its configuration there.
+is the kernel's; backtraces name the kernel and its configuration there;
+``kbreak`` without ``-launch`` says plain gdb cannot stop in an NVIDIA GPU,
+and what it does in cuda-gdb runs under a stand-in ``cuda`` command.
 """
 
 from __future__ import annotations
@@ -95,3 +97,35 @@ def test_static_and_template_kernels_at_their_stubs_and_cuda_launch_kernel_ex(nv
                     r"shmem 256, stream 0x0>>>\]", listed[5]), output  # fmt: skip
     assert listed[6].endswith(f"handles.cu:{line_of('cudaLaunchKernelExC(&config')}"), output
     assert "exited normally" in output, output
+
+
+def test_kbreak_without_launch_says_plain_gdb_cannot_stop_on_the_gpu(nvcc_builds):
+    output = gdb(nvcc_builds("debug"), "kbreak g", "kbreak a::t<int> -thread 3", "info breakpoints")
+    assert ("kbreak: g(float*, int) runs on an NVIDIA GPU, where plain gdb cannot stop (cuda-gdb can); "
+            "'kbreak -launch g' stops at its launches on the host\n") in output, output  # fmt: skip
+    assert "kbreak: void a::t<int>(int*, int) runs on an NVIDIA GPU" in output, output
+    assert "No breakpoints or watchpoints." in output, output
+
+
+#: A stand-in for cuda-gdb's ``cuda`` command, by which the extension knows it runs there.
+CUDA_COMMAND = 'python type("Cuda", (gdb.Command,), {"invoke": lambda *arguments: None})("cuda", gdb.COMMAND_DATA)'
+
+
+def test_under_a_cuda_command_kbreak_is_on_the_device_name_and_never_on_the_host(nvcc_builds):
+    """What runs in cuda-gdb, exercised in plain gdb: the breakpoint is on
+    the kernel's device name, -block and -thread are conditions on blockIdx
+    and threadIdx, and the host functions of the same name (g's, and the
+    internal ones of the static s and of a::t<int>) keep no enabled location,
+    before the run and after gdb sets the locations anew."""
+    output = gdb(nvcc_builds("debug"), "kbreak a::t<int> -thread 3", "kbreak s -block 1,2 if p != 0", "kbreak g",
+                 "info breakpoints", "info macro threadIdx", "run", "info breakpoints",
+                 before=(CUDA_COMMAND,))  # fmt: skip
+    for kernel in ("void a::t<int>(int*, int)", "s(int*)", "g(float*, int)"):
+        assert f": kernel {kernel} — device code (compute_90, sm_90), pending until its code object is loaded" in output
+    assert "\tstop only if threadIdx.x == 3 && threadIdx.y == 0 && threadIdx.z == 0\n" in output, output
+    assert "\tstop only if blockIdx.x == 1 && blockIdx.y == 2 && blockIdx.z == 0 && (p != 0)\n" in output, output
+    locations = re.findall(r"^\d+\.\d+\s+(\S+)\s+0x[0-9a-f]+ in (\S+)\(", output, re.M)
+    assert sorted(function for _, function in locations) == sorted(["a::t<int>", "s", "g"] * 2), output
+    assert all(enabled in ("n", "N*") for enabled, _ in locations), output
+    assert "has no definition as a C/C++ preprocessor macro" in output, output  # cuda-gdb's own threadIdx
+    assert stopped_in(output) == [] and "exited normally" in output, output
