@@ -1,6 +1,6 @@
 """The gdb extension in plain gdb on CUDA programs, built at test time from
-tests/programs/cuda_query/handles.cu by nvcc: without a GPU the host side
-runs and each launch fails, so launches are where gdb stops.
+tests/programs/cuda_query/handles.cu by nvcc and by clang-19: without a GPU
+the host side runs and each launch fails, so launches are where gdb stops.
 
 ``kbreak -launch`` stops at a kernel's stub for ``<<<>>>`` and at
 ``cudaLaunchKernel`` and ``cudaLaunchKernelExC`` when their handle argument
@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from conftest import TEST_PROGRAMS, describe, run
+from test_container_properties import fatbin_bytes
 from test_gdbext import gdb
 
 SOURCE = TEST_PROGRAMS / "cuda_query" / "handles.cu"
@@ -105,6 +106,51 @@ def test_kbreak_without_launch_says_plain_gdb_cannot_stop_on_the_gpu(nvcc_builds
             "'kbreak -launch g' stops at its launches on the host\n") in output, output  # fmt: skip
     assert "kbreak: void a::t<int>(int*, int) runs on an NVIDIA GPU" in output, output
     assert "No breakpoints or watchpoints." in output, output
+
+
+@pytest.fixture(scope="module")
+def clang_cuda(tmp_path_factory) -> Path:
+    """handles.cu as clang-19 compiles CUDA, with tests/programs/mangling/
+    cuda_shim.h for CUDA's headers (clang-19 reads no CUDA 13 header): its
+    cubin in a fat binary made here (clang-19 cannot drive CUDA 13's
+    fatbinary), the host object linked by nvcc with the static cudart."""
+    if shutil.which("nvcc") is None:
+        pytest.skip("no CUDA toolkit for ptxas and cudart")
+    root = tmp_path_factory.mktemp("gdb_clang_cuda")
+    clang = ["clang++-19", "-x", "cuda", "-nocudainc", "-nocudalib", "--cuda-gpu-arch=sm_90",
+             "-Wno-unknown-cuda-version", "-include", str(TEST_PROGRAMS / "mangling" / "cuda_shim.h"),
+             "-include", "__clang_cuda_builtin_vars.h"]  # fmt: skip
+    cubin, fatbin, host, program = root / "handles.cubin", root / "handles.fatbin", root / "handles.o", root / "handles"
+    result = run([*clang, "--cuda-device-only", "-c", SOURCE, "-o", cubin])
+    assert result.returncode == 0, describe(result)
+    fatbin.write_bytes(fatbin_bytes([(2, 90, cubin.read_bytes(), False)]))
+    for command in ([*clang, "--cuda-host-only", "-g", "-Xclang", "-fcuda-include-gpubinary", "-Xclang", fatbin, "-c",
+                     SOURCE, "-o", host], ["nvcc", host, "-o", program]):  # fmt: skip
+        result = run(command)
+        assert result.returncode == 0, describe(result)
+    return program
+
+
+def test_clang_cuda_launches_through_the_stub_that_is_the_handle(clang_cuda):
+    """clang's stub is the kernel's handle: cudaLaunchKernel((const void*)g, ...)
+    passes the stub, and the stub itself calls cudaLaunchKernel."""
+    output = gdb(clang_cuda, "info kernels", "kbreak -launch g", "kbreak -launch s", "kbreak -launch t", "kbreak s",
+                 "run", *["bt 1", "continue"] * 5)  # fmt: skip
+    rows = [re.split(r"\s{2,}", line) for line in output.splitlines() if "  yes  " in line]
+    assert sorted(row[0] for row in rows) == ["g(float*, int)", "s(int*)", "void a::t<int>(int*, int)"], output
+    assert all(row[3:5] == ["stub", "sm_90"] for row in rows), output
+    assert "kbreak: s(int*) runs on an NVIDIA GPU" in output, output
+    assert stopped_in(output) == ["cudaLaunchKernel", "__device_stub__g", "__device_stub__s",
+                                  "a::__device_stub__t<int>", "cudaLaunchKernelExC"], output  # fmt: skip
+    notes = [re.search(r"  \[(.*)\]", line).group(1) for line in frames(output)]
+    assert notes == [
+        "launching kernel g(float*, int) <<<grid (1,1,1), block (32,1,1), shmem 0, stream 0x0>>>",
+        "kernel g(float*, int) <<<grid (2,1,1), block (64,1,1), shmem 0, stream 0x0>>>",
+        "kernel s(int*) <<<grid (3,2,1), block (32,1,1), shmem 128, stream 0x0>>>",
+        "kernel void a::t<int>(int*, int) <<<grid (4,1,1), block (8,4,1), shmem 0, stream 0x2>>>",
+        "launching kernel s(int*) <<<grid (5,1,1), block (16,1,1), shmem 256, stream 0x0>>>",
+    ], output
+    assert "exited normally" in output, output
 
 
 #: A stand-in for cuda-gdb's ``cuda`` command, by which the extension knows it runs there.
