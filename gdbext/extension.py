@@ -6,8 +6,8 @@ from __future__ import annotations
 import gdb
 import gdb.unwinder
 
-from gdbext import (builtins, device_frames, displaced_stepping, fatal_signals, faults, lane_watch, lanes,
-                    runtime_state, stepping, waiting_lane)
+from gdbext import (builtins, cuda_gdb, device_frames, displaced_stepping, fatal_signals, faults, lane_watch, lanes,
+                    pushed_configuration, runtime_state, stepping, waiting_lane)
 from gdbext.frames import KernelFrameFilter
 from gdbext.functions import Dispatch, LaneIs, Launching
 from gdbext.kbreak import KbreakCommand, resolve_deferred
@@ -44,7 +44,8 @@ def register() -> None:
     Launching()
     builtins.Coordinates()
     builtins.WarpSize()
-    builtins.define_macros()
+    if not cuda_gdb.running():  # cuda-gdb reads device code's threadIdx and friends itself
+        builtins.define_macros()
     frame_filter = KernelFrameFilter()
     gdb.frame_filters[frame_filter.name] = frame_filter
     gdb.unwinder.register_unwinder(None, device_frames.UNWINDER, replace=True)
@@ -59,11 +60,14 @@ def register() -> None:
     gdb.events.cont.connect(runtime_state.forget_focus)
     gdb.events.exited.connect(runtime_state.forget_focus)
     gdb.events.exited.connect(runtime_state.clear_lane_variables)
+    gdb.events.exited.connect(pushed_configuration.forget)
     gdb.events.stop.connect(faults.announce)  # after the lane's line
     gdb.events.stop.connect(fatal_signals.read_registers)
     gdb.events.stop.connect(fatal_signals.disarm_at_the_end)
     gdb.events.exited.connect(fatal_signals.rearm)
     gdb.events.new_objfile.connect(resolve_deferred)
+    gdb.events.breakpoint_modified.connect(cuda_gdb.disable_host_locations)
+    gdb.events.breakpoint_deleted.connect(cuda_gdb.forget)
     gdb.events.new_objfile.connect(api_errors.arm)
     gdb.events.new_objfile.connect(device_frames.capture_when_attached)
     displaced_stepping.watch()

@@ -3,13 +3,17 @@
 A frame filter decorates, in ``bt``, ``bt full`` and MI stack listings alike:
 - a kernel stub (``__device_stub__foo``): the kernel and, when the launch
   configuration is known, ``<<<grid, block, shmem, stream>>>``;
-- a frame of the runtime's launch entry (``hipLaunchKernel``): the kernel the
-  handle names, resolved through the handle symbol, with its configuration.
+- nvcc's wrapper around a template kernel's stub
+  (``a::__wrapper__device_stub_t<int>``): the kernel of the stub it calls;
+- a frame of a runtime's launch entry (``hipLaunchKernel``,
+  ``cudaLaunchKernel``, ``cudaLaunchKernelExC``): the kernel the handle
+  names, resolved through the handle symbol, with its configuration.
 
 The configuration comes from the launch call's arguments (gdbext/
 launch_arguments.py: by name, or where the ABI passes them, so it works
-without debug information anywhere) or else from the simulated runtime's
-per-thread launch state (gpusym/debug_interface.h).
+without debug information anywhere), else from the simulated runtime's
+per-thread launch state (gpusym/debug_interface.h), else from the CUDA
+program's last ``<<<>>>`` push (gdbext/pushed_configuration.py).
 """
 
 from __future__ import annotations
@@ -18,10 +22,12 @@ from __future__ import annotations
 import gdb
 from gdb.FrameDecorator import FrameDecorator
 
-from gdbext import device_frames, launch_arguments, runtime_state, waiting_lane
-from gdbext.functions import STUB_MARK, kernel_of_stub, symbol_at
+from gdbext import device_frames, launch_arguments, pushed_configuration, runtime_state, waiting_lane
+from gdbext.functions import STUB_MARK, kernel_at, kernel_of_stub
+from symbols.demangle import demangle
 
-LAUNCH_ENTRIES = ("hipLaunchKernel",)
+LAUNCH_ENTRIES = launch_arguments.HIP_ENTRIES + launch_arguments.CUDA_ENTRIES
+NVCC_WRAPPER = "__wrapper__device_stub_"
 
 
 def _runtime_launch() -> gdb.Value | None:
@@ -33,10 +39,11 @@ def _runtime_launch() -> gdb.Value | None:
 
 def configuration() -> str | None:
     """``<<<grid (..), block (..), shmem N, stream S>>>`` of the selected
-    thread's launch in progress, from the runtime's launch state."""
+    thread's launch in progress, from the runtime's launch state or the
+    CUDA program's last push."""
     state = _runtime_launch()
     if state is None or int(state["block"]["x"]) == 0:
-        return None
+        return pushed_configuration.last()
     return runtime_state.record_launch_text(state)
 
 
@@ -48,10 +55,18 @@ def launched_kernel(frame: gdb.Frame) -> tuple[str | None, str | None]:
     if arguments is None and frame.level() == 0:
         arguments = launch_arguments.by_abi(frame)
     if arguments is not None:
-        return symbol_at(arguments[0]), arguments[1]
+        return kernel_at(arguments[0]), arguments[1]
     state = _runtime_launch()
     handle = int(state["handle"]) if state is not None else 0
-    return (symbol_at(handle) if handle else None), configuration()
+    return (kernel_at(handle) if handle else None), configuration()
+
+
+def _signature(frame: gdb.Frame) -> str:
+    """The frame's function with its parameters (its debug information,
+    clang's for a CUDA stub, names it without them)."""
+    function = frame.function()
+    name = demangle(function.linkage_name) if function is not None and function.linkage_name else None
+    return name or frame.name() or ""
 
 
 class _Named(FrameDecorator):
@@ -103,7 +118,11 @@ def _decorate(frame_decorator):
         launched = f"launched dispatch {stack.dispatch} from host thread {stack.host_thread}"
         return _Recorded(frame_decorator, f"kernel {stack.kernel} {stack.configuration}; {launched}" if index == 0 else None)
     if STUB_MARK in name:
-        note = f"kernel {kernel_of_stub(name)}"
+        stub = frame.newer() if NVCC_WRAPPER in name else frame
+        stub_name = _signature(stub) if stub is not None else ""
+        if STUB_MARK not in stub_name:  # a wrapper innermost
+            return _Named(frame_decorator)
+        note = f"kernel {kernel_of_stub(stub_name)}"
         if (config := configuration()) is not None:
             note += f" {config}"
         return _Named(frame_decorator, note)

@@ -12,6 +12,8 @@ from gdbext.runtime_state import lane
 from symbols.demangle import demangle
 
 STUB_MARK = "__device_stub_"
+#: What nvcc's stubs call to launch, before cudaLaunchKernel.
+NVCC_LAUNCH_HELPERS = ("__cudaLaunchKernel_helper", "__cudaLaunchKernel", "__cudaLaunchKernel_ptsz")
 _INFO_SYMBOL = re.compile(r"^(.*?)(?: \+ \d+)? in section ")
 _NVCC_STUB = re.compile(r"__device_stub__(Z\w+)")
 _LANE_TEXT = re.compile(r"(block|thread) \((\d+),(\d+),(\d+)\)")
@@ -101,6 +103,23 @@ def symbol_at(address: int) -> str | None:
     return match.group(1) if match else None
 
 
+def kernel_at(handle: int) -> str | None:
+    """The kernel whose handle is at `handle`: the symbol there, or the
+    kernel of the stub there (clang CUDA's handle is the stub)."""
+    name = symbol_at(handle)
+    return kernel_of_stub(name) if name and STUB_MARK in name else name
+
+
+def called_by_stub(frame: gdb.Frame) -> bool:
+    """Whether the launch call in `frame` comes from a kernel stub, directly
+    or through nvcc's launch helper (``__cudaLaunchKernel_helper``, which
+    goes on to ``cudaLaunchKernel``)."""
+    caller = frame.older()
+    while caller is not None and (caller.name() or "").split("(")[0] in NVCC_LAUNCH_HELPERS:
+        caller = caller.older()
+    return caller is not None and STUB_MARK in (caller.name() or "")
+
+
 class Launching(gdb.Function):
     """$_gpusym_launching("KERNEL"): stopped in the launch call, whether its
     handle argument is the handle of KERNEL (its demangled name).  A
@@ -113,7 +132,6 @@ class Launching(gdb.Function):
 
     def invoke(self, kernel: gdb.Value) -> bool:
         frame = gdb.selected_frame()
-        caller = frame.older()
-        if caller is not None and STUB_MARK in (caller.name() or ""):
+        if called_by_stub(frame):
             return False
-        return symbol_at(launch_arguments.launch_handle(frame)) == kernel.string()
+        return kernel_at(launch_arguments.launch_handle(frame)) == kernel.string()

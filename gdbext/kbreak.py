@@ -5,10 +5,13 @@ by default, the whole name with ``-qualified``.  Each matching kernel gets
 a breakpoint, set on its device name (the mangled name of the device
 function), which gdb resolves in every loaded code object of the simulated
 device and again in each one loaded later; the host's handle of the same
-name is data, never a location, and the stub has another name.  ``-launch``
-stops at the host launch instead: at the kernel's stub, and at the runtime's
-launch entry when it is called with the kernel's handle
-(``hipLaunchKernel((const void*)foo, ...)`` from plain C++).
+name is data, never a location, and the stub has another name.  A CUDA
+kernel runs on an NVIDIA GPU: only cuda-gdb stops there (gdbext/
+cuda_gdb.py), and kbreak says so in plain gdb.  ``-launch`` stops at the
+host launch instead: at the kernel's stub, and at the runtime's launch
+entries when they are called with the kernel's handle
+(``hipLaunchKernel((const void*)foo, ...)`` from plain C++;
+``cudaLaunchKernel`` and ``cudaLaunchKernelExC`` for CUDA kernels).
 
 ``-pending`` with a name no loaded file defines sets a numbered placeholder
 breakpoint that gdb never resolves (``'kbreak NAME'``); when a library
@@ -23,13 +26,12 @@ from dataclasses import dataclass
 
 import gdb
 
-from gdbext import lane_watch, program
+from gdbext import cuda_gdb, lane_watch, launch_arguments, program, pushed_configuration
 from gdbext.errors import one_line_errors
 from gdbext.functions import coordinates, lane_text
 from symbols.lookup import find_kernels, names_to_type, near_names
 from symbols.model import Kernel
 
-LAUNCH_ENTRY = "hipLaunchKernel"
 OPTIONS = ("-launch", "-pending", "-qualified", "-block", "-thread")
 USAGE = "usage: kbreak KERNEL [-qualified] [-launch] [-pending] [-block X,Y,Z] [-thread X,Y,Z] [if CONDITION]"
 _OPEN, _CLOSE = "<({[", ">)}]"
@@ -201,29 +203,53 @@ def resolve_deferred(event) -> None:
 def _set(request: Request, note: str = "") -> list[gdb.Breakpoint]:
     kernels = _resolve(request)
     if request.launch:
-        created = []
-        for kernel in kernels:
-            if kernel.stub:
-                created.append(break_at(kernel.stub.symbol, request.condition))
-            if kernel.handle and kernel.handle.kind != "stub":
-                quoted = kernel.demangled.replace("\\", "\\\\").replace('"', '\\"')
-                launching = f'$_gpusym_launching("{quoted}")'
-                created.append(break_at(LAUNCH_ENTRY, _and(launching, request.condition)))  # after its prologue: arguments valid
-        if not created:
-            raise KbreakError(f"kbreak: {request.name}: no stub and no handle to catch its launch at")
-        described = ", ".join(k.demangled for k in kernels)
-        print(f"{_numbers(created)}: launch of kernel {described} (at its stub, and at {LAUNCH_ENTRY} on its handle){note}")
-        return created
-    condition = _and(_lane_condition(request), request.condition)
-    created = [break_at(kernel.name, condition) for kernel in kernels]
-    if request.block or request.thread:
+        return _set_at_launches(request, kernels, note)
+    cuda = [kernel for kernel in kernels if launch_arguments.is_cuda(kernel)]
+    if cuda and not cuda_gdb.running():  # not a KbreakError: -pending has found the kernel
+        raise gdb.GdbError(f"kbreak: {cuda[0].demangled} runs on an NVIDIA GPU, where plain gdb cannot stop (cuda-gdb "
+                          f"can); 'kbreak -launch {request.name}' stops at its launches on the host")  # fmt: skip
+    if cuda_gdb.running():
+        condition = _and(cuda_gdb.lane_condition(request.block, request.thread), request.condition)
+        # Forced: a host location of the same name may not read threadIdx, and is disabled anyway.
+        forced = " -force-condition" if condition else ""
+        created = [break_at(kernel.name + forced, condition) for kernel in kernels]
         for breakpoint in created:
-            lane_watch.gate(breakpoint, request.block, request.thread)
+            cuda_gdb.keep_off_host(breakpoint, {analysis.report.path for analysis in program.analyses()})
+    else:
+        created = [break_at(kernel.name, _and(_lane_condition(request), request.condition)) for kernel in kernels]
+        if request.block or request.thread:
+            for breakpoint in created:
+                lane_watch.gate(breakpoint, request.block, request.thread)
     for breakpoint, kernel in zip(created, kernels):
-        state = "pending until its code object is loaded" if breakpoint.pending else "set"
+        located = any(location.enabled for location in breakpoint.locations)  # cuda-gdb: host ones are disabled
+        state = "set" if located else "pending until its code object is loaded"
         print(f"{_numbers([breakpoint])}: kernel {kernel.demangled} — device code ({_targets(kernel)}), {state}{note}")
     if len(created) > 1:
         print(f"{len(created)} kernels match '{request.name}'.")
+    return created
+
+
+def _set_at_launches(request: Request, kernels: list[Kernel], note: str) -> list[gdb.Breakpoint]:
+    """kbreak -launch: at each kernel's stub, and at its runtime's launch
+    entries when their handle argument is the kernel's."""
+    created, entries = [], {}
+    for kernel in kernels:
+        if kernel.stub:
+            created.append(break_at(kernel.stub.symbol, request.condition))
+        if kernel.handle:
+            quoted = kernel.demangled.replace("\\", "\\\\").replace('"', '\\"')
+            launching = f'$_gpusym_launching("{quoted}")'
+            for entry in launch_arguments.entries(kernel):
+                entries[entry] = None
+                # After its prologue: arguments valid.
+                created.append(break_at(entry, _and(launching, request.condition)))
+        if kernel.stub and launch_arguments.is_cuda(kernel):
+            pushed_configuration.record()
+    if not created:
+        raise KbreakError(f"kbreak: {request.name}: no stub and no handle to catch its launch at")
+    described = ", ".join(k.demangled for k in kernels)
+    print(f"{_numbers(created)}: launch of kernel {described} (at its stub, and at {' and '.join(entries)} on its "
+          f"handle){note}")  # fmt: skip
     return created
 
 
@@ -255,12 +281,13 @@ instance (ns::fill<float>), with parameters to pick one overload
 (twice(int*), quoted or not), a whole demangled signature, or a mangled
 name.  A name that several kernels match sets a breakpoint on each.  The
 breakpoint is on the kernel in device code (the simulated device's code
-objects, pending until they are loaded), never on the host handle or stub
-of the same name.  Names complete with TAB.
+objects, pending until they are loaded; a CUDA kernel's only in cuda-gdb),
+never on the host handle or stub of the same name.  Names complete with TAB.
 Options, before or after KERNEL:
   -qualified       KERNEL is the whole qualified name, as for break -qualified
   -launch          stop at the launch on the host instead: at the kernel's stub
-                   (<<<>>>), and at hipLaunchKernel when given the kernel's handle
+                   (<<<>>>), and at hipLaunchKernel (HIP) or cudaLaunchKernel
+                   and cudaLaunchKernelExC (CUDA) when given the kernel's handle
   -pending         if no loaded file has the kernel, set a placeholder
                    breakpoint that the kernel's breakpoints replace when a
                    library that defines it is loaded (delete it to give up)

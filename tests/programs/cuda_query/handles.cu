@@ -1,8 +1,10 @@
 // Kernels whose host functions nvcc names in three ways: g(float*, int) is a
 // host function of the kernel's own name, the static s(int*) an internal one
 // (_ZL1sPi), the template a::t<int> one with internal linkage inside its
-// namespace.  g is launched through its handle and with <<<>>>.  Without a
-// GPU every launch fails; main prints what the runtime says.
+// namespace.  g is launched through its handle and with <<<>>>, s with <<<>>>
+// and through its handle by cudaLaunchKernelExC, each launch with a
+// configuration of its own.  Without a GPU every launch fails; main prints
+// what the runtime says.
 #include <cstdio>
 
 namespace a {
@@ -22,9 +24,14 @@ int main() {
   int n = 32;
   void* args[] = {&x, &n};
   cudaError_t through_handle = cudaLaunchKernel((const void*)g, dim3(1), dim3(32), args, 0, nullptr);
-  g<<<1, 32>>>(x, n);
-  s<<<1, 32>>>(nullptr);
-  a::t<int><<<1, 32>>>(nullptr, 1);
-  std::printf("%s\n%s\n", cudaGetErrorString(through_handle), cudaGetErrorString(cudaGetLastError()));
+  g<<<2, 64>>>(x, n);
+  s<<<dim3(3, 2), 32, 128>>>(nullptr);
+  a::t<int><<<4, dim3(8, 4), 0, cudaStreamPerThread>>>(nullptr, 1);
+  int* p = nullptr;
+  void* s_args[] = {&p};
+  cudaLaunchConfig_t config = {dim3(5), dim3(16), 256, nullptr, nullptr, 0};
+  cudaError_t extended = cudaLaunchKernelExC(&config, (const void*)s, s_args);
+  std::printf("%s\n%s\n%s\n", cudaGetErrorString(through_handle), cudaGetErrorString(extended),
+              cudaGetErrorString(cudaGetLastError()));
   return 0;
 }

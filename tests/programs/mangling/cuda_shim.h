@@ -24,3 +24,15 @@ extern "C" cudaError_t cudaConfigureCall(dim3 grid, dim3 block, size_t shared = 
 // The stubs' bodies.
 extern "C" cudaError_t __cudaPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shared, cudaStream_t *stream);
 extern "C" cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shared, cudaStream_t stream);
+// What programs call beside launches (the CUDA runtime's declarations).
+struct cudaLaunchConfig_t {
+  dim3 gridDim, blockDim;
+  size_t dynamicSmemBytes;
+  cudaStream_t stream;
+  void *attrs;
+  unsigned numAttrs;
+};
+#define cudaStreamPerThread ((cudaStream_t)0x2)
+extern "C" cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args);
+extern "C" cudaError_t cudaGetLastError(void);
+extern "C" const char *cudaGetErrorString(cudaError_t error);
