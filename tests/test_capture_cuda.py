@@ -48,20 +48,22 @@ def test_each_launch_is_recorded_once_with_its_kernel_configuration_and_stack(ca
     assert [(e["api"], e["via"], e["grid"], e["block"], e["shared_mem"]) for e in launches] == [
         ("__cudaLaunchKernel", "<<<>>>", [2, 1, 1], [32, 1, 1], 0),
         ("cudaLaunchKernel", "handle", [3, 1, 1], [64, 1, 1], 0),
+        ("cudaLaunchKernelExC", "handle", [4, 1, 1], [16, 1, 1], 8),
     ]
-    assert [e["kernel"] for e in launches] == [{**KERNEL, "module": str(program)}] * 2
+    assert [e["kernel"] for e in launches] == [{**KERNEL, "module": str(program)}] * 3
     mains = [next(frame["line"] for frame in e["backtrace"] if frame["function"] == "main") for e in launches]
-    assert mains == [source_line(SOURCE, "g<<<2, 32>>>(p, n)"), source_line(SOURCE, "cudaLaunchKernel((const void*)g")]
+    assert mains == [source_line(SOURCE, "g<<<2, 32>>>(p, n)"), source_line(SOURCE, "cudaLaunchKernel((const void*)g"),
+                     source_line(SOURCE, "cudaLaunchKernelExC(&config")]  # fmt: skip
 
 
 def test_each_launch_carries_the_result_the_program_got(captured):
     _, events = captured
     launches = of_kind(events, "launch")
-    got = events[-1]["stdout"].split()  # what cudaGetLastError and cudaLaunchKernel said
+    got = events[-1]["stdout"].split()  # what cudaGetLastError and the two launch calls said
     assert [e["error"]["name"] if e["error"] else "cudaSuccess" for e in launches] == got
     assert all(e["error"]["code"] > 0 for e in launches if e["error"])
     refused = sum(name != "cudaSuccess" for name in got)
-    assert (events[-1]["launches"], events[-1]["refused_launches"]) == (2 - refused, refused)
+    assert (events[-1]["launches"], events[-1]["refused_launches"]) == (3 - refused, refused)
 
 
 def test_the_report_names_the_programs_line(program):
@@ -80,8 +82,8 @@ def test_kernel_objects_name_their_kernel_without_any_stack(tmp_path):
     nvcc("-cudart", "none", SOURCE, f"-L{tmp_path}", "-lothercuda", "-Xlinker", f"-rpath={tmp_path}", "-o", program)
     result, events = capture("--no-backtraces", "--", program)
     assert result.returncode == 0, describe(result)
-    stub, handle = of_kind(events, "launch")
-    assert stub["kernel"] == handle["kernel"] == {**KERNEL, "module": str(program)}
-    assert stub["entry"] != handle["entry"]  # a kernel object, then the handle
-    assert (stub["via"], stub["error"], handle["error"]) == ("<<<>>>", None, None)
-    assert (events[-1]["launches"], events[-1]["refused_launches"]) == (2, 0)
+    stub, handle, extended = of_kind(events, "launch")
+    assert stub["kernel"] == handle["kernel"] == extended["kernel"] == {**KERNEL, "module": str(program)}
+    assert stub["entry"] != handle["entry"] == extended["entry"]  # a kernel object, then the handle twice
+    assert (stub["via"], stub["error"], handle["error"], extended["error"]) == ("<<<>>>", None, None, None)
+    assert (events[-1]["launches"], events[-1]["refused_launches"]) == (3, 0)

@@ -67,6 +67,7 @@ enum {
   MODULE_LAUNCH_KERNEL = 3,
   CUDA_LAUNCH_KERNEL = 4,
   CUDA_KERNEL_LAUNCH = 5,  // __cudaLaunchKernel, of a kernel object
+  CUDA_LAUNCH_KERNEL_EX = 6,
 };
 enum { MAX_FRAMES = 64, OWN_FRAMES_MAX = 4, TABLE_SLOTS = 4096 };
 
@@ -502,6 +503,25 @@ EXPORT hipError_t cudaLaunchKernel(const void *f, dim3 grid, dim3 block, void **
   if (!real) return errorNotSupported;
   int64_t seq = begin_launch(f, grid, block, shmem, stream, CUDA_LAUNCH_KERNEL, &cuda, __builtin_return_address(0));
   return end_launch(seq, real(f, grid, block, args, shmem, stream), &cuda);
+}
+
+/* cudaLaunchConfig_t's first fields, the ones a launch record keeps. */
+typedef struct {
+  dim3 grid, block;
+  size_t shmem;
+  hipStream_t stream;
+} launch_config;
+
+typedef hipError_t launch_kernel_ex_fn(const launch_config *, const void *, void **);
+
+EXPORT hipError_t cudaLaunchKernelExC(const launch_config *config, const void *f, void **args) {
+  static _Atomic(void *) next;
+  launch_kernel_ex_fn *real = (launch_kernel_ex_fn *)next_symbol(&next, "cudaLaunchKernelExC");
+  if (!real) return errorNotSupported;
+  if (!config) return real(config, f, args);  // the runtime's own error, and no launch
+  int64_t seq = begin_launch(f, config->grid, config->block, config->shmem, config->stream, CUDA_LAUNCH_KERNEL_EX,
+                             &cuda, __builtin_return_address(0));
+  return end_launch(seq, real(config, f, args), &cuda);
 }
 
 /* nvcc's <<<>>>: the stub gets its kernel's object once from __cudaGetKernel,

@@ -30,7 +30,7 @@ from symbols.mangling import parse_stub
 from symbols.symbolize import HostFrame, Symbolizer
 
 ENTRY_POINTS = ("hipLaunchKernel", "hipExtLaunchKernel", "hipLaunchCooperativeKernel", "hipModuleLaunchKernel",
-                "cudaLaunchKernel", "__cudaLaunchKernel")
+                "cudaLaunchKernel", "__cudaLaunchKernel", "cudaLaunchKernelExC")
 MODULE_LAUNCH = 3  # hipModuleLaunchKernel: the entry is a hipFunction_t, not a host handle
 KERNEL_OBJECT_LAUNCH = 5  # __cudaLaunchKernel: the entry is a cudaKernel_t
 #: How deep a launch's stub may be among its frames (nvcc's inline launch function before it).

@@ -35,7 +35,7 @@ from symbols.errors import FormatError
 #: The entry points, with their index in launches.ENTRY_POINTS.  In the
 #: static cudart __cudaLaunchKernel (nvcc's <<<>>>) jumps to cudaLaunchKernel:
 #: one launch, recorded at the first.
-ENTRY_POINTS = {"cudaLaunchKernel": 4, "__cudaLaunchKernel": 5}
+ENTRY_POINTS = {"cudaLaunchKernel": 4, "__cudaLaunchKernel": 5, "cudaLaunchKernelExC": 6}
 FRAME_LIMIT = 64
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 

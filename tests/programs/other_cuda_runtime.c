@@ -48,5 +48,10 @@ int cudaLaunchKernel(const void *function, dim3 grid, dim3 block, void **args, s
   return 0;
 }
 
+int cudaLaunchKernelExC(const void *config, const void *function, void **args) {
+  (void)config, (void)function, (void)args;
+  return 0;
+}
+
 int cudaGetLastError(void) { return 0; }
 const char *cudaGetErrorName(int error) { return error ? "cudaErrorUnknown" : "cudaSuccess"; }
