@@ -302,7 +302,7 @@ def _attach_args(kernels: dict[str, Kernel], contents: list[DeviceContents | Non
     for device in contents:
         if not lacking:
             return
-        if device is None or device.read_args is None or not lacking & {s.name for s in device.kernels}:
+        if device is None or device.args_source is None or not lacking & {s.name for s in device.kernels}:
             continue
         described = device.kernel_args()
         for name in lacking & described.keys():
