@@ -125,6 +125,11 @@ def _inflate_zlib(stream: bytes | memoryview, size: int) -> bytes:
 def _inflate_zstd(stream: bytes | memoryview, size: int) -> bytes:
     window_limit = max(_MIN_WINDOW_LIMIT, 1 << max(size - 1, 1).bit_length())
     decompressor = zstandard.ZstdDecompressor(max_window_size=window_limit)
+    if zstandard.frame_content_size(stream) == size:
+        # Inflated straight into its result: a stream reader would hold a
+        # window as large as the result beside it (clang's frames are one
+        # segment), twice the memory.
+        return decompressor.decompress(stream)
     with decompressor.stream_reader(stream, read_across_frames=False) as reader:
         return reader.read(size + 1)
 
