@@ -292,24 +292,36 @@ NAME_SLACK = 1 << 20
 def _string_table(table: memoryview, entries_size: int, what: str):
     """A function from offset to the NUL-terminated string there (an offset
     past the end names ""), for the `entries_size` bytes of entries (symbols,
-    section headers) of `what`.  Each name is decoded alone, from the table
-    as it lies in the file: a library's table of 100 MB is neither copied
-    nor decoded whole when few of its names are kept."""
+    section headers) of `what`.  A table of up to WHOLE_TABLE bytes, in
+    ASCII, is decoded once and sliced; a larger one (a library's, of 100 MB)
+    is neither copied nor decoded whole: each name is decoded alone, from
+    the table as it lies in the file."""
     size = len(table)
     budget = NAME_BUDGET * (size + entries_size) + NAME_SLACK
+    # A small ASCII table (a code object's, nearly all) is faster decoded once and sliced.
+    whole = bytes(table) if size <= WHOLE_TABLE else b""
+    text = whole.decode("ascii") if whole and whole.isascii() else None
 
     def name_at(offset: int) -> str:
         nonlocal budget
         if offset >= size:
             return ""
-        end = _NUL.search(table, offset)
-        end = end.start() if end else size
+        if text is not None:
+            end = text.find("\0", offset)
+            end = size if end < 0 else end
+        else:
+            end = _NUL.search(table, offset)
+            end = end.start() if end else size
         budget -= end - offset
         if budget < 0:
             raise FormatError(f"{what}: names overlap, together over {NAME_BUDGET} times the size of the tables")
-        return str(table[offset:end], "utf-8", "replace")
+        return text[offset:end] if text is not None else str(table[offset:end], "utf-8", "replace")
 
     return name_at
+
+
+#: String tables up to this size are decoded whole.
+WHOLE_TABLE = 4 << 20
 
 
 _NUL = re.compile(b"\0")
