@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable, Iterable, NamedTuple
 
 from symbols import containers, demangle as demangling, device_code, registration, roles
-from symbols.device_code import Place, Summary
+from symbols.device_code import Summary
 from symbols.elf import ET_DYN, ET_EXEC, ET_REL, ElfFile, Symbol
 from symbols.errors import FormatError
 from symbols.mangling import STUB_PREFIX, parse_stub, undecorated_kernel
