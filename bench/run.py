@@ -1,8 +1,9 @@
 """The benchmarks: the simulated runtime (bench/programs built with
 ``gpusym build -O2``, each figure with its baseline from the same run and
-the ratio), gpusym query on the largest real GPU library
-(bench/query_speed.py), the gdb extension (bench/gdb_speed.py) and gpusym
-capture's cost per kernel launch (bench/capture_speed.py).
+the ratio), gpusym query on real GPU libraries against the LLVM tools,
+cuobjdump and the file's size (bench/query_speed.py), the gdb extension
+(bench/gdb_speed.py) and gpusym capture's cost per kernel launch
+(bench/capture_speed.py).
 
 ``bench/run.py runtime`` runs the runtime part alone."""
 

@@ -1,5 +1,6 @@
 """Real GPU binaries for the query benchmark and the integration tests: the
-shared libraries of CuPy's wheels on PyPI, downloaded once with pip and
+shared libraries of CuPy's and JAX's ROCm plugin's wheels on PyPI, and
+NVIDIA's cuobjdump (a wheel on PyPI too), downloaded once with pip and
 unzipped into a cache outside the repository.
 
 The cache is ``$GPUSYM_CACHE_DIR/wheels`` (default ``~/.cache/gpusym/wheels``):
@@ -43,11 +44,18 @@ _NETWORK_TROUBLE = re.compile(r"connection|name resolution|timed out|unreachable
 class Wheel:
     package: str  # as on PyPI
     version: str  # pinned: the figures and the tests' libraries stay the same
+    tags: str = f"{PYTHON_TAG}-{PYTHON_TAG}"  # python and ABI tags in the wheel's name
+    platform: str = PLATFORM
 
 
 CUPY_ROCM = Wheel("cupy-rocm-7-0", "14.2.0")
 CUPY_CUDA = Wheel("cupy-cuda12x", "14.2.0")
 CUPY_CUDA13 = Wheel("cupy-cuda13x", "14.2.0")
+#: JAX's ROCm plugin: xla_rocm_plugin.so, 438 MiB, 45 compressed bundles of 27 targets.
+JAX_ROCM = Wheel("jax-rocm7-pjrt", "0.12.0", "py3-none", "manylinux_2_27_x86_64")
+#: NVIDIA's cuobjdump, for the benchmark's baseline.
+CUOBJDUMP = Wheel("nvidia-cuda-cuobjdump", "13.5.37", "py3-none")
+CUOBJDUMP_MEMBER = "nvidia/cu13/bin/cuobjdump"
 
 
 class Unavailable(Exception):
@@ -68,7 +76,7 @@ def wheels_dir() -> Path:
 
 def _wheel_pattern(wheel: Wheel) -> str:
     name = re.sub(r"[-_.]+", "_", wheel.package).lower()
-    return f"{name}-{wheel.version}-{PYTHON_TAG}-{PYTHON_TAG}-*x86_64.whl"
+    return f"{name}-{wheel.version}-{wheel.tags}-*x86_64.whl"
 
 
 _failures: dict[tuple[Wheel, Path], Unavailable] = {}  # tried once per process and cache
@@ -95,7 +103,7 @@ def _download(wheel: Wheel, directory: Path) -> Path:
     with tempfile.TemporaryDirectory(dir=directory, prefix=".download-") as temporary:
         command = [
             sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-            "--implementation", "cp", "--python-version", "3.11", "--abi", PYTHON_TAG, "--platform", PLATFORM,
+            "--implementation", "cp", "--python-version", "3.11", "--abi", PYTHON_TAG, "--platform", wheel.platform,
             "--disable-pip-version-check", "--no-input", "--quiet", "--retries", "1", "--timeout", "30",
             "--dest", temporary, f"{wheel.package}=={wheel.version}",
         ]  # fmt: skip
@@ -152,7 +160,7 @@ def shared_libraries(wheel_path: Path) -> dict[str, list[tuple[str, int]]]:
     return found
 
 
-def extract(wheel_path: Path, member: str) -> Path:
+def extract(wheel_path: Path, member: str, mode: int = 0o644) -> Path:
     """`member` of the wheel, unzipped into the cache (once)."""
     target = wheel_path.parent / wheel_path.name.removesuffix(".whl") / member
     if not target.is_file():
@@ -160,9 +168,14 @@ def extract(wheel_path: Path, member: str) -> Path:
         with zipfile.ZipFile(wheel_path) as archive, archive.open(member) as source:
             with tempfile.NamedTemporaryFile(dir=target.parent, prefix=".unzip-", delete=False) as out:
                 shutil.copyfileobj(source, out, 1 << 20)
-        os.chmod(out.name, 0o644)
+        os.chmod(out.name, mode)
         os.replace(out.name, target)
     return target
+
+
+def cuobjdump() -> Path:
+    """NVIDIA's cuobjdump from its PyPI wheel, unzipped into the cache (once)."""
+    return extract(download(CUOBJDUMP), CUOBJDUMP_MEMBER, 0o755)
 
 
 def library(wheel: Wheel, section: str, which: str = "largest") -> tuple[Path, Path]:
@@ -267,8 +280,8 @@ def describe_elf_sections(path: Path) -> dict[str, tuple[int, int]]:
         return {s.name: (s["sh_offset"], s["sh_size"]) for s in ELFFile(stream).iter_sections()}
 
 
-if __name__ == "__main__":  # python bench/wheels.py: fetch both wheels into the cache and say what they hold
-    for choice in (CUPY_ROCM, CUPY_CUDA, CUPY_CUDA13):
+if __name__ == "__main__":  # python bench/wheels.py: fetch the wheels into the cache and say what they hold
+    for choice in (CUPY_ROCM, CUPY_CUDA, CUPY_CUDA13, JAX_ROCM):
         try:
             path = download(choice)
         except Unavailable as error:

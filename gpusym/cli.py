@@ -16,9 +16,10 @@ EXIT_GDB_MISSING = 69  # EX_UNAVAILABLE
 EXTENSION = Path(__file__).resolve().parent.parent / "gdbext" / "gpusym_gdb.py"
 
 
-def _parser() -> argparse.ArgumentParser:
-    from gpusym import capture, query
-
+def _parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with `command` (query or capture), only that
+    subcommand's options are built: capture's import the gdb driver, which
+    would cost ``gpusym query`` a tenth of a second at every start."""
     parser = argparse.ArgumentParser(
         prog="gpusym",
         description="GPU programs debuggable with ordinary tools.",
@@ -30,8 +31,14 @@ def _parser() -> argparse.ArgumentParser:
         help="compile and link HIP, C and C++ sources for the simulated device",
         add_help=False,
     )
-    query.add_parser(commands)
-    capture.add_parser(commands)
+    if command in (None, "query"):
+        from gpusym import query
+
+        query.add_parser(commands)
+    if command in (None, "capture"):
+        from gpusym import capture
+
+        capture.add_parser(commands)
     commands.add_parser(
         "gdb",
         help="start gdb with the gpusym extension: gpusym gdb [GDB-OPTIONS] [-- PROGRAM ARGS...]",
@@ -94,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         from sample_apps.driver.driver import build
 
         return build(argv[1:])
-    parser = _parser()
+    parser = _parser(argv[0] if argv[:1] in (["query"], ["capture"]) else None)
     args = parser.parse_args(argv)
     if args.command == "query":
         from gpusym import query

@@ -4,20 +4,17 @@ every other GPU-related symbol, for any number of binaries."""
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import os
 import re
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from gpusym import __version__
-from symbols.analysis import Analysis, analyze
+from symbols.analysis import AddressIndex, Analysis, analyze
 from symbols.errors import FormatError
-from symbols.lookup import find_entities, find_kernels
 from symbols.model import SCHEMA_VERSION, Role
 
 EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE = 0, 1, 2
@@ -57,10 +54,15 @@ class Outcome:
     error: str | None
 
 
-def _analyze(path: str, roles: tuple[str, ...] | None) -> Outcome:
+def _analyze(path: str, roles: tuple[str, ...] | None, addresses: bool = True, jobs: int = 1) -> Outcome:
+    """`path` read with `jobs` processes; without `addresses`, its report only
+    (the address index is made, and sent back from a worker, only when asked)."""
     host_roles = {Role(r) for r in roles} if roles else None
     try:
-        return Outcome(path, analyze(path, host_roles), None)
+        analysis = analyze(path, host_roles, jobs=jobs)
+        if not addresses:
+            analysis.addresses = AddressIndex()
+        return Outcome(path, analysis, None)
     except FormatError as error:
         return Outcome(path, None, _one_line(str(error)))
     except IsADirectoryError:
@@ -107,16 +109,22 @@ def _size(path: str) -> int:
         return 0
 
 
-def _run_all(paths: list[str], roles: tuple[str, ...] | None, jobs: int, progress: bool) -> list[Outcome]:
-    # Worker processes pay off only for enough input: a small binary takes a
-    # few milliseconds, less than starting a worker and returning its result.
-    if jobs <= 1 or len(paths) <= 1 or sum(map(_size, paths)) < _PARALLEL_BYTES:
-        iterator = (_analyze(path, roles) for path in paths)
+def _run_all(paths: list[str], roles: tuple[str, ...] | None, jobs: int, progress: bool,
+             addresses: bool) -> list[Outcome]:  # fmt: skip
+    # One file: its code objects are read in `jobs` processes.  Several:
+    # one process per file, which pays off only for enough input (a small
+    # binary takes a few milliseconds, less than starting a worker and
+    # returning its result).
+    if len(paths) == 1 or jobs <= 1 or sum(map(_size, paths)) < _PARALLEL_BYTES:
+        per_file = jobs if len(paths) == 1 else 1
+        iterator = (_analyze(path, roles, addresses, per_file) for path in paths)
         return list(_with_progress(iterator, len(paths), progress))
+    from concurrent.futures import ProcessPoolExecutor
+
     workers = min(jobs, len(paths))
     with ProcessPoolExecutor(max_workers=workers) as pool:
         chunk = max(1, len(paths) // (workers * 4))
-        iterator = pool.map(_analyze, paths, [roles] * len(paths), chunksize=chunk)
+        iterator = pool.map(_analyze, paths, [roles] * len(paths), [addresses] * len(paths), chunksize=chunk)
         return list(_with_progress(iterator, len(paths), progress))
 
 
@@ -142,24 +150,65 @@ def _stderr_console():
 # ---- filtering and rendering ----
 
 
-def _binary_json(outcome: Outcome, args: argparse.Namespace) -> dict:
-    data = outcome.analysis.report.to_json()
-    if args.kernel:
-        pattern = re.compile(args.kernel)
-        data["kernels"] = [k for k in data["kernels"] if pattern.search(k["name"]) or pattern.search(k["demangled"])]
-    if args.role:
-        groups = {"device-kernel": "kernels", "device-function": "device_functions", "device-variable": "device_variables"}
-        for role, group in groups.items():
-            if role not in args.role:
-                data[group] = []
+def _binary_json(outcome: Outcome, args: argparse.Namespace, lazy: bool = False) -> dict:
+    """The binary's JSON object, filtered as `args` ask; with `lazy`, its
+    lists of symbols are iterators, each item made as it is written."""
+    report = outcome.analysis.report
+    pattern = re.compile(args.kernel) if args.kernel else None
+    code_objects = [c.to_json() for c in report.code_objects]
+    keep = None
     if args.target:
-        keep = {c["index"] for c in data["code_objects"] if c["target"] == args.target}
-        data["code_objects"] = [c for c in data["code_objects"] if c["index"] in keep]
-        for group in ("kernels", "device_functions", "device_variables"):
-            for entity in data[group]:
-                entity["device"] = [d for d in entity["device"] if d["code_object"] in keep]
-            data[group] = [e for e in data[group] if e["device"]]
+        keep = {c["index"] for c in code_objects if c["target"] == args.target}
+        code_objects = [c for c in code_objects if c["index"] in keep]
+    groups = {  # group: (its entities, their JSON, the role --role names them by)
+        "kernels": (report.kernels, lambda k: k.to_json(), "device-kernel"),
+        "device_functions": (report.device_functions, lambda f: f.to_json(with_shadow=False), "device-function"),
+        "device_variables": (report.device_variables, lambda v: v.to_json(with_shadow=True), "device-variable"),
+    }
+
+    def items(group: str) -> Iterator[dict]:
+        entities, to_json, role = groups[group]
+        if args.role and role not in args.role:
+            return
+        for entity in entities:
+            data = to_json(entity)
+            if pattern and group == "kernels" and not (pattern.search(data["name"]) or pattern.search(data["demangled"])):
+                continue
+            if keep is not None:
+                data["device"] = [d for d in data["device"] if d["code_object"] in keep]
+                if not data["device"]:
+                    continue
+            yield data
+
+    data: dict = {"path": report.path, "format": report.format, "code_objects": code_objects}
+    for group in groups:
+        data[group] = items(group) if lazy else list(items(group))
+    host = (symbol.to_json() for symbol in report.host_symbols)
+    data["host_symbols"] = host if lazy else list(host)
+    data["notes"] = report.notes
     return data
+
+
+def _write_json(value: object, write: Callable[[str], object]) -> None:
+    """Writes what ``json.dumps(value)`` gives, with iterators written as
+    lists, item by item: a large library's report is never held whole as
+    text (it can be larger than the library).  json.dumps, compact: the
+    pure-Python encoder (json.dump, indentation) takes longer than reading."""
+    if isinstance(value, Iterator):
+        write("[")
+        for position, item in enumerate(value):
+            if position:
+                write(", ")
+            _write_json(item, write)
+        write("]")
+    elif isinstance(value, dict) and any(isinstance(item, Iterator) for item in value.values()):
+        write("{")
+        for position, (key, item) in enumerate(value.items()):
+            write(f"{', ' if position else ''}{json.dumps(key)}: ")
+            _write_json(item, write)
+        write("}")
+    else:
+        write(json.dumps(value))
 
 
 def _parse_address(text: str, report) -> tuple[int | None, int]:
@@ -191,6 +240,8 @@ def _answer_address(query: str, outcome: Outcome) -> dict:
 
 
 def _answer_name(query: str, outcome: Outcome) -> list[dict]:
+    from symbols.lookup import find_entities, find_kernels
+
     report = outcome.analysis.report
     base = {"query": query, "binary": outcome.path}
     answers = [base | {"kind": "kernel", "match": k.to_json()} for k in find_kernels(report, query)]
@@ -227,6 +278,8 @@ def _print_answer(answer: dict, fmt: str) -> None:
 
 
 def _print_csv(binaries: list[dict]) -> None:
+    import csv
+
     writer = csv.writer(sys.stdout)
     writer.writerow(["binary", "kernel", "demangled", "stub", "handle", "handle_kind", "code_object", "target", "address", "size"])
     for binary in binaries:
@@ -283,7 +336,7 @@ def run(args: argparse.Namespace) -> int:
     roles = tuple(args.role) if args.role else None
     large = any(os.path.isfile(p) and os.path.getsize(p) > _LARGE_FILE for p in paths)
     progress = sys.stderr.isatty() and (len(paths) > 4 or large)
-    outcomes = _run_all(paths, roles, args.jobs, progress)
+    outcomes = _run_all(paths, roles, args.jobs, progress, bool(args.addr or stdin_queries))
     errors = [{"path": o.path, "error": o.error} for o in outcomes if o.error]
     for error in errors:
         print(f"gpusym query: {error['path']}: {error['error']}", file=sys.stderr)
@@ -301,18 +354,18 @@ def run(args: argparse.Namespace) -> int:
                         _print_answer(answer, fmt)
         return status
 
-    binaries = [_binary_json(o, args) for o in outcomes if o.analysis]
+    readable = [o for o in outcomes if o.analysis]
     if fmt == "json":
-        # json.dumps, compact: json.dump and indentation use the pure-Python
-        # encoder, which on the largest libraries takes longer than reading them.
+        binaries = (_binary_json(o, args, lazy=True) for o in readable)
         document = {"gpusym": __version__, "schema": SCHEMA_VERSION, "binaries": binaries, "errors": errors}
-        sys.stdout.write(json.dumps(document) + "\n")
+        _write_json(document, sys.stdout.write)
+        sys.stdout.write("\n")
     elif fmt == "jsonl":
-        for binary in binaries:
+        for binary in (_binary_json(o, args, lazy=True) for o in readable):
             for kernel in binary["kernels"]:
                 print(json.dumps({"binary": binary["path"]} | kernel))
     elif fmt == "csv":
-        _print_csv(binaries)
+        _print_csv([_binary_json(o, args) for o in readable])
     else:
-        _print_table(binaries, args.role)
+        _print_table([_binary_json(o, args) for o in readable], args.role)
     return status

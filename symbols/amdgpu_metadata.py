@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import msgpack
-
 from symbols.errors import FormatError
 
 NOTE_OWNER = "AMDGPU"
@@ -62,6 +60,8 @@ def target(desc: bytes | memoryview) -> str:
 
 
 def _root(desc: bytes | memoryview) -> dict:
+    import msgpack  # imported here: only kernels' arguments and targets need it
+
     try:
         root = msgpack.unpackb(desc, raw=False)
     except (ValueError, TypeError, msgpack.UnpackException) as error:

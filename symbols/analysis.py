@@ -10,19 +10,15 @@ kernel, which is the handle), the new offload driver (offloading entries).
 from __future__ import annotations
 
 import bisect
-import errno
-import mmap
-import os
-import stat
 from dataclasses import dataclass
-from typing import NamedTuple
 from pathlib import Path
+from typing import Callable, Iterable, NamedTuple
 
 from symbols import containers, demangle as demangling, device_code, registration, roles
-from symbols.device_code import DeviceContents
+from symbols.device_code import Summary
 from symbols.elf import ET_DYN, ET_EXEC, ET_REL, ElfFile, Symbol
 from symbols.errors import FormatError
-from symbols.mangling import parse_stub, undecorated_kernel
+from symbols.mangling import STUB_PREFIX, parse_stub, undecorated_kernel
 from symbols.model import (
     NOT_GPU_ROLES,
     BinaryReport,
@@ -32,8 +28,10 @@ from symbols.model import (
     HostRef,
     HostSymbol,
     Kernel,
+    KernelArg,
     Role,
 )
+from symbols.workers import Workers, map_file, release
 
 #: Beyond this many targets (real binaries have a few dozen at most), each
 #: kernel's missing_targets would make the report grow as the number of
@@ -41,6 +39,7 @@ from symbols.model import (
 MAX_TARGETS_LISTED = 64
 
 _ELF_FORMATS = {ET_EXEC: "elf-executable", ET_DYN: "elf-shared-object", ET_REL: "elf-relocatable"}
+_HOST_TYPES = ("FUNC", "OBJECT", "GNU_IFUNC", "TLS", "COMMON")
 
 
 def pretty(name: str) -> str:
@@ -57,21 +56,22 @@ class _Range(NamedTuple):
 
 class AddressIndex:
     """Which symbol contains an address, in the host (space None) or in one
-    code object (space: its index).  Sorted on the first lookup."""
+    code object (space: its index).  Made on the first lookup, by `fill`
+    (most reports are never asked about an address), then sorted."""
 
-    def __init__(self) -> None:
+    def __init__(self, fill: Callable[[AddressIndex], None] | None = None) -> None:
         self._ranges: dict[int | None, list[_Range]] = {}
         self._starts: dict[int | None, list[int]] = {}
+        self._fill = fill
 
-    def add(self, space: int | None, symbol: Symbol, role: Role, kernel: str | None) -> None:
-        self._ranges.setdefault(space, []).append(
-            _Range(symbol.value, symbol.value + max(symbol.size, 1), symbol.name, role, kernel)
-        )
+    def add(self, space: int | None, start: int, size: int, name: str, role: Role, kernel: str | None) -> None:
+        self._ranges.setdefault(space, []).append(_Range(start, start + max(size, 1), name, role, kernel))
         self._starts.pop(space, None)
 
     def lookup(self, address: int, space: int | None = None) -> _Range | None:
         """The symbol containing `address`; among overlapping ones (aliases,
         a function inside a bigger one), the one starting last."""
+        self._filled()
         ranges = self._ranges.get(space, [])
         if space not in self._starts:
             ranges.sort()
@@ -82,6 +82,15 @@ class AddressIndex:
                 return candidate
         return None
 
+    def _filled(self) -> None:
+        if self._fill is not None:
+            fill, self._fill = self._fill, None
+            fill(self)
+
+    def __getstate__(self) -> dict:
+        self._filled()  # sent to another process, without the file it is made from
+        return {"_ranges": self._ranges, "_starts": {}, "_fill": None}
+
 
 @dataclass
 class Analysis:
@@ -89,92 +98,96 @@ class Analysis:
     addresses: AddressIndex
 
 
-def _map(path: Path) -> memoryview:
-    # Opened without blocking: opening a FIFO to read waits for a writer.
-    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    try:
-        status = os.fstat(descriptor)
-        if stat.S_ISDIR(status.st_mode):
-            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
-        if not stat.S_ISREG(status.st_mode):
-            raise FormatError("not a regular file (a FIFO, socket or device)")
-        if status.st_size == 0:
-            raise FormatError("empty file")
-        return memoryview(mmap.mmap(descriptor, 0, access=mmap.ACCESS_READ))
-    finally:
-        os.close(descriptor)
-
-
-def _host_symbols(elf: ElfFile, report: BinaryReport) -> list[Symbol]:
-    """.symtab and .dynsym merged (a stripped file has only the latter)."""
+def _host_notes(elf: ElfFile) -> list[str]:
+    """What a host file's symbol tables cannot tell."""
     if not elf.sections:
-        report.notes.append("no section headers: no symbols and no device code can be found")
-        return []
-    if not elf.symtab:
-        report.notes.append(
-            "no .symtab (stripped): only dynamic symbols are known; local stubs, handles and"
-            " registration functions are invisible"
-        )
-    seen = {(s.name, s.value) for s in elf.symtab}
-    return elf.symtab + [s for s in elf.dynsym if (s.name, s.value) not in seen]
+        return ["no section headers: no symbols and no device code can be found"]
+    if not elf.symtab_section or next(elf.iter_symbols(elf.symtab_section), None) is None:
+        return ["no .symtab (stripped): only dynamic symbols are known; local stubs, handles and"
+                " registration functions are invisible"]  # fmt: skip
+    return []
 
 
-def _read_device(found: list[containers.Found], report: BinaryReport) -> list[DeviceContents | None]:
-    contents: list[DeviceContents | None] = []
-    for item in found:
-        code_object = item.code_object
-        try:
-            image = item.load()
-        except FormatError as error:
-            report.notes.append(f"code object {code_object.index} ({code_object.target}): {error}")
-            contents.append(None)
+def _host_symbols(elf: ElfFile, keep: Callable[[Symbol], bool] | None = None) -> list[Symbol]:
+    """.symtab and .dynsym merged (a stripped file has only the latter);
+    with `keep`, only the symbols it keeps, the others never held at once."""
+    sections = [elf.symtab_section, elf.dynsym_section]
+    static, dynamic = ([s for s in elf.iter_symbols(section) if keep is None or keep(s)] if section else []
+                       for section in sections)  # fmt: skip
+    seen = {(s.name, s.value) for s in static}
+    return static + [s for s in dynamic if (s.name, s.value) not in seen]
+
+
+class _Device(NamedTuple):
+    """The code objects read, in order, with their summaries (None where
+    unreadable), and each kernel's arguments as the first code object
+    describing it gives them."""
+
+    code_objects: list[CodeObject]
+    summaries: list[Summary | None]
+    args: dict[str, list[KernelArg]]
+
+
+def _read_device(reads: Iterable[list[containers.Read]], report: BinaryReport, with_args: bool) -> _Device:
+    """Code objects as they are read (one inflated image at a time is ever
+    alive), their notes, and arguments from as few code objects as describe
+    every kernel: those that have kernels no earlier one described."""
+    device = _Device([], [], {})
+    names: dict[str, str] = {}  # one string per name, however many code objects have it
+    for read in (read for job in reads for read in job):
+        code_object, summary = read.code_object, read.summary
+        code_object.index = len(device.code_objects)
+        device.code_objects.append(code_object)
+        if summary is None:
+            report.notes.append(f"code object {code_object.index} ({code_object.target}): {read.error}" if read.error
+                                else f"code object {code_object.index} ({code_object.target}) is compressed in a"
+                                " format gpusym cannot read: its symbols are unknown")  # fmt: skip
+            device.summaries.append(None)
             continue
-        if image is None:
-            report.notes.append(
-                f"code object {code_object.index} ({code_object.target}) is compressed in a format"
-                " gpusym cannot read: its symbols are unknown"
-            )
-            contents.append(None)
-            continue
-        try:
-            contents.append(device_code.read(image, code_object.format))
-        except FormatError as error:
-            report.notes.append(f"code object {code_object.index} ({code_object.target}): {error}")
-            contents.append(None)
-    return contents
+        source = summary.args_source
+        summary = Summary(*([(names.setdefault(n, n), v, s) for n, v, s in places] for places in summary[:4]), None)
+        device.summaries.append(summary)
+        if with_args and source is not None and any(n not in device.args for n, _, _ in summary.kernels):
+            for name, args in device_code.read_args(source).items():
+                device.args.setdefault(name, args)
+    return device
 
 
-def analyze(path: str | Path, host_roles: set[Role] | None = None, with_args: bool = True) -> Analysis:
+def analyze(path: str | Path, host_roles: set[Role] | None = None, with_args: bool = True,
+            jobs: int = 1) -> Analysis:  # fmt: skip
     """Reads `path` (a host binary, a container or a code object).
 
     `host_roles`: which host symbols the report lists (default: every role
     with a GPU meaning).  `with_args`: read kernel arguments (most of the
     time on large binaries; a debugger resolving names does without).
+    `jobs`: how many processes may read a large file's code objects.
     Raises FormatError or OSError for unreadable input."""
-    path = Path(path)
-    return analyze_data(_map(path), str(path), host_roles, with_args)
+    with Workers(path, jobs) as workers:
+        return _analyze(map_file(path), str(path), host_roles, with_args, workers)
 
 
 def analyze_data(data: bytes | memoryview, path: str, host_roles: set[Role] | None = None,
                  with_args: bool = True) -> Analysis:  # fmt: skip
     """`analyze` of a file's bytes, already read (`path` names it in the
     report).  Raises FormatError for bad input."""
-    data = memoryview(data)
-    found = containers.in_container_file(data)
+    return _analyze(memoryview(data), path, host_roles, with_args, Workers(None))
+
+
+def _analyze(data: memoryview, path: str, host_roles: set[Role] | None, with_args: bool,
+             workers: Workers) -> Analysis:  # fmt: skip
+    jobs = containers.in_container_file(data)
     elf: ElfFile | None = None
-    if found is None:
+    if jobs is None:
         elf = ElfFile(data)
         is_pie = elf.type == ET_DYN and elf.section(".interp") is not None
         report = BinaryReport(path, "elf-executable" if is_pie else _ELF_FORMATS.get(elf.type, f"elf-type-{elf.type}"))
-        host = _host_symbols(elf, report)
-        found = containers.in_elf(elf)
+        report.notes += _host_notes(elf)
+        jobs = containers.in_elf(elf)
     else:
         report = BinaryReport(path, "container")
-        host = []
-    report.code_objects = [f.code_object for f in found]
-    contents = _read_device(found, report)
-    addresses = AddressIndex()
-    _correlate(report, elf, host, report.code_objects, contents, addresses, host_roles, with_args)
+    device = _read_device(workers.read(data, jobs), report, with_args)
+    report.code_objects = device.code_objects
+    addresses = _correlate(report, elf, device, host_roles, workers)
     return Analysis(report, addresses)
 
 
@@ -189,71 +202,95 @@ def _registered(report: BinaryReport, elf: ElfFile | None, host: list[Symbol], k
         return {}
 
 
-def _correlate(report: BinaryReport, elf: ElfFile | None, host: list[Symbol], code_objects: list[CodeObject],
-               contents: list[DeviceContents | None], addresses: AddressIndex,
-               host_roles: set[Role] | None, with_args: bool) -> None:  # fmt: skip
-    defined = [s for s in host if s.defined and s.type in ("FUNC", "OBJECT", "GNU_IFUNC", "TLS", "COMMON")]
-    device_kernels = {s.name: None for device in contents if device for s in device.kernels}
+class _HostScan:
+    """The host symbols a report needs, read from `elf`: every one when it
+    lists roles without GPU meaning; else those a GPU role may fall to
+    (stubs, registration, runtime API, the names of `names`: handles and
+    shadows), and every function of a CUDA program (its registration code
+    names handles by address).  A large library has hundreds of thousands of
+    symbols and a few thousand of these."""
+
+    def __init__(self, elf: ElfFile, every: bool, names: set[str], functions: bool):
+        self.elf, self.every, self.names, self.functions = elf, every, names, functions
+        self.symbols = self._read()
+
+    def _read(self) -> list[Symbol]:
+        symbols = _host_symbols(self.elf, None if self.every else self._keeps)
+        for section in (self.elf.symtab_section, self.elf.dynsym_section):
+            for table in (section, self.elf.sections[section.link]) if section else ():
+                release(self.elf.data, table.offset, table.size)
+        return symbols
+
+    def _keeps(self, symbol: Symbol) -> bool:
+        return (symbol.name in self.names or STUB_PREFIX in symbol.name
+                or (self.functions and symbol.type == "FUNC") or roles.general_role(symbol) is not None)  # fmt: skip
+
+    def widen(self, names: set[str], functions: bool) -> None:
+        """Reads again if `names` or `functions` ask for symbols not kept."""
+        if not self.every and (not names <= self.names or functions > self.functions):
+            self.names, self.functions = self.names | names, self.functions or functions
+            self.symbols = self._read()
+
+
+def _correlate(report: BinaryReport, elf: ElfFile | None, device: _Device, host_roles: set[Role] | None,
+               workers: Workers) -> AddressIndex:  # fmt: skip
+    code_objects, summaries = device.code_objects, device.summaries
+    wanted = host_roles if host_roles is not None else set(Role) - NOT_GPU_ROLES
+    device_kernels = {name: None for summary in summaries if summary for name, _, _ in summary.kernels}
     by_undecorated = {undecorated_kernel(name): name for name in device_kernels}
-    stubs: dict[str, Symbol] = {}
-    stub_of: dict[str, str] = {}
-    for symbol in defined:
-        if symbol.type == "FUNC" and (stub := parse_stub(symbol.name)):
-            kernel = next((n for n in stub.device_names if n in device_kernels), None) or next(
-                (by_undecorated[n] for n in stub.device_names if n in by_undecorated), stub.kernel
-            )
-            stubs.setdefault(kernel, symbol)
-            stub_of[symbol.name] = kernel
+    variable_names = {name for summary in summaries if summary for name, _, _ in summary.variables}
+    cuda_code = any(c.triple.startswith("nvptx") for c in code_objects)
+    scan = None
+    if elf is not None:
+        names = set(device_kernels) | set(by_undecorated) | variable_names
+        scan = _HostScan(elf, not wanted.isdisjoint(NOT_GPU_ROLES), names, cuda_code)
+    host = scan.symbols if scan else []
+    stubs, stub_of = _stubs(host, device_kernels, by_undecorated)
+    is_cuda = cuda_code or any(s.name.startswith("__cudaRegister") for s in host if not s.defined)
+    if scan is not None:
+        scan.widen({n for name in stubs for n in (name, undecorated_kernel(name))}, is_cuda)
+        host = scan.symbols
     host_by_name: dict[str, Symbol] = {}
-    for symbol in defined:
-        host_by_name.setdefault(symbol.name, symbol)
+    for symbol in host:
+        if symbol.defined and symbol.type in _HOST_TYPES:
+            host_by_name.setdefault(symbol.name, symbol)
 
     # Kernel names: what the device code says, then what the stubs and
     # handles say (the simulated device's functions need them to be sorted).
-    kernel_names: dict[str, None] = {}
-    for device in contents:
-        for symbol in device.kernels if device else ():
-            kernel_names.setdefault(symbol.name)
+    kernel_names = dict(device_kernels)
     for name in stubs:
         kernel_names.setdefault(name)
-    for device in contents:
-        if device and device.exported_functions:
-            for symbol in device.exported_functions:
-                (device.kernels if symbol.name in kernel_names else device.functions).append(symbol)
-            device.exported_functions = []
+    for summary in summaries:
+        if summary and summary.exported_functions:
+            for place in summary.exported_functions:
+                (summary.kernels if place[0] in kernel_names else summary.functions).append(place)
+            summary.exported_functions.clear()
 
-    is_cuda = any(c.triple.startswith("nvptx") for c in code_objects) or any(
-        s.name.startswith("__cudaRegister") for s in host if not s.defined
-    )
     registered = _registered(report, elf, host, kernel_names) if is_cuda else {}
-    kernels = {name: Kernel(name, pretty(name)) for name in kernel_names}
+    kernels = {name: Kernel(name, "") for name in kernel_names}
     functions: dict[str, DeviceEntity] = {}
     variables: dict[str, DeviceEntity] = {}
-    for code_object, device in zip(code_objects, contents):
-        if device is None:
-            continue
-        for role, symbols in (
-            (Role.DEVICE_KERNEL, device.kernels),
-            (Role.DEVICE_FUNCTION, device.functions),
-            (Role.DEVICE_VARIABLE, device.variables),
-        ):
-            for symbol in symbols:
-                instance = DeviceSymbol(code_object.index, code_object.target, symbol.name, symbol.value,
-                                        symbol.size, role)  # fmt: skip
-                if role is Role.DEVICE_KERNEL:
-                    kernels[symbol.name].device.append(instance)
-                else:
-                    table = functions if role is Role.DEVICE_FUNCTION else variables
-                    table.setdefault(symbol.name, DeviceEntity(symbol.name, pretty(symbol.name))).device.append(instance)
-                addresses.add(code_object.index, symbol, role, symbol.name if role is Role.DEVICE_KERNEL else None)
-
-    if with_args:
-        _attach_args(kernels, contents)
     # The targets that have kernels, over every container of the binary (a
     # program links one per translation unit, and nvcc adds a device link's
     # code objects without kernels).
-    kernel_targets = list(dict.fromkeys(code_object.target for code_object, device in zip(code_objects, contents)
-                                        if device and device.kernels))  # fmt: skip
+    kernel_targets = list(dict.fromkeys(code_object.target for code_object, summary in zip(code_objects, summaries)
+                                        if summary and summary.kernels))  # fmt: skip
+    for position, code_object in enumerate(code_objects):
+        summary, summaries[position] = summaries[position], None  # each summary held until it is taken apart
+        if summary is None:
+            continue
+        index, target = code_object.index, code_object.target
+        for name, value, size in summary.kernels:
+            kernels[name].device.append(DeviceSymbol(index, target, name, value, size, Role.DEVICE_KERNEL))
+        for places, table, role in ((summary.functions, functions, Role.DEVICE_FUNCTION),
+                                    (summary.variables, variables, Role.DEVICE_VARIABLE)):  # fmt: skip
+            for name, value, size in places:
+                entity = table.get(name) or table.setdefault(name, DeviceEntity(name, ""))
+                entity.device.append(DeviceSymbol(index, target, name, value, size, role))
+
+    for name, args in device.args.items():
+        if name in kernels and kernels[name].device:
+            kernels[name].args = args
     list_missing = len(kernel_targets) <= MAX_TARGETS_LISTED
     if not list_missing:
         report.notes.append(f"code objects for {len(kernel_targets)} different targets: more than"
@@ -277,37 +314,45 @@ def _correlate(report: BinaryReport, elf: ElfFile | None, host: list[Symbol], co
         if shadow is not None and shadow.type in ("OBJECT", "TLS", "COMMON") and name not in kernels:
             variable.shadow = HostRef(shadow.name, shadow.value)
 
-    wanted = host_roles if host_roles is not None else set(Role) - NOT_GPU_ROLES
     handles = {k.handle.symbol: k.name for k in kernels.values() if k.handle and k.handle.kind != "stub"}
-    listed: list[tuple[Symbol, Role, str | None]] = []
-    for symbol in host:
-        role, kernel = _host_role(symbol, stub_of, handles, variables)
-        if role is None:
-            continue
-        if symbol.defined:
-            addresses.add(None, symbol, role, kernel)
-        if role in wanted:
-            listed.append((symbol, role, kernel))
-    report.host_symbols = [HostSymbol(symbol.name, pretty(symbol.name), symbol.value, symbol.size, role, kernel)
-                           for symbol, role, kernel in listed]  # fmt: skip
+    listed = [(symbol, role, kernel) for symbol in host
+              for role, kernel in [_host_role(symbol, stub_of, handles, variables)] if role in wanted]  # fmt: skip
     report.kernels = sorted(kernels.values(), key=lambda k: k.name)
     report.device_functions = sorted(functions.values(), key=lambda f: f.name)
     report.device_variables = sorted(variables.values(), key=lambda v: v.name)
+    entities = [*report.kernels, *report.device_functions, *report.device_variables]
+    demangled = workers.demangle([*(e.name for e in entities), *(symbol.name for symbol, _, _ in listed)])
+    for entity in entities:
+        entity.demangled = demangled[entity.name] or entity.name
+    report.host_symbols = [HostSymbol(symbol.name, demangled[symbol.name] or symbol.name, symbol.value, symbol.size,
+                                      role, kernel) for symbol, role, kernel in listed]  # fmt: skip
+
+    def fill(index: AddressIndex) -> None:
+        for entity in entities:
+            for place in entity.device:
+                kernel = place.symbol if place.role is Role.DEVICE_KERNEL else None
+                index.add(place.code_object, place.address, place.size, place.symbol, place.role, kernel)
+        for symbol in host if scan is None or scan.every else _host_symbols(scan.elf):
+            role, kernel = _host_role(symbol, stub_of, handles, variables)
+            if role is not None and symbol.defined:
+                index.add(None, symbol.value, symbol.size, symbol.name, role, kernel)
+
+    return AddressIndex(fill)
 
 
-def _attach_args(kernels: dict[str, Kernel], contents: list[DeviceContents | None]) -> None:
-    """Arguments from the first code object that describes each kernel,
-    reading as few code objects' metadata as that takes."""
-    lacking = {name for name, kernel in kernels.items() if kernel.device}
-    for device in contents:
-        if not lacking:
-            return
-        if device is None or device.read_args is None or not lacking & {s.name for s in device.kernels}:
-            continue
-        described = device.kernel_args()
-        for name in lacking & described.keys():
-            kernels[name].args = described[name]
-        lacking -= described.keys()
+def _stubs(host: list[Symbol], device_kernels: dict[str, None], by_undecorated: dict[str, str]
+           ) -> tuple[dict[str, Symbol], dict[str, str]]:  # fmt: skip
+    """(kernel -> its stub, stub name -> its kernel) of the host's stub functions."""
+    stubs: dict[str, Symbol] = {}
+    stub_of: dict[str, str] = {}
+    for symbol in host:
+        if symbol.defined and symbol.type == "FUNC" and (stub := parse_stub(symbol.name)):
+            kernel = next((n for n in stub.device_names if n in device_kernels), None) or next(
+                (by_undecorated[n] for n in stub.device_names if n in by_undecorated), stub.kernel
+            )
+            stubs.setdefault(kernel, symbol)
+            stub_of[symbol.name] = kernel
+    return stubs, stub_of
 
 
 def _host_role(symbol: Symbol, stub_of: dict[str, str], handles: dict[str, str],

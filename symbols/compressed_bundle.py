@@ -17,14 +17,10 @@ bundler-19 reads versions 1 and 2 but not 3, which later LLVMs added.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import struct
 import zlib
 from dataclasses import dataclass
-
-import lz4.block
-import zstandard
 
 from symbols import offload_bundle
 from symbols.errors import FormatError
@@ -104,6 +100,9 @@ def inflate(stream: bytes | memoryview, method: str, size: int) -> bytes:
     """The `size` bytes a zlib stream, zstd frame or LZ4 block inflates to;
     anything after a zlib or zstd stream's end is ignored.  Never inflates
     more than `size` + 1 bytes."""
+    import lz4.block  # imported here: most binaries need neither
+    import zstandard
+
     inflaters = {"zlib": _inflate_zlib, "zstd": _inflate_zstd, "lz4": _inflate_lz4}
     try:
         result = inflaters[method](stream, size)
@@ -123,17 +122,28 @@ def _inflate_zlib(stream: bytes | memoryview, size: int) -> bytes:
 
 
 def _inflate_zstd(stream: bytes | memoryview, size: int) -> bytes:
+    import zstandard
+
     window_limit = max(_MIN_WINDOW_LIMIT, 1 << max(size - 1, 1).bit_length())
     decompressor = zstandard.ZstdDecompressor(max_window_size=window_limit)
+    if zstandard.frame_content_size(stream) == size:
+        # Inflated straight into its result: a stream reader would hold a
+        # window as large as the result beside it (clang's frames are one
+        # segment), twice the memory.
+        return decompressor.decompress(stream)
     with decompressor.stream_reader(stream, read_across_frames=False) as reader:
         return reader.read(size + 1)
 
 
 def _inflate_lz4(stream: bytes | memoryview, size: int) -> bytes:
-    return lz4.block.decompress(bytes(stream), uncompressed_size=size)
+    import lz4.block
+
+    return lz4.block.decompress(stream, uncompressed_size=size)
 
 
 def _truncated_md5(data: bytes) -> int:
+    import hashlib
+
     return int.from_bytes(hashlib.md5(data).digest()[:8], "little")
 
 

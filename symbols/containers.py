@@ -1,18 +1,26 @@
 """Finding the device code objects in a file: the sections of a host ELF that
 hold them (``.hip_fatbin``, ``.llvm.offloading``, ``.nv_fatbin``, bundler
-``__CLANG_OFFLOAD_BUNDLE__*`` sections), or a container given as a file."""
+``__CLANG_OFFLOAD_BUNDLE__*`` sections), or a container given as a file.
+
+Finding reads the containers' headers only, and gives `Job`s: a code object
+stored as it is, an NVIDIA fatbin entry (inflated if compressed), or every
+entry of a compressed bundle (known only once it is inflated).  `read` reads
+one job, in any process that has the file's bytes, and gives each code
+object's summary: one inflated image at a time is alive, never the file's.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
-from typing import Callable
+from typing import NamedTuple
 
-from symbols import amdgpu_metadata, compressed_bundle, nv_fatbin, offload_binary, offload_bundle
+from symbols import amdgpu_metadata, compressed_bundle, device_code, nv_fatbin, offload_binary, offload_bundle
 from symbols.elf import EM_AMDGPU, EM_CUDA, EM_X86_64, SHT_NOBITS, SHT_NOTE, ElfFile, Section, check_disjoint
 from symbols.elf import MAGIC as ELF_MAGIC
 from symbols.errors import FormatError
-from symbols.device_code import SIM_KERNEL_TABLE
+from symbols.device_code import SIM_KERNEL_TABLE, Summary
 from symbols.model import CodeObject
 
 #: Decompression limits: never more than this in all, nor this many times the
@@ -29,37 +37,41 @@ _NT_CUDA_TKINFO = 2000
 _TKINFO_ARCH = re.compile(rb"-arch (sm_[0-9]+[af]?)\b")
 
 
-@dataclass
-class Found:
+@dataclass(frozen=True)
+class Job:
+    """Code objects read in one go: `code_object`, stored in the file (an
+    ``image``, or a ``fatbin`` `entry`), or the entries of the compressed
+    bundle of `size` bytes at `offset` (``compressed-bundle``, `code_object`
+    None).  Offsets are the file's."""
+
+    kind: str
+    offset: int
+    size: int
+    code_object: CodeObject | None = None
+    entry: nv_fatbin.FatbinEntry | None = None
+
+
+class Read(NamedTuple):
+    """A code object read: its summary, or None and why (`error`; None when
+    it is compressed in a format nobody reads).  Its index is unset."""
+
     code_object: CodeObject
-    # The code object's bytes, made on demand (inflating a compressed entry),
-    # so that only one inflated image need be alive at a time; None when it
-    # is compressed in a format nobody reads.
-    load: Callable[[], bytes | memoryview | None]
+    summary: Summary | None
+    error: str | None
 
 
-class _Collector:
+def _code_object(target: str, triple: str, container: str, offset: int, size: int, compressed: bool,
+                 image_format: str) -> CodeObject:  # fmt: skip
+    return CodeObject(-1, target, triple, container, offset, size, compressed, image_format)
+
+
+class _Planner:
     def __init__(self) -> None:
-        self.found: list[Found] = []
+        self.jobs: list[Job] = []
 
-    def add(self, target: str, triple: str, container: str, offset: int, size: int, compressed: bool,
-            image: bytes | memoryview | None, image_format: str,
-            load: Callable[[], bytes | memoryview | None] | None = None) -> None:  # fmt: skip
-        index = len(self.found)
-        code_object = CodeObject(index, target, triple, container, offset, size, compressed, image_format)
-        self.found.append(Found(code_object, load or (lambda: image)))
-
-    def bundle_entries(self, bundle: bytes | memoryview, file_offset: int, compressed: bool) -> None:
-        container = "compressed-offload-bundle" if compressed else "offload-bundle"
-        entries = [entry for entry in offload_bundle.read_entries(bundle) if entry.size]
-        check_disjoint([(entry.offset, entry.size, f"bundle entry {entry.id}") for entry in entries])
-        for entry in entries:
-            kind, triple, target = offload_bundle.split_id(entry.id)
-            if kind == "host":
-                continue
-            image = memoryview(bundle)[entry.offset : entry.offset + entry.size]
-            offset = file_offset if compressed else file_offset + entry.offset
-            self.add(target, triple, container, offset, entry.size, compressed, image, "elf")
+    def image(self, target: str, triple: str, container: str, offset: int, size: int, image_format: str) -> None:
+        code_object = _code_object(target, triple, container, offset, size, False, image_format)
+        self.jobs.append(Job("image", offset, size, code_object))
 
     def bundles(self, data: memoryview, file_offset: int) -> None:
         """Every bundle in `data` (a .hip_fatbin section or a bundle file):
@@ -69,45 +81,86 @@ class _Collector:
             start = match.start()
             piece = data[start : start + compressed_bundle.bundle_length(data[start:])]
             if match.group() == b"CCOB":
-                limit = min(MAX_DECOMPRESSED, MAX_RATIO * len(piece))
-                self.bundle_entries(compressed_bundle.decompress(piece, max_output=limit), file_offset + start, True)
+                self.jobs.append(Job("compressed-bundle", file_offset + start, len(piece)))
             else:
-                self.bundle_entries(piece, file_offset + start, False)
+                for entry in _device_entries(piece):
+                    _, triple, target = offload_bundle.split_id(entry.id)
+                    self.image(target, triple, "offload-bundle", file_offset + start + entry.offset, entry.size, "elf")
             cursor = start + len(piece)  # past its header at least: the next bundle is not inside this one
 
     def offload_binaries(self, data: memoryview, file_offset: int) -> None:
         for image in offload_binary.read_images(data):
             image_format = {"elf": "elf", "object": "elf", "cubin": "elf", "ptx": "ptx"}.get(image.image_kind, "unknown")
-            view = data[image.offset : image.offset + image.size]
-            self.add(image.arch, image.triple, "offload-binary", file_offset + image.offset, image.size, False,
-                     view if image_format != "unknown" else None, image_format)  # fmt: skip
+            self.image(image.arch, image.triple, "offload-binary", file_offset + image.offset, image.size, image_format)
 
     def nv_fatbins(self, data: memoryview, file_offset: int) -> None:
         for entry in nv_fatbin.read_entries(data):
-            limit = min(MAX_DECOMPRESSED, MAX_RATIO * max(entry.size, 1))
             readable = not entry.compressed or entry.compression in nv_fatbin.INFLATABLE
             image_format = "unknown" if not readable else ("elf" if entry.kind == "cubin" else "ptx")
-            self.add(entry.target, "nvptx64-nvidia-cuda", "nv-fatbin", file_offset + entry.offset, entry.size,
-                     entry.compressed, None, image_format,
-                     lambda entry=entry, limit=limit: nv_fatbin.payload(data, entry, max_output=limit))  # fmt: skip
+            offset = file_offset + entry.offset
+            code_object = _code_object(entry.target, "nvptx64-nvidia-cuda", "nv-fatbin", offset, entry.size,
+                                       entry.compressed, image_format)  # fmt: skip
+            self.jobs.append(Job("fatbin", offset, entry.size, code_object, dataclasses.replace(entry, offset=offset)))
 
 
-def in_elf(elf: ElfFile) -> list[Found]:
-    """The code objects held by the sections of a host ELF file."""
-    collector = _Collector()
+def _device_entries(bundle: bytes | memoryview) -> list[offload_bundle.Entry]:
+    """The entries of the bundle at the start of `bundle` that hold device
+    code, checked not to overlap."""
+    entries = [entry for entry in offload_bundle.read_entries(bundle) if entry.size]
+    check_disjoint([(entry.offset, entry.size, f"bundle entry {entry.id}") for entry in entries])
+    return [entry for entry in entries if offload_bundle.split_id(entry.id)[0] != "host"]
+
+
+def in_elf(elf: ElfFile) -> list[Job]:
+    """The jobs reading the code objects held by the sections of a host ELF file."""
+    planner = _Planner()
     for section in elf.disjoint([section for section in elf.sections if _holds_code_objects(section)]):
         data = elf.contents(section)
         if section.name == ".hip_fatbin":
-            collector.bundles(data, section.offset)
+            planner.bundles(data, section.offset)
         elif section.name.startswith(_BUNDLER_SECTION) and section.size:
             kind, triple, target = offload_bundle.split_id(section.name[len(_BUNDLER_SECTION) :])
             if kind != "host":
-                collector.add(target, triple, "offload-bundle", section.offset, section.size, False, data, "elf")
+                planner.image(target, triple, "offload-bundle", section.offset, section.size, "elf")
         elif section.name == ".llvm.offloading":
-            collector.offload_binaries(data, section.offset)
+            planner.offload_binaries(data, section.offset)
         elif section.name == ".nv_fatbin":
-            collector.nv_fatbins(data, section.offset)
-    return collector.found
+            planner.nv_fatbins(data, section.offset)
+    return planner.jobs
+
+
+def read(data: memoryview, job: Job) -> list[Read]:
+    """The code objects of `job`, read from `data` (the whole file).  Raises
+    FormatError for a compressed bundle that cannot be inflated or read:
+    the file itself is corrupt; a code object that cannot be read is a
+    Read with its error."""
+    if job.kind == "compressed-bundle":
+        limit = min(MAX_DECOMPRESSED, MAX_RATIO * job.size)
+        bundle = memoryview(compressed_bundle.decompress(data[job.offset : job.offset + job.size], max_output=limit))
+        reads = []
+        for entry in _device_entries(bundle):
+            _, triple, target = offload_bundle.split_id(entry.id)
+            code_object = _code_object(target, triple, "compressed-offload-bundle", job.offset, entry.size, True, "elf")
+            reads.append(_summarized(code_object, bundle[entry.offset : entry.offset + entry.size]))
+        return reads
+    code_object = job.code_object
+    if code_object.format == "unknown":
+        return [Read(code_object, None, None)]
+    if job.kind == "image":
+        return [_summarized(code_object, data[job.offset : job.offset + job.size])]
+    limit = min(MAX_DECOMPRESSED, MAX_RATIO * max(job.size, 1))
+    try:
+        image = nv_fatbin.payload(data, job.entry, max_output=limit)
+    except FormatError as error:
+        return [Read(code_object, None, str(error))]
+    return [Read(code_object, None, None) if image is None else _summarized(code_object, image)]
+
+
+def _summarized(code_object: CodeObject, image: bytes | memoryview) -> Read:
+    try:
+        return Read(code_object, device_code.summarize(device_code.read(image, code_object.format)), None)
+    except FormatError as error:
+        return Read(code_object, None, str(error))
 
 
 def _holds_code_objects(section: Section) -> bool:
@@ -121,32 +174,33 @@ def _holds_code_objects(section: Section) -> bool:
     )
 
 
-def in_container_file(data: memoryview) -> list[Found] | None:
-    """The code objects of a file that is itself a container or a code
-    object; None when it is neither (a host ELF, or not a known format)."""
+def in_container_file(data: memoryview) -> list[Job] | None:
+    """The jobs reading the code objects of a file that is itself a
+    container or a code object; None when it is neither (a host ELF, or not
+    a known format)."""
     head = bytes(data[:24])
-    collector = _Collector()
+    planner = _Planner()
     if head.startswith((offload_bundle.MAGIC, b"CCOB")):
-        collector.bundles(data, 0)
+        planner.bundles(data, 0)
     elif head.startswith(_FATBIN_MAGIC):
-        collector.nv_fatbins(data, 0)
+        planner.nv_fatbins(data, 0)
     elif head.startswith(_OFFLOAD_BINARY_MAGIC):
-        collector.offload_binaries(data, 0)
+        planner.offload_binaries(data, 0)
     elif head.startswith(ELF_MAGIC):
         elf = ElfFile(data)
         if elf.machine == EM_AMDGPU:
-            collector.add(_amdgpu_target(elf), "amdgcn-amd-amdhsa", "file", 0, len(data), False, data, "elf")
+            planner.image(_amdgpu_target(elf), "amdgcn-amd-amdhsa", "file", 0, len(data), "elf")
         elif elf.machine == EM_CUDA:
-            collector.add(_cubin_target(elf), "nvptx64-nvidia-cuda", "file", 0, len(data), False, data, "elf")
+            planner.image(_cubin_target(elf), "nvptx64-nvidia-cuda", "file", 0, len(data), "elf")
         elif elf.machine == EM_X86_64 and any(s.name == SIM_KERNEL_TABLE and s.defined for s in elf.dynsym):
             # A simulated-device code object, standing alone: its kernel table says so.
             _, triple, target = offload_bundle.split_id(offload_bundle.SIM_ID)
-            collector.add(target, triple, "file", 0, len(data), False, data, "elf")
+            planner.image(target, triple, "file", 0, len(data), "elf")
         else:
             return None
     else:
         raise FormatError("neither an ELF file nor a known GPU container")
-    return collector.found
+    return planner.jobs
 
 
 def _amdgpu_target(elf: ElfFile) -> str:

@@ -8,6 +8,7 @@ one) without copying section contents, unpacks symbol tables in bulk with
 
 from __future__ import annotations
 
+import re
 import struct
 from dataclasses import dataclass
 from functools import cached_property
@@ -137,9 +138,9 @@ class ElfFile:
             sections.append(Section(index, name_of(name), type_, flags, addr, offset, size, link, info, entsize))
         return sections
 
-    def _section_contents(self, raw: tuple, what: str) -> bytes:
+    def _section_contents(self, raw: tuple, what: str) -> memoryview:
         type_, offset, size = raw[1], raw[4], raw[5]
-        return b"" if type_ == SHT_NOBITS else bytes(self.bytes_at(offset, size, what))
+        return memoryview(b"") if type_ == SHT_NOBITS else self.bytes_at(offset, size, what)
 
     @cached_property
     def _sections_by_name(self) -> dict[str, Section]:
@@ -191,15 +192,19 @@ class ElfFile:
         (NOTYPE LOCAL, most of a GPU code object's table), section and file
         symbols are left out before their names are even read, unless
         `every` (then entry i + 1 of the table is item i)."""
+        return list(self.iter_symbols(section, every))
+
+    def iter_symbols(self, section: Section, every: bool = False) -> Iterator[Symbol]:
+        """`symbols`, one at a time: a caller keeping few of a large table's
+        symbols never holds them all."""
         entry = self.endian + ("IBBHQQ" if self.is64 else "IIIBBH")
         entry_size = struct.calcsize(entry)
         if section.size % entry_size:
             raise FormatError(f"{section.name}: size {section.size} is not a multiple of {entry_size}")
         if section.link >= len(self.sections):
             raise FormatError(f"{section.name}: string table index {section.link} out of range")
-        name_of = _string_table(bytes(self.contents(self.sections[section.link])), section.size, section.name)
+        name_of = _string_table(self.contents(self.sections[section.link]), section.size, section.name)
         table = self.contents(section)
-        symbols = []
         for fields in struct.iter_unpack(entry, table[entry_size:]):
             if self.is64:
                 name, info, other, shndx, value, size = fields
@@ -207,19 +212,24 @@ class ElfFile:
                 name, value, size, info, other, shndx = fields
             if info in _LEFT_OUT and not every:
                 continue
-            symbols.append(Symbol(name_of(name), value, size, _TYPES[info & 0xF], _BINDS[info >> 4], other, shndx))
-        return symbols
+            yield Symbol(name_of(name), value, size, _TYPES[info & 0xF], _BINDS[info >> 4], other, shndx)
+
+    @cached_property
+    def symtab_section(self) -> Section | None:
+        return next((s for s in self.sections if s.type == SHT_SYMTAB), None)
+
+    @cached_property
+    def dynsym_section(self) -> Section | None:
+        return next((s for s in self.sections if s.type == SHT_DYNSYM), None)
 
     @cached_property
     def symtab(self) -> list[Symbol]:
         """.symtab, or empty when the file is stripped of it."""
-        section = next((s for s in self.sections if s.type == SHT_SYMTAB), None)
-        return self.symbols(section) if section else []
+        return self.symbols(self.symtab_section) if self.symtab_section else []
 
     @cached_property
     def dynsym(self) -> list[Symbol]:
-        section = next((s for s in self.sections if s.type == SHT_DYNSYM), None)
-        return self.symbols(section) if section else []
+        return self.symbols(self.dynsym_section) if self.dynsym_section else []
 
     def relocations(self, section: Section) -> list[Relocation]:
         """The entries of a RELA section."""
@@ -279,27 +289,39 @@ NAME_BUDGET = 4
 NAME_SLACK = 1 << 20
 
 
-def _string_table(table: bytes, entries_size: int, what: str):
+def _string_table(table: memoryview, entries_size: int, what: str):
     """A function from offset to the NUL-terminated string there (an offset
     past the end names ""), for the `entries_size` bytes of entries (symbols,
-    section headers) of `what`.  An ASCII table (nearly all are) is decoded
-    once and sliced, not decoded per name."""
-    ascii = table.isascii()
-    text: str | bytes = table.decode("ascii") if ascii else table
-    nul = "\0" if ascii else b"\0"
-    size = len(text)
+    section headers) of `what`.  A table of up to WHOLE_TABLE bytes, in
+    ASCII, is decoded once and sliced; a larger one (a library's, of 100 MB)
+    is neither copied nor decoded whole: each name is decoded alone, from
+    the table as it lies in the file."""
+    size = len(table)
     budget = NAME_BUDGET * (size + entries_size) + NAME_SLACK
+    # A small ASCII table (a code object's, nearly all) is faster decoded once and sliced.
+    whole = bytes(table) if size <= WHOLE_TABLE else b""
+    text = whole.decode("ascii") if whole and whole.isascii() else None
 
     def name_at(offset: int) -> str:
         nonlocal budget
         if offset >= size:
             return ""
-        end = text.find(nul, offset)
-        if end < 0:
-            end = size
+        if text is not None:
+            end = text.find("\0", offset)
+            end = size if end < 0 else end
+        else:
+            end = _NUL.search(table, offset)
+            end = end.start() if end else size
         budget -= end - offset
         if budget < 0:
             raise FormatError(f"{what}: names overlap, together over {NAME_BUDGET} times the size of the tables")
-        return text[offset:end] if ascii else table[offset:end].decode("utf-8", "replace")
+        return text[offset:end] if text is not None else str(table[offset:end], "utf-8", "replace")
 
     return name_at
+
+
+#: String tables up to this size are decoded whole.
+WHOLE_TABLE = 4 << 20
+
+
+_NUL = re.compile(b"\0")

@@ -55,7 +55,7 @@ class CodeObject:
         }
 
 
-@dataclass
+@dataclass(slots=True)
 class DeviceSymbol:
     code_object: int
     target: str
@@ -74,7 +74,7 @@ class DeviceSymbol:
         }
 
 
-@dataclass
+@dataclass(slots=True)
 class HostRef:
     symbol: str
     address: int
@@ -87,7 +87,7 @@ class HostRef:
         return out
 
 
-@dataclass
+@dataclass(slots=True)
 class KernelArg:
     name: str | None
     type_name: str | None
@@ -105,7 +105,7 @@ class KernelArg:
         }
 
 
-@dataclass
+@dataclass(slots=True)
 class Kernel:
     """One kernel: its host stub and handle and its instances on the devices."""
 
@@ -129,7 +129,7 @@ class Kernel:
         }
 
 
-@dataclass
+@dataclass(slots=True)
 class DeviceEntity:
     """A device function or device variable, with its instances."""
 
@@ -145,7 +145,7 @@ class DeviceEntity:
         return out
 
 
-@dataclass
+@dataclass(slots=True)
 class HostSymbol:
     symbol: str
     demangled: str

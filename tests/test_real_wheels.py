@@ -11,7 +11,9 @@ cupy/random/_generator_api and cupy/cuda/cub of the ROCm wheel (11 and
 153 MB, 9 gfx targets, 48 and 1,388 kernels), and those and cupy/cuda/thrust
 of the CUDA 12 wheel (13, 48 and 79 MB, 12 cubins and a PTX each, all LZ4-
 compressed) and of the CUDA 13 wheel (9, 15 and 21 MB, 7 cubins and a PTX
-each); about 25 s once downloaded.
+each); and JAX's ROCm plugin, xla_rocm_plugin.so (438 MiB: 45 zstd-
+compressed bundles of 27 targets, 1,215 code objects), whose bundles are
+inflated here by bench/wheels.py's own reader; about 90 s once downloaded.
 
 Deselect them with ``-k 'not real_wheels'``, or skip them with
 ``GPUSYM_REAL_WHEELS=0``.
@@ -488,6 +490,70 @@ def test_cuda_handles_are_the_functions_the_registration_code_registers(cuda_lib
         named = {(n, n) for names in functions.values() for n in names if n in kernel_names}
         assert_same({(n, h["symbol"]) for n, h in handles.items() if (h["symbol"], h["symbol"]) in named}, named,
                     "host functions named like a kernel, and the kernel whose handle they are")  # fmt: skip
+
+
+# ---- JAX's ROCm plugin: compressed bundles, inflated without gpusym ----
+
+
+@pytest.fixture(scope="module")
+def jax_library() -> Path:
+    try:
+        return wheels.library(wheels.JAX_ROCM, ".hip_fatbin", "largest")[1]
+    except wheels.Unavailable as error:
+        pytest.skip(f"cannot download {wheels.JAX_ROCM.package}: {error}")
+
+
+def compressed_bundles(library: Path):
+    """(file offset, bytes) of each compressed bundle in ``.hip_fatbin``
+    (versions 2 and 3 record their size), one at a time."""
+    start, size = wheels.describe_elf_sections(library)[".hip_fatbin"]
+    with open(library, "rb") as stream:
+        stream.seek(start)
+        data = stream.read(size)
+    position = 0
+    while (found := re.compile(rb"CCOB").search(data, position)) is not None:
+        version = struct.unpack_from("<H", data, found.start() + 4)[0]
+        assert version in (2, 3), f"compressed bundle version {version} at {start + found.start():#x}"
+        total = struct.unpack_from("<Q" if version == 3 else "<I", data, found.start() + 8)[0]
+        yield start + found.start(), data[found.start() : found.start() + total]
+        position = found.start() + total
+
+
+def amdgpu_kernels(image: bytes) -> set[tuple[str, int, int]]:
+    """(name, address, size) of the FUNC symbols with a ``.kd`` descriptor, by pyelftools."""
+    from elftools.elf.elffile import ELFFile
+
+    symbols = list(ELFFile(io.BytesIO(image)).get_section_by_name(".symtab").iter_symbols())
+    descriptors = {s.name for s in symbols}
+    return {(s.name, s["st_value"], s["st_size"]) for s in symbols
+            if s["st_info"]["type"] == "STT_FUNC" and s["st_shndx"] != "SHN_UNDEF" and f"{s.name}.kd" in descriptors}  # fmt: skip
+
+
+def test_jax_code_objects_and_one_targets_kernels_are_the_inflated_bundles(jax_library):
+    """Every entry of every compressed bundle is a code object, in order, at
+    its bundle's offset; the kernels gpusym reports for one target are, in
+    each of its 45 code objects, those pyelftools finds there."""
+    result = run_gpusym("query", "--json", "--role", "device-kernel", "--kernel", "^$", jax_library)
+    assert result.returncode == 0, describe(result)
+    (binary,) = json.loads(result.stdout)["binaries"]
+    code_objects = binary["code_objects"]
+    target = min(c["target"] for c in code_objects)
+    expected, kernels = [], {}
+    for offset, bundle in compressed_bundles(jax_library):
+        for entry in wheels.bundle_entries(bundle):
+            if entry.target:
+                if entry.target == target:
+                    kernels[len(expected)] = amdgpu_kernels(bytes(entry.data))
+                expected.append((offset, entry.target, len(entry.data), "compressed-offload-bundle", True))
+    reported = [(c["offset"], c["target"], c["size"], c["container"], c["compressed"]) for c in code_objects]
+    assert reported == expected
+    assert binary["notes"] == []
+    result = run_gpusym("query", "--jsonl", "--role", "device-kernel", "--target", target, jax_library)
+    assert result.returncode == 0, describe(result)
+    instances = [d for line in result.stdout.splitlines() for d in json.loads(line)["device"]]
+    assert_same({(d["code_object"], d["symbol"], d["address"], d["size"]) for d in instances},
+                {(index, *kernel) for index, found in kernels.items() for kernel in found},
+                f"(code object, kernel, address, size) of {target}")  # fmt: skip
 
 
 def test_download_failure_is_a_reason_not_a_crash(tmp_path, monkeypatch):
