@@ -139,11 +139,7 @@ __gpusym_wave_step:
         CALL_OF %rax, %r8, %r11, %r10
         movl    $WAVE_STEP, CALL_OP(%r11)
         movq    $STEP_SITE, CALL_SITE(%r11)
-        movq    %rsp, LANE_SAVED_SP(%rax)
-        movl    $AT_WAVE_OP, LANE_STATE(%rax)   /* one more waits, the next goes on: as many wait */
-        leaq    LANE_SIZE(%rax), %rdx
-        movq    EXECUTOR_RECORD(%r8), %r9
-        RESUME_LANE %rdx, %r9, %r10
+        WAIT_FOR_NEXT_LANE %rax, %r8
 1:      movq    %rsp, %rdi
         callq   gpusym_wave_step_sp
         movq    %rax, %rsp
@@ -187,11 +183,7 @@ __gpusym_wave_meet:
         movq    %r10, CALL_SITE(%r11)
         cmpl    $WAVE_OP_DONE, LANE_SIZE+LANE_STATE(%rax)
         jne     1f
-        movq    %rsp, LANE_SAVED_SP(%rax)
-        movl    $AT_WAVE_OP, LANE_STATE(%rax)   /* one more waits, the next goes on: as many wait */
-        leaq    LANE_SIZE(%rax), %rdx
-        movq    EXECUTOR_RECORD(%r8), %r9
-        RESUME_LANE %rdx, %r9, %r10
+        WAIT_FOR_NEXT_LANE %rax, %r8
 1:      movq    %rsp, %rdi
         subq    $8, %rsp                        /* aligned for the call */
         .cfi_adjust_cfa_offset 8

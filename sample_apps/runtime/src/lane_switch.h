@@ -42,6 +42,17 @@
         movq    %fs:(%rcx), %rax
 .endm
 
+/* The running `lane` waits at a meeting of its wavefront, its context at
+ * the stack pointer, and the next lane, which has its result of the last
+ * meeting, goes on: as many lanes wait as before. */
+.macro WAIT_FOR_NEXT_LANE lane, executor
+        movq    %rsp, LANE_SAVED_SP(\lane)
+        movl    $AT_WAVE_OP, LANE_STATE(\lane)
+        leaq    LANE_SIZE(\lane), %rdx
+        movq    EXECUTOR_RECORD(\executor), %r9
+        RESUME_LANE %rdx, %r9, %r10
+.endm
+
 /* `out` = &executor.calls[index of `lane`]: the lane's offset from the
  * first is index * 72, times the inverse of 9 is index * 8, times 5 is
  * index * CALL_SIZE. */
