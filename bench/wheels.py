@@ -43,11 +43,22 @@ _NETWORK_TROUBLE = re.compile(r"connection|name resolution|timed out|unreachable
 class Wheel:
     package: str  # as on PyPI
     version: str  # pinned: the figures and the tests' libraries stay the same
+    python: str = PYTHON_TAG  # the wheel's python tag; "py3" wheels have no ABI tag ("none")
+    platform: str = PLATFORM
+
+    @property
+    def abi(self) -> str:
+        return self.python if self.python.startswith("cp") else "none"
 
 
 CUPY_ROCM = Wheel("cupy-rocm-7-0", "14.2.0")
 CUPY_CUDA = Wheel("cupy-cuda12x", "14.2.0")
 CUPY_CUDA13 = Wheel("cupy-cuda13x", "14.2.0")
+#: Names of kernels that real compilers emit beyond CuPy's: cute/cutlass
+#: templates (nvcc 13) and XLA's ROCm kernels (hipcc), whose library is the
+#: largest GPU library here (about 4 million demangled lines).
+TRANSFORMER_ENGINE_CU13 = Wheel("transformer-engine-cu13", "2.20.2", "py3", "manylinux_2_28_x86_64")
+JAX_ROCM7_PJRT = Wheel("jax-rocm7-pjrt", "0.12.0", "py3", "manylinux_2_27_x86_64")
 
 
 class Unavailable(Exception):
@@ -68,7 +79,7 @@ def wheels_dir() -> Path:
 
 def _wheel_pattern(wheel: Wheel) -> str:
     name = re.sub(r"[-_.]+", "_", wheel.package).lower()
-    return f"{name}-{wheel.version}-{PYTHON_TAG}-{PYTHON_TAG}-*x86_64.whl"
+    return f"{name}-{wheel.version}-{wheel.python}-{wheel.abi}-*x86_64.whl"
 
 
 _failures: dict[tuple[Wheel, Path], Unavailable] = {}  # tried once per process and cache
@@ -95,7 +106,7 @@ def _download(wheel: Wheel, directory: Path) -> Path:
     with tempfile.TemporaryDirectory(dir=directory, prefix=".download-") as temporary:
         command = [
             sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-            "--implementation", "cp", "--python-version", "3.11", "--abi", PYTHON_TAG, "--platform", PLATFORM,
+            "--implementation", "cp", "--python-version", "3.11", "--abi", wheel.abi, "--platform", wheel.platform,
             "--disable-pip-version-check", "--no-input", "--quiet", "--retries", "1", "--timeout", "30",
             "--dest", temporary, f"{wheel.package}=={wheel.version}",
         ]  # fmt: skip
@@ -267,8 +278,8 @@ def describe_elf_sections(path: Path) -> dict[str, tuple[int, int]]:
         return {s.name: (s["sh_offset"], s["sh_size"]) for s in ELFFile(stream).iter_sections()}
 
 
-if __name__ == "__main__":  # python bench/wheels.py: fetch both wheels into the cache and say what they hold
-    for choice in (CUPY_ROCM, CUPY_CUDA, CUPY_CUDA13):
+if __name__ == "__main__":  # python bench/wheels.py: fetch the wheels into the cache and say what they hold
+    for choice in (CUPY_ROCM, CUPY_CUDA, CUPY_CUDA13, TRANSFORMER_ENGINE_CU13, JAX_ROCM7_PJRT):
         try:
             path = download(choice)
         except Unavailable as error:
