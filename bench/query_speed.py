@@ -13,7 +13,9 @@ interleaved, each REPEAT times (median and min reported):
     tell stubs and handles, -C gives the demangled ones), outputs parsed into
     the same facts: wall time of the whole, peak RSS of its largest step;
 (c) pyelftools over every symbol of the host and of each code object
-    (bundle entries sliced by bench/wheels.py): wall time and peak RSS.
+    (bundle entries sliced by bench/wheels.py): wall time and peak RSS;
+(d) ``gpusym query --table LIB > /dev/null``: the table for people, against
+    (a) (bar: at most 1.5x).
 
 Then files per second of ``gpusym query --json -r`` with ``-j 2`` and ``-j 1``
 on a directory of 50 sample programs (sample_apps/programs, built once).
@@ -47,6 +49,7 @@ import wheels  # noqa: E402  (bench/wheels.py, beside this file)
 
 REPEAT = 5
 BAR_RATIO, AIM_RATIO, BAR_MEMORY_MB = 0.2, 0.1, 400
+BAR_TABLE_RATIO = 1.5  # --table against --json
 SAMPLE_FILES = 50
 OBJCOPY, BUNDLER, NM = "llvm-objcopy-19", "clang-offload-bundler-19", "llvm-nm-19"
 STEP_TIMEOUT = 600
@@ -136,8 +139,8 @@ class Facts:
 # ---- (a) gpusym ----
 
 
-def gpusym_once(library: Path) -> Run:
-    return checked([*wheels.gpusym_command(), "query", "--json", library])
+def gpusym_once(library: Path, output: str = "--json") -> Run:
+    return checked([*wheels.gpusym_command(), "query", output, library])
 
 
 def gpusym_facts(library: Path) -> tuple[Facts, dict]:
@@ -305,20 +308,22 @@ def measure_library(repeat: int) -> int:
                        for k, v in json.loads(pyelftools_once(library, capture=True).stdout).items()})  # fmt: skip
     for line in _describe_library(wheel_path, library, binary):
         print(line)
-    series = {"a": Series(), "b": Series(), "c": Series()}
+    series = {"a": Series(), "b": Series(), "c": Series(), "d": Series()}
     with tempfile.TemporaryDirectory(prefix="gpusym-bench-") as temporary:
         facts_b = Facts()
-        for _ in range(repeat):  # interleaved, so that the machine's noise falls on all three alike
+        for _ in range(repeat):  # interleaved, so that the machine's noise falls on all alike
             run = gpusym_once(library)
             series["a"].add(run.seconds, run.max_rss)
             facts_b, seconds, peak = llvm_pipeline(library, Path(temporary))
             series["b"].add(seconds, peak)
             run = pyelftools_once(library)
             series["c"].add(run.seconds, run.max_rss)
-    a, b, c = series["a"], series["b"], series["c"]
+            run = gpusym_once(library, "--table")
+            series["d"].add(run.seconds, run.max_rss)
+    a, b, c, d = series["a"], series["b"], series["c"], series["d"]
     print(f"\n{'method (' + str(repeat) + ' runs)':<34}{'median s':>10}{'min s':>9}{'peak MB':>9}  facts")
     for key, label, facts in (("a", "(a) gpusym query --json", facts_a), ("b", "(b) LLVM tools pipeline", facts_b),
-                              ("c", "(c) pyelftools loop", facts_c)):  # fmt: skip
+                              ("c", "(c) pyelftools loop", facts_c), ("d", "(d) gpusym query --table", facts_a)):  # fmt: skip
         s = series[key]
         print(f"{label:<34}{s.median:>10.2f}{min(s.seconds):>9.2f}{s.peak_mb:>9.0f}  {facts.summary()}")
     missing = (facts_b.pairs | facts_c.pairs) - facts_a.pairs
@@ -329,6 +334,9 @@ def measure_library(repeat: int) -> int:
     print(f"ratio a/b: {ratio_b:.3f}x  (bar <= {BAR_RATIO}x: {_verdict(ratio_b <= BAR_RATIO)}; "
           f"aim <= {AIM_RATIO}x: {_verdict(ratio_b <= AIM_RATIO)})")  # fmt: skip
     print(f"ratio a/c: {ratio_c:.3f}x")
+    ratio_table = d.median / a.median
+    print(f"ratio d/a: {ratio_table:.2f}x  (--table against --json, bar <= {BAR_TABLE_RATIO}x: "
+          f"{_verdict(ratio_table <= BAR_TABLE_RATIO)})")  # fmt: skip
     print(f"gpusym peak memory: {a.peak_mb:.0f} MB  (bar < {BAR_MEMORY_MB} MB: {_verdict(a.peak_mb < BAR_MEMORY_MB)})")
     return 0
 
