@@ -1,0 +1,1225 @@
+"""C++ names demangled as ``llvm-cxxfilt`` (LLVM 19) prints them.
+
+A port of the parsing half of LLVM 19's ``ItaniumDemangle.h``;
+`symbols.llvm_nodes` prints.  `demangle` gives None for what llvm-cxxfilt
+leaves as it is: names that are not ``_Z...``, names outside the grammar
+LLVM reads, and (a limit of gpusym) names that would print longer than
+``OUTPUT_RATIO`` times their length plus 4 KB, or deeper than Python
+recurses.  Differences from libstdc++'s ``__cxa_demangle`` (what
+`symbols.demangle` and gdb print): ``>>`` without a space, lambdas as
+``'lambda'(int)`` and unnamed types as ``'unnamed'``, ``std::nullptr_t``,
+expressions as C++ (``decltype(fp + 1)``), clone suffixes as
+`` (.cold.1)``; ``DF16_`` is ``_Float16`` in both, and ``DF16b`` is
+demangled by neither LLVM 19 nor here.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from symbols import llvm_nodes as n
+
+#: Names print at most this many times their length, plus 4 KB (real names
+#: print at most about 20 times as long); past that, None.
+OUTPUT_RATIO = 64
+
+
+class _Fail(Exception):
+    """The name is outside the grammar (LLVM's parser returns nullptr)."""
+
+
+_BUILTINS = {
+    "v": "void", "w": "wchar_t", "b": "bool", "c": "char", "a": "signed char", "h": "unsigned char", "s": "short",
+    "t": "unsigned short", "i": "int", "j": "unsigned int", "l": "long", "m": "unsigned long", "x": "long long",
+    "y": "unsigned long long", "n": "__int128", "o": "unsigned __int128", "f": "float", "d": "double",
+    "e": "long double", "g": "__float128", "z": "...",
+}  # fmt: skip
+_D_BUILTINS = {"d": "decimal64", "e": "decimal128", "f": "decimal32", "h": "half", "i": "char32_t", "s": "char16_t",
+               "u": "char8_t", "a": "auto", "c": "decltype(auto)", "n": "std::nullptr_t"}  # fmt: skip
+_INTEGER_LITERALS = {"w": "wchar_t", "c": "char", "a": "signed char", "h": "unsigned char", "s": "short",
+                     "t": "unsigned short", "i": "", "j": "u", "l": "l", "m": "ul", "x": "ll", "y": "ull",
+                     "n": "__int128", "o": "unsigned __int128"}  # fmt: skip
+
+# Operator kinds (OperatorInfo::OIKind); those from NAMED_CAST on cannot be named.
+PREFIX, POSTFIX_OP, BINARY, ARRAY, MEMBER, NEW, DEL, CALL, CCAST, CONDITIONAL, NAME_ONLY, NAMED_CAST, OF_ID = range(13)
+#: Encoding -> (kind, flag, precedence, name), as LLVM's table.
+_OPERATORS = {
+    "aN": (BINARY, False, n.ASSIGN, "operator&="), "aS": (BINARY, False, n.ASSIGN, "operator="),
+    "aa": (BINARY, False, n.ANDIF, "operator&&"), "ad": (PREFIX, False, n.UNARY, "operator&"),
+    "an": (BINARY, False, n.AND, "operator&"), "at": (OF_ID, True, n.UNARY, "alignof "),
+    "aw": (NAME_ONLY, False, n.PRIMARY, "operator co_await"), "az": (OF_ID, False, n.UNARY, "alignof "),
+    "cc": (NAMED_CAST, False, n.POSTFIX, "const_cast"), "cl": (CALL, False, n.POSTFIX, "operator()"),
+    "cm": (BINARY, False, n.COMMA, "operator,"), "co": (PREFIX, False, n.UNARY, "operator~"),
+    "cv": (CCAST, False, n.CAST, "operator"), "dV": (BINARY, False, n.ASSIGN, "operator/="),
+    "da": (DEL, True, n.UNARY, "operator delete[]"), "dc": (NAMED_CAST, False, n.POSTFIX, "dynamic_cast"),
+    "de": (PREFIX, False, n.UNARY, "operator*"), "dl": (DEL, False, n.UNARY, "operator delete"),
+    "ds": (MEMBER, False, n.PTRMEM, "operator.*"), "dt": (MEMBER, False, n.POSTFIX, "operator."),
+    "dv": (BINARY, False, n.ASSIGN, "operator/"), "eO": (BINARY, False, n.ASSIGN, "operator^="),
+    "eo": (BINARY, False, n.XOR, "operator^"), "eq": (BINARY, False, n.EQUALITY, "operator=="),
+    "ge": (BINARY, False, n.RELATIONAL, "operator>="), "gt": (BINARY, False, n.RELATIONAL, "operator>"),
+    "ix": (ARRAY, False, n.POSTFIX, "operator[]"), "lS": (BINARY, False, n.ASSIGN, "operator<<="),
+    "le": (BINARY, False, n.RELATIONAL, "operator<="), "ls": (BINARY, False, n.SHIFT, "operator<<"),
+    "lt": (BINARY, False, n.RELATIONAL, "operator<"), "mI": (BINARY, False, n.ASSIGN, "operator-="),
+    "mL": (BINARY, False, n.ASSIGN, "operator*="), "mi": (BINARY, False, n.ADDITIVE, "operator-"),
+    "ml": (BINARY, False, n.MULTIPLICATIVE, "operator*"), "mm": (POSTFIX_OP, False, n.POSTFIX, "operator--"),
+    "na": (NEW, True, n.UNARY, "operator new[]"), "ne": (BINARY, False, n.EQUALITY, "operator!="),
+    "ng": (PREFIX, False, n.UNARY, "operator-"), "nt": (PREFIX, False, n.UNARY, "operator!"),
+    "nw": (NEW, False, n.UNARY, "operator new"), "oR": (BINARY, False, n.ASSIGN, "operator|="),
+    "oo": (BINARY, False, n.ORIF, "operator||"), "or": (BINARY, False, n.IOR, "operator|"),
+    "pL": (BINARY, False, n.ASSIGN, "operator+="), "pl": (BINARY, False, n.ADDITIVE, "operator+"),
+    "pm": (MEMBER, False, n.PTRMEM, "operator->*"), "pp": (POSTFIX_OP, False, n.POSTFIX, "operator++"),
+    "ps": (PREFIX, False, n.UNARY, "operator+"), "pt": (MEMBER, True, n.POSTFIX, "operator->"),
+    "qu": (CONDITIONAL, False, n.CONDITIONAL, "operator?"), "rM": (BINARY, False, n.ASSIGN, "operator%="),
+    "rS": (BINARY, False, n.ASSIGN, "operator>>="), "rc": (NAMED_CAST, False, n.POSTFIX, "reinterpret_cast"),
+    "rm": (BINARY, False, n.MULTIPLICATIVE, "operator%"), "rs": (BINARY, False, n.SHIFT, "operator>>"),
+    "sc": (NAMED_CAST, False, n.POSTFIX, "static_cast"), "ss": (BINARY, False, n.SPACESHIP, "operator<=>"),
+    "st": (OF_ID, True, n.UNARY, "sizeof "), "sz": (OF_ID, False, n.UNARY, "sizeof "),
+    "te": (OF_ID, False, n.POSTFIX, "typeid "), "ti": (OF_ID, True, n.POSTFIX, "typeid "),
+}  # fmt: skip
+
+
+def _symbol(kind: int, name: str) -> str:
+    """OperatorInfo::getSymbol: the operator without ``operator``."""
+    return name.removeprefix("operator").removeprefix(" ") if kind < NAMED_CAST else name
+
+
+class _NameState:
+    __slots__ = ("ctor_dtor_conversion", "ends_with_template_args", "quals", "ref", "forward_refs_begin",
+                 "explicit_object")  # fmt: skip
+
+    def __init__(self, forward_refs_begin: int) -> None:
+        self.ctor_dtor_conversion = self.ends_with_template_args = self.explicit_object = False
+        self.quals, self.ref, self.forward_refs_begin = 0, 0, forward_refs_begin
+
+
+class _Parser:
+    def __init__(self, text: str) -> None:
+        # Read past the end, the text is NULs, as LLVM's look() answers.
+        self.text, self.at, self.end = text + "\0\0\0\0", 0, len(text)
+        self.subs: list[n.Node] = []
+        self.outer_params: list[n.Node] = []
+        self.template_params: list[list[n.Node] | None] = []
+        self.forward_refs: list[n.ForwardTemplateReference] = []
+        self.try_template_args = True
+        self.permit_forward_refs = False
+        self.in_constraint = False
+        self.lambda_level = -1
+        self.synthetic = {"$T": 0, "$N": 0, "$TT": 0}
+
+    # ---- reading ----
+
+    def look(self, ahead: int = 0) -> str:
+        return self.text[self.at + ahead]
+
+    def take(self, prefix: str) -> bool:
+        if self.text.startswith(prefix, self.at):
+            self.at += len(prefix)
+            return True
+        return False
+
+    def need(self, prefix: str) -> None:
+        if not self.take(prefix):
+            raise _Fail
+
+    def number(self, negative: bool = False) -> str:
+        """parseNumber: digits (after an ``n`` if `negative`), "" when none."""
+        start = self.at
+        if negative:
+            self.take("n")
+        if not self.look().isdigit():
+            return ""
+        while self.look().isdigit():
+            self.at += 1
+        return self.text[start : self.at]
+
+    def positive(self) -> int:
+        """parsePositiveInteger (any digits); fails without one."""
+        start = self.at
+        while "0" <= self.look() <= "9":
+            self.at += 1
+        if start == self.at:
+            raise _Fail
+        return int(self.text[start : self.at])
+
+    def bare_source_name(self) -> str:
+        length = self.positive()
+        if self.end - self.at < length:
+            raise _Fail
+        self.at += length
+        return self.text[self.at - length : self.at]
+
+    def cv_qualifiers(self) -> int:
+        if self.text[self.at] not in "rVK":
+            return 0
+        quals = 0
+        if self.take("r"):
+            quals |= n.RESTRICT
+        if self.take("V"):
+            quals |= n.VOLATILE
+        if self.take("K"):
+            quals |= n.CONST
+        return quals
+
+    def seq_id(self) -> int | None:
+        start, value = self.at, 0
+        while ("0" <= self.look() <= "9") or ("A" <= self.look() <= "Z"):
+            char = self.look()
+            value = value * 36 + (ord(char) - 48 if char <= "9" else ord(char) - 55)
+            self.at += 1
+        return value if self.at > start else None
+
+    def discriminator(self) -> None:
+        """parse_discriminator: ``_N``, ``__NN_``, or digits ending the name."""
+        text, at = self.text, self.at
+        if at < self.end and text[at] == "_":
+            follow = at + 1
+            if follow < self.end:
+                if text[follow].isdigit():
+                    self.at = follow + 1
+                elif text[follow] == "_":
+                    follow += 1
+                    while follow < self.end and text[follow].isdigit():
+                        follow += 1
+                    if follow < self.end and text[follow] == "_":
+                        self.at = follow + 1
+        elif at < self.end and text[at].isdigit():
+            follow = at + 1
+            while follow < self.end and text[follow].isdigit():
+                follow += 1
+            if follow == self.end:
+                self.at = self.end
+
+    # ---- names ----
+
+    def parse(self) -> n.Node:
+        self.need("_Z")
+        encoding = self.encoding()
+        if self.look() == ".":
+            encoding = n.DotSuffix(encoding, self.text[self.at : self.end])
+            self.at = self.end
+        if self.at != self.end:
+            raise _Fail
+        return encoding
+
+    def encoding(self) -> n.Node:
+        saved = self.template_params, self.outer_params
+        self.template_params, self.outer_params = [], []
+        try:
+            return self._encoding()
+        finally:
+            self.template_params, self.outer_params = saved
+
+    def _encoding(self) -> n.Node:
+        if self.look() in ("G", "T"):
+            return self.special_name()
+        state = _NameState(len(self.forward_refs))
+        name = self.name(state)
+        self.resolve_forward_refs(state)
+        if self.at == self.end or self.look() in "E._":
+            return name
+        attrs = None
+        if self.take("Ua9enable_ifI"):
+            arguments = []
+            while not self.take("E"):
+                arguments.append(self.template_arg())
+            attrs = n.EnableIfAttr(arguments)
+        ret = self.type() if not state.ctor_dtor_conversion and state.ends_with_template_args else None
+        params: list[n.Node] = []
+        if not self.take("v"):
+            while True:
+                param = self.type()
+                if state.explicit_object and not params:
+                    param = n.Wrapped("this ", param)
+                params.append(param)
+                if self.at == self.end or self.look() in "E._Q":
+                    break
+        requires = self.constraint_expr() if self.take("Q") else None
+        return n.FunctionEncoding(ret, name, params, attrs, requires, state.quals, state.ref)
+
+    def resolve_forward_refs(self, state: _NameState) -> None:
+        for ref in self.forward_refs[state.forward_refs_begin :]:
+            params = self.template_params[0] if self.template_params else None
+            if params is None or ref.index >= len(params):
+                raise _Fail
+            ref.ref = params[ref.index]
+        del self.forward_refs[state.forward_refs_begin :]
+
+    def special_name(self) -> n.Node:
+        first, second = self.look(), self.look(1)
+        if first == "T":
+            prefixes = {"V": "vtable for ", "T": "VTT for ", "I": "typeinfo for ", "S": "typeinfo name for "}
+            if second in prefixes:
+                self.at += 2
+                return n.Wrapped(prefixes[second], self.type())
+            if second == "A":
+                self.at += 2
+                return n.Wrapped("template parameter object for ", self.template_arg())
+            if second == "c":
+                self.at += 2
+                self.call_offset()
+                self.call_offset()
+                return n.Wrapped("covariant return thunk to ", self.encoding())
+            if second == "C":
+                self.at += 2
+                first_type = self.type()
+                if not self.number(True) or not self.take("_"):
+                    raise _Fail
+                return n.CtorVtableSpecialName(self.type(), first_type)
+            if second in ("W", "H"):
+                self.at += 2
+                kind = "wrapper" if second == "W" else "initialization"
+                return n.Wrapped(f"thread-local {kind} routine for ", self.name())
+            self.at += 1
+            virtual = self.look() == "v"
+            self.call_offset()
+            return n.Wrapped("virtual thunk to " if virtual else "non-virtual thunk to ", self.encoding())
+        if first == "G":
+            if second == "V":
+                self.at += 2
+                return n.Wrapped("guard variable for ", self.name())
+            if second == "R":
+                self.at += 2
+                name = self.name()
+                parsed = self.seq_id() is not None
+                if not self.take("_") and parsed:
+                    raise _Fail
+                return n.Wrapped("reference temporary for ", name)
+            if second == "I":
+                self.at += 2
+                module = self.module_name_opt(None)
+                if module is None:
+                    raise _Fail
+                return n.Wrapped("initializer for module ", module)
+        raise _Fail
+
+    def call_offset(self) -> None:
+        if self.take("h"):
+            if not self.number(True) or not self.take("_"):
+                raise _Fail
+        elif self.take("v"):
+            if not self.number(True) or not self.take("_") or not self.number(True) or not self.take("_"):
+                raise _Fail
+        else:
+            raise _Fail
+
+    def name(self, state: _NameState | None = None) -> n.Node:
+        if self.look() == "N":
+            return self.nested_name(state)
+        if self.look() == "Z":
+            return self.local_name(state)
+        result, substituted = self.unscoped_name(state)
+        if self.look() == "I":
+            if not substituted:
+                self.subs.append(result)
+            args = self.template_args(state is not None)
+            if state is not None:
+                state.ends_with_template_args = True
+            return n.NameWithTemplateArgs(result, args)
+        if substituted:
+            raise _Fail
+        return result
+
+    def local_name(self, state: _NameState | None) -> n.Node:
+        self.need("Z")
+        encoding = self.encoding()
+        self.need("E")
+        if self.take("s"):
+            self.discriminator()
+            return n.LocalName(encoding, "::", n.NameType("string literal"))
+        saved = self.template_params, self.outer_params
+        self.template_params, self.outer_params = [], []
+        try:
+            if self.take("d"):
+                self.number(True)
+                self.need("_")
+                return n.LocalName(encoding, "::", self.name(state))
+            entity = self.name(state)
+            self.discriminator()
+            return n.LocalName(encoding, "::", entity)
+        finally:
+            self.template_params, self.outer_params = saved
+
+    def unscoped_name(self, state: _NameState | None) -> tuple[n.Node, bool]:
+        """(name, whether it is a substitution)."""
+        std = n.NameType("std") if self.take("St") else None
+        module = None
+        if self.look() == "S":
+            sub = self.substitution()
+            if isinstance(sub, n.ModuleName):
+                module = sub
+            elif std is None:
+                return sub, True
+            else:
+                raise _Fail
+        return self.unqualified_name(state, std, module), False
+
+    def unqualified_name(self, state: _NameState | None, scope: n.Node | None, module: n.ModuleName | None) -> n.Node:
+        char = self.text[self.at]
+        if char in "WFL":
+            module = self.module_name_opt(module)
+            friend = scope is not None and self.take("F")
+            self.take("L")
+            char = self.text[self.at]
+        else:
+            friend = False
+        if "1" <= char <= "9":
+            result = self.source_name()
+        elif char == "U":
+            result = self.unnamed_type_name(state)
+        elif self.take("DC"):
+            bindings = [self.source_name()]
+            while not self.take("E"):
+                bindings.append(self.source_name())
+            result = n.StructuredBindingName(bindings)
+        elif char in ("C", "D"):
+            if scope is None or module is not None:
+                raise _Fail
+            scope, result = self.ctor_dtor_name(scope, state)
+        else:
+            result = self.operator_name(state)
+        if module is not None:
+            result = n.ModuleEntity(module, "@", result)
+        if self.text[self.at] == "B":
+            result = self.abi_tags(result)
+        if friend:
+            return n.Joined(scope, "::friend ", result)
+        if scope is not None:
+            return n.Joined(scope, "::", result)
+        return result
+
+    def module_name_opt(self, module: n.ModuleName | None) -> n.ModuleName | None:
+        while self.take("W"):
+            partition = self.take("P")
+            module = n.ModuleName(module, self.source_name(), partition)
+            self.subs.append(module)
+        return module
+
+    def unnamed_type_name(self, state: _NameState | None) -> n.Node:
+        if state is not None:
+            self.template_params = []
+        if self.take("Ut"):
+            count = self.number()
+            self.need("_")
+            return n.UnnamedTypeName(count)
+        if self.take("Ul"):
+            saved_level, self.lambda_level = self.lambda_level, len(self.template_params)
+            depth = len(self.template_params)
+            lambda_params: list[n.Node] = []
+            self.template_params.append(lambda_params)
+            try:
+                declarations = []
+                while self.is_template_param_decl():
+                    declarations.append(self.template_param_decl(lambda_params))
+                if not declarations:
+                    self.template_params.pop()
+                requires1 = self.constraint_expr() if self.take("Q") else None
+                params = []
+                if not self.take("v"):
+                    while True:
+                        params.append(self.type())
+                        if self.look() in ("E", "Q"):
+                            break
+                requires2 = self.constraint_expr() if self.take("Q") else None
+                self.need("E")
+                count = self.number()
+                self.need("_")
+                return n.ClosureTypeName(declarations, requires1, params, requires2, count)
+            finally:
+                del self.template_params[depth:]
+                self.lambda_level = saved_level
+        if self.take("Ub"):
+            self.number()
+            self.need("_")
+            return n.NameType("'block-literal'")
+        raise _Fail
+
+    def source_name(self) -> n.Node:
+        length = self.positive()
+        if self.end - self.at < length or length == 0:
+            raise _Fail
+        self.at += length
+        name = self.text[self.at - length : self.at]
+        return n.NameType("(anonymous namespace)" if name.startswith("_GLOBAL__N") else name)
+
+    def operator_encoding(self) -> tuple | None:
+        info = _OPERATORS.get(self.text[self.at : self.at + 2])
+        if info is not None:
+            self.at += 2
+        return info
+
+    def operator_name(self, state: _NameState | None) -> n.Node:
+        info = self.operator_encoding()
+        if info is not None:
+            kind, flag, _, name = info
+            if kind == CCAST:
+                saved = self.try_template_args, self.permit_forward_refs
+                self.try_template_args = False
+                self.permit_forward_refs = self.permit_forward_refs or state is not None
+                try:
+                    target = self.type()
+                finally:
+                    self.try_template_args, self.permit_forward_refs = saved
+                if state is not None:
+                    state.ctor_dtor_conversion = True
+                return n.ConversionOperatorType(target)
+            if kind >= NAMED_CAST or (kind == MEMBER and not flag):
+                raise _Fail
+            return n.NameType(name)
+        if self.take("li"):
+            return n.Wrapped('operator"" ', self.source_name())
+        if self.take("v") and self.look().isdigit():
+            self.at += 1
+            return n.ConversionOperatorType(self.source_name())
+        raise _Fail
+
+    def ctor_dtor_name(self, scope: n.Node, state: _NameState | None) -> tuple[n.Node, n.Node]:
+        """(the scope, expanded if a special substitution; the name)."""
+        if type(scope) is n.SpecialSubstitution:
+            scope = n.ExpandedSpecialSubstitution(scope.code)
+        if self.take("C"):
+            inherited = self.take("I")
+            if self.look() not in ("1", "2", "3", "4", "5") or not self.look():
+                raise _Fail
+            self.at += 1
+            if state is not None:
+                state.ctor_dtor_conversion = True
+            if inherited:
+                self.name(state)
+            return scope, n.CtorDtorName(scope, False)
+        if self.look() == "D" and self.look(1) in ("0", "1", "2", "4", "5") and self.look(1):
+            self.at += 2
+            if state is not None:
+                state.ctor_dtor_conversion = True
+            return scope, n.CtorDtorName(scope, True)
+        raise _Fail
+
+    def nested_name(self, state: _NameState | None) -> n.Node:
+        self.need("N")
+        if not self.take("H"):
+            quals = self.cv_qualifiers()
+            ref = {"O": n.RVALUE, "R": n.LVALUE}.get(self.text[self.at], 0)
+            self.at += ref > 0
+            if state is not None:
+                state.quals, state.ref = quals, ref
+        elif state is not None:
+            state.explicit_object = True
+        so_far: n.Node | None = None
+        text = self.text
+        while True:
+            char = text[self.at]
+            if char == "E":
+                self.at += 1
+                break
+            if state is not None:
+                state.ends_with_template_args = False
+            if char == "T":
+                if so_far is not None:
+                    raise _Fail
+                so_far = self.template_param()
+            elif char == "I":
+                if so_far is None:
+                    raise _Fail
+                args = self.template_args(state is not None)
+                if isinstance(so_far, n.NameWithTemplateArgs):
+                    raise _Fail
+                if state is not None:
+                    state.ends_with_template_args = True
+                so_far = n.NameWithTemplateArgs(so_far, args)
+            elif char == "D" and self.look(1) in ("t", "T") and self.look(1):
+                if so_far is not None:
+                    raise _Fail
+                so_far = self.decltype()
+            else:
+                module = None
+                if char == "S":
+                    if self.look(1) == "t":
+                        self.at += 2
+                        sub: n.Node = n.NameType("std")
+                    else:
+                        sub = self.substitution()
+                    if isinstance(sub, n.ModuleName):
+                        module = sub
+                    elif so_far is not None:
+                        raise _Fail
+                    else:
+                        so_far = sub
+                        continue
+                so_far = self.unqualified_name(state, so_far, module)
+            self.subs.append(so_far)
+            if text[self.at] == "M":
+                self.at += 1
+        if so_far is None or not self.subs:
+            raise _Fail
+        self.subs.pop()
+        return so_far
+
+    def abi_tags(self, node: n.Node) -> n.Node:
+        while self.take("B"):
+            tag = self.bare_source_name()
+            if not tag:
+                raise _Fail
+            node = n.AbiTagAttr(node, tag)
+        return node
+
+    def substitution(self) -> n.Node:
+        self.need("S")
+        char = self.look()
+        if "a" <= char <= "z":
+            if char not in n.SPECIAL:
+                raise _Fail
+            self.at += 1
+            special: n.Node = n.SpecialSubstitution(char)
+            tagged = self.abi_tags(special)
+            if tagged is not special:
+                self.subs.append(tagged)
+            return tagged
+        if self.take("_"):
+            if not self.subs:
+                raise _Fail
+            return self.subs[0]
+        index = self.seq_id()
+        if index is None:
+            raise _Fail
+        index += 1
+        if not self.take("_") or index >= len(self.subs):
+            raise _Fail
+        return self.subs[index]
+
+    # ---- template parameters and arguments ----
+
+    def template_param(self) -> n.Node:
+        begin = self.at
+        self.need("T")
+        level = 0
+        if self.take("L"):
+            level = self.positive() + 1
+            self.need("_")
+        index = 0
+        if not self.take("_"):
+            index = self.positive() + 1
+            self.need("_")
+        if self.in_constraint:
+            return n.NameType(self.text[begin : self.at - 1])
+        if self.permit_forward_refs and level == 0:
+            ref = n.ForwardTemplateReference(index)
+            self.forward_refs.append(ref)
+            return ref
+        params = self.template_params
+        if level >= len(params) or params[level] is None or index >= len(params[level]):
+            if self.lambda_level == level and level <= len(params):
+                if level == len(params):
+                    params.append(None)
+                return n.NameType("auto")
+            raise _Fail
+        return params[level][index]
+
+    def is_template_param_decl(self) -> bool:
+        return self.look() == "T" and self.look(1) in ("y", "p", "t", "n", "k") and bool(self.look(1))
+
+    def template_param_decl(self, params: list[n.Node] | None) -> n.Node:
+        def invent(kind: str) -> n.Node:
+            name = n.SyntheticTemplateParamName(kind, self.synthetic[kind])
+            self.synthetic[kind] += 1
+            if params is not None:
+                params.append(name)
+            return name
+
+        if self.take("Ty"):
+            return n.TemplateParamDecl(None, invent("$T"))
+        if self.take("Tk"):
+            constraint = self.name()
+            return n.TemplateParamDecl(constraint, invent("$T"))
+        if self.take("Tn"):
+            name = invent("$N")
+            return n.NonTypeTemplateParamDecl(name, self.type())
+        if self.take("Tt"):
+            name = invent("$TT")
+            inner: list[n.Node] = []
+            depth = len(self.template_params)
+            self.template_params.append(inner)
+            try:
+                declarations, requires = [], None
+                while not self.take("E"):
+                    declarations.append(self.template_param_decl(inner))
+                    if self.take("Q"):
+                        requires = self.constraint_expr()
+                        self.need("E")
+                        break
+            finally:
+                del self.template_params[depth:]
+            return n.TemplateTemplateParamDecl(name, declarations, requires)
+        if self.take("Tp"):
+            return n.TemplateParamPackDecl(self.template_param_decl(params))
+        raise _Fail
+
+    def template_arg(self) -> n.Node:
+        char = self.look()
+        if char == "X":
+            self.at += 1
+            argument = self.expression()
+            self.need("E")
+            return argument
+        if char == "J":
+            self.at += 1
+            elements = []
+            while not self.take("E"):
+                elements.append(self.template_arg())
+            return n.TemplateArgumentPack(elements)
+        if char == "L":
+            if self.look(1) == "Z":
+                self.at += 2
+                argument = self.encoding()
+                self.need("E")
+                return argument
+            return self.expr_primary()
+        if char == "T" and self.is_template_param_decl():
+            param = self.template_param_decl(None)
+            return n.TemplateParamQualifiedArg(param, self.template_arg())
+        return self.type()
+
+    def template_args(self, tag_templates: bool = False) -> n.Node:
+        self.need("I")
+        if tag_templates:
+            self.outer_params = []
+            self.template_params = [self.outer_params]
+        arguments: list[n.Node] = []
+        requires = None
+        text = self.text
+        while text[self.at] != "E":
+            argument = self.template_arg()
+            arguments.append(argument)
+            if tag_templates:
+                entry = argument
+                if isinstance(argument, n.TemplateParamQualifiedArg):
+                    entry = argument.arg
+                if isinstance(argument, n.TemplateArgumentPack):
+                    entry = n.ParameterPack(argument.elements)
+                self.outer_params.append(entry)
+            if text[self.at] == "Q":
+                self.at += 1
+                requires = self.constraint_expr()
+                if text[self.at] != "E":
+                    raise _Fail
+                break
+        self.at += 1
+        return n.TemplateArgs(arguments, requires)
+
+    # ---- types ----
+
+    def type(self) -> n.Node:
+        char = self.look()
+        if char in _BUILTINS:
+            self.at += 1
+            return n.NameType(_BUILTINS[char])
+        if char in ("r", "V", "K"):
+            after = 0
+            for qualifier in "rVK":
+                if self.look(after) == qualifier:
+                    after += 1
+            following = self.look(after)
+            if following == "F" or (following == "D" and self.look(after + 1) in ("o", "O", "w", "x")
+                                    and self.look(after + 1)):  # fmt: skip
+                result = self.function_type()
+            else:
+                result = self.qualified_type()
+        elif char == "U":
+            result = self.qualified_type()
+        elif char == "u":
+            self.at += 1
+            name = self.bare_source_name()
+            if not name:
+                raise _Fail
+            if self.take("I"):
+                base = self.type()
+                self.need("E")
+                result = n.TransformedType(name, base)
+            else:
+                result = n.NameType(name)
+        elif char == "D":
+            second = self.look(1)
+            if second in _D_BUILTINS and second:
+                self.at += 2
+                return n.NameType(_D_BUILTINS[second])
+            if second == "F":
+                self.at += 2
+                dimension = n.NameType(self.number())
+                self.need("_")
+                return n.Wrapped("_Float", dimension)
+            if second in ("B", "U") and second:
+                self.at += 2
+                size = n.NameType(self.number()) if self.look().isdigit() else self.expression()
+                self.need("_")
+                return n.BitIntType(size, second == "B")
+            if second in ("k", "K") and second:
+                self.at += 2
+                constraint = self.name()
+                return n.PostfixQualifiedType(constraint, " auto" if second == "k" else " decltype(auto)")
+            if second in ("t", "T") and second:
+                result = self.decltype()
+            elif second == "v":
+                result = self.vector_type()
+            elif second == "p":
+                self.at += 2
+                result = n.ParameterPackExpansion(self.type())
+            elif second in ("o", "O", "w", "x") and second:
+                result = self.function_type()
+            else:
+                raise _Fail
+        elif char == "F":
+            result = self.function_type()
+        elif char == "A":
+            result = self.array_type()
+        elif char == "M":
+            self.at += 1
+            class_type = self.type()
+            result = n.PointerToMemberType(class_type, self.type())
+        elif char == "T":
+            if self.look(1) in ("s", "u", "e") and self.look(1):
+                result = self.class_enum_type()
+            else:
+                result = self.template_param()
+                if self.try_template_args and self.look() == "I":
+                    result = n.NameWithTemplateArgs(result, self.template_args())
+        elif char in ("P", "R", "O"):
+            self.at += 1
+            pointee = self.type()
+            result = n.PointerType(pointee) if char == "P" else n.ReferenceType(pointee, n.LVALUE if char == "R" else n.RVALUE)
+        elif char in ("C", "G"):
+            self.at += 1
+            result = n.PostfixQualifiedType(self.type(), " complex" if char == "C" else " imaginary")
+        elif char == "S" and self.look(1) != "t":
+            result, substituted = self.unscoped_name(None)
+            if self.look() == "I" and (not substituted or self.try_template_args):
+                if not substituted:
+                    self.subs.append(result)
+                result = n.NameWithTemplateArgs(result, self.template_args())
+            elif substituted:
+                return result
+        else:
+            result = self.class_enum_type()
+        self.subs.append(result)
+        return result
+
+    def qualified_type(self) -> n.Node:
+        if self.take("U"):
+            qualifier = self.bare_source_name()
+            if not qualifier:
+                raise _Fail
+            if qualifier.startswith("objcproto"):
+                inner = _Parser(qualifier[len("objcproto") :])
+                protocol = inner.bare_source_name()
+                if not protocol:
+                    raise _Fail
+                return n.ObjCProtoName(self.qualified_type(), protocol)
+            args = self.template_args() if self.look() == "I" else None
+            return n.VendorExtQualType(self.qualified_type(), qualifier, args)
+        quals = self.cv_qualifiers()
+        result = self.type()
+        return n.QualType(result, quals) if quals else result
+
+    def function_type(self) -> n.Node:
+        quals = self.cv_qualifiers()
+        exception = None
+        if self.take("Do"):
+            exception = n.NameType("noexcept")
+        elif self.take("DO"):
+            expression = self.expression()
+            self.need("E")
+            exception = n.NoexceptSpec(expression)
+        elif self.take("Dw"):
+            types = []
+            while not self.take("E"):
+                types.append(self.type())
+            exception = n.DynamicExceptionSpec(types)
+        self.take("Dx")
+        self.need("F")
+        self.take("Y")
+        ret = self.type()
+        ref, params = 0, []
+        while True:
+            if self.take("E"):
+                break
+            if self.take("v"):
+                continue
+            if self.take("RE"):
+                ref = n.LVALUE
+                break
+            if self.take("OE"):
+                ref = n.RVALUE
+                break
+            params.append(self.type())
+        return n.FunctionType(ret, params, quals, ref, exception)
+
+    def vector_type(self) -> n.Node:
+        self.need("Dv")
+        if "1" <= self.look() <= "9":
+            dimension = n.NameType(self.number())
+            self.need("_")
+            if self.take("p"):
+                return n.VectorType(None, dimension)
+            return n.VectorType(self.type(), dimension)
+        if not self.take("_"):
+            dimension_expression = self.expression()
+            self.need("_")
+            return n.VectorType(self.type(), dimension_expression)
+        return n.VectorType(self.type(), None)
+
+    def decltype(self) -> n.Node:
+        self.need("D")
+        if not self.take("t") and not self.take("T"):
+            raise _Fail
+        expression = self.expression()
+        self.need("E")
+        return n.EnclosingExpr("decltype", expression)
+
+    def array_type(self) -> n.Node:
+        self.need("A")
+        dimension = None
+        if self.look().isdigit():
+            dimension = n.NameType(self.number())
+            self.need("_")
+        elif not self.take("_"):
+            dimension = self.expression()
+            self.need("_")
+        return n.ArrayType(self.type(), dimension)
+
+    def class_enum_type(self) -> n.Node:
+        kind = {"Ts": "struct ", "Tu": "union ", "Te": "enum "}.get(self.text[self.at : self.at + 2])
+        if kind is not None:
+            self.at += 2
+        name = self.name()
+        return n.Wrapped(kind, name) if kind else name
+
+    # ---- expressions ----
+
+    def expression(self) -> n.Node:
+        global_scope = self.take("gs")
+        info = self.operator_encoding()
+        if info is not None:
+            return self.operator_expression(info, global_scope)
+        if self.end - self.at < 2:
+            raise _Fail
+        char, second = self.look(), self.look(1)
+        if char == "L":
+            return self.expr_primary()
+        if char == "T":
+            return self.template_param()
+        if char == "f":
+            if second == "p" or (second == "L" and self.look(2).isdigit()):
+                return self.function_param()
+            return self.fold_expression()
+        if self.take("il"):
+            inits = []
+            while not self.take("E"):
+                inits.append(self.braced_expression())
+            return n.InitListExpr(None, inits)
+        if self.take("mc"):
+            target = self.type()
+            expression = self.expression()
+            self.number(True)
+            self.need("E")
+            return n.ConversionExpr(target, [expression], n.UNARY)
+        if self.take("nx"):
+            return n.EnclosingExpr("noexcept ", self.expression(), n.UNARY)
+        if char == "r" and second in ("q", "Q"):
+            return self.requires_expression()
+        if self.take("so"):
+            return self.subobject_expression()
+        if self.take("sp"):
+            return n.ParameterPackExpansion(self.expression())
+        if self.take("sZ"):
+            if self.look() == "T":
+                return n.SizeofParamPackExpr(self.template_param())
+            return n.EnclosingExpr("sizeof... ", self.function_param())
+        if self.take("sP"):
+            arguments = []
+            while not self.take("E"):
+                arguments.append(self.template_arg())
+            return n.EnclosingExpr("sizeof... ", n.NodeArrayNode(arguments))
+        if self.take("tl"):
+            target = self.type()
+            inits = []
+            while not self.take("E"):
+                inits.append(self.braced_expression())
+            return n.InitListExpr(target, inits)
+        if self.take("tr"):
+            return n.NameType("throw")
+        if self.take("tw"):
+            return n.Wrapped("throw ", self.expression())
+        if self.take("u"):
+            name = self.source_name()
+            if name.base_name() == "__uuidof" and self.take("t"):
+                return n.CallExpr(name, [self.type()], n.POSTFIX)
+            if name.base_name() == "__uuidof" and self.take("z"):
+                return n.CallExpr(name, [self.expression()], n.POSTFIX)
+            arguments = []
+            while not self.take("E"):
+                arguments.append(self.template_arg())
+            return n.CallExpr(name, arguments, n.POSTFIX)
+        return self.unresolved_name(global_scope)
+
+    def operator_expression(self, info: tuple, global_scope: bool) -> n.Node:
+        kind, flag, prec, name = info
+        symbol = _symbol(kind, name)
+        if kind == BINARY:
+            lhs = self.expression()
+            return n.BinaryExpr(lhs, symbol, self.expression(), prec)
+        if kind == PREFIX:
+            return n.PrefixExpr(symbol, self.expression(), prec)
+        if kind == POSTFIX_OP:
+            if self.take("_"):
+                return n.PrefixExpr(symbol, self.expression(), prec)
+            return n.PostfixExpr(self.expression(), symbol, prec)
+        if kind == ARRAY:
+            base = self.expression()
+            return n.ArraySubscriptExpr(base, self.expression(), prec)
+        if kind == MEMBER:
+            lhs = self.expression()
+            return n.MemberExpr(lhs, symbol, self.expression(), prec)
+        if kind == NEW:
+            expressions = []
+            while not self.take("_"):
+                expressions.append(self.expression())
+            target = self.type()
+            have_inits = self.take("pi")
+            inits = []
+            while not self.take("E"):
+                if not have_inits:
+                    raise _Fail
+                inits.append(self.expression())
+            return n.NewExpr(expressions, target, inits, global_scope, flag, prec)
+        if kind == DEL:
+            return n.DeleteExpr(self.expression(), global_scope, flag, prec)
+        if kind == CALL:
+            callee = self.expression()
+            arguments = []
+            while not self.take("E"):
+                arguments.append(self.expression())
+            return n.CallExpr(callee, arguments, prec)
+        if kind == CCAST:
+            saved, self.try_template_args = self.try_template_args, False
+            try:
+                target = self.type()
+            finally:
+                self.try_template_args = saved
+            many = self.take("_")
+            expressions = []
+            while not self.take("E"):
+                expressions.append(self.expression())
+                if not many:
+                    break
+            if not many and len(expressions) != 1:
+                raise _Fail
+            return n.ConversionExpr(target, expressions, prec)
+        if kind == CONDITIONAL:
+            condition = self.expression()
+            then = self.expression()
+            return n.ConditionalExpr(condition, then, self.expression(), prec)
+        if kind == NAMED_CAST:
+            target = self.type()
+            return n.CastExpr(symbol, target, self.expression(), prec)
+        if kind == OF_ID:
+            return n.EnclosingExpr(symbol, self.type() if flag else self.expression(), prec)
+        raise _Fail  # NAME_ONLY
+
+    def expr_primary(self) -> n.Node:
+        self.need("L")
+        char = self.look()
+        if char in _INTEGER_LITERALS:
+            self.at += 1
+            value = self.number(True)
+            if not value or not self.take("E"):
+                raise _Fail
+            return n.IntegerLiteral(_INTEGER_LITERALS[char], value)
+        if char == "b":
+            if self.take("b0E"):
+                return n.BoolExpr(False)
+            if self.take("b1E"):
+                return n.BoolExpr(True)
+            raise _Fail
+        if char in ("f", "d"):
+            self.at += 1
+            return self.float_literal(char == "f")
+        if char == "e":  # long double: its printing is left to libc's %La, not reproduced here
+            raise _Fail
+        if char == "_":
+            if self.take("_Z"):
+                encoding = self.encoding()
+                self.need("E")
+                return encoding
+            raise _Fail
+        if char == "A":
+            literal = self.type()
+            self.need("E")
+            return n.StringLiteral(literal)
+        if char == "D":
+            if self.take("Dn") and (self.take("0"), self.take("E"))[1]:
+                return n.NameType("nullptr")
+            raise _Fail
+        if char in ("T", "\0"):
+            raise _Fail
+        if char == "U":
+            if self.look(1) != "l":
+                raise _Fail
+            closure = self.unnamed_type_name(None)
+            self.need("E")
+            return n.LambdaExpr(closure)
+        literal_type = self.type()
+        value = self.number(True)
+        if not value:
+            raise _Fail
+        self.need("E")
+        return n.EnumLiteral(literal_type, value)
+
+    def float_literal(self, is_float: bool) -> n.Node:
+        size = 8 if is_float else 16
+        if self.end - self.at <= size:
+            raise _Fail
+        data = self.text[self.at : self.at + size]
+        if any(c not in "0123456789abcdef" for c in data):
+            raise _Fail
+        self.at += size
+        self.need("E")
+        return n.FloatLiteral(data, is_float)
+
+    def function_param(self) -> n.Node:
+        if self.take("fpT"):
+            return n.NameType("this")
+        if self.take("fp"):
+            self.cv_qualifiers()
+            number = self.number()
+            self.need("_")
+            return n.Wrapped("fp", n.NameType(number))
+        if self.take("fL"):
+            if not self.number():
+                raise _Fail
+            self.need("p")
+            self.cv_qualifiers()
+            number = self.number()
+            self.need("_")
+            return n.Wrapped("fp", n.NameType(number))
+        raise _Fail
+
+    def braced_expression(self) -> n.Node:
+        if self.look() == "d":
+            second = self.look(1)
+            if second == "i":
+                self.at += 2
+                field = self.source_name()
+                return n.BracedExpr(field, self.braced_expression(), False)
+            if second == "x":
+                self.at += 2
+                index = self.expression()
+                return n.BracedExpr(index, self.braced_expression(), True)
+            if second == "X":
+                self.at += 2
+                first = self.expression()
+                last = self.expression()
+                return n.BracedRangeExpr(first, last, self.braced_expression())
+        return self.expression()
+
+    def fold_expression(self) -> n.Node:
+        self.need("f")
+        kind = self.look()
+        if kind not in ("L", "R", "l", "r") or not kind:
+            raise _Fail
+        self.at += 1
+        left_fold, has_init = kind in ("L", "l"), kind in ("L", "R")
+        info = self.operator_encoding()
+        if info is None or not (info[0] == BINARY or (info[0] == MEMBER and info[3].endswith("*"))):
+            raise _Fail
+        pack = self.expression()
+        init = self.expression() if has_init else None
+        if left_fold and init is not None:
+            pack, init = init, pack
+        return n.FoldExpr(left_fold, _symbol(info[0], info[3]), pack, init)
+
+    def subobject_expression(self) -> n.Node:
+        target = self.type()
+        expression = self.expression()
+        offset = self.number(True)
+        while self.take("_"):
+            self.number()
+        self.take("p")
+        self.need("E")
+        return n.SubobjectExpr(target, expression, offset)
+
+    def constraint_expr(self) -> n.Node:
+        saved, self.in_constraint = self.in_constraint, True
+        try:
+            return self.expression()
+        finally:
+            self.in_constraint = saved
+
+    def requires_expression(self) -> n.Node:
+        raise _Fail  # C++20 requires-expressions: printed by LLVM, not read here
+
+    def unresolved_name(self, global_scope: bool) -> n.Node:
+        if self.take("srN"):
+            so_far = self.unresolved_type()
+            if self.look() == "I":
+                so_far = n.NameWithTemplateArgs(so_far, self.template_args())
+            while not self.take("E"):
+                so_far = n.Joined(so_far, "::", self.simple_id())
+            return n.Joined(so_far, "::", self.base_unresolved_name())
+        if not self.take("sr"):
+            base = self.base_unresolved_name()
+            return n.GlobalQualifiedName(base) if global_scope else base
+        if self.look().isdigit():
+            so_far = None
+            while True:
+                qualifier = self.simple_id()
+                if so_far is not None:
+                    so_far = n.Joined(so_far, "::", qualifier)
+                else:
+                    so_far = n.GlobalQualifiedName(qualifier) if global_scope else qualifier
+                if self.take("E"):
+                    break
+        else:
+            so_far = self.unresolved_type()
+            if self.look() == "I":
+                so_far = n.NameWithTemplateArgs(so_far, self.template_args())
+        return n.Joined(so_far, "::", self.base_unresolved_name())
+
+    def simple_id(self) -> n.Node:
+        name = self.source_name()
+        if self.look() == "I":
+            return n.NameWithTemplateArgs(name, self.template_args())
+        return name
+
+    def unresolved_type(self) -> n.Node:
+        if self.look() == "T":
+            result = self.template_param()
+        elif self.look() == "D":
+            result = self.decltype()
+        else:
+            return self.substitution()
+        self.subs.append(result)
+        return result
+
+    def base_unresolved_name(self) -> n.Node:
+        if self.look().isdigit():
+            return self.simple_id()
+        if self.take("dn"):
+            return n.DtorName(self.simple_id() if self.look().isdigit() else self.unresolved_type())
+        self.take("on")
+        operator = self.operator_name(None)
+        if self.look() == "I":
+            return n.NameWithTemplateArgs(operator, self.template_args())
+        return operator
+
+
+@functools.lru_cache(maxsize=1 << 17)
+def demangle(name: str) -> str | None:
+    """`name` as llvm-cxxfilt prints it, or None where it prints `name`
+    unchanged (or past gpusym's limits, see the module documentation)."""
+    if not name.startswith("_Z"):
+        return None
+    try:
+        parser = _Parser(name)
+        node = parser.parse()
+        out = n.Output(OUTPUT_RATIO * len(name) + 4096)
+        node.print(out)
+    except (_Fail, n.TooLong, RecursionError, ValueError):  # ValueError: a number of thousands of digits
+        return None
+    return out.text()
