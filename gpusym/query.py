@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Iterator
 
 from gpusym import __version__, query_text
+from symbols import llvm_demangle
 from symbols.analysis import Analysis, analyze
 from symbols.errors import FormatError
 from symbols.lookup import find_entities, find_kernels
@@ -65,7 +66,7 @@ class Outcome:
 def _analyze(path: str, roles: tuple[str, ...] | None) -> Outcome:
     host_roles = {Role(r) for r in roles} if roles else None
     try:
-        return Outcome(path, analyze(path, host_roles), None)
+        return Outcome(path, analyze(path, host_roles, demangle=llvm_demangle.demangle), None)
     except FormatError as error:
         return Outcome(path, None, _one_line(str(error)))
     except IsADirectoryError:

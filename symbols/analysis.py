@@ -14,6 +14,7 @@ import errno
 import mmap
 import os
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 from pathlib import Path
@@ -43,8 +44,12 @@ MAX_TARGETS_LISTED = 64
 _ELF_FORMATS = {ET_EXEC: "elf-executable", ET_DYN: "elf-shared-object", ET_REL: "elf-relocatable"}
 
 
-def pretty(name: str) -> str:
-    return demangling.demangle(name) or name
+#: A demangler: the demangled form of a name, or None.
+Demangler = Callable[[str], "str | None"]
+
+
+def pretty(name: str, demangle: Demangler = demangling.demangle) -> str:
+    return demangle(name) or name
 
 
 class _Range(NamedTuple):
@@ -144,19 +149,21 @@ def _read_device(found: list[containers.Found], report: BinaryReport) -> list[De
     return contents
 
 
-def analyze(path: str | Path, host_roles: set[Role] | None = None, with_args: bool = True) -> Analysis:
+def analyze(path: str | Path, host_roles: set[Role] | None = None, with_args: bool = True,
+            demangle: Demangler = demangling.demangle) -> Analysis:  # fmt: skip
     """Reads `path` (a host binary, a container or a code object).
 
     `host_roles`: which host symbols the report lists (default: every role
     with a GPU meaning).  `with_args`: read kernel arguments (most of the
     time on large binaries; a debugger resolving names does without).
+    `demangle`: how names are demangled (default: as gdb prints them).
     Raises FormatError or OSError for unreadable input."""
     path = Path(path)
-    return analyze_data(_map(path), str(path), host_roles, with_args)
+    return analyze_data(_map(path), str(path), host_roles, with_args, demangle)
 
 
 def analyze_data(data: bytes | memoryview, path: str, host_roles: set[Role] | None = None,
-                 with_args: bool = True) -> Analysis:  # fmt: skip
+                 with_args: bool = True, demangle: Demangler = demangling.demangle) -> Analysis:  # fmt: skip
     """`analyze` of a file's bytes, already read (`path` names it in the
     report).  Raises FormatError for bad input."""
     data = memoryview(data)
@@ -174,7 +181,7 @@ def analyze_data(data: bytes | memoryview, path: str, host_roles: set[Role] | No
     report.code_objects = [f.code_object for f in found]
     contents = _read_device(found, report)
     addresses = AddressIndex()
-    _correlate(report, elf, host, report.code_objects, contents, addresses, host_roles, with_args)
+    _correlate(report, elf, host, report.code_objects, contents, addresses, host_roles, with_args, demangle)
     return Analysis(report, addresses)
 
 
@@ -191,7 +198,7 @@ def _registered(report: BinaryReport, elf: ElfFile | None, host: list[Symbol], k
 
 def _correlate(report: BinaryReport, elf: ElfFile | None, host: list[Symbol], code_objects: list[CodeObject],
                contents: list[DeviceContents | None], addresses: AddressIndex,
-               host_roles: set[Role] | None, with_args: bool) -> None:  # fmt: skip
+               host_roles: set[Role] | None, with_args: bool, demangle: Demangler) -> None:  # fmt: skip
     defined = [s for s in host if s.defined and s.type in ("FUNC", "OBJECT", "GNU_IFUNC", "TLS", "COMMON")]
     device_kernels = {s.name: None for device in contents if device for s in device.kernels}
     by_undecorated = {undecorated_kernel(name): name for name in device_kernels}
@@ -226,7 +233,7 @@ def _correlate(report: BinaryReport, elf: ElfFile | None, host: list[Symbol], co
         s.name.startswith("__cudaRegister") for s in host if not s.defined
     )
     registered = _registered(report, elf, host, kernel_names) if is_cuda else {}
-    kernels = {name: Kernel(name, pretty(name)) for name in kernel_names}
+    kernels = {name: Kernel(name, pretty(name, demangle)) for name in kernel_names}
     functions: dict[str, DeviceEntity] = {}
     variables: dict[str, DeviceEntity] = {}
     for code_object, device in zip(code_objects, contents):
@@ -244,7 +251,10 @@ def _correlate(report: BinaryReport, elf: ElfFile | None, host: list[Symbol], co
                     kernels[symbol.name].device.append(instance)
                 else:
                     table = functions if role is Role.DEVICE_FUNCTION else variables
-                    table.setdefault(symbol.name, DeviceEntity(symbol.name, pretty(symbol.name))).device.append(instance)
+                    entity = table.get(symbol.name)
+                    if entity is None:
+                        entity = table[symbol.name] = DeviceEntity(symbol.name, pretty(symbol.name, demangle))
+                    entity.device.append(instance)
                 addresses.add(code_object.index, symbol, role, symbol.name if role is Role.DEVICE_KERNEL else None)
 
     if with_args:
@@ -288,7 +298,7 @@ def _correlate(report: BinaryReport, elf: ElfFile | None, host: list[Symbol], co
             addresses.add(None, symbol, role, kernel)
         if role in wanted:
             listed.append((symbol, role, kernel))
-    report.host_symbols = [HostSymbol(symbol.name, pretty(symbol.name), symbol.value, symbol.size, role, kernel)
+    report.host_symbols = [HostSymbol(symbol.name, pretty(symbol.name, demangle), symbol.value, symbol.size, role, kernel)
                            for symbol, role, kernel in listed]  # fmt: skip
     report.kernels = sorted(kernels.values(), key=lambda k: k.name)
     report.device_functions = sorted(functions.values(), key=lambda f: f.name)
