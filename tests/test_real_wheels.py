@@ -11,7 +11,10 @@ cupy/random/_generator_api and cupy/cuda/cub of the ROCm wheel (11 and
 153 MB, 9 gfx targets, 48 and 1,388 kernels), and those and cupy/cuda/thrust
 of the CUDA 12 wheel (13, 48 and 79 MB, 12 cubins and a PTX each, all LZ4-
 compressed) and of the CUDA 13 wheel (9, 15 and 21 MB, 7 cubins and a PTX
-each); about 25 s once downloaded.
+each); about 25 s once downloaded.  For the demangled names, also the
+largest GPU libraries of transformer-engine-cu13 (libtransformer_engine.so,
+15,044 kernels for 11 targets) and jax-rocm7-pjrt (xla_rocm_plugin.so,
+27,611 kernels for 27 targets): about 2 minutes and 8 GB more.
 
 Deselect them with ``-k 'not real_wheels'``, or skip them with
 ``GPUSYM_REAL_WHEELS=0``.
@@ -42,6 +45,7 @@ wheels = sys.modules.setdefault(_spec.name, importlib.util.module_from_spec(_spe
 _spec.loader.exec_module(wheels)
 
 OBJCOPY, BUNDLER, LLVM_NM, NM, CXXFILT = "llvm-objcopy-19", "clang-offload-bundler-19", "llvm-nm-19", "nm", "c++filt"
+LLVM_CXXFILT = elf_oracles.LLVM_CXXFILT
 #: The libraries read: every one with GPU code in the pinned wheels, except
 #: ROCm's thrust (80 MB, built the same way as cub).
 ROCM_LIBRARIES = ["cupy/random/_generator_api", "cupy/cuda/cub"]
@@ -242,10 +246,39 @@ def test_rocm_handles_are_the_variables_named_like_kernels(rocm_library, rocm):
     assert all(k["handle"]["symbol"] == k["name"] for k in handles.values())
 
 
-def test_rocm_demangled_names_are_cxxfilts(rocm):
+def test_rocm_demangled_names_are_llvm_cxxfilts(rocm):
     report, _ = rocm
-    names = demangle_all([k["name"] for k in report["kernels"]])
+    names = elf_oracles.demangle([k["name"] for k in report["kernels"]], LLVM_CXXFILT)
     assert_same({(k["name"], k["demangled"]) for k in report["kernels"]}, set(names.items()), "(kernel, demangled)")
+
+
+# ---- names as llvm-cxxfilt prints them, from the largest GPU libraries ----
+
+
+@pytest.fixture(params=[(wheels.TRANSFORMER_ENGINE_CU13, ".nv_fatbin"), (wheels.JAX_ROCM7_PJRT, ".hip_fatbin")],
+                ids=lambda param: param[0].package, scope="module")  # fmt: skip
+def named_library(request) -> Path:
+    require_tools(LLVM_CXXFILT)
+    wheel, section = request.param
+    try:
+        return wheels.library(wheel, section, "largest")[1]
+    except wheels.Unavailable as error:
+        pytest.skip(f"cannot download {wheel.package}: {error}")
+
+
+def test_every_name_is_demangled_as_llvm_cxxfilt_demangles_it(named_library):
+    """Every kernel, device function, device variable and GPU-related host
+    symbol of transformer-engine-cu13's library (cute and cutlass templates
+    built by nvcc 13) and of jax-rocm7-pjrt's (XLA built by hipcc, _Float16
+    kernels among them): gpusym query's demangled name is llvm-cxxfilt-19's,
+    to the character, and so is the mangled name where that gives up."""
+    report = gpusym_report(named_library)
+    entities = [*report["kernels"], *report["device_functions"], *report["device_variables"]]
+    names = {e["name"]: e["demangled"] for e in entities} | {s["symbol"]: s["demangled"] for s in report["host_symbols"]}
+    names = {name: text for name, text in names.items() if name.startswith("_Z")}
+    assert len(names) > 40_000
+    expected = elf_oracles.demangle(sorted(names), LLVM_CXXFILT)
+    assert_same(set(names.items()), set(expected.items()), "(name, demangled)")
 
 
 # ---- CUDA: a fatbin reader of our own, pyelftools for the cubins ----
