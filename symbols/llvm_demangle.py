@@ -40,6 +40,8 @@ _INTEGER_LITERALS = {"w": "wchar_t", "c": "char", "a": "signed char", "h": "unsi
                      "t": "unsigned short", "i": "", "j": "u", "l": "l", "m": "ul", "x": "ll", "y": "ull",
                      "n": "__int128", "o": "unsigned __int128"}  # fmt: skip
 
+_ELABORATED = {"Ts": "struct ", "Tu": "union ", "Te": "enum "}
+
 # Operator kinds (OperatorInfo::OIKind); those from NAMED_CAST on cannot be named.
 PREFIX, POSTFIX_OP, BINARY, ARRAY, MEMBER, NEW, DEL, CALL, CCAST, CONDITIONAL, NAME_ONLY, NAMED_CAST, OF_ID = range(13)
 #: Encoding -> (kind, flag, precedence, name), as LLVM's table.
@@ -707,11 +709,13 @@ class _Parser:
     # ---- types ----
 
     def type(self) -> n.Node:
-        char = self.look()
+        char = self.text[self.at]
         if char in _BUILTINS:
             self.at += 1
             return n.NameType(_BUILTINS[char])
-        if char in ("r", "V", "K"):
+        if char == "N" or char == "Z" or "1" <= char <= "9":  # the commonest: a class's name
+            result = self.name()
+        elif char in ("r", "V", "K"):
             after = 0
             for qualifier in "rVK":
                 if self.look(after) == qualifier:
@@ -884,11 +888,11 @@ class _Parser:
         return n.ArrayType(self.type(), dimension)
 
     def class_enum_type(self) -> n.Node:
-        kind = {"Ts": "struct ", "Tu": "union ", "Te": "enum "}.get(self.text[self.at : self.at + 2])
-        if kind is not None:
-            self.at += 2
-        name = self.name()
-        return n.Wrapped(kind, name) if kind else name
+        kind = _ELABORATED.get(self.text[self.at : self.at + 2])
+        if kind is None:
+            return self.name()
+        self.at += 2
+        return n.Wrapped(kind, self.name())
 
     # ---- expressions ----
 
