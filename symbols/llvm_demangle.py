@@ -16,6 +16,7 @@ demangled by neither LLVM 19 nor here.
 from __future__ import annotations
 
 import functools
+import re
 
 from symbols import llvm_nodes as n
 
@@ -40,6 +41,12 @@ _INTEGER_LITERALS = {"w": "wchar_t", "c": "char", "a": "signed char", "h": "unsi
                      "t": "unsigned short", "i": "", "j": "u", "l": "l", "m": "ul", "x": "ll", "y": "ull",
                      "n": "__int128", "o": "unsigned __int128"}  # fmt: skip
 
+def _is_digit(char: str) -> bool:
+    return "0" <= char <= "9"
+
+
+_DIGITS = re.compile(r"[0-9]+")  # C's isdigit: not str.isdigit, which takes other scripts' digits too
+_SEQ_ID = re.compile(r"[0-9A-Z]+")
 _ELABORATED = {"Ts": "struct ", "Tu": "union ", "Te": "enum "}
 
 # Operator kinds (OperatorInfo::OIKind); those from NAMED_CAST on cannot be named.
@@ -126,22 +133,21 @@ class _Parser:
     def number(self, negative: bool = False) -> str:
         """parseNumber: digits (after an ``n`` if `negative`), "" when none."""
         start = self.at
-        if negative:
-            self.take("n")
-        if not self.look().isdigit():
-            return ""
-        while self.look().isdigit():
+        if negative and self.text[start] == "n":
             self.at += 1
+        digits = _DIGITS.match(self.text, self.at)
+        if digits is None:
+            return ""
+        self.at = digits.end()
         return self.text[start : self.at]
 
     def positive(self) -> int:
         """parsePositiveInteger (any digits); fails without one."""
-        start = self.at
-        while "0" <= self.look() <= "9":
-            self.at += 1
-        if start == self.at:
+        digits = _DIGITS.match(self.text, self.at)
+        if digits is None:
             raise _Fail
-        return int(self.text[start : self.at])
+        self.at = digits.end()
+        return int(digits.group())
 
     def bare_source_name(self) -> str:
         length = self.positive()
@@ -163,12 +169,12 @@ class _Parser:
         return quals
 
     def seq_id(self) -> int | None:
-        start, value = self.at, 0
-        while ("0" <= self.look() <= "9") or ("A" <= self.look() <= "Z"):
-            char = self.look()
-            value = value * 36 + (ord(char) - 48 if char <= "9" else ord(char) - 55)
-            self.at += 1
-        return value if self.at > start else None
+        """A base-36 number of digits and capital letters; None without one."""
+        found = _SEQ_ID.match(self.text, self.at)
+        if found is None:
+            return None
+        self.at = found.end()
+        return int(found.group(), 36)
 
     def discriminator(self) -> None:
         """parse_discriminator: ``_N``, ``__NN_``, or digits ending the name."""
@@ -176,17 +182,17 @@ class _Parser:
         if at < self.end and text[at] == "_":
             follow = at + 1
             if follow < self.end:
-                if text[follow].isdigit():
+                if _is_digit(text[follow]):
                     self.at = follow + 1
                 elif text[follow] == "_":
                     follow += 1
-                    while follow < self.end and text[follow].isdigit():
+                    while follow < self.end and _is_digit(text[follow]):
                         follow += 1
                     if follow < self.end and text[follow] == "_":
                         self.at = follow + 1
-        elif at < self.end and text[at].isdigit():
+        elif at < self.end and _is_digit(text[at]):
             follow = at + 1
-            while follow < self.end and text[follow].isdigit():
+            while follow < self.end and _is_digit(text[follow]):
                 follow += 1
             if follow == self.end:
                 self.at = self.end
@@ -469,7 +475,7 @@ class _Parser:
             return n.NameType(name)
         if self.take("li"):
             return n.Wrapped('operator"" ', self.source_name())
-        if self.take("v") and self.look().isdigit():
+        if self.take("v") and _is_digit(self.look()):
             self.at += 1
             return n.ConversionOperatorType(self.source_name())
         raise _Fail
@@ -751,7 +757,7 @@ class _Parser:
                 return n.Wrapped("_Float", dimension)
             if second in ("B", "U") and second:
                 self.at += 2
-                size = n.NameType(self.number()) if self.look().isdigit() else self.expression()
+                size = n.NameType(self.number()) if _is_digit(self.look()) else self.expression()
                 self.need("_")
                 return n.BitIntType(size, second == "B")
             if second in ("k", "K") and second:
@@ -879,7 +885,7 @@ class _Parser:
     def array_type(self) -> n.Node:
         self.need("A")
         dimension = None
-        if self.look().isdigit():
+        if _is_digit(self.look()):
             dimension = n.NameType(self.number())
             self.need("_")
         elif not self.take("_"):
@@ -909,7 +915,7 @@ class _Parser:
         if char == "T":
             return self.template_param()
         if char == "f":
-            if second == "p" or (second == "L" and self.look(2).isdigit()):
+            if second == "p" or (second == "L" and _is_digit(self.look(2))):
                 return self.function_param()
             return self.fold_expression()
         if self.take("il"):
@@ -1169,7 +1175,7 @@ class _Parser:
         if not self.take("sr"):
             base = self.base_unresolved_name()
             return n.GlobalQualifiedName(base) if global_scope else base
-        if self.look().isdigit():
+        if _is_digit(self.look()):
             so_far = None
             while True:
                 qualifier = self.simple_id()
@@ -1202,10 +1208,10 @@ class _Parser:
         return result
 
     def base_unresolved_name(self) -> n.Node:
-        if self.look().isdigit():
+        if _is_digit(self.look()):
             return self.simple_id()
         if self.take("dn"):
-            return n.DtorName(self.simple_id() if self.look().isdigit() else self.unresolved_type())
+            return n.DtorName(self.simple_id() if _is_digit(self.look()) else self.unresolved_type())
         self.take("on")
         operator = self.operator_name(None)
         if self.look() == "I":

@@ -255,6 +255,9 @@ class NameType(Node):
     def base_name(self) -> str:
         return self.name
 
+    def print(self, out: Output) -> None:  # the commonest node, printed without the generic steps
+        out.add(self.name)
+
     def left(self, out: Output) -> None:
         out.add(self.name)
 
