@@ -82,7 +82,7 @@ def _device(kernel: dict, everywhere: int, style: Style) -> str:
 
 def table(binary: dict, roles: list[str] | None, style: Style) -> Iterator[str]:
     """Every kernel, one line each: whether it has a stub, its handle's
-    kind, its device code, its name."""
+    kind, its name, and its device code in brackets."""
     yield _title(binary)
     everywhere = len(kernel_targets(binary))
     none = style.warn("none")

@@ -398,6 +398,38 @@ def cuda(cuda_library) -> tuple[dict, list[FatbinEntry], dict[int, set[str]]]:
     return gpusym_report(cuda_library), *_cuda[cuda_library]
 
 
+_ROW = re.compile(r"^  (?:yes|none) +\S+ +.*  \[(.*)\]$")
+_COUNTED = re.compile(r"(all )?(\d+) targets")
+
+
+def check_table_rows(library: Path, report: dict) -> None:
+    """``--table``'s row of each kernel, in the report's order, names the
+    targets the kernel has code for and, as missing, its missing_targets,
+    never one of the former."""
+    result = run_gpusym("query", "--table", library)
+    assert result.returncode == 0, describe(result)
+    rows = [match[1] for line in result.stdout.splitlines() if (match := _ROW.match(line))]
+    assert len(rows) == len(report["kernels"])
+    everywhere = {d["target"] for k in report["kernels"] for d in k["device"]}
+    for kernel, device in zip(report["kernels"], rows):
+        shown, _, missing = device.partition(" (missing: ")
+        present = {d["target"] for d in kernel["device"]}
+        assert (missing.removesuffix(")").split(", ") if missing else []) == kernel["missing_targets"], device
+        assert not present & set(kernel["missing_targets"]), kernel["name"]
+        if counted := _COUNTED.fullmatch(shown):
+            assert int(counted[2]) == len(present) and (not counted[1] or present == everywhere), device
+        elif present:
+            assert shown.split(", ") == list(dict.fromkeys(d["target"] for d in kernel["device"])), device
+
+
+def test_rocm_table_rows_agree_with_the_report(rocm_library, rocm):
+    check_table_rows(rocm_library, rocm[0])
+
+
+def test_cuda_table_rows_agree_with_the_report(cuda_library, cuda):
+    check_table_rows(cuda_library, cuda[0])
+
+
 def test_cuda_code_objects_are_the_fatbin_entries(cuda):
     report, entries, _ = cuda
     assert entries, "no cubin or PTX entry in .nv_fatbin"
