@@ -4,6 +4,7 @@ tools: llvm-readelf, c++filt and clang-offload-bundler."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -315,3 +316,17 @@ def test_summary_of_a_big_binary_counts_targets_gaps_and_largest_kernels(samples
     assert lines[5] == f"      {10**6 + copies - 1}  gpusym   {first} #{copies - 1}"
     assert all(len(line) <= 100 for line in lines[1:]), lines
     assert f"the table of all {count} kernels: --table; some of them: --kernel REGEX" in lines[-2]
+
+
+@pytest.mark.parametrize("output", ["--table", "--json", "--csv"])
+def test_a_reader_that_stopped_reading_gets_no_traceback(samples, output):
+    """``gpusym query ... | head``: once the reader is gone, gpusym stops
+    quietly with the status of a program killed by SIGPIPE."""
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        result = subprocess.run([GPUSYM, "query", output, samples["templates"]], stdout=writer,
+                                stderr=subprocess.PIPE, text=True, timeout=60)  # fmt: skip
+    finally:
+        os.close(writer)
+    assert (result.returncode, result.stderr) == (141, "")
