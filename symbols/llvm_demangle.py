@@ -1047,11 +1047,9 @@ class _Parser:
             if self.take("b1E"):
                 return n.BoolExpr(True)
             raise _Fail
-        if char in ("f", "d"):
+        if char in ("f", "d", "e"):
             self.at += 1
-            return self.float_literal(char == "f")
-        if char == "e":  # long double: its printing is left to libc's %La, not reproduced here
-            raise _Fail
+            return self.float_literal(char)
         if char == "_":
             if self.take("_Z"):
                 encoding = self.encoding()
@@ -1081,8 +1079,8 @@ class _Parser:
         self.need("E")
         return n.EnumLiteral(literal_type, value)
 
-    def float_literal(self, is_float: bool) -> n.Node:
-        size = 8 if is_float else 16
+    def float_literal(self, kind: str) -> n.Node:
+        size = n.FLOAT_DIGITS[kind]
         if self.end - self.at <= size:
             raise _Fail
         data = self.text[self.at : self.at + size]
@@ -1090,7 +1088,7 @@ class _Parser:
             raise _Fail
         self.at += size
         self.need("E")
-        return n.FloatLiteral(data, is_float)
+        return n.FloatLiteral(data, kind)
 
     def function_param(self) -> n.Node:
         if self.take("fpT"):
@@ -1162,7 +1160,27 @@ class _Parser:
             self.in_constraint = saved
 
     def requires_expression(self) -> n.Node:
-        raise _Fail  # C++20 requires-expressions: printed by LLVM, not read here
+        params = []
+        if self.take("rQ"):
+            while not self.take("_"):
+                params.append(self.type())
+        else:
+            self.need("rq")
+        requirements = []
+        while True:
+            if self.take("X"):
+                expression = self.expression()
+                noexcept = self.take("N")
+                constraint = self.name() if self.take("R") else None
+                requirements.append(n.ExprRequirement(expression, noexcept, constraint))
+            elif self.take("T"):
+                requirements.append(n.Wrapped(" typename ", self.type(), ";"))
+            elif self.take("Q"):
+                requirements.append(n.Wrapped(" requires ", self.expression(), ";"))
+            else:
+                raise _Fail
+            if self.take("E"):
+                return n.RequiresExpr(params, requirements)
 
     def unresolved_name(self, global_scope: bool) -> n.Node:
         if self.take("srN"):

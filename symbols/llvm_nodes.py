@@ -288,18 +288,21 @@ class BitIntType(Node):
 
 
 class Wrapped(Node):
-    """ElaboratedTypeSpefType (``struct X``), SpecialName (``vtable for X``)
-    and the other prefixes printed before a whole node."""
+    """ElaboratedTypeSpefType (``struct X``), SpecialName (``vtable for X``),
+    TypeRequirement (`` typename T;``) and the others that print a node
+    whole between two strings."""
 
-    __slots__ = ("prefix", "child")
+    __slots__ = ("prefix", "child", "suffix")
 
-    def __init__(self, prefix: str, child: Node) -> None:
+    def __init__(self, prefix: str, child: Node, suffix: str = "") -> None:
         super().__init__()
-        self.prefix, self.child = prefix, child
+        self.prefix, self.child, self.suffix = prefix, child, suffix
 
     def left(self, out: Output) -> None:
         out.add(self.prefix)
         self.child.print(out)
+        if self.suffix:
+            out.add(self.suffix)
 
 
 class TransformedType(Node):
@@ -1390,6 +1393,51 @@ class EnumLiteral(Node):
         out.add("-" + self.integer[1:] if self.integer[0] == "n" else self.integer)
 
 
+class RequiresExpr(Node):
+    __slots__ = ("params", "requirements")
+
+    def __init__(self, params: list[Node], requirements: list[Node]) -> None:
+        super().__init__()
+        self.params, self.requirements = params, requirements
+
+    def left(self, out: Output) -> None:
+        out.add("requires")
+        if self.params:
+            out.add(" ")
+            out.open()
+            print_list(self.params, out)
+            out.close()
+        out.add(" ")
+        out.open("{")
+        for requirement in self.requirements:
+            requirement.print(out)
+        out.add(" ")
+        out.close("}")
+
+
+class ExprRequirement(Node):
+    __slots__ = ("expression", "noexcept", "constraint")
+
+    def __init__(self, expression: Node, noexcept: bool, constraint: Node | None) -> None:
+        super().__init__()
+        self.expression, self.noexcept, self.constraint = expression, noexcept, constraint
+
+    def left(self, out: Output) -> None:
+        out.add(" ")
+        braced = self.noexcept or self.constraint is not None
+        if braced:
+            out.open("{")
+        self.expression.print(out)
+        if braced:
+            out.close("}")
+        if self.noexcept:
+            out.add(" noexcept")
+        if self.constraint is not None:
+            out.add(" -> ")
+            self.constraint.print(out)
+        out.add(";")
+
+
 class IntegerLiteral(Node):
     __slots__ = ("type", "value")
 
@@ -1407,20 +1455,43 @@ class IntegerLiteral(Node):
             out.add(self.type)
 
 
+#: Hex digits of a float (f), double (d) and x86 long double (e) literal.
+FLOAT_DIGITS = {"f": 8, "d": 16, "e": 20}
+
+
 class FloatLiteral(Node):
-    """A float or double literal, its bytes in hex as mangled, printed as
-    C's ``%a`` prints it (``0x1.8p+1``; floats with an ``f`` after)."""
+    """A floating-point literal, its bytes in hex as mangled, printed as
+    glibc's ``%a`` prints it (``0x1.8p+1``; ``0x1p+0f`` for a float,
+    ``0x8p-3L`` for a long double)."""
 
-    __slots__ = ("contents", "is_float")
+    __slots__ = ("contents", "kind")
 
-    def __init__(self, contents: str, is_float: bool) -> None:
+    def __init__(self, contents: str, kind: str) -> None:
         super().__init__()
-        self.contents, self.is_float = contents, is_float
+        self.contents, self.kind = contents, kind
 
     def left(self, out: Output) -> None:
         raw = bytes.fromhex(self.contents)
-        value = struct.unpack(">f" if self.is_float else ">d", raw)[0]
-        out.add(c_hex_float(value) + ("f" if self.is_float else ""))
+        if self.kind == "e":
+            out.add(c_hex_long_double(raw) + "L")
+        else:
+            value = struct.unpack(">f" if self.kind == "f" else ">d", raw)[0]
+            out.add(c_hex_float(value) + ("f" if self.kind == "f" else ""))
+
+
+def c_hex_long_double(raw: bytes) -> str:
+    """An x87 80-bit long double (sign and exponent, then the 64-bit
+    significand with its integer bit, big-endian) as glibc's ``%La`` writes
+    it: the first hex digit is the significand's top four bits."""
+    head, significand = int.from_bytes(raw[:2], "big"), int.from_bytes(raw[2:], "big")
+    sign, exponent = "-" if head & 0x8000 else "", head & 0x7FFF
+    if exponent == 0x7FFF:
+        return sign + ("inf" if significand & ((1 << 63) - 1) == 0 else "nan")
+    if exponent == 0 and significand == 0:
+        return f"{sign}0x0p+0"
+    fraction = f"{significand & ((1 << 60) - 1):015x}".rstrip("0")
+    power = max(exponent, 1) - 16383 - 3
+    return f"{sign}0x{significand >> 60:x}{'.' + fraction if fraction else ''}p{power:+d}"
 
 
 def c_hex_float(value: float) -> str:

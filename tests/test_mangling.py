@@ -525,8 +525,9 @@ def test_demangle_from_threads():
 
 #: What real compilers emit (extended floats, lambdas in templates, function
 #: pointers as template arguments, decltype of expressions, pack
-#: expansions, abi tags, vendor qualifiers, clone suffixes) and what
-#: llvm-cxxfilt-19 prints for each: the name itself where it gives up.
+#: expansions, abi tags, vendor qualifiers, clone suffixes, literals of
+#: every floating-point type, requires-expressions) and what llvm-cxxfilt-19
+#: prints for each: the name itself where it gives up.
 LLVM_NAMES = [
         ('_Z3fooDF16_', 'foo(_Float16)'),
         ('_Z1fDF32_DF64_DF128_', 'f(_Float32, _Float64, _Float128)'),
@@ -591,6 +592,19 @@ LLVM_NAMES = [
         ('_Z1fIiJEEvv', 'void f<int>()'),
         ('_Z1fIJiiEEvDpRKT_', 'void f<int, int>(int const&, int const&)'),
         ('_ZN3FooIiE3barIJEEEvDpT_', 'void Foo<int>::bar<>()'),
+        ('_Z1fILe3fff8000000000000000EEvv', 'void f<0x8p-3L>()'),
+        ('_Z1fILe4000c000000000000000EEvv', 'void f<0xcp-2L>()'),
+        ('_Z1fILe00000000000000000000EEvv', 'void f<0x0p+0L>()'),
+        ('_Z1fILebfffc000000000000000EEvv', 'void f<-0xcp-3L>()'),
+        ('_Z1fILe3ffe8000000000000001EEvv', 'void f<0x8.000000000000001p-4L>()'),
+        ('_Z1fILe7fff8000000000000000EEvv', 'void f<infL>()'),
+        ('_Z1fILe00000000000000000001EEvv', 'void f<0x0.000000000000001p-16385L>()'),
+        ('_Z1fILeffff8000000000000000EEvv', 'void f<-infL>()'),
+        ('_Z1fILe7fffc000000000000000EEvv', 'void f<nanL>()'),
+        ('_Z1fILe80000000000000000000EEvv', 'void f<-0x0p+0L>()'),
+        ('_Z1fIXrqXfp_EEEvv', 'void f<requires { fp; }>()'),
+        ('_Z1fIXrqXfp_NR1CEEEvv', 'void f<requires { {fp} noexcept -> C; }>()'),
+        ('_Z1fIXrqXfp_NEEEvv', 'void f<requires { {fp} noexcept; }>()'),
 ]
 
 
