@@ -1,7 +1,9 @@
 """C++ names demangled as ``llvm-cxxfilt`` (LLVM 19) prints them.
 
-A port of the parsing half of LLVM 19's ``ItaniumDemangle.h``;
-`symbols.llvm_nodes` prints.  `demangle` gives None for what llvm-cxxfilt
+A port of the parsing half of LLVM 19's ``ItaniumDemangle.h``: names,
+types and template arguments here, expressions in
+`symbols.llvm_expression_parser`, the cursor in `symbols.llvm_reader`;
+`symbols.llvm_nodes` and `symbols.llvm_expressions` print.  `demangle` gives None for what llvm-cxxfilt
 leaves as it is: names that are not ``_Z...``, names outside the grammar
 LLVM reads, and (a limit of gpusym) names that would print longer than
 ``OUTPUT_RATIO`` times their length plus 4 KB, or deeper than Python
@@ -16,18 +18,14 @@ demangled by neither LLVM 19 nor here.
 from __future__ import annotations
 
 import functools
-import re
 
-from symbols import llvm_nodes as n
+from symbols import llvm_expressions as x, llvm_nodes as n
+from symbols.llvm_expression_parser import CCAST, MEMBER, NAMED_CAST, ExpressionParser
+from symbols.llvm_reader import Fail, is_digit
 
 #: Names print at most this many times their length, plus 4 KB (real names
 #: print at most about 20 times as long); past that, None.
 OUTPUT_RATIO = 64
-
-
-class _Fail(Exception):
-    """The name is outside the grammar (LLVM's parser returns nullptr)."""
-
 
 _BUILTINS = {
     "v": "void", "w": "wchar_t", "b": "bool", "c": "char", "a": "signed char", "h": "unsigned char", "s": "short",
@@ -37,59 +35,7 @@ _BUILTINS = {
 }  # fmt: skip
 _D_BUILTINS = {"d": "decimal64", "e": "decimal128", "f": "decimal32", "h": "half", "i": "char32_t", "s": "char16_t",
                "u": "char8_t", "a": "auto", "c": "decltype(auto)", "n": "std::nullptr_t"}  # fmt: skip
-_INTEGER_LITERALS = {"w": "wchar_t", "c": "char", "a": "signed char", "h": "unsigned char", "s": "short",
-                     "t": "unsigned short", "i": "", "j": "u", "l": "l", "m": "ul", "x": "ll", "y": "ull",
-                     "n": "__int128", "o": "unsigned __int128"}  # fmt: skip
-
-def _is_digit(char: str) -> bool:
-    return "0" <= char <= "9"
-
-
-_DIGITS = re.compile(r"[0-9]+")  # C's isdigit: not str.isdigit, which takes other scripts' digits too
-_SEQ_ID = re.compile(r"[0-9A-Z]+")
 _ELABORATED = {"Ts": "struct ", "Tu": "union ", "Te": "enum "}
-
-# Operator kinds (OperatorInfo::OIKind); those from NAMED_CAST on cannot be named.
-PREFIX, POSTFIX_OP, BINARY, ARRAY, MEMBER, NEW, DEL, CALL, CCAST, CONDITIONAL, NAME_ONLY, NAMED_CAST, OF_ID = range(13)
-#: Encoding -> (kind, flag, precedence, name), as LLVM's table.
-_OPERATORS = {
-    "aN": (BINARY, False, n.ASSIGN, "operator&="), "aS": (BINARY, False, n.ASSIGN, "operator="),
-    "aa": (BINARY, False, n.ANDIF, "operator&&"), "ad": (PREFIX, False, n.UNARY, "operator&"),
-    "an": (BINARY, False, n.AND, "operator&"), "at": (OF_ID, True, n.UNARY, "alignof "),
-    "aw": (NAME_ONLY, False, n.PRIMARY, "operator co_await"), "az": (OF_ID, False, n.UNARY, "alignof "),
-    "cc": (NAMED_CAST, False, n.POSTFIX, "const_cast"), "cl": (CALL, False, n.POSTFIX, "operator()"),
-    "cm": (BINARY, False, n.COMMA, "operator,"), "co": (PREFIX, False, n.UNARY, "operator~"),
-    "cv": (CCAST, False, n.CAST, "operator"), "dV": (BINARY, False, n.ASSIGN, "operator/="),
-    "da": (DEL, True, n.UNARY, "operator delete[]"), "dc": (NAMED_CAST, False, n.POSTFIX, "dynamic_cast"),
-    "de": (PREFIX, False, n.UNARY, "operator*"), "dl": (DEL, False, n.UNARY, "operator delete"),
-    "ds": (MEMBER, False, n.PTRMEM, "operator.*"), "dt": (MEMBER, False, n.POSTFIX, "operator."),
-    "dv": (BINARY, False, n.ASSIGN, "operator/"), "eO": (BINARY, False, n.ASSIGN, "operator^="),
-    "eo": (BINARY, False, n.XOR, "operator^"), "eq": (BINARY, False, n.EQUALITY, "operator=="),
-    "ge": (BINARY, False, n.RELATIONAL, "operator>="), "gt": (BINARY, False, n.RELATIONAL, "operator>"),
-    "ix": (ARRAY, False, n.POSTFIX, "operator[]"), "lS": (BINARY, False, n.ASSIGN, "operator<<="),
-    "le": (BINARY, False, n.RELATIONAL, "operator<="), "ls": (BINARY, False, n.SHIFT, "operator<<"),
-    "lt": (BINARY, False, n.RELATIONAL, "operator<"), "mI": (BINARY, False, n.ASSIGN, "operator-="),
-    "mL": (BINARY, False, n.ASSIGN, "operator*="), "mi": (BINARY, False, n.ADDITIVE, "operator-"),
-    "ml": (BINARY, False, n.MULTIPLICATIVE, "operator*"), "mm": (POSTFIX_OP, False, n.POSTFIX, "operator--"),
-    "na": (NEW, True, n.UNARY, "operator new[]"), "ne": (BINARY, False, n.EQUALITY, "operator!="),
-    "ng": (PREFIX, False, n.UNARY, "operator-"), "nt": (PREFIX, False, n.UNARY, "operator!"),
-    "nw": (NEW, False, n.UNARY, "operator new"), "oR": (BINARY, False, n.ASSIGN, "operator|="),
-    "oo": (BINARY, False, n.ORIF, "operator||"), "or": (BINARY, False, n.IOR, "operator|"),
-    "pL": (BINARY, False, n.ASSIGN, "operator+="), "pl": (BINARY, False, n.ADDITIVE, "operator+"),
-    "pm": (MEMBER, False, n.PTRMEM, "operator->*"), "pp": (POSTFIX_OP, False, n.POSTFIX, "operator++"),
-    "ps": (PREFIX, False, n.UNARY, "operator+"), "pt": (MEMBER, True, n.POSTFIX, "operator->"),
-    "qu": (CONDITIONAL, False, n.CONDITIONAL, "operator?"), "rM": (BINARY, False, n.ASSIGN, "operator%="),
-    "rS": (BINARY, False, n.ASSIGN, "operator>>="), "rc": (NAMED_CAST, False, n.POSTFIX, "reinterpret_cast"),
-    "rm": (BINARY, False, n.MULTIPLICATIVE, "operator%"), "rs": (BINARY, False, n.SHIFT, "operator>>"),
-    "sc": (NAMED_CAST, False, n.POSTFIX, "static_cast"), "ss": (BINARY, False, n.SPACESHIP, "operator<=>"),
-    "st": (OF_ID, True, n.UNARY, "sizeof "), "sz": (OF_ID, False, n.UNARY, "sizeof "),
-    "te": (OF_ID, False, n.POSTFIX, "typeid "), "ti": (OF_ID, True, n.POSTFIX, "typeid "),
-}  # fmt: skip
-
-
-def _symbol(kind: int, name: str) -> str:
-    """OperatorInfo::getSymbol: the operator without ``operator``."""
-    return name.removeprefix("operator").removeprefix(" ") if kind < NAMED_CAST else name
 
 
 class _NameState:
@@ -101,10 +47,9 @@ class _NameState:
         self.quals, self.ref, self.forward_refs_begin = 0, 0, forward_refs_begin
 
 
-class _Parser:
+class _Parser(ExpressionParser):
     def __init__(self, text: str) -> None:
-        # Read past the end, the text is NULs, as LLVM's look() answers.
-        self.text, self.at, self.end = text + "\0\0\0\0", 0, len(text)
+        super().__init__(text)
         self.subs: list[n.Node] = []
         self.outer_params: list[n.Node] = []
         self.template_params: list[list[n.Node] | None] = []
@@ -115,88 +60,6 @@ class _Parser:
         self.lambda_level = -1
         self.synthetic = {"$T": 0, "$N": 0, "$TT": 0}
 
-    # ---- reading ----
-
-    def look(self, ahead: int = 0) -> str:
-        return self.text[self.at + ahead]
-
-    def take(self, prefix: str) -> bool:
-        if self.text.startswith(prefix, self.at):
-            self.at += len(prefix)
-            return True
-        return False
-
-    def need(self, prefix: str) -> None:
-        if not self.take(prefix):
-            raise _Fail
-
-    def number(self, negative: bool = False) -> str:
-        """parseNumber: digits (after an ``n`` if `negative`), "" when none."""
-        start = self.at
-        if negative and self.text[start] == "n":
-            self.at += 1
-        digits = _DIGITS.match(self.text, self.at)
-        if digits is None:
-            return ""
-        self.at = digits.end()
-        return self.text[start : self.at]
-
-    def positive(self) -> int:
-        """parsePositiveInteger (any digits); fails without one."""
-        digits = _DIGITS.match(self.text, self.at)
-        if digits is None:
-            raise _Fail
-        self.at = digits.end()
-        return int(digits.group())
-
-    def bare_source_name(self) -> str:
-        length = self.positive()
-        if self.end - self.at < length:
-            raise _Fail
-        self.at += length
-        return self.text[self.at - length : self.at]
-
-    def cv_qualifiers(self) -> int:
-        if self.text[self.at] not in "rVK":
-            return 0
-        quals = 0
-        if self.take("r"):
-            quals |= n.RESTRICT
-        if self.take("V"):
-            quals |= n.VOLATILE
-        if self.take("K"):
-            quals |= n.CONST
-        return quals
-
-    def seq_id(self) -> int | None:
-        """A base-36 number of digits and capital letters; None without one."""
-        found = _SEQ_ID.match(self.text, self.at)
-        if found is None:
-            return None
-        self.at = found.end()
-        return int(found.group(), 36)
-
-    def discriminator(self) -> None:
-        """parse_discriminator: ``_N``, ``__NN_``, or digits ending the name."""
-        text, at = self.text, self.at
-        if at < self.end and text[at] == "_":
-            follow = at + 1
-            if follow < self.end:
-                if _is_digit(text[follow]):
-                    self.at = follow + 1
-                elif text[follow] == "_":
-                    follow += 1
-                    while follow < self.end and _is_digit(text[follow]):
-                        follow += 1
-                    if follow < self.end and text[follow] == "_":
-                        self.at = follow + 1
-        elif at < self.end and _is_digit(text[at]):
-            follow = at + 1
-            while follow < self.end and _is_digit(text[follow]):
-                follow += 1
-            if follow == self.end:
-                self.at = self.end
-
     # ---- names ----
 
     def parse(self) -> n.Node:
@@ -206,7 +69,7 @@ class _Parser:
             encoding = n.DotSuffix(encoding, self.text[self.at : self.end])
             self.at = self.end
         if self.at != self.end:
-            raise _Fail
+            raise Fail
         return encoding
 
     def encoding(self) -> n.Node:
@@ -248,7 +111,7 @@ class _Parser:
         for ref in self.forward_refs[state.forward_refs_begin :]:
             params = self.template_params[0] if self.template_params else None
             if params is None or ref.index >= len(params):
-                raise _Fail
+                raise Fail
             ref.ref = params[ref.index]
         del self.forward_refs[state.forward_refs_begin :]
 
@@ -271,7 +134,7 @@ class _Parser:
                 self.at += 2
                 first_type = self.type()
                 if not self.number(True) or not self.take("_"):
-                    raise _Fail
+                    raise Fail
                 return n.CtorVtableSpecialName(self.type(), first_type)
             if second in ("W", "H"):
                 self.at += 2
@@ -290,25 +153,25 @@ class _Parser:
                 name = self.name()
                 parsed = self.seq_id() is not None
                 if not self.take("_") and parsed:
-                    raise _Fail
+                    raise Fail
                 return n.Wrapped("reference temporary for ", name)
             if second == "I":
                 self.at += 2
                 module = self.module_name_opt(None)
                 if module is None:
-                    raise _Fail
+                    raise Fail
                 return n.Wrapped("initializer for module ", module)
-        raise _Fail
+        raise Fail
 
     def call_offset(self) -> None:
         if self.take("h"):
             if not self.number(True) or not self.take("_"):
-                raise _Fail
+                raise Fail
         elif self.take("v"):
             if not self.number(True) or not self.take("_") or not self.number(True) or not self.take("_"):
-                raise _Fail
+                raise Fail
         else:
-            raise _Fail
+            raise Fail
 
     def name(self, state: _NameState | None = None) -> n.Node:
         if self.look() == "N":
@@ -324,7 +187,7 @@ class _Parser:
                 state.ends_with_template_args = True
             return n.NameWithTemplateArgs(result, args)
         if substituted:
-            raise _Fail
+            raise Fail
         return result
 
     def local_name(self, state: _NameState | None) -> n.Node:
@@ -358,7 +221,7 @@ class _Parser:
             elif std is None:
                 return sub, True
             else:
-                raise _Fail
+                raise Fail
         return self.unqualified_name(state, std, module), False
 
     def unqualified_name(self, state: _NameState | None, scope: n.Node | None, module: n.ModuleName | None) -> n.Node:
@@ -381,7 +244,7 @@ class _Parser:
             result = n.StructuredBindingName(bindings)
         elif char in ("C", "D"):
             if scope is None or module is not None:
-                raise _Fail
+                raise Fail
             scope, result = self.ctor_dtor_name(scope, state)
         else:
             result = self.operator_name(state)
@@ -439,21 +302,15 @@ class _Parser:
             self.number()
             self.need("_")
             return n.NameType("'block-literal'")
-        raise _Fail
+        raise Fail
 
     def source_name(self) -> n.Node:
         length = self.positive()
         if self.end - self.at < length or length == 0:
-            raise _Fail
+            raise Fail
         self.at += length
         name = self.text[self.at - length : self.at]
         return n.NameType("(anonymous namespace)" if name.startswith("_GLOBAL__N") else name)
-
-    def operator_encoding(self) -> tuple | None:
-        info = _OPERATORS.get(self.text[self.at : self.at + 2])
-        if info is not None:
-            self.at += 2
-        return info
 
     def operator_name(self, state: _NameState | None) -> n.Node:
         info = self.operator_encoding()
@@ -471,14 +328,14 @@ class _Parser:
                     state.ctor_dtor_conversion = True
                 return n.ConversionOperatorType(target)
             if kind >= NAMED_CAST or (kind == MEMBER and not flag):
-                raise _Fail
+                raise Fail
             return n.NameType(name)
         if self.take("li"):
             return n.Wrapped('operator"" ', self.source_name())
-        if self.take("v") and _is_digit(self.look()):
+        if self.take("v") and is_digit(self.look()):
             self.at += 1
             return n.ConversionOperatorType(self.source_name())
-        raise _Fail
+        raise Fail
 
     def ctor_dtor_name(self, scope: n.Node, state: _NameState | None) -> tuple[n.Node, n.Node]:
         """(the scope, expanded if a special substitution; the name)."""
@@ -487,7 +344,7 @@ class _Parser:
         if self.take("C"):
             inherited = self.take("I")
             if self.look() not in ("1", "2", "3", "4", "5") or not self.look():
-                raise _Fail
+                raise Fail
             self.at += 1
             if state is not None:
                 state.ctor_dtor_conversion = True
@@ -499,7 +356,7 @@ class _Parser:
             if state is not None:
                 state.ctor_dtor_conversion = True
             return scope, n.CtorDtorName(scope, True)
-        raise _Fail
+        raise Fail
 
     def nested_name(self, state: _NameState | None) -> n.Node:
         self.need("N")
@@ -522,20 +379,20 @@ class _Parser:
                 state.ends_with_template_args = False
             if char == "T":
                 if so_far is not None:
-                    raise _Fail
+                    raise Fail
                 so_far = self.template_param()
             elif char == "I":
                 if so_far is None:
-                    raise _Fail
+                    raise Fail
                 args = self.template_args(state is not None)
                 if isinstance(so_far, n.NameWithTemplateArgs):
-                    raise _Fail
+                    raise Fail
                 if state is not None:
                     state.ends_with_template_args = True
                 so_far = n.NameWithTemplateArgs(so_far, args)
             elif char == "D" and self.look(1) in ("t", "T") and self.look(1):
                 if so_far is not None:
-                    raise _Fail
+                    raise Fail
                 so_far = self.decltype()
             else:
                 module = None
@@ -548,7 +405,7 @@ class _Parser:
                     if isinstance(sub, n.ModuleName):
                         module = sub
                     elif so_far is not None:
-                        raise _Fail
+                        raise Fail
                     else:
                         so_far = sub
                         continue
@@ -557,7 +414,7 @@ class _Parser:
             if text[self.at] == "M":
                 self.at += 1
         if so_far is None or not self.subs:
-            raise _Fail
+            raise Fail
         self.subs.pop()
         return so_far
 
@@ -565,7 +422,7 @@ class _Parser:
         while self.take("B"):
             tag = self.bare_source_name()
             if not tag:
-                raise _Fail
+                raise Fail
             node = n.AbiTagAttr(node, tag)
         return node
 
@@ -574,7 +431,7 @@ class _Parser:
         char = self.look()
         if "a" <= char <= "z":
             if char not in n.SPECIAL:
-                raise _Fail
+                raise Fail
             self.at += 1
             special: n.Node = n.SpecialSubstitution(char)
             tagged = self.abi_tags(special)
@@ -583,14 +440,14 @@ class _Parser:
             return tagged
         if self.take("_"):
             if not self.subs:
-                raise _Fail
+                raise Fail
             return self.subs[0]
         index = self.seq_id()
         if index is None:
-            raise _Fail
+            raise Fail
         index += 1
         if not self.take("_") or index >= len(self.subs):
-            raise _Fail
+            raise Fail
         return self.subs[index]
 
     # ---- template parameters and arguments ----
@@ -618,7 +475,7 @@ class _Parser:
                 if level == len(params):
                     params.append(None)
                 return n.NameType("auto")
-            raise _Fail
+            raise Fail
         return params[level][index]
 
     def is_template_param_decl(self) -> bool:
@@ -658,7 +515,7 @@ class _Parser:
             return n.TemplateTemplateParamDecl(name, declarations, requires)
         if self.take("Tp"):
             return n.TemplateParamPackDecl(self.template_param_decl(params))
-        raise _Fail
+        raise Fail
 
     def template_arg(self) -> n.Node:
         char = self.look()
@@ -707,7 +564,7 @@ class _Parser:
                 self.at += 1
                 requires = self.constraint_expr()
                 if text[self.at] != "E":
-                    raise _Fail
+                    raise Fail
                 break
         self.at += 1
         return n.TemplateArgs(arguments, requires)
@@ -738,7 +595,7 @@ class _Parser:
             self.at += 1
             name = self.bare_source_name()
             if not name:
-                raise _Fail
+                raise Fail
             if self.take("I"):
                 base = self.type()
                 self.need("E")
@@ -757,7 +614,7 @@ class _Parser:
                 return n.Wrapped("_Float", dimension)
             if second in ("B", "U") and second:
                 self.at += 2
-                size = n.NameType(self.number()) if _is_digit(self.look()) else self.expression()
+                size = n.NameType(self.number()) if is_digit(self.look()) else self.expression()
                 self.need("_")
                 return n.BitIntType(size, second == "B")
             if second in ("k", "K") and second:
@@ -774,7 +631,7 @@ class _Parser:
             elif second in ("o", "O", "w", "x") and second:
                 result = self.function_type()
             else:
-                raise _Fail
+                raise Fail
         elif char == "F":
             result = self.function_type()
         elif char == "A":
@@ -814,12 +671,12 @@ class _Parser:
         if self.take("U"):
             qualifier = self.bare_source_name()
             if not qualifier:
-                raise _Fail
+                raise Fail
             if qualifier.startswith("objcproto"):
                 inner = _Parser(qualifier[len("objcproto") :])
                 protocol = inner.bare_source_name()
                 if not protocol:
-                    raise _Fail
+                    raise Fail
                 return n.ObjCProtoName(self.qualified_type(), protocol)
             args = self.template_args() if self.look() == "I" else None
             return n.VendorExtQualType(self.qualified_type(), qualifier, args)
@@ -877,15 +734,15 @@ class _Parser:
     def decltype(self) -> n.Node:
         self.need("D")
         if not self.take("t") and not self.take("T"):
-            raise _Fail
+            raise Fail
         expression = self.expression()
         self.need("E")
-        return n.EnclosingExpr("decltype", expression)
+        return x.EnclosingExpr("decltype", expression)
 
     def array_type(self) -> n.Node:
         self.need("A")
         dimension = None
-        if _is_digit(self.look()):
+        if is_digit(self.look()):
             dimension = n.NameType(self.number())
             self.need("_")
         elif not self.take("_"):
@@ -900,342 +757,6 @@ class _Parser:
         self.at += 2
         return n.Wrapped(kind, self.name())
 
-    # ---- expressions ----
-
-    def expression(self) -> n.Node:
-        global_scope = self.take("gs")
-        info = self.operator_encoding()
-        if info is not None:
-            return self.operator_expression(info, global_scope)
-        if self.end - self.at < 2:
-            raise _Fail
-        char, second = self.look(), self.look(1)
-        if char == "L":
-            return self.expr_primary()
-        if char == "T":
-            return self.template_param()
-        if char == "f":
-            if second == "p" or (second == "L" and _is_digit(self.look(2))):
-                return self.function_param()
-            return self.fold_expression()
-        if self.take("il"):
-            inits = []
-            while not self.take("E"):
-                inits.append(self.braced_expression())
-            return n.InitListExpr(None, inits)
-        if self.take("mc"):
-            target = self.type()
-            expression = self.expression()
-            self.number(True)
-            self.need("E")
-            return n.ConversionExpr(target, [expression], n.UNARY)
-        if self.take("nx"):
-            return n.EnclosingExpr("noexcept ", self.expression(), n.UNARY)
-        if char == "r" and second in ("q", "Q"):
-            return self.requires_expression()
-        if self.take("so"):
-            return self.subobject_expression()
-        if self.take("sp"):
-            return n.ParameterPackExpansion(self.expression())
-        if self.take("sZ"):
-            if self.look() == "T":
-                return n.SizeofParamPackExpr(self.template_param())
-            return n.EnclosingExpr("sizeof... ", self.function_param())
-        if self.take("sP"):
-            arguments = []
-            while not self.take("E"):
-                arguments.append(self.template_arg())
-            return n.EnclosingExpr("sizeof... ", n.NodeArrayNode(arguments))
-        if self.take("tl"):
-            target = self.type()
-            inits = []
-            while not self.take("E"):
-                inits.append(self.braced_expression())
-            return n.InitListExpr(target, inits)
-        if self.take("tr"):
-            return n.NameType("throw")
-        if self.take("tw"):
-            return n.Wrapped("throw ", self.expression())
-        if self.take("u"):
-            name = self.source_name()
-            if name.base_name() == "__uuidof" and self.take("t"):
-                return n.CallExpr(name, [self.type()], n.POSTFIX)
-            if name.base_name() == "__uuidof" and self.take("z"):
-                return n.CallExpr(name, [self.expression()], n.POSTFIX)
-            arguments = []
-            while not self.take("E"):
-                arguments.append(self.template_arg())
-            return n.CallExpr(name, arguments, n.POSTFIX)
-        return self.unresolved_name(global_scope)
-
-    def operator_expression(self, info: tuple, global_scope: bool) -> n.Node:
-        kind, flag, prec, name = info
-        symbol = _symbol(kind, name)
-        if kind == BINARY:
-            lhs = self.expression()
-            return n.BinaryExpr(lhs, symbol, self.expression(), prec)
-        if kind == PREFIX:
-            return n.PrefixExpr(symbol, self.expression(), prec)
-        if kind == POSTFIX_OP:
-            if self.take("_"):
-                return n.PrefixExpr(symbol, self.expression(), prec)
-            return n.PostfixExpr(self.expression(), symbol, prec)
-        if kind == ARRAY:
-            base = self.expression()
-            return n.ArraySubscriptExpr(base, self.expression(), prec)
-        if kind == MEMBER:
-            lhs = self.expression()
-            return n.MemberExpr(lhs, symbol, self.expression(), prec)
-        if kind == NEW:
-            expressions = []
-            while not self.take("_"):
-                expressions.append(self.expression())
-            target = self.type()
-            have_inits = self.take("pi")
-            inits = []
-            while not self.take("E"):
-                if not have_inits:
-                    raise _Fail
-                inits.append(self.expression())
-            return n.NewExpr(expressions, target, inits, global_scope, flag, prec)
-        if kind == DEL:
-            return n.DeleteExpr(self.expression(), global_scope, flag, prec)
-        if kind == CALL:
-            callee = self.expression()
-            arguments = []
-            while not self.take("E"):
-                arguments.append(self.expression())
-            return n.CallExpr(callee, arguments, prec)
-        if kind == CCAST:
-            saved, self.try_template_args = self.try_template_args, False
-            try:
-                target = self.type()
-            finally:
-                self.try_template_args = saved
-            many = self.take("_")
-            expressions = []
-            while not self.take("E"):
-                expressions.append(self.expression())
-                if not many:
-                    break
-            if not many and len(expressions) != 1:
-                raise _Fail
-            return n.ConversionExpr(target, expressions, prec)
-        if kind == CONDITIONAL:
-            condition = self.expression()
-            then = self.expression()
-            return n.ConditionalExpr(condition, then, self.expression(), prec)
-        if kind == NAMED_CAST:
-            target = self.type()
-            return n.CastExpr(symbol, target, self.expression(), prec)
-        if kind == OF_ID:
-            return n.EnclosingExpr(symbol, self.type() if flag else self.expression(), prec)
-        raise _Fail  # NAME_ONLY
-
-    def expr_primary(self) -> n.Node:
-        self.need("L")
-        char = self.look()
-        if char in _INTEGER_LITERALS:
-            self.at += 1
-            value = self.number(True)
-            if not value or not self.take("E"):
-                raise _Fail
-            return n.IntegerLiteral(_INTEGER_LITERALS[char], value)
-        if char == "b":
-            if self.take("b0E"):
-                return n.BoolExpr(False)
-            if self.take("b1E"):
-                return n.BoolExpr(True)
-            raise _Fail
-        if char in ("f", "d", "e"):
-            self.at += 1
-            return self.float_literal(char)
-        if char == "_":
-            if self.take("_Z"):
-                encoding = self.encoding()
-                self.need("E")
-                return encoding
-            raise _Fail
-        if char == "A":
-            literal = self.type()
-            self.need("E")
-            return n.StringLiteral(literal)
-        if char == "D":
-            if self.take("Dn") and (self.take("0"), self.take("E"))[1]:
-                return n.NameType("nullptr")
-            raise _Fail
-        if char in ("T", "\0"):
-            raise _Fail
-        if char == "U":
-            if self.look(1) != "l":
-                raise _Fail
-            closure = self.unnamed_type_name(None)
-            self.need("E")
-            return n.LambdaExpr(closure)
-        literal_type = self.type()
-        value = self.number(True)
-        if not value:
-            raise _Fail
-        self.need("E")
-        return n.EnumLiteral(literal_type, value)
-
-    def float_literal(self, kind: str) -> n.Node:
-        size = n.FLOAT_DIGITS[kind]
-        if self.end - self.at <= size:
-            raise _Fail
-        data = self.text[self.at : self.at + size]
-        if any(c not in "0123456789abcdef" for c in data):
-            raise _Fail
-        self.at += size
-        self.need("E")
-        return n.FloatLiteral(data, kind)
-
-    def function_param(self) -> n.Node:
-        if self.take("fpT"):
-            return n.NameType("this")
-        if self.take("fp"):
-            self.cv_qualifiers()
-            number = self.number()
-            self.need("_")
-            return n.Wrapped("fp", n.NameType(number))
-        if self.take("fL"):
-            if not self.number():
-                raise _Fail
-            self.need("p")
-            self.cv_qualifiers()
-            number = self.number()
-            self.need("_")
-            return n.Wrapped("fp", n.NameType(number))
-        raise _Fail
-
-    def braced_expression(self) -> n.Node:
-        if self.look() == "d":
-            second = self.look(1)
-            if second == "i":
-                self.at += 2
-                field = self.source_name()
-                return n.BracedExpr(field, self.braced_expression(), False)
-            if second == "x":
-                self.at += 2
-                index = self.expression()
-                return n.BracedExpr(index, self.braced_expression(), True)
-            if second == "X":
-                self.at += 2
-                first = self.expression()
-                last = self.expression()
-                return n.BracedRangeExpr(first, last, self.braced_expression())
-        return self.expression()
-
-    def fold_expression(self) -> n.Node:
-        self.need("f")
-        kind = self.look()
-        if kind not in ("L", "R", "l", "r") or not kind:
-            raise _Fail
-        self.at += 1
-        left_fold, has_init = kind in ("L", "l"), kind in ("L", "R")
-        info = self.operator_encoding()
-        if info is None or not (info[0] == BINARY or (info[0] == MEMBER and info[3].endswith("*"))):
-            raise _Fail
-        pack = self.expression()
-        init = self.expression() if has_init else None
-        if left_fold and init is not None:
-            pack, init = init, pack
-        return n.FoldExpr(left_fold, _symbol(info[0], info[3]), pack, init)
-
-    def subobject_expression(self) -> n.Node:
-        target = self.type()
-        expression = self.expression()
-        offset = self.number(True)
-        while self.take("_"):
-            self.number()
-        self.take("p")
-        self.need("E")
-        return n.SubobjectExpr(target, expression, offset)
-
-    def constraint_expr(self) -> n.Node:
-        saved, self.in_constraint = self.in_constraint, True
-        try:
-            return self.expression()
-        finally:
-            self.in_constraint = saved
-
-    def requires_expression(self) -> n.Node:
-        params = []
-        if self.take("rQ"):
-            while not self.take("_"):
-                params.append(self.type())
-        else:
-            self.need("rq")
-        requirements = []
-        while True:
-            if self.take("X"):
-                expression = self.expression()
-                noexcept = self.take("N")
-                constraint = self.name() if self.take("R") else None
-                requirements.append(n.ExprRequirement(expression, noexcept, constraint))
-            elif self.take("T"):
-                requirements.append(n.Wrapped(" typename ", self.type(), ";"))
-            elif self.take("Q"):
-                requirements.append(n.Wrapped(" requires ", self.expression(), ";"))
-            else:
-                raise _Fail
-            if self.take("E"):
-                return n.RequiresExpr(params, requirements)
-
-    def unresolved_name(self, global_scope: bool) -> n.Node:
-        if self.take("srN"):
-            so_far = self.unresolved_type()
-            if self.look() == "I":
-                so_far = n.NameWithTemplateArgs(so_far, self.template_args())
-            while not self.take("E"):
-                so_far = n.Joined(so_far, "::", self.simple_id())
-            return n.Joined(so_far, "::", self.base_unresolved_name())
-        if not self.take("sr"):
-            base = self.base_unresolved_name()
-            return n.GlobalQualifiedName(base) if global_scope else base
-        if _is_digit(self.look()):
-            so_far = None
-            while True:
-                qualifier = self.simple_id()
-                if so_far is not None:
-                    so_far = n.Joined(so_far, "::", qualifier)
-                else:
-                    so_far = n.GlobalQualifiedName(qualifier) if global_scope else qualifier
-                if self.take("E"):
-                    break
-        else:
-            so_far = self.unresolved_type()
-            if self.look() == "I":
-                so_far = n.NameWithTemplateArgs(so_far, self.template_args())
-        return n.Joined(so_far, "::", self.base_unresolved_name())
-
-    def simple_id(self) -> n.Node:
-        name = self.source_name()
-        if self.look() == "I":
-            return n.NameWithTemplateArgs(name, self.template_args())
-        return name
-
-    def unresolved_type(self) -> n.Node:
-        if self.look() == "T":
-            result = self.template_param()
-        elif self.look() == "D":
-            result = self.decltype()
-        else:
-            return self.substitution()
-        self.subs.append(result)
-        return result
-
-    def base_unresolved_name(self) -> n.Node:
-        if _is_digit(self.look()):
-            return self.simple_id()
-        if self.take("dn"):
-            return n.DtorName(self.simple_id() if _is_digit(self.look()) else self.unresolved_type())
-        self.take("on")
-        operator = self.operator_name(None)
-        if self.look() == "I":
-            return n.NameWithTemplateArgs(operator, self.template_args())
-        return operator
-
 
 @functools.lru_cache(maxsize=1 << 17)
 def demangle(name: str) -> str | None:
@@ -1248,6 +769,6 @@ def demangle(name: str) -> str | None:
         node = parser.parse()
         out = n.Output(OUTPUT_RATIO * len(name) + 4096)
         node.print(out)
-    except (_Fail, n.TooLong, RecursionError, ValueError):  # ValueError: a number of thousands of digits
+    except (Fail, n.TooLong, RecursionError, ValueError):  # ValueError: a number of thousands of digits
         return None
     return out.text()
