@@ -268,7 +268,8 @@ class _Output:
 
     def __init__(self, fmt: str, args: argparse.Namespace) -> None:
         self.fmt, self.roles, self.count = fmt, args.role, 0
-        self.style = query_text.Style(sys.stdout.isatty(), shutil.get_terminal_size().columns if fmt == "text" else 0)
+        color = sys.stdout.isatty() and "NO_COLOR" not in os.environ  # https://no-color.org
+        self.style = query_text.Style(color, shutil.get_terminal_size().columns if fmt == "text" else 0)
         if fmt == "json":
             sys.stdout.write(f'{{"gpusym": {json.dumps(__version__)}, "schema": {SCHEMA_VERSION}, "binaries": [')
         elif fmt == "csv":
