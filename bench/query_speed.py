@@ -13,7 +13,9 @@ wheel (cub), measured interleaved, each REPEAT times (median and min):
     tell stubs and handles, -C gives the demangled ones), outputs parsed into
     the same facts: wall time of the whole, peak RSS of its largest step;
 (c) pyelftools over every symbol of the host and of each code object
-    (bundle entries sliced by bench/wheels.py): wall time and peak RSS.
+    (bundle entries sliced by bench/wheels.py): wall time and peak RSS;
+(d) ``gpusym query --table LIB > /dev/null``: the table for people, against
+    (a) (bar: at most 1.5x).
 
 with (a) also with ``-j 1``: how reading code objects in several processes
 scales.  Bar: (a) at most 0.1x (b)'s wall time.
@@ -58,6 +60,7 @@ import wheels  # noqa: E402  (bench/wheels.py, beside this file)
 
 REPEAT = 5
 BAR_RATIO, BAR_CUOBJDUMP, BAR_MEMORY = 0.1, 1.0, 1.0
+BAR_TABLE_RATIO = 1.5  # --table against --json
 JOBS = os.cpu_count() or 1
 SAMPLE_FILES = 50
 SUFFIX = ".cpython-311-x86_64-linux-gnu.so"
@@ -179,8 +182,8 @@ class Facts:
 # ---- (a) gpusym ----
 
 
-def gpusym_once(library: Path, jobs: int = JOBS, tree: bool = False) -> Run:
-    return checked([*wheels.gpusym_command(), "query", "--json", "-j", str(jobs), library], tree=tree)
+def gpusym_once(library: Path, jobs: int = JOBS, tree: bool = False, output: str = "--json") -> Run:
+    return checked([*wheels.gpusym_command(), "query", output, "-j", str(jobs), library], tree=tree)
 
 
 def gpusym_facts(library: Path) -> tuple[Facts, dict]:
@@ -353,7 +356,7 @@ def measure_library(repeat: int) -> int:
                        for k, v in json.loads(pyelftools_once(library, capture=True).stdout).items()})  # fmt: skip
     for line in _describe_library(wheel_path, library, binary):
         print(line)
-    series = {"a": Series(), "a1": Series(), "b": Series(), "c": Series()}
+    series = {"a": Series(), "a1": Series(), "b": Series(), "c": Series(), "d": Series()}
     with tempfile.TemporaryDirectory(prefix="gpusym-bench-") as temporary:
         facts_b = Facts()
         for _ in range(repeat):  # interleaved, so that the machine's noise falls on all alike
@@ -365,11 +368,13 @@ def measure_library(repeat: int) -> int:
             series["a1"].add(run.seconds, run.max_rss)
             run = pyelftools_once(library)
             series["c"].add(run.seconds, run.max_rss)
-    a, b, c = series["a"], series["b"], series["c"]
+            run = gpusym_once(library, output="--table")
+            series["d"].add(run.seconds, run.max_rss)
+    a, b, c, d = series["a"], series["b"], series["c"], series["d"]
     print(f"\n{'method (' + str(repeat) + ' runs)':<34}{'median s':>10}{'min s':>9}{'peak MB':>9}  facts")
     for key, label, facts in (("a", f"(a) gpusym query --json -j {JOBS}", facts_a),
                               ("b", "(b) LLVM tools pipeline", facts_b), ("c", "(c) pyelftools loop", facts_c),
-                              ("a1", "(a) with -j 1", facts_a)):  # fmt: skip
+                              ("a1", "(a) with -j 1", facts_a), ("d", "(d) gpusym query --table", facts_a)):  # fmt: skip
         s = series[key]
         print(f"{label:<34}{s.median:>10.2f}{min(s.seconds):>9.2f}{s.peak_mb:>9.0f}  {facts.summary()}")
     missing = (facts_b.pairs | facts_c.pairs) - facts_a.pairs
@@ -380,6 +385,9 @@ def measure_library(repeat: int) -> int:
     print(f"ratio a/b: {ratio_b:.3f}x  (bar <= {BAR_RATIO}x: {_verdict(ratio_b <= BAR_RATIO)})")
     print(f"ratio a/c: {ratio_c:.3f}x")
     print(f"scaling: {_scaling(series['a1'], a)}")
+    ratio_table = d.median / a.median
+    print(f"ratio d/a: {ratio_table:.2f}x  (--table against --json, bar <= {BAR_TABLE_RATIO}x: "
+          f"{_verdict(ratio_table <= BAR_TABLE_RATIO)})")  # fmt: skip
     return 0
 
 
@@ -434,7 +442,7 @@ def measure_cuda(repeat: int) -> int:
 
 def measure_memory() -> int:
     try:
-        wheel_path, library = wheels.library(wheels.JAX_ROCM, ".hip_fatbin", "largest")
+        wheel_path, library = wheels.library(wheels.JAX_ROCM7_PJRT, ".hip_fatbin", "largest")
     except wheels.Unavailable as error:
         print(f"skipped the memory measurement: {error}")
         return 0

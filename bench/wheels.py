@@ -1,7 +1,7 @@
 """Real GPU binaries for the query benchmark and the integration tests: the
-shared libraries of CuPy's and JAX's ROCm plugin's wheels on PyPI, and
-NVIDIA's cuobjdump (a wheel on PyPI too), downloaded once with pip and
-unzipped into a cache outside the repository.
+shared libraries of CuPy's, Transformer Engine's and JAX's ROCm plugin's
+wheels on PyPI, and NVIDIA's cuobjdump (a wheel on PyPI too), downloaded
+once with pip and unzipped into a cache outside the repository.
 
 The cache is ``$GPUSYM_CACHE_DIR/wheels`` (default ``~/.cache/gpusym/wheels``):
 each wheel as pip saved it, ``<wheel>.sections.json`` (which of its shared
@@ -44,17 +44,25 @@ _NETWORK_TROUBLE = re.compile(r"connection|name resolution|timed out|unreachable
 class Wheel:
     package: str  # as on PyPI
     version: str  # pinned: the figures and the tests' libraries stay the same
-    tags: str = f"{PYTHON_TAG}-{PYTHON_TAG}"  # python and ABI tags in the wheel's name
+    python: str = PYTHON_TAG  # the wheel's python tag; "py3" wheels have no ABI tag ("none")
     platform: str = PLATFORM
+
+    @property
+    def abi(self) -> str:
+        return self.python if self.python.startswith("cp") else "none"
 
 
 CUPY_ROCM = Wheel("cupy-rocm-7-0", "14.2.0")
 CUPY_CUDA = Wheel("cupy-cuda12x", "14.2.0")
 CUPY_CUDA13 = Wheel("cupy-cuda13x", "14.2.0")
-#: JAX's ROCm plugin: xla_rocm_plugin.so, 438 MiB, 45 compressed bundles of 27 targets.
-JAX_ROCM = Wheel("jax-rocm7-pjrt", "0.12.0", "py3-none", "manylinux_2_27_x86_64")
+#: Names of kernels that real compilers emit beyond CuPy's: cute/cutlass
+#: templates (nvcc 13) and XLA's ROCm kernels (hipcc).
+TRANSFORMER_ENGINE_CU13 = Wheel("transformer-engine-cu13", "2.20.2", "py3", "manylinux_2_28_x86_64")
+#: JAX's ROCm plugin: xla_rocm_plugin.so, 438 MiB, 45 compressed bundles of 27
+#: targets, the largest GPU library here (about 4 million demangled lines).
+JAX_ROCM7_PJRT = Wheel("jax-rocm7-pjrt", "0.12.0", "py3", "manylinux_2_27_x86_64")
 #: NVIDIA's cuobjdump, for the benchmark's baseline.
-CUOBJDUMP = Wheel("nvidia-cuda-cuobjdump", "13.5.37", "py3-none")
+CUOBJDUMP = Wheel("nvidia-cuda-cuobjdump", "13.5.37", "py3")
 CUOBJDUMP_MEMBER = "nvidia/cu13/bin/cuobjdump"
 
 
@@ -76,7 +84,7 @@ def wheels_dir() -> Path:
 
 def _wheel_pattern(wheel: Wheel) -> str:
     name = re.sub(r"[-_.]+", "_", wheel.package).lower()
-    return f"{name}-{wheel.version}-{wheel.tags}-*x86_64.whl"
+    return f"{name}-{wheel.version}-{wheel.python}-{wheel.abi}-*x86_64.whl"
 
 
 _failures: dict[tuple[Wheel, Path], Unavailable] = {}  # tried once per process and cache
@@ -103,7 +111,7 @@ def _download(wheel: Wheel, directory: Path) -> Path:
     with tempfile.TemporaryDirectory(dir=directory, prefix=".download-") as temporary:
         command = [
             sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-            "--implementation", "cp", "--python-version", "3.11", "--abi", PYTHON_TAG, "--platform", wheel.platform,
+            "--implementation", "cp", "--python-version", "3.11", "--abi", wheel.abi, "--platform", wheel.platform,
             "--disable-pip-version-check", "--no-input", "--quiet", "--retries", "1", "--timeout", "30",
             "--dest", temporary, f"{wheel.package}=={wheel.version}",
         ]  # fmt: skip
@@ -281,7 +289,7 @@ def describe_elf_sections(path: Path) -> dict[str, tuple[int, int]]:
 
 
 if __name__ == "__main__":  # python bench/wheels.py: fetch the wheels into the cache and say what they hold
-    for choice in (CUPY_ROCM, CUPY_CUDA, CUPY_CUDA13, JAX_ROCM):
+    for choice in (CUPY_ROCM, CUPY_CUDA, CUPY_CUDA13, TRANSFORMER_ENGINE_CU13, JAX_ROCM7_PJRT):
         try:
             path = download(choice)
         except Unavailable as error:

@@ -19,7 +19,7 @@ import json
 import struct
 from typing import Callable
 
-from symbols import amdgpu_metadata, compressed_bundle, device_code, nv_fatbin, offload_binary, offload_bundle
+from symbols import amdgpu_metadata, compressed_bundle, device_code, llvm_demangle, nv_fatbin, offload_binary, offload_bundle
 from symbols.analysis import analyze_data
 from symbols.containers import MAX_RATIO
 from symbols.demangle import demangle
@@ -111,8 +111,9 @@ def _device_code(data: bytes) -> None:
 
 def _names(data: bytes) -> None:
     name = data.decode("utf-8", "surrogateescape")
-    demangled = demangle(name)
-    assert demangled is None or isinstance(demangled, str)
+    for demangler in (demangle, llvm_demangle.demangle):
+        demangled = demangler(name)
+        assert demangled is None or isinstance(demangled, str)
     stub = parse_stub(name)
     if stub is not None:
         stub.device_names

@@ -13,6 +13,7 @@ from gpusym import __version__
 EXIT_USAGE = 2
 EXIT_INTERNAL = 70  # EX_SOFTWARE: a defect in gpusym itself
 EXIT_GDB_MISSING = 69  # EX_UNAVAILABLE
+EXIT_BROKEN_PIPE = 141  # as a program killed by SIGPIPE: the reader stopped reading (| head)
 EXTENSION = Path(__file__).resolve().parent.parent / "gdbext" / "gpusym_gdb.py"
 
 
@@ -136,6 +137,9 @@ def entry_point(main_function=main) -> None:
         sys.exit(main_function())
     except KeyboardInterrupt:
         sys.exit(130)
+    except BrokenPipeError:  # not an error of gpusym's: what is still buffered goes nowhere
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(EXIT_BROKEN_PIPE)
     except Exception as error:  # noqa: BLE001 - the last line of defence
         if os.environ.get("GPUSYM_DEBUG") == "1":
             raise

@@ -7,12 +7,14 @@ import argparse
 import json
 import os
 import re
+import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
-from gpusym import __version__
+from gpusym import __version__, query_text
+from symbols import llvm_demangle
 from symbols.analysis import AddressIndex, Analysis, analyze
 from symbols.errors import FormatError
 from symbols.model import SCHEMA_VERSION, Role
@@ -32,10 +34,14 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "reads names or addresses from standard input, one per line, and answers each in order.",
     )
     formats = parser.add_mutually_exclusive_group()
-    for name in ("json", "jsonl", "csv", "table"):
-        formats.add_argument(f"--{name}", dest="format", action="store_const", const=name,
-                             help=f"{name} output" + (" (the default on a terminal)" if name == "table" else ""))  # fmt: skip
-    parser.add_argument("--kernel", metavar="REGEX", help="only kernels whose mangled or demangled name matches")
+    for name in ("json", "jsonl", "csv"):
+        formats.add_argument(f"--{name}", dest="format", action="store_const", const=name, help=f"{name} output"
+                             + (" (the default when stdout is not a terminal)" if name == "json" else ""))  # fmt: skip
+    formats.add_argument("--table", dest="format", action="store_const", const="table",
+                         help="every kernel, one line each (the default on a terminal, except that a binary of more "
+                         f"than {query_text.BIG} kernels is summarised: targets, gaps, largest kernels)")  # fmt: skip
+    parser.add_argument("--kernel", metavar="REGEX",
+                        help="only kernels whose mangled or demangled name matches (every format)")  # fmt: skip
     parser.add_argument("--role", metavar="ROLE", action="append", choices=[r.value for r in Role],
                         help="list host and device symbols of this role (repeatable): " + ", ".join(r.value for r in Role))  # fmt: skip
     parser.add_argument("--target", metavar="ARCH", help="only code objects and instances for this target (gfx90a, sm_90, gpusym)")
@@ -59,7 +65,7 @@ def _analyze(path: str, roles: tuple[str, ...] | None, addresses: bool = True, j
     (the address index is made, and sent back from a worker, only when asked)."""
     host_roles = {Role(r) for r in roles} if roles else None
     try:
-        analysis = analyze(path, host_roles, jobs=jobs)
+        analysis = analyze(path, host_roles, jobs=jobs, demangle=llvm_demangle.demangle)
         if not addresses:
             analysis.addresses = AddressIndex()
         return Outcome(path, analysis, None)
@@ -110,7 +116,8 @@ def _size(path: str) -> int:
 
 
 def _run_all(paths: list[str], roles: tuple[str, ...] | None, jobs: int, progress: bool,
-             addresses: bool) -> list[Outcome]:  # fmt: skip
+             addresses: bool) -> Iterator[Outcome]:  # fmt: skip
+    """Each path's outcome, in order, as soon as it is read."""
     # One file: its code objects are read in `jobs` processes.  Several:
     # one process per file, which pays off only for enough input (a small
     # binary takes a few milliseconds, less than starting a worker and
@@ -118,27 +125,48 @@ def _run_all(paths: list[str], roles: tuple[str, ...] | None, jobs: int, progres
     if len(paths) == 1 or jobs <= 1 or sum(map(_size, paths)) < _PARALLEL_BYTES:
         per_file = jobs if len(paths) == 1 else 1
         iterator = (_analyze(path, roles, addresses, per_file) for path in paths)
-        return list(_with_progress(iterator, len(paths), progress))
+        yield from _with_progress(iterator, len(paths), progress)
+        return
     from concurrent.futures import ProcessPoolExecutor
 
     workers = min(jobs, len(paths))
     with ProcessPoolExecutor(max_workers=workers) as pool:
         chunk = max(1, len(paths) // (workers * 4))
         iterator = pool.map(_analyze, paths, [roles] * len(paths), [addresses] * len(paths), chunksize=chunk)
-        return list(_with_progress(iterator, len(paths), progress))
+        yield from _with_progress(iterator, len(paths), progress)
 
 
-def _with_progress(outcomes, total: int, show: bool):
+def _with_progress(outcomes: Iterator[Outcome], total: int, show: bool) -> Iterator[Outcome]:
+    """`outcomes`, with a progress bar on stderr while each is read.  What
+    is written to stdout goes straight there (a pipe stays a pipe); on a
+    terminal, the bar is taken down while a binary's lines are written."""
     if not show:
         yield from outcomes
         return
     from rich.progress import Progress
 
-    with Progress(transient=True, console=_stderr_console()) as progress:
-        task = progress.add_task("reading binaries", total=total)
-        for outcome in outcomes:
+    pause = sys.stdout.isatty()
+    progress = Progress(transient=True, console=_stderr_console(), redirect_stdout=False)
+    task = progress.add_task("reading binaries", total=total)
+    try:
+        for outcome in _started_before_each(outcomes, progress):
             progress.advance(task)
+            if pause:
+                progress.stop()
             yield outcome
+    finally:
+        progress.stop()
+
+
+def _started_before_each(outcomes: Iterator[Outcome], progress) -> Iterator[Outcome]:
+    """`outcomes`, the bar shown while each is read."""
+    iterator = iter(outcomes)
+    while True:
+        progress.start()
+        outcome = next(iterator, None)
+        if outcome is None:
+            return
+        yield outcome
 
 
 def _stderr_console():
@@ -255,8 +283,7 @@ def _is_address(text: str) -> bool:
     return bool(re.fullmatch(r"(?:[#\w.-]+:)?(?:0[xX][0-9a-fA-F]+|\d+)", text))
 
 
-def _answers(query: str, outcomes: list[Outcome]) -> list[dict]:
-    readable = [o for o in outcomes if o.analysis]
+def _answers(query: str, readable: list[Outcome]) -> list[dict]:
     if _is_address(query):
         return [_answer_address(query, o) for o in readable]
     return [answer for o in readable for answer in _answer_name(query, o)]
@@ -277,51 +304,61 @@ def _print_answer(answer: dict, fmt: str) -> None:
     print(f"{answer['binary']}: {text}", flush=True)
 
 
-def _print_csv(binaries: list[dict]) -> None:
-    import csv
-
-    writer = csv.writer(sys.stdout)
-    writer.writerow(["binary", "kernel", "demangled", "stub", "handle", "handle_kind", "code_object", "target", "address", "size"])
-    for binary in binaries:
-        for kernel in binary["kernels"]:
-            stub = kernel["stub"]["symbol"] if kernel["stub"] else ""
-            handle = kernel["handle"] or {}
-            for instance in kernel["device"] or [None]:
-                device = instance or {}
-                writer.writerow([binary["path"], kernel["name"], kernel["demangled"], stub, handle.get("symbol", ""),
-                                 handle.get("kind", ""), device.get("code_object", ""), device.get("target", ""),
-                                 device.get("address", ""), device.get("size", "")])  # fmt: skip
+def _csv(binary: dict) -> Iterator[list]:
+    for kernel in binary["kernels"]:
+        stub = kernel["stub"]["symbol"] if kernel["stub"] else ""
+        handle = kernel["handle"] or {}
+        for instance in kernel["device"] or [None]:
+            device = instance or {}
+            yield [binary["path"], kernel["name"], kernel["demangled"], stub, handle.get("symbol", ""),
+                   handle.get("kind", ""), device.get("code_object", ""), device.get("target", ""),
+                   device.get("address", ""), device.get("size", "")]  # fmt: skip
 
 
-def _print_table(binaries: list[dict], roles: list[str] | None) -> None:
-    from rich.console import Console
-    from rich.table import Table
+class _Output:
+    """Writes binaries one at a time, in the chosen format: JSON, JSON lines
+    and CSV item by item (`lazy`: a large library's report is never held
+    whole as text), the table and the summary a binary at a time (they count
+    its kernels and targets before the first line)."""
 
-    console = Console()
-    for binary in binaries:
-        targets = ", ".join(dict.fromkeys(c["target"] or c["triple"] for c in binary["code_objects"])) or "none"
-        table = Table(title=f"{binary['path']} ({binary['format']}; code objects: {targets})", title_justify="left")
-        for column in ("kernel", "stub", "handle", "device instances"):
-            table.add_column(column, overflow="fold")
-        for kernel in binary["kernels"]:
-            stub = "yes" if kernel["stub"] else "[yellow]none[/yellow]"
-            handle = kernel["handle"]["kind"] if kernel["handle"] else "[yellow]none[/yellow]"
-            instances = ", ".join(d["target"] for d in kernel["device"]) or "[red]no device code[/red]"
-            if kernel["missing_targets"]:
-                instances += f" [yellow](missing: {', '.join(kernel['missing_targets'])})[/yellow]"
-            table.add_row(kernel["demangled"], stub, handle, instances)
-        console.print(table)
-        console.print(f"  device functions: {len(binary['device_functions'])}, device variables: "
-                      f"{len(binary['device_variables'])}", highlight=False)  # fmt: skip
-        if roles:
-            for symbol in binary["host_symbols"]:
-                console.print(f"  {symbol['role']:<16} {symbol['demangled']}", highlight=False, soft_wrap=True)
-        for note in binary["notes"]:
-            console.print(f"  [yellow]note:[/yellow] {note}", soft_wrap=True)
+    def __init__(self, fmt: str, args: argparse.Namespace) -> None:
+        self.fmt, self.roles, self.count = fmt, args.role, 0
+        self.lazy = fmt in ("json", "jsonl", "csv")
+        color = sys.stdout.isatty() and "NO_COLOR" not in os.environ  # https://no-color.org
+        self.style = query_text.Style(color, shutil.get_terminal_size().columns if fmt == "text" else 0)
+        if fmt == "json":
+            sys.stdout.write(f'{{"gpusym": {json.dumps(__version__)}, "schema": {SCHEMA_VERSION}, "binaries": [')
+        elif fmt == "csv":
+            import csv
+
+            self.csv = csv.writer(sys.stdout)
+            self.csv.writerow(["binary", "kernel", "demangled", "stub", "handle", "handle_kind", "code_object",
+                               "target", "address", "size"])  # fmt: skip
+
+    def binary(self, binary: dict) -> None:
+        if self.fmt == "json":
+            if self.count:
+                sys.stdout.write(", ")
+            _write_json(binary, sys.stdout.write)
+        elif self.fmt == "jsonl":
+            sys.stdout.writelines(json.dumps({"binary": binary["path"]} | kernel) + "\n" for kernel in binary["kernels"])
+        elif self.fmt == "csv":
+            self.csv.writerows(_csv(binary))
+        else:
+            whole = self.fmt == "table" or not query_text.is_big(binary)
+            render = query_text.table if whole else query_text.summary
+            sys.stdout.writelines(line + "\n" for line in render(binary, self.roles, self.style))
+        sys.stdout.flush()
+        self.count += 1
+
+    def end(self, errors: list[dict]) -> None:
+        if self.fmt == "json":
+            sys.stdout.write(f'], "errors": {json.dumps(errors)}}}\n')
 
 
 def run(args: argparse.Namespace) -> int:
-    fmt = args.format or ("table" if sys.stdout.isatty() else "json")
+    # On a terminal: a table, or a summary of a big binary ("text"); JSON elsewhere.
+    fmt = args.format or ("text" if sys.stdout.isatty() else "json")
     stdin_queries = "-" in args.paths
     paths = list(_expand([p for p in args.paths if p != "-"], args.recursive))
     if not paths:
@@ -337,35 +374,29 @@ def run(args: argparse.Namespace) -> int:
     large = any(os.path.isfile(p) and os.path.getsize(p) > _LARGE_FILE for p in paths)
     progress = sys.stderr.isatty() and (len(paths) > 4 or large)
     outcomes = _run_all(paths, roles, args.jobs, progress, bool(args.addr or stdin_queries))
-    errors = [{"path": o.path, "error": o.error} for o in outcomes if o.error]
-    for error in errors:
-        print(f"gpusym query: {error['path']}: {error['error']}", file=sys.stderr)
-    status = EXIT_SOME_FAILED if errors else EXIT_OK
+    errors: list[dict] = []
+
+    def failed(outcome: Outcome) -> bool:
+        if outcome.error:
+            print(f"gpusym query: {outcome.path}: {outcome.error}", file=sys.stderr)
+            errors.append({"path": outcome.path, "error": outcome.error})
+        return outcome.error is not None
 
     if args.addr or stdin_queries:
-        queries = list(args.addr)
-        for query in queries:
-            for answer in _answers(query, outcomes):
+        readable = [o for o in outcomes if not failed(o)]
+        for query in args.addr:
+            for answer in _answers(query, readable):
                 _print_answer(answer, fmt)
         if stdin_queries:
             for line in sys.stdin:
                 if line.strip():
-                    for answer in _answers(line.strip(), outcomes):
+                    for answer in _answers(line.strip(), readable):
                         _print_answer(answer, fmt)
-        return status
+        return EXIT_SOME_FAILED if errors else EXIT_OK
 
-    readable = [o for o in outcomes if o.analysis]
-    if fmt == "json":
-        binaries = (_binary_json(o, args, lazy=True) for o in readable)
-        document = {"gpusym": __version__, "schema": SCHEMA_VERSION, "binaries": binaries, "errors": errors}
-        _write_json(document, sys.stdout.write)
-        sys.stdout.write("\n")
-    elif fmt == "jsonl":
-        for binary in (_binary_json(o, args, lazy=True) for o in readable):
-            for kernel in binary["kernels"]:
-                print(json.dumps({"binary": binary["path"]} | kernel))
-    elif fmt == "csv":
-        _print_csv([_binary_json(o, args) for o in readable])
-    else:
-        _print_table([_binary_json(o, args) for o in readable], args.role)
-    return status
+    output = _Output(fmt, args)
+    for outcome in outcomes:
+        if not failed(outcome):
+            output.binary(_binary_json(outcome, args, lazy=output.lazy))
+    output.end(errors)
+    return EXIT_SOME_FAILED if errors else EXIT_OK

@@ -42,8 +42,13 @@ _ELF_FORMATS = {ET_EXEC: "elf-executable", ET_DYN: "elf-shared-object", ET_REL: 
 _HOST_TYPES = ("FUNC", "OBJECT", "GNU_IFUNC", "TLS", "COMMON")
 
 
-def pretty(name: str) -> str:
-    return demangling.demangle(name) or name
+#: A demangler: the demangled form of a name, or None.  One that worker
+#: processes use must be a module's function (it is sent by name).
+Demangler = Callable[[str], "str | None"]
+
+
+def pretty(name: str, demangle: Demangler = demangling.demangle) -> str:
+    return demangle(name) or name
 
 
 class _Range(NamedTuple):
@@ -154,27 +159,28 @@ def _read_device(reads: Iterable[list[containers.Read]], report: BinaryReport, w
 
 
 def analyze(path: str | Path, host_roles: set[Role] | None = None, with_args: bool = True,
-            jobs: int = 1) -> Analysis:  # fmt: skip
+            jobs: int = 1, demangle: Demangler = demangling.demangle) -> Analysis:  # fmt: skip
     """Reads `path` (a host binary, a container or a code object).
 
     `host_roles`: which host symbols the report lists (default: every role
     with a GPU meaning).  `with_args`: read kernel arguments (most of the
     time on large binaries; a debugger resolving names does without).
     `jobs`: how many processes may read a large file's code objects.
+    `demangle`: how names are demangled (default: as gdb prints them).
     Raises FormatError or OSError for unreadable input."""
     with Workers(path, jobs) as workers:
-        return _analyze(map_file(path), str(path), host_roles, with_args, workers)
+        return _analyze(map_file(path), str(path), host_roles, with_args, workers, demangle)
 
 
 def analyze_data(data: bytes | memoryview, path: str, host_roles: set[Role] | None = None,
-                 with_args: bool = True) -> Analysis:  # fmt: skip
+                 with_args: bool = True, demangle: Demangler = demangling.demangle) -> Analysis:  # fmt: skip
     """`analyze` of a file's bytes, already read (`path` names it in the
     report).  Raises FormatError for bad input."""
-    return _analyze(memoryview(data), path, host_roles, with_args, Workers(None))
+    return _analyze(memoryview(data), path, host_roles, with_args, Workers(None), demangle)
 
 
 def _analyze(data: memoryview, path: str, host_roles: set[Role] | None, with_args: bool,
-             workers: Workers) -> Analysis:  # fmt: skip
+             workers: Workers, demangle: Demangler) -> Analysis:  # fmt: skip
     jobs = containers.in_container_file(data)
     elf: ElfFile | None = None
     if jobs is None:
@@ -187,7 +193,7 @@ def _analyze(data: memoryview, path: str, host_roles: set[Role] | None, with_arg
         report = BinaryReport(path, "container")
     device = _read_device(workers.read(data, jobs), report, with_args)
     report.code_objects = device.code_objects
-    addresses = _correlate(report, elf, device, host_roles, workers)
+    addresses = _correlate(report, elf, device, host_roles, workers, demangle)
     return Analysis(report, addresses)
 
 
@@ -233,7 +239,7 @@ class _HostScan:
 
 
 def _correlate(report: BinaryReport, elf: ElfFile | None, device: _Device, host_roles: set[Role] | None,
-               workers: Workers) -> AddressIndex:  # fmt: skip
+               workers: Workers, demangle: Demangler) -> AddressIndex:  # fmt: skip
     code_objects, summaries = device.code_objects, device.summaries
     wanted = host_roles if host_roles is not None else set(Role) - NOT_GPU_ROLES
     device_kernels = {name: None for summary in summaries if summary for name, _, _ in summary.kernels}
@@ -321,7 +327,7 @@ def _correlate(report: BinaryReport, elf: ElfFile | None, device: _Device, host_
     report.device_functions = sorted(functions.values(), key=lambda f: f.name)
     report.device_variables = sorted(variables.values(), key=lambda v: v.name)
     entities = [*report.kernels, *report.device_functions, *report.device_variables]
-    demangled = workers.demangle([*(e.name for e in entities), *(symbol.name for symbol, _, _ in listed)])
+    demangled = workers.demangle([*(e.name for e in entities), *(symbol.name for symbol, _, _ in listed)], demangle)
     for entity in entities:
         entity.demangled = demangled[entity.name] or entity.name
     report.host_symbols = [HostSymbol(symbol.name, demangled[symbol.name] or symbol.name, symbol.value, symbol.size,

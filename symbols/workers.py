@@ -13,7 +13,7 @@ import mmap
 import os
 import stat
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from symbols import containers
 from symbols.errors import FormatError
@@ -92,15 +92,20 @@ class Workers:
             return self._pool().map(_read, jobs)
         return (_read(job, data) for job in jobs)
 
-    def demangle(self, names: Iterable[str]) -> dict[str, str | None]:
-        """Each of `names`, demangled (``demangle.demangle``)."""
-        from symbols.demangle import demangle
+    def demangle(self, names: Iterable[str], demangle: Callable[[str], str | None] | None = None
+                 ) -> dict[str, str | None]:  # fmt: skip
+        """Each of `names`, demangled by `demangle` (default:
+        ``demangle.demangle``, as gdb prints names).  A worker is sent
+        `demangle` by name: it must be a module's function."""
+        if demangle is None:
+            from symbols.demangle import demangle
 
         unique = list(dict.fromkeys(names))
         if self.count <= 1 or (self._executor is None and len(unique) < PARALLEL_NAMES):
             return {name: demangle(name) for name in unique}
         tasks = [unique[start : start + NAMES_PER_TASK] for start in range(0, len(unique), NAMES_PER_TASK)]
-        return dict(zip(unique, (result for task in self._pool().map(_demangle, tasks) for result in task)))
+        results = self._pool().map(_demangle, tasks, [demangle] * len(tasks))
+        return dict(zip(unique, (result for task in results for result in task)))
 
 
 def _open(path: str | Path) -> None:
@@ -115,10 +120,9 @@ def _read(job: containers.Job, data: memoryview | None = None) -> list[container
     return reads
 
 
-def _demangle(names: list[str]) -> list[str | None]:
-    from symbols import demangle
-
+def _demangle(names: list[str], demangle: Callable[[str], str | None]) -> list[str | None]:
     try:
-        return [demangle.demangle(name) for name in names]
+        return [demangle(name) for name in names]
     finally:
-        demangle.cache_clear()  # a worker is asked each name once: its results need not stay here too
+        # A worker is asked each name once: its results need not stay here too.
+        getattr(demangle, "cache_clear", lambda: None)()

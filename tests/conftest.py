@@ -9,6 +9,7 @@ Every sample is built once with ``-g`` (vector_add also without it and with
 from __future__ import annotations
 
 import os
+import pty
 import subprocess
 import sys
 from pathlib import Path
@@ -44,6 +45,30 @@ def run(command: list[str | Path], *, env: dict[str, str] | None = None, timeout
 def run_gpusym(*args: str | Path, cwd=None) -> subprocess.CompletedProcess:
     """``gpusym ARGS`` through the installed console script, as a user runs it."""
     return run([GPUSYM, *args], cwd=cwd)
+
+
+def on_terminal(*args: str | Path, columns: int = 120) -> subprocess.CompletedProcess:
+    """``gpusym ARGS`` with its standard output on a terminal (a pty) of
+    `columns` columns, as a person runs it; stderr is a pipe."""
+    leader, follower = pty.openpty()
+    command = [str(GPUSYM), *map(str, args)]
+    environment = dict(os.environ, COLUMNS=str(columns))
+    with subprocess.Popen(command, stdout=follower, stderr=subprocess.PIPE, env=environment) as process:
+        os.close(follower)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(leader, 1 << 16)
+            except OSError:  # EIO: the terminal's other side is closed
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        os.close(leader)
+        stderr = process.stderr.read().decode()
+        process.wait(timeout=RUN_TIMEOUT)
+    stdout = b"".join(chunks).decode().replace("\r\n", "\n")
+    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
 
 
 def describe(result: subprocess.CompletedProcess) -> str:

@@ -14,6 +14,7 @@ READELF = "llvm-readelf-19"
 OBJCOPY = "llvm-objcopy-19"
 BUNDLER = "clang-offload-bundler-19"
 CXXFILT = "c++filt"
+LLVM_CXXFILT = "llvm-cxxfilt-19"
 
 _SECTION = re.compile(r"^\s*\[\s*(\d+)\]\s+(\S+)\s+(\S+)")
 _SYMBOL = re.compile(r"^\s*\d+:\s+([0-9a-f]+)\s+(\S+)\s+(\w+)\s+(\w+)\s+(\w+)\s+(\w+)\s+(\S+)\s*$")
@@ -79,10 +80,10 @@ def elf_header(path: Path) -> dict[str, str]:
     return header
 
 
-def demangle(names) -> dict[str, str]:
-    """Mangled name -> what c++filt makes of it."""
+def demangle(names, tool: str = CXXFILT) -> dict[str, str]:
+    """Mangled name -> what c++filt (or `tool`: LLVM_CXXFILT) makes of it."""
     names = list(names)
-    result = subprocess.run([CXXFILT], input="\n".join(names) + "\n", capture_output=True, text=True, timeout=60)
+    result = subprocess.run([tool], input="\n".join(names) + "\n", capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     return dict(zip(names, result.stdout.splitlines()))
 

@@ -21,9 +21,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import crafted
 import elf_oracles as elf
 from conftest import REPO, TEST_PROGRAMS
-from symbols import itanium
+from symbols import itanium, llvm_demangle
 from symbols.demangle import demangle
 from symbols.errors import FormatError
 from symbols.mangling import Stub, parse_stub, stub_symbol, undecorated_kernel
@@ -518,3 +519,128 @@ def test_demangle_from_threads():
         thread.join()
     assert serial[0] == "void ns::k0<float>(float*, int)"
     assert all(result == serial for result in results.values()) and len(results) == 8
+
+
+# --- demangled as llvm-cxxfilt prints (gpusym query) -------------------------------
+
+#: What real compilers emit (extended floats, lambdas in templates, function
+#: pointers as template arguments, decltype of expressions, pack
+#: expansions, abi tags, vendor qualifiers, clone suffixes, literals of
+#: every floating-point type, requires-expressions) and what llvm-cxxfilt-19
+#: prints for each: the name itself where it gives up.
+LLVM_NAMES = [
+        ('_Z3fooDF16_', 'foo(_Float16)'),
+        ('_Z1fDF32_DF64_DF128_', 'f(_Float32, _Float64, _Float128)'),
+        ('_Z1fDF16b', '_Z1fDF16b'),
+        ('_Z1fDF32x', '_Z1fDF32x'),
+        ('_Z1fPDxFvvE', 'f(void (*)())'),
+        ('_Z1fPDoFvvE', 'f(void (*)() noexcept)'),
+        ('_Z5applyIZ10launch_allPiPfEUliE_EvT_S0_', "void apply<launch_all(int*, float*)::'lambda'(int)>(launch_all(int*, float*)::'lambda'(int), int*)"),
+        ('_Z5applyIZ10launch_allPiPfEUliE0_EvT_S0_', "void apply<launch_all(int*, float*)::'lambda0'(int)>(launch_all(int*, float*)::'lambda0'(int), int*)"),
+        ('_Z1fIiEvT_DTplfp_Li1EE', 'void f<int>(int, decltype(fp + 1))'),
+        ('_ZN18transformer_engine12unary_kernelILi16ELb0EfNS_5EmptyEXadL_ZNS_4geluIffEET_T0_RKS1_EE13__nv_bfloat16S7_EEvPKT4_PKT1_PT5_SD_PSB_SG_T2_mm', 'void transformer_engine::unary_kernel<16, false, float, transformer_engine::Empty, &float transformer_engine::gelu<float, float>(float, transformer_engine::Empty const&), __nv_bfloat16, __nv_bfloat16>(__nv_bfloat16 const*, float const*, __nv_bfloat16*, float const*, float*, float*, transformer_engine::Empty, unsigned long, unsigned long)'),
+        ('_Z1fIJifEEvDpT_', 'void f<int, float>(int, float)'),
+        ('_Z1fIJEEvDpT_', 'void f<>()'),
+        ('_Z1fI1AEvDTsrT_1xE', 'void f<A>(decltype(A::x))'),
+        ('_Z1fI1AEDtsrNT_1BE1cEv', 'decltype(A::B::c) f<A>()'),
+        ('_Z1fDn', 'f(std::nullptr_t)'),
+        ('_Z1fLDnE', '_Z1fLDnE'),
+        ('_Z3fooB5cxx11v', 'foo[abi:cxx11]()'),
+        ('_Z1fIN1AIN1BIiEEEEEvv', 'void f<A<B<int>>>()'),
+        ('_ZTSZ4mainE1S', 'typeinfo name for main::S'),
+        ('_ZTSZ4mainEUlvE_', "typeinfo name for main::'lambda'()"),
+        ('_Z3foov.cold.1', 'foo() (.cold.1)'),
+        ('_ZL4sfooPi.intern.faf0d31dde65e436', 'sfoo(int*) (.intern.faf0d31dde65e436)'),
+        ('_Z3fooPi.kd', 'foo(int*) (.kd)'),
+        ('_ZN1AUt_E', "A::'unnamed'"),
+        ('_ZN1AUt0_E', "A::'unnamed0'"),
+        ('_Z1fIXgtLi1ELi0EEEvv', 'void f<(1 > 0)>()'),
+        ('_Z1fIXrsLi4ELi1EEEvv', 'void f<(4 >> 1)>()'),
+        ('_Z1fILb1ELc65ELj3ELl4ELm5ELx6ELy7ELin8EEvv', 'void f<true, (char)65, 3u, 4l, 5ul, 6ll, 7ull, -8>()'),
+        ('_Z1fIL_Z1gvEEvv', 'void f<g()>()'),
+        ('_Z1fRA3_i', 'f(int (&) [3])'),
+        ('_Z1fPFviE', 'f(void (*)(int))'),
+        ('_Z1fPA3_A4_i', 'f(int (*) [3][4])'),
+        ('_Z1fM1AFviE', 'f(void (A::*)(int))'),
+        ('_Z1fM1AKFviE', 'f(void (A::*)(int) const)'),
+        ('_Z1fDv4_f', 'f(float vector[4])'),
+        ('_ZNKSt6vectorIiSaIiEE4sizeEv', 'std::vector<int, std::allocator<int>>::size() const'),
+        ('_ZNSsC1Ev', 'std::basic_string<char, std::char_traits<char>, std::allocator<char>>::basic_string()'),
+        ('_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEC1Ev', 'std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char>>::basic_string()'),
+        ('_ZN12_GLOBAL__N_14afooEPi', '(anonymous namespace)::afoo(int*)'),
+        ('_ZN41_GLOBAL__N__12345678_9_shapes_cu_abcdef019anonymousEPi', '(anonymous namespace)::anonymous(int*)'),
+        ('_ZZ4mainENKUlvE_clEv', "main::'lambda'()::operator()() const"),
+        ('_ZZZ4mainENKUlvE_clEvE1x', "main::'lambda'()::operator()() const::x"),
+        ('_ZGVZ4mainE1x', 'guard variable for main::x'),
+        ('_ZTV1A', 'vtable for A'),
+        ('_ZTI1A', 'typeinfo for A'),
+        ('_ZThn8_N1A1fEv', 'non-virtual thunk to A::f()'),
+        ('_Z1fIiEvPU3AS1T_', 'void f<int>(int AS1*)'),
+        ('_ZN1AcviEv', 'A::operator int()'),
+        ('_ZN1AcvT_IiEEv', 'A::operator int<int>()'),
+        ('_ZN1AplERKS_', 'A::operator+(A const&)'),
+        ('_Z1fIJLi1ELi2EEEvv', 'void f<1, 2>()'),
+        ('_Z1fILf3f800000EEvv', 'void f<0x1p+0f>()'),
+        ('_Z1fILd3ff0000000000000EEvv', 'void f<0x1p+0>()'),
+        ('_Z1fIiEvT_DTcl1gfp_EE', 'void f<int>(int, decltype(g(fp)))'),
+        ('_Z1fIiEDTcmfp_fp_ET_', 'decltype(fp, fp) f<int>(int)'),
+        ('_Z1fIiEvDTstT_E', 'void f<int>(decltype(sizeof (int)))'),
+        ('_Z1fIiEvDTszfp_E', 'void f<int>(decltype(sizeof (fp)))'),
+        ('_ZN2ns1fB5cxx11IiEEvv', 'void ns::f[abi:cxx11]<int>()'),
+        ('_Z1fIZ1gvE1AEvv', 'void f<g()::A>()'),
+        ('_Z1fIiEvT_DtfL0p_E', 'void f<int>(int, decltype(fp))'),
+        ('_Z1fIiJEEvv', 'void f<int>()'),
+        ('_Z1fIJiiEEvDpRKT_', 'void f<int, int>(int const&, int const&)'),
+        ('_ZN3FooIiE3barIJEEEvDpT_', 'void Foo<int>::bar<>()'),
+        ('_Z1fILe3fff8000000000000000EEvv', 'void f<0x8p-3L>()'),
+        ('_Z1fILe4000c000000000000000EEvv', 'void f<0xcp-2L>()'),
+        ('_Z1fILe00000000000000000000EEvv', 'void f<0x0p+0L>()'),
+        ('_Z1fILebfffc000000000000000EEvv', 'void f<-0xcp-3L>()'),
+        ('_Z1fILe3ffe8000000000000001EEvv', 'void f<0x8.000000000000001p-4L>()'),
+        ('_Z1fILe7fff8000000000000000EEvv', 'void f<infL>()'),
+        ('_Z1fILe00000000000000000001EEvv', 'void f<0x0.000000000000001p-16385L>()'),
+        ('_Z1fILeffff8000000000000000EEvv', 'void f<-infL>()'),
+        ('_Z1fILe7fffc000000000000000EEvv', 'void f<nanL>()'),
+        ('_Z1fILe80000000000000000000EEvv', 'void f<-0x0p+0L>()'),
+        ('_Z1fIXrqXfp_EEEvv', 'void f<requires { fp; }>()'),
+        ('_Z1fIXrqXfp_NR1CEEEvv', 'void f<requires { {fp} noexcept -> C; }>()'),
+        ('_Z1fIXrqXfp_NEEEvv', 'void f<requires { {fp} noexcept; }>()'),
+]
+
+
+@pytest.mark.parametrize(("name", "text"), LLVM_NAMES)
+def test_llvm_demangle(name, text):
+    assert (llvm_demangle.demangle(name) or name) == text
+
+
+def test_llvm_table_is_what_llvm_cxxfilt_prints():
+    if shutil.which(elf.LLVM_CXXFILT) is None:
+        pytest.skip(f"{elf.LLVM_CXXFILT} is not installed")
+    assert elf.demangle([name for name, _ in LLVM_NAMES], elf.LLVM_CXXFILT) == dict(LLVM_NAMES)
+
+
+def test_llvm_demangle_agrees_with_llvm_cxxfilt_on_every_build(builds):
+    names: set[str] = set()
+    for build_name in ("clang-hip", "clang-hip-rdc", "clang-cuda-rdc", "nvcc"):
+        names |= set(builds(build_name).host) | builds(build_name).kernels
+    names = sorted(name for name in names if name.startswith("_Z"))  # llvm-cxxfilt reads Rust and D names too
+    expected = elf.demangle(names, elf.LLVM_CXXFILT)
+    assert len(names) > 300
+    assert {name: llvm_demangle.demangle(name) or name for name in names} == expected
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["main", "", "_Z", "_Zap", "_Z3fo", "_Z3foov\0x", "_Z3foov extra", "_Z" + "P" * 200_000 + "i",
+     "_Z" + "N1a" * 100_000, "_Z9999999999999999999999a", "_Z" + "9" * 5000 + "a", "_Z3\udcff"],
+)
+def test_llvm_demangle_rejects(name):
+    assert llvm_demangle.demangle(name) is None
+
+
+def test_llvm_demangle_bounds_what_a_name_prints():
+    """Each level ``std::pair<previous, previous>``: 250 characters would
+    print half a gigabyte."""
+    bomb = crafted.pairs_name(36)
+    assert len(bomb) < 400 and llvm_demangle.demangle(bomb) is None
+    assert llvm_demangle.demangle(crafted.pairs_name(3)).count("std::pair") == 1 + 3 + 7

@@ -4,6 +4,8 @@ tools: llvm-readelf, c++filt and clang-offload-bundler."""
 from __future__ import annotations
 
 import json
+import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -11,7 +13,8 @@ from pathlib import Path
 import pytest
 
 import elf_oracles as elf
-from conftest import GPUSYM, describe, run, run_gpusym
+from conftest import GPUSYM, describe, on_terminal, run, run_gpusym
+from gpusym import query_text
 from symbols import offload_bundle
 
 SIM_TARGET = "hipv4-x86_64-unknown-linux-gnu-gpusym"
@@ -219,6 +222,111 @@ def test_kernels_present_only_in_some_places_are_reported_as_such(build_program)
         "device_only(int*)": ["gfx90a", "gfx942", "gpusym"],
     }
     assert sorted(kernels["only_gfx90a(int*)"]["missing_targets"]) == ["gfx942", "gpusym"]
+    rows = table_rows(run_gpusym("query", "--table", objects).stdout)
+    assert rows == {
+        "everywhere(int*)": ("yes", "variable", "gfx90a, gfx942, gpusym"),
+        "only_gfx90a(int*)": ("yes", "variable", "gfx90a (missing: gfx942, gpusym)"),
+        "host_pass_only(int*)": ("yes", "variable", "no device code (missing: gfx90a, gfx942, gpusym)"),
+        "device_only(int*)": ("none", "none", "gfx90a, gfx942, gpusym"),
+    }
     assert sorted(kernels["host_pass_only(int*)"]["missing_targets"]) == ["gfx90a", "gfx942", "gpusym"]
     assert kernels["host_pass_only(int*)"]["stub"] is not None
     assert kernels["device_only(int*)"]["stub"] is None and kernels["device_only(int*)"]["handle"] is None
+
+
+# ---- for people: the table and the summary ----
+
+#: A table row: stub, handle kind, the kernel's name, [its device code].
+_ROW = re.compile(r"^  (yes|none) +(\S+) +(.*)  \[(.*)\]$")
+
+
+def table_rows(text: str) -> dict[str, tuple[str, str, str]]:
+    """Kernel -> (stub, handle, device code) of each row of a table."""
+    rows = {}
+    for line in text.splitlines():
+        if match := _ROW.match(line):
+            assert match[3] not in rows, f"two rows for {match[3]}"
+            rows[match[3]] = (match[1], match[2], match[4])
+    return rows
+
+
+def missing_and_present(device: str) -> tuple[set[str], set[str]]:
+    """The targets a row says its kernel lacks, and those it names as present."""
+    shown, _, missing = device.partition(" (missing: ")
+    missing = set(missing.removesuffix(")").split(", ")) if missing else set()
+    return missing, set(shown.split(", "))
+
+
+@pytest.mark.parametrize("program", PROGRAMS)
+def test_table_has_one_row_per_kernel_as_the_json_says(samples, program):
+    report = query_json(samples[program])["binaries"][0]
+    result = run_gpusym("query", "--table", samples[program])
+    assert result.returncode == 0, describe(result)
+    rows = table_rows(result.stdout)
+    assert set(rows) == {k["demangled"] for k in report["kernels"]}
+    for kernel in report["kernels"]:
+        stub, handle, device = rows[kernel["demangled"]]
+        assert (stub, handle) == ("yes" if kernel["stub"] else "none", kernel["handle"]["kind"])
+        assert device == ", ".join(dict.fromkeys(d["target"] for d in kernel["device"]))
+    assert result.stdout.splitlines()[0].startswith(f"{samples[program]} (elf-executable; 2 code objects for ")
+
+
+def test_a_terminal_gets_the_table_of_a_small_binary_and_a_pipe_json(samples):
+    program = samples["templates"]
+    shown = on_terminal("query", program)
+    assert shown.returncode == 0, describe(shown)
+    assert shown.stdout == run_gpusym("query", "--table", program).stdout
+    assert json.loads(run_gpusym("query", program).stdout)["binaries"][0]["path"] == str(program)
+
+
+def test_kernel_filter_applies_to_the_table_and_the_json(samples):
+    program = samples["templates"]
+    rows = table_rows(run_gpusym("query", "--table", "--kernel", "fill<(float|int)>", program).stdout)
+    assert sorted(rows) == ["void ns::fill<float>(float*, float, int)", "void ns::fill<int>(int*, int, int)"]
+    kernels = query_json("--kernel", "fill<(float|int)>", program)["binaries"][0]["kernels"]
+    assert sorted(k["demangled"] for k in kernels) == sorted(rows)
+
+
+def big_binary(report: dict, copies: int) -> dict:
+    """`report` with each kernel `copies` times (renamed), the copies of the
+    first kernel lacking the first target and growing in size."""
+    targets = query_text.kernel_targets(report)
+    kernels = []
+    for index in range(copies):
+        for kernel in report["kernels"]:
+            copy = json.loads(json.dumps(kernel)) | {"demangled": f"{kernel['demangled']} #{index}"}
+            if kernel is report["kernels"][0]:
+                copy["device"] = [d | {"size": 10**6 + index} for d in copy["device"] if d["target"] != targets[0]]
+                copy["missing_targets"] = [targets[0]]
+            kernels.append(copy)
+    return report | {"kernels": kernels}
+
+
+def test_summary_of_a_big_binary_counts_targets_gaps_and_largest_kernels(samples):
+    report = query_json(samples["templates"])["binaries"][0]
+    binary = big_binary(report, query_text.BIG // len(report["kernels"]) + 1)
+    count = len(binary["kernels"])
+    assert query_text.is_big(binary) and not query_text.is_big(report)
+    first = report["kernels"][0]["demangled"]
+    lines = list(query_text.summary(binary, None, query_text.Style(False, 100)))
+    copies = count // len(report["kernels"])
+    assert lines[1] == f"  {count} kernels; per target: gfx90a {count - copies}, gpusym {count}"
+    assert lines[2] == f"  gaps: {copies} kernels lack some targets"
+    assert lines[3].startswith(f"    gfx90a: {copies} missing, e.g. {first} #0; ")
+    assert lines[5] == f"      {10**6 + copies - 1}  gpusym   {first} #{copies - 1}"
+    assert all(len(line) <= 100 for line in lines[1:]), lines
+    assert f"the table of all {count} kernels: --table; some of them: --kernel REGEX" in lines[-2]
+
+
+@pytest.mark.parametrize("output", ["--table", "--json", "--csv"])
+def test_a_reader_that_stopped_reading_gets_no_traceback(samples, output):
+    """``gpusym query ... | head``: once the reader is gone, gpusym stops
+    quietly with the status of a program killed by SIGPIPE."""
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        result = subprocess.run([GPUSYM, "query", output, samples["templates"]], stdout=writer,
+                                stderr=subprocess.PIPE, text=True, timeout=60)  # fmt: skip
+    finally:
+        os.close(writer)
+    assert (result.returncode, result.stderr) == (141, "")

@@ -14,6 +14,10 @@ compressed) and of the CUDA 13 wheel (9, 15 and 21 MB, 7 cubins and a PTX
 each); and JAX's ROCm plugin, xla_rocm_plugin.so (438 MiB: 45 zstd-
 compressed bundles of 27 targets, 1,215 code objects), whose bundles are
 inflated here by bench/wheels.py's own reader; about 90 s once downloaded.
+For the demangled names, also the largest GPU libraries of
+transformer-engine-cu13 (libtransformer_engine.so, 15,044 kernels for 11
+targets) and jax-rocm7-pjrt (xla_rocm_plugin.so again, 27,611 kernels for
+27 targets): about 2 minutes and 8 GB more.
 
 Deselect them with ``-k 'not real_wheels'``, or skip them with
 ``GPUSYM_REAL_WHEELS=0``.
@@ -44,6 +48,7 @@ wheels = sys.modules.setdefault(_spec.name, importlib.util.module_from_spec(_spe
 _spec.loader.exec_module(wheels)
 
 OBJCOPY, BUNDLER, LLVM_NM, NM, CXXFILT = "llvm-objcopy-19", "clang-offload-bundler-19", "llvm-nm-19", "nm", "c++filt"
+LLVM_CXXFILT = elf_oracles.LLVM_CXXFILT
 #: The libraries read: every one with GPU code in the pinned wheels, except
 #: ROCm's thrust (80 MB, built the same way as cub).
 ROCM_LIBRARIES = ["cupy/random/_generator_api", "cupy/cuda/cub"]
@@ -244,10 +249,39 @@ def test_rocm_handles_are_the_variables_named_like_kernels(rocm_library, rocm):
     assert all(k["handle"]["symbol"] == k["name"] for k in handles.values())
 
 
-def test_rocm_demangled_names_are_cxxfilts(rocm):
+def test_rocm_demangled_names_are_llvm_cxxfilts(rocm):
     report, _ = rocm
-    names = demangle_all([k["name"] for k in report["kernels"]])
+    names = elf_oracles.demangle([k["name"] for k in report["kernels"]], LLVM_CXXFILT)
     assert_same({(k["name"], k["demangled"]) for k in report["kernels"]}, set(names.items()), "(kernel, demangled)")
+
+
+# ---- names as llvm-cxxfilt prints them, from the largest GPU libraries ----
+
+
+@pytest.fixture(params=[(wheels.TRANSFORMER_ENGINE_CU13, ".nv_fatbin"), (wheels.JAX_ROCM7_PJRT, ".hip_fatbin")],
+                ids=lambda param: param[0].package, scope="module")  # fmt: skip
+def named_library(request) -> Path:
+    require_tools(LLVM_CXXFILT)
+    wheel, section = request.param
+    try:
+        return wheels.library(wheel, section, "largest")[1]
+    except wheels.Unavailable as error:
+        pytest.skip(f"cannot download {wheel.package}: {error}")
+
+
+def test_every_name_is_demangled_as_llvm_cxxfilt_demangles_it(named_library):
+    """Every kernel, device function, device variable and GPU-related host
+    symbol of transformer-engine-cu13's library (cute and cutlass templates
+    built by nvcc 13) and of jax-rocm7-pjrt's (XLA built by hipcc, _Float16
+    kernels among them): gpusym query's demangled name is llvm-cxxfilt-19's,
+    to the character, and so is the mangled name where that gives up."""
+    report = gpusym_report(named_library)
+    entities = [*report["kernels"], *report["device_functions"], *report["device_variables"]]
+    names = {e["name"]: e["demangled"] for e in entities} | {s["symbol"]: s["demangled"] for s in report["host_symbols"]}
+    names = {name: text for name, text in names.items() if name.startswith("_Z")}
+    assert len(names) > 40_000
+    expected = elf_oracles.demangle(sorted(names), LLVM_CXXFILT)
+    assert_same(set(names.items()), set(expected.items()), "(name, demangled)")
 
 
 # ---- CUDA: a fatbin reader of our own, pyelftools for the cubins ----
@@ -365,6 +399,38 @@ def cuda(cuda_library) -> tuple[dict, list[FatbinEntry], dict[int, set[str]]]:
                 kernels[index] = entry_kernels(payload, entry.kind)
         _cuda[cuda_library] = entries, kernels
     return gpusym_report(cuda_library), *_cuda[cuda_library]
+
+
+_ROW = re.compile(r"^  (?:yes|none) +\S+ +.*  \[(.*)\]$")
+_COUNTED = re.compile(r"(all )?(\d+) targets")
+
+
+def check_table_rows(library: Path, report: dict) -> None:
+    """``--table``'s row of each kernel, in the report's order, names the
+    targets the kernel has code for and, as missing, its missing_targets,
+    never one of the former."""
+    result = run_gpusym("query", "--table", library)
+    assert result.returncode == 0, describe(result)
+    rows = [match[1] for line in result.stdout.splitlines() if (match := _ROW.match(line))]
+    assert len(rows) == len(report["kernels"])
+    everywhere = {d["target"] for k in report["kernels"] for d in k["device"]}
+    for kernel, device in zip(report["kernels"], rows):
+        shown, _, missing = device.partition(" (missing: ")
+        present = {d["target"] for d in kernel["device"]}
+        assert (missing.removesuffix(")").split(", ") if missing else []) == kernel["missing_targets"], device
+        assert not present & set(kernel["missing_targets"]), kernel["name"]
+        if counted := _COUNTED.fullmatch(shown):
+            assert int(counted[2]) == len(present) and (not counted[1] or present == everywhere), device
+        elif present:
+            assert shown.split(", ") == list(dict.fromkeys(d["target"] for d in kernel["device"])), device
+
+
+def test_rocm_table_rows_agree_with_the_report(rocm_library, rocm):
+    check_table_rows(rocm_library, rocm[0])
+
+
+def test_cuda_table_rows_agree_with_the_report(cuda_library, cuda):
+    check_table_rows(cuda_library, cuda[0])
 
 
 def test_cuda_code_objects_are_the_fatbin_entries(cuda):
@@ -498,9 +564,9 @@ def test_cuda_handles_are_the_functions_the_registration_code_registers(cuda_lib
 @pytest.fixture(scope="module")
 def jax_library() -> Path:
     try:
-        return wheels.library(wheels.JAX_ROCM, ".hip_fatbin", "largest")[1]
+        return wheels.library(wheels.JAX_ROCM7_PJRT, ".hip_fatbin", "largest")[1]
     except wheels.Unavailable as error:
-        pytest.skip(f"cannot download {wheels.JAX_ROCM.package}: {error}")
+        pytest.skip(f"cannot download {wheels.JAX_ROCM7_PJRT.package}: {error}")
 
 
 def compressed_bundles(library: Path):
