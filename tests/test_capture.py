@@ -15,7 +15,7 @@ import pytest
 from elftools.elf.elffile import ELFFile
 
 from conftest import GPUSYM, REPO, TEST_PROGRAMS, describe, run, run_gpusym
-from sample_apps import toolchain
+from native import toolchain
 
 SOURCE = TEST_PROGRAMS / "capture_kernels.hip"
 CAPTURE_FAILED, EXTENSION_FAILED, TIMED_OUT = 125, 126, 124

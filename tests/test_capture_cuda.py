@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import GPUSYM, TEST_PROGRAMS, describe, run
-from sample_apps import toolchain
+from native import toolchain
 from test_capture import capture, of_kind, source_line, table_rows
 
 NVCC = shutil.which("nvcc")

@@ -257,7 +257,7 @@ def test_kernels_launched_from_several_host_threads(build_program):
 
 
 def test_kbreak_pending_waits_for_a_library_loaded_later(build_program, tmp_path):
-    from sample_apps import toolchain
+    from native import toolchain
 
     library = build_program("shared_kernels.hip", flags=("-g", "-shared"), output="libshared_kernels.so")
     program = tmp_path / "late_loader"
@@ -281,7 +281,7 @@ def test_kbreak_pending_waits_for_a_library_loaded_later(build_program, tmp_path
 
 
 def test_kbreak_pending_breakpoint_deleted_is_forgotten(build_program, tmp_path):
-    from sample_apps import toolchain
+    from native import toolchain
 
     library = build_program("shared_kernels.hip", flags=("-g", "-shared"), output="libshared_kernels.so")
     program = tmp_path / "late_loader"

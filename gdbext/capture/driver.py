@@ -25,8 +25,8 @@ from gdbext.capture import interposer
 from gdbext.gpusym_gdb import NOT_LOADED
 from gdbext.capture.launches import LaunchLog, Selection
 from gdbext.capture.records import FileTail, RecordTail
-from sample_apps.native_build import BuildError
-from sample_apps.toolchain import ToolMissing
+from native.native_build import BuildError
+from native.toolchain import ToolMissing
 from symbols.errors import FormatError
 
 SCHEMA_VERSION = 1

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 from gdbext.capture import INTERPOSER
-from sample_apps import native_build, toolchain
+from native import native_build, toolchain
 
 SOURCE = Path(__file__).resolve().parent / "interposer.c"
 _FLAGS = ["-O2", "-g", "-fvisibility=hidden", "-Wall", "-Wextra", "-Werror", "-pthread"]
