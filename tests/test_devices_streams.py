@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from conftest import describe, run
-from gdbext.capture import interposer
-from gdbext.capture.records import Launch, Thread, read_records
+from capture import interposer
+from capture.records import Launch, Thread, read_records
 from test_gdbext import gdb
 
 #: Cases whose kernels wait for each other need workers for both.

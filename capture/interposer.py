@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from gdbext.capture import INTERPOSER
+from capture import INTERPOSER
 from native import native_build, toolchain
 
 SOURCE = Path(__file__).resolve().parent / "interposer.c"
