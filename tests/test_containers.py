@@ -25,7 +25,6 @@ import elf_oracles as elf
 from conftest import REPO, TEST_PROGRAMS, describe, run
 from symbols import amdgpu_metadata, compressed_bundle, nv_fatbin, offload_binary, offload_bundle
 from symbols.errors import FormatError
-from test_container_properties import compressed_bundle_bytes
 
 SOURCES = TEST_PROGRAMS / "containers"
 ARCHS = ("gfx90a", "gfx942")
@@ -243,7 +242,7 @@ def test_compressed_bundles_of_every_version(builds, version, method):
     OffloadBundler.cpp documents; clang-offload-bundler-19 reads versions 1
     and 2 (version 3 came with a later LLVM)."""
     plain = hip_fatbin(builds, compressed=False)
-    data = compressed_bundle_bytes(plain, version, method)
+    data = compressed_bundle.write(plain, version, method)
     header = compressed_bundle.parse_header(data)
     assert (header.version, compressed_bundle.METHODS[header.method]) == (version, method)
     assert header.total_size == (None if version == 1 else len(data))
@@ -284,8 +283,8 @@ def test_split_a_linked_section(builds, first, second):
 
 def test_split_version_1_keeps_its_padding(builds):
     plain = hip_fatbin(builds, compressed=False)
-    first = compressed_bundle_bytes(plain, 1, "zstd")
-    second = compressed_bundle_bytes(plain, 2, "zlib")
+    first = compressed_bundle.write(plain, 1, "zstd")
+    second = compressed_bundle.write(plain, 2, "zlib")
     pieces = compressed_bundle.split(first + bytes(100) + second + bytes(50))
     assert [bytes(piece) for piece in pieces] == [first + bytes(100), second]
     assert [compressed_bundle.decompress(piece, max_output=LIMIT) for piece in pieces] == [plain, plain]

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from conftest import describe, run
-from crafted import pairs_name
+from symbols.crafted import pairs_name
 from test_gdbext import EXTENSION, gdb, stops
 
 #: gdb's resident memory may grow this much from the 2nd to the 20th run
