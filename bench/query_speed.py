@@ -2,7 +2,7 @@
 tools pipeline a user would otherwise script, and a plain pyelftools loop.
 
 The library is the largest shared library with a ``.hip_fatbin`` section in
-CuPy's ROCm wheel (see bench/wheels.py for the cache).  Measured in one run,
+CuPy's ROCm wheel (see real_binaries/wheels.py for the cache).  Measured in one run,
 interleaved, each REPEAT times (median and min reported):
 
 (a) ``gpusym query --json LIB > /dev/null``: wall time and peak RSS (from
@@ -13,7 +13,7 @@ interleaved, each REPEAT times (median and min reported):
     tell stubs and handles, -C gives the demangled ones), outputs parsed into
     the same facts: wall time of the whole, peak RSS of its largest step;
 (c) pyelftools over every symbol of the host and of each code object
-    (bundle entries sliced by bench/wheels.py): wall time and peak RSS.
+    (bundle entries sliced by real_binaries/wheels.py): wall time and peak RSS.
 
 Then files per second of ``gpusym query --json -r`` with ``-j 2`` and ``-j 1``
 on a directory of 50 sample programs (sample_apps/programs, built once).
@@ -42,8 +42,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import wheels  # noqa: E402  (bench/wheels.py, beside this file)
+from real_binaries import wheels
 
 REPEAT = 5
 BAR_RATIO, AIM_RATIO, BAR_MEMORY_MB = 0.2, 0.1, 400

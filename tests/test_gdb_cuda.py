@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from conftest import TEST_PROGRAMS, describe, run
+from gdb_batch import gdb
 from symbols import nv_fatbin
-from test_gdbext import gdb
 
 SOURCE = TEST_PROGRAMS / "cuda_query" / "handles.cu"
 #: The builds the launches are caught in: nvcc's default (static cudart,

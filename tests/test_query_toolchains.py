@@ -12,9 +12,9 @@ import shutil
 import pytest
 
 from conftest import TEST_PROGRAMS, describe, run, run_gpusym
+from container_builds import ARCHS, KERNELS, OTHER_KERNELS, new_driver_object, new_driver_program
+from container_builds import builds  # noqa: F401 (fixture)
 from symbols import nv_fatbin
-from test_containers import ARCHS, KERNELS, OTHER_KERNELS, new_driver_object, new_driver_program
-from test_containers import builds  # noqa: F401 (fixture)
 
 NVCC_TARGETS = ["sm_90", "sm_80", "compute_80"]  # two cubins and the PTX
 

@@ -267,7 +267,7 @@ def describe_elf_sections(path: Path) -> dict[str, tuple[int, int]]:
         return {s.name: (s["sh_offset"], s["sh_size"]) for s in ELFFile(stream).iter_sections()}
 
 
-if __name__ == "__main__":  # python bench/wheels.py: fetch both wheels into the cache and say what they hold
+if __name__ == "__main__":  # python -m real_binaries.wheels: fetch both wheels into the cache and say what they hold
     for choice in (CUPY_ROCM, CUPY_CUDA, CUPY_CUDA13):
         try:
             path = download(choice)
