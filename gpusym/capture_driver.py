@@ -25,7 +25,6 @@ from capture import interposer
 from capture.launches import LaunchLog, Selection
 from capture.records import FileTail, RecordTail
 from gdbext import gpusym_gdb
-from gdbext.gpusym_gdb import NOT_LOADED
 from native.native_build import BuildError
 from native.toolchain import ToolMissing
 from symbols.errors import FormatError
@@ -230,7 +229,7 @@ def _load_error(log: str) -> str:
         return "gdb said nothing"
     if lines[0].startswith("Traceback"):
         return next((line for line in lines[1:] if not line[0].isspace()), lines[0])
-    return lines[0].removeprefix(NOT_LOADED)
+    return lines[0].removeprefix(gpusym_gdb.NOT_LOADED)
 
 
 def capture(options: Options, sink: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
