@@ -1,4 +1,4 @@
-"""Speed of ``gpusym capture`` (gdbext/capture) per kernel launch, against
+"""Speed of ``gpusym capture`` (capture/) per kernel launch, against
 the gdb script a user would otherwise write, measured in one run.
 
 The program is tests/programs/capture_kernels.hip, built with ``gpusym build

@@ -1,5 +1,5 @@
 """Speed and memory of ``gpusym query`` on real libraries, each against a
-baseline measured in the same run.  Wheels come from bench/wheels.py's cache
+baseline measured in the same run.  Wheels come from real_binaries/wheels.py's cache
 (downloaded once; without network, a measurement is skipped, saying why).
 
 1. The largest shared library with a ``.hip_fatbin`` section in CuPy's ROCm
@@ -13,7 +13,7 @@ wheel (cub), measured interleaved, each REPEAT times (median and min):
     tell stubs and handles, -C gives the demangled ones), outputs parsed into
     the same facts: wall time of the whole, peak RSS of its largest step;
 (c) pyelftools over every symbol of the host and of each code object
-    (bundle entries sliced by bench/wheels.py): wall time and peak RSS;
+    (bundle entries sliced by real_binaries/wheels.py): wall time and peak RSS;
 (d) ``gpusym query --table LIB > /dev/null``: the table for people, against
     (a) (bar: at most 1.5x).
 
@@ -55,8 +55,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import wheels  # noqa: E402  (bench/wheels.py, beside this file)
+from real_binaries import wheels
 
 REPEAT = 5
 BAR_RATIO, BAR_CUOBJDUMP, BAR_MEMORY = 0.1, 1.0, 1.0

@@ -6,10 +6,11 @@ program, its ``.hip_fatbin`` bundle, the AMDGPU and simulated-device code
 objects in it, the AMDGPU metadata note, symbol names), a ``--genco``
 bundle, clang 19's compressed bundle (``--offload-compress``) and
 OffloadBinary (``--offload-new-driver``), PTX from clang's NVPTX back end,
-and nvcc's fatbins and cubins when a CUDA toolkit is installed.  Then the writers of
-the tests, which follow the documented layouts: compressed bundles of every
-version and method, fatbins, OffloadBinaries, code objects and programs
-with 32-bit and big-endian ELF.  A toolchain that is missing or fails
+and nvcc's fatbins and cubins when a CUDA toolkit is installed.  Then the
+writers beside the readers and symbols/crafted.py, which follow the
+documented layouts: compressed bundles of every version and method,
+fatbins, OffloadBinaries, code objects and programs with 32-bit and
+big-endian ELF.  A toolchain that is missing or fails
 leaves its seeds out, with a line saying so.
 """
 
@@ -21,14 +22,10 @@ import sys
 import tempfile
 from pathlib import Path
 
+from symbols import crafted, nv_fatbin, offload_bundle
+from symbols.elf import SHT_NOTE, ElfFile
+
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "tests"))
-
-import crafted  # noqa: E402  (tests/crafted.py)
-import test_container_properties as layouts  # noqa: E402
-
-from symbols import nv_fatbin, offload_bundle  # noqa: E402
-from symbols.elf import SHT_NOTE, ElfFile  # noqa: E402
 
 GPUSYM = Path(sys.executable).parent / "gpusym"
 SAMPLE = REPO / "sample_apps/programs/templates/templates.hip"
@@ -136,7 +133,7 @@ def real(seeds: Seeds, work: Path, *, nvcc: bool) -> None:
              "-nocudalib", "-O1", work / "ptx.cu", "-o", ptx], work):  # fmt: skip
         text = ptx.read_bytes()
         seeds.add("device_code", "clang.ptx", text)
-        fatbin = layouts.fatbin_bytes([(1, 80, text, False), (1, 80, text, True)])
+        fatbin = nv_fatbin.write([(1, 80, text, False), (1, 80, text, True)])
         seeds.add("nv_fatbin analyze", "clang-ptx.fatbin", fatbin)
     if nvcc and shutil.which("nvcc"):
         gencode = ["-gencode", "arch=compute_80,code=[sm_80,compute_80]"]
@@ -154,13 +151,13 @@ def real(seeds: Seeds, work: Path, *, nvcc: bool) -> None:
 
 
 def written(seeds: Seeds) -> None:
-    """Seeds from the tests' writers of the documented layouts."""
-    for (version, method), data in layouts.COMPRESSED.items():
+    """Seeds from the writers of the documented layouts (symbols/crafted.py)."""
+    for (version, method), data in crafted.COMPRESSED.items():
         seeds.add("compressed_bundle analyze", f"ccob-v{version}-{method}", data)
-    seeds.add("offload_bundle compressed_bundle analyze", "bundle", layouts.BUNDLE)
-    seeds.add("offload_binary analyze", "offload-binary", layouts.OFFLOAD_BINARY)
-    seeds.add("nv_fatbin analyze", "fatbin", layouts.FATBIN)
-    seeds.add("amdgpu_metadata", "metadata", layouts.METADATA_BYTES)
+    seeds.add("offload_bundle compressed_bundle analyze", "bundle", crafted.BUNDLE)
+    seeds.add("offload_binary analyze", "offload-binary", crafted.OFFLOAD_BINARY)
+    seeds.add("nv_fatbin analyze", "fatbin", crafted.FATBIN)
+    seeds.add("amdgpu_metadata", "metadata", crafted.METADATA_BYTES)
     kernels = ["axpy", "_Z4fillIiEvPT_S0_j", "_ZN2ns3barIfEEvPT_i"]
     classes = {"64le": {}, "32le": {"is64": False}, "64be": {"little": False}, "32be": {"is64": False, "little": False}}
     for label, elf in classes.items():

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING
 import gdb
 from gdb.unwinder import Unwinder
 
+from capture import INTERPOSER
 from gdbext import runtime_state
-from gdbext.capture import INTERPOSER
 from gdbext.functions import symbol_at
 from symbols.errors import FormatError
 

@@ -1,5 +1,5 @@
 """``gpusym capture``: run a program under gdb unattended and record every
-kernel launch, failing runtime call and crash (engine: gdbext/capture)."""
+kernel launch, failing runtime call and crash (engine: capture/ and the driver, capture_driver.py)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import re
 import sys
 from typing import IO, Any
 
-from gdbext.capture.driver import (EVENT_KINDS, EXIT_CAPTURE_FAILED, EXIT_EXTENSION_FAILED, EXIT_TIMEOUT, CaptureFailed,
+from capture.launches import Selection
+from gpusym.capture_driver import (EVENT_KINDS, EXIT_CAPTURE_FAILED, EXIT_EXTENSION_FAILED, EXIT_TIMEOUT, CaptureFailed,
                                    Options, capture, resolve_program)
-from gdbext.capture.launches import Selection
 
 EXIT_USAGE = 2
 
@@ -136,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
     if want_report:
         from rich.console import Console
 
-        from gdbext.capture.report import render
+        from capture.report import render
 
         render(events, Console(stderr=machine is not None and not args.output))
     return exit_event["exit_code"]

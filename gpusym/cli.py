@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "rocm-prefix":
         return _write_rocm_prefix(args.prefix)
     if args.command == "demo":
-        from sample_apps.demo import run_demo
+        from gpusym.demo import run_demo
 
         return run_demo(args.build_dir)
     parser.print_help()

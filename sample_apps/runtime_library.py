@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from sample_apps import native_build
+from native import native_build
 
 RUNTIME_DIR = Path(__file__).resolve().parent / "runtime"
 INCLUDE_DIR = RUNTIME_DIR / "include"

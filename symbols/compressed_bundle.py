@@ -187,3 +187,16 @@ def bundle_length(data: bytes | memoryview) -> int:
     if bytes(view[: len(offload_bundle.MAGIC)]) == offload_bundle.MAGIC:
         return offload_bundle.length(view)
     raise FormatError("bytes that are neither padding nor an offload bundle")
+
+
+def write(bundle: bytes, version: int, method: str) -> bytes:
+    """`bundle` compressed (`method` "zlib" or "zstd") as clang's
+    OffloadBundler.cpp lays out `version` 1, 2 or 3."""
+    stream = zlib.compress(bundle) if method == "zlib" else zstandard.ZstdCompressor().compress(bundle)
+    sizes = {
+        1: struct.pack("<I", len(bundle)),
+        2: struct.pack("<II", 24 + len(stream), len(bundle)),
+        3: struct.pack("<QQ", 32 + len(stream), len(bundle)),
+    }[version]
+    digest = hashlib.md5(bundle).digest()[:8]  # the low half, as LLVM's MD5Result::low() reads it
+    return MAGIC + struct.pack("<HH", version, {"zlib": 0, "zstd": 1}[method]) + sizes + digest + stream

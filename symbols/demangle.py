@@ -25,7 +25,7 @@ Names that could print without bound: each substitution or template
 parameter reference (``S_``, ``S0_``, ``T_``) prints an earlier part of the
 name again, references included, so that a name of 250 characters prints
 half a gigabyte (each level ``std::pair<previous, previous>``, see
-tests/crafted.py ``pairs_name``) and one of 300, 35 GB, and libstdc++ has no
+symbols/crafted.py ``pairs_name``) and one of 300, 35 GB, and libstdc++ has no
 limit.  Real names print at most about 20 times as long as they are.  So a
 name is demangled only when its printed length is at most ``OUTPUT_RATIO``
 times its length (plus 4 KB): a name with few references cannot print

@@ -28,6 +28,8 @@ import struct
 from dataclasses import dataclass
 from typing import Literal
 
+import zstandard
+
 from symbols.compressed_bundle import inflate
 from symbols.errors import FormatError
 
@@ -169,3 +171,17 @@ def payload(data: bytes | memoryview, entry: FatbinEntry, *, max_output: int) ->
 def _check_limit(size: int, max_output: int) -> None:
     if size > max_output:
         raise FormatError(f"fatbin payload of {size} bytes exceeds the limit of {max_output}")
+
+
+def write(entries: list[tuple[int, int, bytes, bool]]) -> bytes:
+    """A fatbin of (kind, sm, payload, zstd-compressed?) entries, laid out as
+    nvcc 13 lays them out."""
+    body = b""
+    for kind, sm, payload, compress in entries:
+        stored = zstandard.ZstdCompressor().compress(payload) if compress else payload
+        padded = stored.ljust(-(-len(stored) // 8) * 8, b"\0")
+        flags = 0x11 | (0x8000 if compress else 0)
+        compressed_size, uncompressed_size = (len(stored), len(payload)) if compress else (0, 0)
+        body += struct.pack("<HHIQII", kind, 0x101, 64, len(padded), compressed_size, 0)
+        body += struct.pack("<HHIIIQQQ", 8, 1, sm, 0, 0, flags, 0, uncompressed_size) + padded
+    return _HEADER.pack(MAGIC, 1, 16, len(body)) + body

@@ -188,3 +188,19 @@ def _is_versioned(view: memoryview, order: str) -> bool:
         return False
     reserved, version = struct.unpack_from(order + "QH", view)
     return reserved == 0 and version == 1
+
+
+def write(image: bytes, image_kind: int, offload_kind: int, strings: dict[str, str]) -> bytes:
+    """A version 1 OffloadBinary as LLVM 19's OffloadBinary::write lays it out."""
+    table_start = 32 + 40 + 16 * len(strings)
+    positions, table = {}, b""
+    for text in sorted({*strings, *strings.values()}):
+        positions[text] = table_start + len(table)
+        table += text.encode() + b"\0"
+    image_offset = -(-(table_start + len(table)) // ALIGNMENT) * ALIGNMENT
+    size = -(-(image_offset + len(image)) // ALIGNMENT) * ALIGNMENT
+    header = MAGIC + struct.pack("<IQQQ", 1, size, 32, 40)
+    entry = struct.pack("<HHIQQQQ", image_kind, offload_kind, 0, 72, len(strings), image_offset, len(image))
+    string_map = b"".join(struct.pack("<QQ", positions[key], positions[value]) for key, value in strings.items())
+    body = header + entry + string_map + table
+    return (body + bytes(image_offset - len(body)) + image).ljust(size, b"\0")

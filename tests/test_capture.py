@@ -14,30 +14,12 @@ from pathlib import Path
 import pytest
 from elftools.elf.elffile import ELFFile
 
+from capture_runs import capture, of_kind, source_line, table_rows
 from conftest import GPUSYM, REPO, TEST_PROGRAMS, describe, run, run_gpusym
-from sample_apps import toolchain
+from native import toolchain
 
 SOURCE = TEST_PROGRAMS / "capture_kernels.hip"
 CAPTURE_FAILED, EXTENSION_FAILED, TIMED_OUT = 125, 126, 124
-
-
-def source_line(path: Path, text: str) -> int:
-    """The line of `path` holding `text` (exactly once)."""
-    lines = [n for n, line in enumerate(path.read_text().splitlines(), 1) if text in line]
-    assert len(lines) == 1, f"{text!r} is on lines {lines} of {path}"
-    return lines[0]
-
-
-def capture(*arguments, stdin: str | None = None) -> tuple[subprocess.CompletedProcess, list[dict]]:
-    """``gpusym capture --jsonl ARGUMENTS``; the result and its events."""
-    result = subprocess.run([str(GPUSYM), "capture", "--jsonl", *map(str, arguments)], input=stdin,
-                            capture_output=True, text=True, timeout=120)  # fmt: skip
-    events = [json.loads(line) for line in result.stdout.splitlines()]
-    return result, events
-
-
-def of_kind(events: list[dict], kind: str) -> list[dict]:
-    return [event for event in events if event["event"] == kind]
 
 
 @pytest.fixture(scope="module")
@@ -203,20 +185,6 @@ def test_failing_api_calls_are_errors_with_the_call_code_and_stack(build_program
     stub_launch = of_kind(events, "error")[1]["backtrace"]
     assert [f["function"] for f in stub_launch[:3]] == ["hipLaunchKernel", "__device_stub__increment(int*, int)", "main"]
     assert events[-1]["errors"] == 14
-
-
-def table_rows(report: str, title: str) -> list[list[str]]:
-    """The cells of each row of the report's table under `title` (rows
-    between rules), the lines of a cell joined by spaces."""
-    table = report[report.index(title) :].split("└", 1)[0]
-    rows, lines = [], []
-    for line in [*table.splitlines(), "├"]:
-        if line.startswith("│"):
-            lines.append([cell.strip() for cell in line[1:-1].split("│")])
-        elif line.startswith("├") and lines:
-            rows.append([" ".join(part for part in cell if part) for cell in zip(*lines)])
-            lines = []
-    return rows
 
 
 @pytest.fixture(scope="module")

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from capture_runs import capture, of_kind, source_line, table_rows
 from conftest import GPUSYM, TEST_PROGRAMS, describe, run
-from sample_apps import toolchain
-from test_capture import capture, of_kind, source_line, table_rows
+from native import toolchain
 
 NVCC = shutil.which("nvcc")
 SOURCE = TEST_PROGRAMS / "capture_cuda.cu"

@@ -1,68 +1,23 @@
 """The container parsers on hostile input: random bytes, every truncation of
 valid containers and valid containers with fields set to extreme values
 give a result or a FormatError, never another exception, and decompression
-never exceeds its limit.  Valid containers come from this file's writers,
-which follow the documented layouts (test_containers.py uses them too)."""
+never exceeds its limit.  Valid containers come from the writers beside
+each reader, which follow the documented layouts (symbols.crafted holds a
+small one of each)."""
 
 from __future__ import annotations
 
-import hashlib
-import struct
-import zlib
-
 import msgpack
 import pytest
-import zstandard
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from symbols import amdgpu_metadata, compressed_bundle, nv_fatbin, offload_binary, offload_bundle
+from symbols.crafted import BUNDLE, COMPRESSED, FATBIN, METADATA, METADATA_BYTES, OFFLOAD_BINARY
 from symbols.errors import FormatError
 
 PROPERTIES = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 LIMIT = 1 << 16
-
-
-def compressed_bundle_bytes(bundle: bytes, version: int, method: str) -> bytes:
-    """`bundle` compressed as clang's OffloadBundler.cpp lays it out."""
-    stream = zlib.compress(bundle) if method == "zlib" else zstandard.ZstdCompressor().compress(bundle)
-    sizes = {
-        1: struct.pack("<I", len(bundle)),
-        2: struct.pack("<II", 24 + len(stream), len(bundle)),
-        3: struct.pack("<QQ", 32 + len(stream), len(bundle)),
-    }[version]
-    digest = hashlib.md5(bundle).digest()[:8]  # the low half, as LLVM's MD5Result::low() reads it
-    return b"CCOB" + struct.pack("<HH", version, {"zlib": 0, "zstd": 1}[method]) + sizes + digest + stream
-
-
-def offload_binary_bytes(image: bytes, image_kind: int, offload_kind: int, strings: dict[str, str]) -> bytes:
-    """A version 1 OffloadBinary as LLVM 19's OffloadBinary::write lays it out."""
-    table_start = 32 + 40 + 16 * len(strings)
-    positions, table = {}, b""
-    for text in sorted({*strings, *strings.values()}):
-        positions[text] = table_start + len(table)
-        table += text.encode() + b"\0"
-    image_offset = -(-(table_start + len(table)) // 8) * 8
-    size = -(-(image_offset + len(image)) // 8) * 8
-    header = b"\x10\xff\x10\xad" + struct.pack("<IQQQ", 1, size, 32, 40)
-    entry = struct.pack("<HHIQQQQ", image_kind, offload_kind, 0, 72, len(strings), image_offset, len(image))
-    string_map = b"".join(struct.pack("<QQ", positions[key], positions[value]) for key, value in strings.items())
-    body = header + entry + string_map + table
-    return (body + bytes(image_offset - len(body)) + image).ljust(size, b"\0")
-
-
-def fatbin_bytes(entries: list[tuple[int, int, bytes, bool]]) -> bytes:
-    """A fatbin of (kind, sm, payload, zstd-compressed?) entries, laid out as
-    nvcc 13 lays them out."""
-    body = b""
-    for kind, sm, payload, compress in entries:
-        stored = zstandard.ZstdCompressor().compress(payload) if compress else payload
-        padded = stored.ljust(-(-len(stored) // 8) * 8, b"\0")
-        flags = 0x11 | (0x8000 if compress else 0)
-        compressed_size, uncompressed_size = (len(stored), len(payload)) if compress else (0, 0)
-        body += struct.pack("<HHIQII", kind, 0x101, 64, len(padded), compressed_size, 0)
-        body += struct.pack("<HHIIIQQQ", 8, 1, sm, 0, 0, flags, 0, uncompressed_size) + padded
-    return struct.pack("<IHHQ", 0xBA55ED50, 1, 16, len(body)) + body
 
 
 def outcome(call):
@@ -73,43 +28,15 @@ def outcome(call):
         return None
 
 
-# Small valid containers, and where their fields are: (offset, width).
-BUNDLE = offload_bundle.write(
-    [(offload_bundle.HOST_ID, b""), (offload_bundle.amdgpu_id("gfx90a"), b"\x7fELF" + bytes(200))]
-)
+# Where the fields of crafted's small valid containers are: (offset, width).
 BUNDLE_FIELDS = [(24, 8), (32, 8), (40, 8), (48, 8), (83, 8), (91, 8), (99, 8)]
-COMPRESSED = {(v, m): compressed_bundle_bytes(BUNDLE, v, m) for v in (1, 2, 3) for m in ("zlib", "zstd")}
 COMPRESSED_FIELDS = {
     1: [(4, 2), (6, 2), (8, 4), (12, 8)],
     2: [(4, 2), (6, 2), (8, 4), (12, 4), (16, 8)],
     3: [(4, 2), (6, 2), (8, 8), (16, 8), (24, 8)],
 }
-OFFLOAD_BINARY = offload_binary_bytes(b"\x7fELF" + bytes(60), 1, 3, {"triple": "amdgcn-amd-amdhsa", "arch": "gfx90a"})
 OFFLOAD_BINARY_FIELDS = [(4, 4), (8, 8), (16, 8), (32, 2), (34, 2), (40, 8), (48, 8), (56, 8), (64, 8), (72, 8)]
-FATBIN = fatbin_bytes([(2, 90, b"\x7fELF" + bytes(100), False), (1, 80, b".version 9.0\n.target sm_80\n" * 4, True)])
 FATBIN_FIELDS = [(4, 2), (6, 2), (8, 8), (16, 2), (20, 4), (24, 8), (32, 4), (44, 4), (56, 8), (72, 8)]
-METADATA = {
-    "amdhsa.version": [1, 2],
-    "amdhsa.target": "amdgcn-amd-amdhsa--gfx90a",
-    "amdhsa.kernels": [
-        {
-            ".name": "k",
-            ".symbol": "k.kd",
-            ".args": [
-                {".name": "p", ".offset": 0, ".size": 8, ".value_kind": "global_buffer", ".address_space": "global"},
-                {".offset": 8, ".size": 4, ".value_kind": "by_value", ".type_name": "int"},
-            ],
-            ".kernarg_segment_size": 16,
-            ".group_segment_fixed_size": 0,
-            ".private_segment_fixed_size": 0,
-            ".max_flat_workgroup_size": 1024,
-            ".wavefront_size": 64,
-            ".sgpr_count": 10,
-            ".vgpr_count": 4,
-        }
-    ],
-}
-METADATA_BYTES = msgpack.packb(METADATA)
 
 
 def parse_compressed(data: bytes) -> None:
@@ -249,7 +176,7 @@ BUNDLE_ENTRIES = st.lists(
 @given(BUNDLE_ENTRIES, st.sampled_from([1, 2, 3]), st.sampled_from(["zlib", "zstd"]))
 def test_compressed_bundle_round_trip(entries, version, method):
     bundle = offload_bundle.write(entries)
-    packed = compressed_bundle_bytes(bundle, version, method)
+    packed = compressed_bundle.write(bundle, version, method)
     header = compressed_bundle.parse_header(packed)
     assert (header.version, compressed_bundle.METHODS[header.method]) == (version, method)
     assert header.uncompressed_size == len(bundle)
@@ -289,7 +216,7 @@ OFFLOAD_BINARIES = st.lists(
 @PROPERTIES
 @given(OFFLOAD_BINARIES)
 def test_offload_binary_round_trip(binaries):
-    section = b"".join(offload_binary_bytes(image, kind, 3, strings) for image, kind, strings in binaries)
+    section = b"".join(offload_binary.write(image, kind, 3, strings) for image, kind, strings in binaries)
     images = offload_binary.read_images(section + bytes(16))
     assert [section[i.offset : i.offset + i.size] for i in images] == [image for image, _, _ in binaries]
     assert [i.strings for i in images] == [strings for _, _, strings in binaries]
@@ -307,7 +234,7 @@ FATBIN_ENTRIES = st.lists(
 def test_fatbin_round_trip(entries):
     """Two fatbins, padding between them: payloads come back (uncompressed
     ones with their padding)."""
-    data = fatbin_bytes(entries) + bytes(8) + fatbin_bytes(entries[:1])
+    data = nv_fatbin.write(entries) + bytes(8) + nv_fatbin.write(entries[:1])
     found = nv_fatbin.read_entries(data)
     expected = entries + entries[:1]
     assert [(e.kind, e.sm, e.compressed) for e in found] == [(nv_fatbin.KINDS[k], sm, c) for k, sm, _, c in expected]

@@ -22,54 +22,15 @@ import pytest
 from elftools.elf.elffile import ELFFile
 
 import elf_oracles as elf
-from conftest import REPO, TEST_PROGRAMS, describe, run
+from conftest import describe, run
+from container_builds import ARCHS, KERNELS, NEW_DRIVER, OTHER_KERNELS, Builds, new_driver_object, new_driver_program
+from container_builds import builds  # noqa: F401 (fixture)
 from symbols import amdgpu_metadata, compressed_bundle, nv_fatbin, offload_binary, offload_bundle
 from symbols.errors import FormatError
-from test_container_properties import compressed_bundle_bytes
 
-SOURCES = TEST_PROGRAMS / "containers"
-ARCHS = ("gfx90a", "gfx942")
 HIP_IDS = sorted([offload_bundle.HOST_ID] + [offload_bundle.amdgpu_id(arch) for arch in ARCHS])
-HIP = ["clang++-19", "-x", "hip", "-nogpuinc", "-nogpulib", f"-I{REPO / 'sample_apps/runtime/include'}"]
-HIP += [f"--offload-arch={arch}" for arch in ARCHS]
-NEW_DRIVER = ["--offload-new-driver", "-fgpu-rdc"]
-# axpy(float, float const*, float*, int), apply(Params, float*), fill<int>, fill<double>
-KERNELS = ["_Z4axpyfPKfPfi", "_Z5apply6ParamsPf", "_Z4fillIiEvPT_S0_j", "_Z4fillIdEvPT_S0_j"]
-OTHER_KERNELS = ["_Z5otherPi"]
-GENCODE = ["-gencode", "arch=compute_90,code=sm_90", "-gencode", "arch=compute_80,code=[sm_80,compute_80]"]
 EM_AMDGPU, EM_CUDA = 224, 190
 LIMIT = 1 << 26
-
-
-class Builds:
-    """Compiles and links in a temporary directory, each output once."""
-
-    def __init__(self, root: Path):
-        self.root = root
-
-    def __call__(self, output: str, command: list[str | Path]) -> Path:
-        target = self.root / output
-        if not target.exists():
-            result = run([*command, "-o", target], cwd=self.root)
-            assert result.returncode == 0, describe(result)
-        return target
-
-    def hip(self, output: str, source: str, *flags: str) -> Path:
-        return self(output, [*HIP, *flags, "-c", SOURCES / source])
-
-    def nvcc(self, output: str, *flags: str) -> Path:
-        """kernels.cu built by nvcc, its intermediate files kept (kept_files)."""
-        keep = self.root / f"cuda-{output}.keep"
-        keep.mkdir(exist_ok=True)
-        return self(f"cuda-{output}", ["nvcc", *GENCODE, *flags, "--keep", "--keep-dir", keep, SOURCES / "kernels.cu"])
-
-    def relocatable(self, output: str, *objects: Path) -> Path:
-        return self(output, ["ld.lld-19", "-r", *objects])
-
-
-@pytest.fixture(scope="session")
-def builds(tmp_path_factory) -> Builds:
-    return Builds(tmp_path_factory.mktemp("containers"))
 
 
 @pytest.fixture(scope="session")
@@ -243,7 +204,7 @@ def test_compressed_bundles_of_every_version(builds, version, method):
     OffloadBundler.cpp documents; clang-offload-bundler-19 reads versions 1
     and 2 (version 3 came with a later LLVM)."""
     plain = hip_fatbin(builds, compressed=False)
-    data = compressed_bundle_bytes(plain, version, method)
+    data = compressed_bundle.write(plain, version, method)
     header = compressed_bundle.parse_header(data)
     assert (header.version, compressed_bundle.METHODS[header.method]) == (version, method)
     assert header.total_size == (None if version == 1 else len(data))
@@ -284,8 +245,8 @@ def test_split_a_linked_section(builds, first, second):
 
 def test_split_version_1_keeps_its_padding(builds):
     plain = hip_fatbin(builds, compressed=False)
-    first = compressed_bundle_bytes(plain, 1, "zstd")
-    second = compressed_bundle_bytes(plain, 2, "zlib")
+    first = compressed_bundle.write(plain, 1, "zstd")
+    second = compressed_bundle.write(plain, 2, "zlib")
     pieces = compressed_bundle.split(first + bytes(100) + second + bytes(50))
     assert [bytes(piece) for piece in pieces] == [first + bytes(100), second]
     assert [compressed_bundle.decompress(piece, max_output=LIMIT) for piece in pieces] == [plain, plain]
@@ -325,10 +286,6 @@ def check_images(path: Path, data: bytes) -> list[offload_binary.OffloadImage]:
     return images
 
 
-def new_driver_object(builds: Builds) -> Path:
-    return builds.hip("new-driver.o", "kernels.hip", *NEW_DRIVER)
-
-
 def test_offload_binaries_of_the_new_driver(builds):
     path = new_driver_object(builds)
     images = check_images(path, section(path, ".llvm.offloading"))
@@ -361,12 +318,6 @@ def test_packaged_images_round_trip(builds):
     assert images[1].strings["feature"] == "+xnack"
     packaged = data[images[0].offset : images[0].offset + images[0].size]
     check_code_object(packaged, "gfx90a", builds.root / "packaged.co", KERNELS)
-
-
-def new_driver_program(builds: Builds) -> Path:
-    objects = [new_driver_object(builds), builds("stubs.o", ["clang-19", "-c", SOURCES / "hip_stubs.c"])]
-    link = ["clang++-19", *NEW_DRIVER, "--hip-link", "-no-hip-rt", *[f"--offload-arch={a}" for a in ARCHS], *objects]
-    return builds("new-driver-program", link)
 
 
 def string_reader(path: Path):

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from conftest import describe, run
-from test_devices_streams import case
-from test_faults import base_of, capture, crash_of, report
-from test_gdbext import gdb
+from fault_runs import base_of, capture, crash_of, report
+from gdb_batch import gdb
+from program_cases import case
 
 #: A handle destroyed by the reset is answered as one destroyed by its own
 #: call (hipFree, hipStreamDestroy, hipEventDestroy).

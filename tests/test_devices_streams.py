@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from capture import interposer
+from capture.records import Launch, Thread, read_records
 from conftest import describe, run
-from gdbext.capture import interposer
-from gdbext.capture.records import Launch, Thread, read_records
-from test_gdbext import gdb
+from gdb_batch import gdb
+from program_cases import case
 
 #: Cases whose kernels wait for each other need workers for both.
 WORKERS = {"GPUSYM_WORKERS": "4"}
@@ -22,18 +23,6 @@ WORKERS = {"GPUSYM_WORKERS": "4"}
 @pytest.fixture(scope="module")
 def program(build_program) -> Path:
     return build_program("devices_streams.hip")
-
-
-def case(program: Path, name: str, **env: str) -> dict[str, str]:
-    """Runs one case; returns its lines as {name: value}."""
-    result = run([program, name], env=env)
-    assert result.returncode == 0, describe(result)
-    lines = {}
-    for line in result.stdout.splitlines():
-        key, sep, value = line.partition(": ")
-        assert sep, f"unexpected line {line!r}\n{describe(result)}"
-        lines[key] = value
-    return lines
 
 
 def test_each_host_thread_has_its_own_current_device(program):

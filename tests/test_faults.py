@@ -7,7 +7,6 @@ and prints the base of the allocation its kernel gets first."""
 
 from __future__ import annotations
 
-import json
 import re
 import signal
 import subprocess
@@ -16,11 +15,11 @@ from pathlib import Path
 import pytest
 
 from conftest import GPUSYM, REPO, TEST_PROGRAMS, describe, run
-from test_gdbext import gdb
+from fault_runs import base_of, capture, crash_of, report
+from gdb_batch import gdb
 
 SOURCE = TEST_PROGRAMS / "fault.hip"
 EXTENSION = REPO / "gdbext" / "gpusym_gdb.py"
-REPORT = re.compile(r"gpusym: kernel '(.*)' \(dispatch (\d+)\) block \(([\d,]+)\) thread \(([\d,]+)\): (.*)")
 POKE = "void fault::poke<float>(float*, long)"
 GIB = 1 << 30
 
@@ -33,21 +32,6 @@ def source_line(text: str) -> int:
 @pytest.fixture(scope="module")
 def program(build_program) -> Path:
     return build_program("fault.hip")
-
-
-def base_of(output: str) -> int:
-    match = re.search(r"\bbase (0x[0-9a-f]+)\b", output)
-    assert match, output
-    return int(match.group(1), 16)
-
-
-def report(result: subprocess.CompletedProcess) -> tuple[str, str, str, str, str]:
-    """The one report line: kernel, dispatch, block, thread, what happened."""
-    lines = [line for line in result.stderr.splitlines() if line.startswith("gpusym:")]
-    assert len(lines) == 1, describe(result)
-    match = REPORT.fullmatch(lines[0])
-    assert match, lines[0]
-    return match.groups()
 
 
 def run_mode(program: Path, mode: str, blocking: str = "0") -> subprocess.CompletedProcess:
@@ -125,17 +109,6 @@ def test_invalid_copies_and_frees_fail_as_before_and_freed_addresses_wait(progra
 
 
 # -- under gdb --------------------------------------------------------------------
-
-
-def capture(program: Path, mode: str) -> tuple[subprocess.CompletedProcess, list[dict]]:
-    result = run([GPUSYM, "capture", "--jsonl", "--", program, mode])
-    return result, [json.loads(line) for line in result.stdout.splitlines()]
-
-
-def crash_of(result, events) -> dict:
-    crashes = [event for event in events if event["event"] == "crash"]
-    assert len(crashes) == 1, describe(result)
-    return crashes[0]
 
 
 def test_capture_explains_a_write_past_the_end(program):

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from test_gdbext import gdb
+from gdb_batch import gdb
 
 
 @pytest.fixture(scope="module")

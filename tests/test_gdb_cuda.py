@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from conftest import TEST_PROGRAMS, describe, run
-from test_container_properties import fatbin_bytes
-from test_gdbext import gdb
+from gdb_batch import gdb
+from symbols import nv_fatbin
 
 SOURCE = TEST_PROGRAMS / "cuda_query" / "handles.cu"
 #: The builds the launches are caught in: nvcc's default (static cudart,
@@ -123,7 +123,7 @@ def clang_cuda(tmp_path_factory) -> Path:
     cubin, fatbin, host, program = root / "handles.cubin", root / "handles.fatbin", root / "handles.o", root / "handles"
     result = run([*clang, "--cuda-device-only", "-c", SOURCE, "-o", cubin])
     assert result.returncode == 0, describe(result)
-    fatbin.write_bytes(fatbin_bytes([(2, 90, cubin.read_bytes(), False)]))
+    fatbin.write_bytes(nv_fatbin.write([(2, 90, cubin.read_bytes(), False)]))
     for command in ([*clang, "--cuda-host-only", "-g", "-Xclang", "-fcuda-include-gpubinary", "-Xclang", fatbin, "-c",
                      SOURCE, "-o", host], ["nvcc", host, "-o", program]):  # fmt: skip
         result = run(command)

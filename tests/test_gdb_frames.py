@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 
 from conftest import REPO
+from gdb_batch import gdb
 from gdb_terminal import GdbTerminal
-from test_gdbext import gdb
 
 TEMPLATES = REPO / "sample_apps/programs/templates/templates.hip"
 

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from test_gdbext import gdb, stops
+from gdb_batch import gdb, stops
 
 #: Counts the evaluations of kbreak's lane condition: one per trap.
 COUNT_TRAPS = ("python from gdbext import functions; calls = [0]; wrapped = functions.LaneIs.invoke; "

@@ -10,8 +10,8 @@ import re
 
 import pytest
 
+from gdb_batch import gdb
 from gdb_terminal import GdbTerminal
-from test_gdbext import gdb
 
 #: lane_focus.hip: the line of __syncthreads in neighbour().
 BARRIER_LINE = 9

@@ -13,7 +13,7 @@ from collections.abc import Callable
 import pytest
 from pygdbmi.gdbcontroller import GdbController
 
-from test_gdbext import EXTENSION
+from gdb_batch import EXTENSION
 
 #: Seconds to wait for a record gdb owes us.
 TIMEOUT = 120

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from test_gdbext import gdb
+from gdb_batch import gdb
 
 #: Every lane of every block reaches this breakpoint.
 STOP = ("kbreak rotate", "run")

@@ -13,8 +13,8 @@ import time
 import pytest
 
 from conftest import describe, run
-from crafted import pairs_name
-from test_gdbext import EXTENSION, gdb, stops
+from gdb_batch import EXTENSION, gdb, stops
+from symbols.crafted import pairs_name
 
 #: gdb's resident memory may grow this much from the 2nd to the 20th run
 #: (symbol tables of each run's code objects are freed when the run ends).

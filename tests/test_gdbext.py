@@ -11,27 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import GPUSYM, REPO, describe, run, run_gpusym
-
-EXTENSION = REPO / "gdbext" / "gpusym_gdb.py"
-
-
-def gdb(program: Path | None, *commands: str, before: tuple[str, ...] = (), timeout: float = 120) -> str:
-    """Output of a batch gdb session: `before` runs ahead of loading the
-    extension, then `commands`; the inferior is killed at the end."""
-    argv = ["gdb", "-nx", "-batch"]
-    for command in (*before, f"source {EXTENSION}", *commands, "kill"):
-        argv += ["-ex", command]
-    if program is not None:
-        argv.append(str(program))
-    result = run(argv, timeout=timeout)
-    output = result.stdout + result.stderr
-    assert "Traceback" not in output and "Python Exception" not in output, output
-    return output
-
-
-def stops(output: str) -> list[str]:
-    return re.findall(r"hit Breakpoint \d+, (.*)", output)
-
+from gdb_batch import EXTENSION, gdb, stops
 
 def test_kbreak_stops_in_the_device_kernel_with_its_arguments(vector_add):
     output = gdb(vector_add, "kbreak vector_add", "run", "info args")
@@ -257,7 +237,7 @@ def test_kernels_launched_from_several_host_threads(build_program):
 
 
 def test_kbreak_pending_waits_for_a_library_loaded_later(build_program, tmp_path):
-    from sample_apps import toolchain
+    from native import toolchain
 
     library = build_program("shared_kernels.hip", flags=("-g", "-shared"), output="libshared_kernels.so")
     program = tmp_path / "late_loader"
@@ -281,7 +261,7 @@ def test_kbreak_pending_waits_for_a_library_loaded_later(build_program, tmp_path
 
 
 def test_kbreak_pending_breakpoint_deleted_is_forgotten(build_program, tmp_path):
-    from sample_apps import toolchain
+    from native import toolchain
 
     library = build_program("shared_kernels.hip", flags=("-g", "-shared"), output="libshared_kernels.so")
     program = tmp_path / "late_loader"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import TEST_PROGRAMS, describe, run
-from sample_apps import toolchain
+from native import toolchain
 from symbols import offload_bundle
 
 HIPCC = Path(sys.executable).parent / "gpusym-hipcc"

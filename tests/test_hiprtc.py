@@ -10,7 +10,7 @@ import re
 import pytest
 
 from conftest import describe, run
-from test_gdbext import gdb
+from gdb_batch import gdb
 
 
 @pytest.fixture(scope="module")

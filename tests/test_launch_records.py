@@ -19,8 +19,8 @@ import pytest
 from elftools.elf.elffile import ELFFile
 
 from conftest import RUN_TIMEOUT, describe, run
-from gdbext.capture import interposer
-from gdbext.capture.records import HEADER, Launch, Modules, Record, RecordTail, Result, Thread, encode, read_records
+from capture import interposer
+from capture.records import HEADER, Launch, Modules, Record, RecordTail, Result, Thread, encode, read_records
 from symbols.errors import FormatError
 
 N = 10

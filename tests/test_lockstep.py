@@ -13,7 +13,7 @@ import re
 import pytest
 
 from conftest import describe, run
-from test_gdbext import gdb
+from gdb_batch import gdb
 
 CASES = ("max_reduce", "classic_sum", "wave_scan", "half_shift")
 

@@ -21,10 +21,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import crafted
 import elf_oracles as elf
 from conftest import REPO, TEST_PROGRAMS
-from symbols import itanium, llvm_demangle
+from symbols import crafted, itanium, llvm_demangle
 from symbols.demangle import demangle
 from symbols.errors import FormatError
 from symbols.mangling import Stub, parse_stub, stub_symbol, undecorated_kernel

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from capture_runs import capture
 from conftest import describe, run, run_gpusym
+from gdb_batch import gdb, stops
 from sample_apps.samples import PROGRAMS_DIR
 from symbols import offload_bundle
-from test_capture import capture
-from test_gdbext import gdb, stops
 
 KERNELS = PROGRAMS_DIR / "module_load" / "kernels.hip"
 SIM_TARGET = "hipv4-x86_64-unknown-linux-gnu-gpusym"

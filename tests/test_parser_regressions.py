@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import time
 
-import crafted
-from crafted import SHT_NOBITS, Section
-from symbols import offload_bundle
+from symbols import crafted, offload_bundle
+from symbols.crafted import SHT_NOBITS, Section
 from symbols.analysis import analyze, analyze_data
 from symbols.demangle import demangle
 from symbols.lookup import near_names

@@ -12,9 +12,9 @@ import shutil
 import pytest
 
 from conftest import TEST_PROGRAMS, describe, run, run_gpusym
-from test_container_properties import fatbin_bytes
-from test_containers import ARCHS, KERNELS, OTHER_KERNELS, new_driver_object, new_driver_program
-from test_containers import builds  # noqa: F401 (fixture)
+from container_builds import ARCHS, KERNELS, OTHER_KERNELS, new_driver_object, new_driver_program
+from container_builds import builds  # noqa: F401 (fixture)
+from symbols import nv_fatbin
 
 NVCC_TARGETS = ["sm_90", "sm_80", "compute_80"]  # two cubins and the PTX
 
@@ -98,7 +98,7 @@ def test_clang_cuda_stub_is_the_handle(tmp_path):
     cubin, fatbin, host = tmp_path / "kernels.cubin", tmp_path / "kernels.fatbin", tmp_path / "kernels.o"
     result = run([*clang_cuda, "--cuda-device-only", "-c", source, "-o", cubin])
     assert result.returncode == 0, describe(result)
-    fatbin.write_bytes(fatbin_bytes([(2, 90, cubin.read_bytes(), False)]))
+    fatbin.write_bytes(nv_fatbin.write([(2, 90, cubin.read_bytes(), False)]))
     embed = ["-Xclang", "-fcuda-include-gpubinary", "-Xclang", str(fatbin)]
     result = run([*clang_cuda, "--cuda-host-only", *embed, "-c", source, "-o", host])
     assert result.returncode == 0, describe(result)

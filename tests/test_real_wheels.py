@@ -4,7 +4,7 @@ fatbins in ``.nv_fatbin``), checked against outside opinions: LLVM 19's
 objcopy, offload bundler and nm, binutils' nm, objdump and c++filt,
 pyelftools, and a fatbin header reader written here.
 
-Each wheel is downloaded once (pinned versions, see bench/wheels.py) into
+Each wheel is downloaded once (pinned versions, see real_binaries/wheels.py) into
 ``$GPUSYM_CACHE_DIR/wheels`` (default ``~/.cache/gpusym/wheels``) and reused;
 without network the tests skip, saying why.  The libraries read:
 cupy/random/_generator_api and cupy/cuda/cub of the ROCm wheel (11 and
@@ -13,7 +13,7 @@ of the CUDA 12 wheel (13, 48 and 79 MB, 12 cubins and a PTX each, all LZ4-
 compressed) and of the CUDA 13 wheel (9, 15 and 21 MB, 7 cubins and a PTX
 each); and JAX's ROCm plugin, xla_rocm_plugin.so (438 MiB: 45 zstd-
 compressed bundles of 27 targets, 1,215 code objects), whose bundles are
-inflated here by bench/wheels.py's own reader; about 90 s once downloaded.
+inflated here by real_binaries/wheels.py's own reader; about 90 s once downloaded.
 For the demangled names, also the largest GPU libraries of
 transformer-engine-cu13 (libtransformer_engine.so, 15,044 kernels for 11
 targets) and jax-rocm7-pjrt (xla_rocm_plugin.so again, 27,611 kernels for
@@ -25,7 +25,6 @@ Deselect them with ``-k 'not real_wheels'``, or skip them with
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
 import os
@@ -33,7 +32,6 @@ import re
 import shutil
 import struct
 import subprocess
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -41,11 +39,7 @@ import pytest
 
 import elf_oracles
 from conftest import describe, run, run_gpusym
-
-REPO = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("gpusym_bench_wheels", REPO / "bench" / "wheels.py")
-wheels = sys.modules.setdefault(_spec.name, importlib.util.module_from_spec(_spec))
-_spec.loader.exec_module(wheels)
+from real_binaries import wheels
 
 OBJCOPY, BUNDLER, LLVM_NM, NM, CXXFILT = "llvm-objcopy-19", "clang-offload-bundler-19", "llvm-nm-19", "nm", "c++filt"
 LLVM_CXXFILT = elf_oracles.LLVM_CXXFILT
@@ -151,7 +145,7 @@ def rocm_oracle(library: Path, workdir: Path) -> RocmOracle:
     """Kernels per target as LLVM 19 sees them: FUNC symbols with a ``.kd``
     descriptor in each code object the bundler unbundles; the entries it
     refuses (processors it does not know) are sliced from the bundle by
-    bench/wheels.py's reader and read with llvm-nm all the same."""
+    real_binaries/wheels.py's reader and read with llvm-nm all the same."""
     if library in _rocm:
         return _rocm[library]
     workdir.mkdir(parents=True, exist_ok=True)

@@ -14,7 +14,7 @@ the bounds.  (Names that would demangle to more than 64 times their length
 are left mangled, their printed length bounded before printing, see
 symbols/demangle.py.)
 
-The normal parse: a program written by tests/crafted.py with 5,000 kernels
+The normal parse: a program written by symbols/crafted.py with 5,000 kernels
 (host stubs and handles, an AMDGPU code object with its metadata, a
 simulated one), the densest kind of input.  The bounds are generous, so
 that a loaded machine does not fail them: 50 times its time per byte, and
@@ -33,11 +33,9 @@ from pathlib import Path
 
 import pytest
 
-import crafted
-from crafted import SHT_NOTE, Section, Sym
-from symbols import offload_bundle
+from symbols import compressed_bundle, crafted, nv_fatbin, offload_bundle
+from symbols.crafted import SHT_NOTE, Section, Sym
 from symbols.elf import ElfFile
-from test_container_properties import compressed_bundle_bytes, fatbin_bytes
 
 TIME_FACTOR, MIN_SECONDS = 50, 10.0
 MEMORY_FACTOR, MEMORY_SLACK_KB = 50, 100 << 10
@@ -161,7 +159,7 @@ def overlapping_note_sections() -> bytes:
 def compressed_bundles_back_to_back() -> bytes:
     """40,000 small compressed bundles, one after the other."""
     empty = offload_bundle.write([(offload_bundle.HOST_ID, b"")])
-    return compressed_bundle_bytes(empty, 2, "zlib") * 40_000
+    return compressed_bundle.write(empty, 2, "zlib") * 40_000
 
 
 def bundles_nested_in_entry_ids() -> bytes:
@@ -171,12 +169,12 @@ def bundles_nested_in_entry_ids() -> bytes:
 
 def ptx_of_blank_lines() -> bytes:
     """PTX: a million blank lines, then a kernel."""
-    return fatbin_bytes([(1, 80, b"\n" * 1_000_000 + b".visible .entry kernel()\n", False)])
+    return nv_fatbin.write([(1, 80, b"\n" * 1_000_000 + b".visible .entry kernel()\n", False)])
 
 
 def ptx_of_unclosed_parameter_lists() -> bytes:
     """PTX: 250,000 lines opening a function's return parameter list."""
-    return fatbin_bytes([(1, 80, b".func (\n" * 250_000, False)])
+    return nv_fatbin.write([(1, 80, b".func (\n" * 250_000, False)])
 
 
 def kernel_named_by_dots() -> bytes:
@@ -206,12 +204,12 @@ def decompression_bomb() -> bytes:
     is 256): 40 KB of noise, then 10 MB of zeros."""
     image = random.Random(0).randbytes(40_000) + bytes(10_000_000)
     bundle = offload_bundle.write([(offload_bundle.HOST_ID, b""), (offload_bundle.amdgpu_id("gfx90a"), image)])
-    return compressed_bundle_bytes(bundle, 2, "zstd")
+    return compressed_bundle.write(bundle, 2, "zstd")
 
 
 def declared_decompression_bomb() -> bytes:
     """A compressed bundle declaring 4 GB of output for a few bytes."""
-    data = bytearray(compressed_bundle_bytes(offload_bundle.write([(offload_bundle.HOST_ID, b"")]), 3, "zstd"))
+    data = bytearray(compressed_bundle.write(offload_bundle.write([(offload_bundle.HOST_ID, b"")]), 3, "zstd"))
     struct.pack_into("<Q", data, 16, 4 << 30)
     return bytes(data)
 

@@ -12,7 +12,7 @@ import subprocess
 import pytest
 
 from conftest import GPUSYM, describe, run, run_gpusym
-from test_gdbext import EXTENSION
+from gdb_batch import EXTENSION
 
 
 @pytest.fixture(scope="module")

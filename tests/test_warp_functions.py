@@ -11,7 +11,7 @@ import re
 import pytest
 
 from conftest import describe, run
-from test_gdbext import gdb
+from gdb_batch import gdb
 
 UNIFORM = ("shfl from lane 5", "shfl from the next lane, around", "shfl_up", "shfl_down", "shfl_xor",
            "shfl within 16 lanes", "ballot", "any", "all", "activemask", "a shfl_down reduction",

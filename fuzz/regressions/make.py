@@ -11,17 +11,12 @@ tests/test_resource_bounds.py.
 from __future__ import annotations
 
 import struct
-import sys
 from pathlib import Path
 
+from symbols import compressed_bundle, crafted, nv_fatbin, offload_binary, offload_bundle
+from symbols.crafted import SHT_NOBITS, SHT_NOTE, Section, Sym
+
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent.parent / "tests"))
-
-import crafted  # noqa: E402
-from crafted import SHT_NOBITS, SHT_NOTE, Section, Sym  # noqa: E402
-from test_container_properties import compressed_bundle_bytes, fatbin_bytes, offload_binary_bytes  # noqa: E402
-
-from symbols import offload_bundle  # noqa: E402
 
 GFX90A = offload_bundle.amdgpu_id("gfx90a")
 
@@ -74,7 +69,7 @@ def nested_bundles() -> bytes:
 
 def compressed_back_to_back() -> bytes:
     empty = offload_bundle.write([(offload_bundle.HOST_ID, b"")])
-    return compressed_bundle_bytes(empty, 2, "zlib") * 8 + compressed_bundle_bytes(empty, 1, "zstd") * 2
+    return compressed_bundle.write(empty, 2, "zlib") * 8 + compressed_bundle.write(empty, 1, "zstd") * 2
 
 
 def nobits_bundler_section() -> bytes:
@@ -85,10 +80,10 @@ def nobits_bundler_section() -> bytes:
 
 
 def ptx(text: bytes) -> bytes:
-    return fatbin_bytes([(1, 80, text, False)])
+    return nv_fatbin.write([(1, 80, text, False)])
 
 
-OFFLOAD_BINARY = offload_binary_bytes(b"\x7fELF" + bytes(60), 1, 3, {"arch": "gfx90a"})
+OFFLOAD_BINARY = offload_binary.write(b"\x7fELF" + bytes(60), 1, 3, {"arch": "gfx90a"})
 BLANK_PTX = b"\n" * 2000 + b".visible .entry kernel()\n"
 OPEN_PTX = b".func (\n" * 300
 BOMB = crafted.pairs_name(12)  # demangled: 134,000 characters

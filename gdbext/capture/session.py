@@ -6,7 +6,7 @@ interposer records them in the program itself (through a runtime linked
 into the program, breakpoints write the same records: static_launches.py).
 
 Started by the driver as ``gdb -batch ... -ex 'python ...session.main()'``
-with GPUSYM_CAPTURE_SESSION naming a JSON file of settings (see driver.py).
+with GPUSYM_CAPTURE_SESSION naming a JSON file of settings (see gpusym/capture_driver.py).
 """
 
 from __future__ import annotations
@@ -23,8 +23,9 @@ from typing import Any
 import gdb
 import gdb.frames
 
+from capture import INTERPOSER
 from gdbext import extension, faults, runtime_state
-from gdbext.capture import INTERPOSER, pending_output
+from gdbext.capture import pending_output
 from gdbext.capture.static_launches import StaticLaunches
 
 #: Signals that end a program unless it handles them: each is a crash event.

@@ -25,9 +25,9 @@ from typing import Any
 
 import gdb
 
+from capture import process_map
+from capture.records import Launch, Modules, Result, Thread, encode
 from gdbext import launch_arguments
-from gdbext.capture import process_map
-from gdbext.capture.records import Launch, Modules, Result, Thread, encode
 from gdbext.program import may_hold_kernels
 from symbols.elf import ElfFile
 from symbols.errors import FormatError

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sample_apps import toolchain
+from native import toolchain
 from sample_apps.driver import archives, hip_source
 from sample_apps.driver.options import BuildOptions
 from symbols import demangle, elf, offload_bundle

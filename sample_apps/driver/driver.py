@@ -7,7 +7,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from sample_apps import runtime_library, toolchain
+from native import toolchain
+from sample_apps import runtime_library
 from sample_apps.driver import device_link, hip_source, options as build_options, signatures
 
 EXIT_USAGE = 2

@@ -16,7 +16,8 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from sample_apps import runtime_library, toolchain
+from native import toolchain
+from sample_apps import runtime_library
 from sample_apps.driver import amdgpu_code, breakpoint_sites, signatures, wave_lockstep
 from sample_apps.driver.options import BuildOptions
 from symbols import device_code, offload_bundle

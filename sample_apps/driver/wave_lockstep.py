@@ -8,7 +8,7 @@ import shlex
 from functools import cache
 from pathlib import Path
 
-from sample_apps import native_build, toolchain
+from native import native_build, toolchain
 
 SOURCE = Path(__file__).with_name("wave_lockstep.cpp")
 

@@ -1,8 +1,8 @@
 """Runs a program under gdb for ``gpusym capture`` and streams its events.
 
-gdb runs the program with the extension and the session (session.py), which
-writes live stops as JSON lines; the preloaded interposer writes launch
-records.  While the program runs, both files are tailed every
+gdb runs the program with the extension and the session
+(gdbext/capture/session.py), which writes live stops as JSON lines; the
+preloaded interposer writes launch records.  While the program runs, both files are tailed every
 ``POLL_S``; each batch is symbolized, merged by time and handed to the sink
 at once.  The program's stdout and stderr go to files of their own and come
 back in the exit event.
@@ -21,16 +21,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from gdbext.capture import interposer
-from gdbext.gpusym_gdb import NOT_LOADED
-from gdbext.capture.launches import LaunchLog, Selection
-from gdbext.capture.records import FileTail, RecordTail
-from sample_apps.native_build import BuildError
-from sample_apps.toolchain import ToolMissing
+from capture import interposer
+from capture.launches import LaunchLog, Selection
+from capture.records import FileTail, RecordTail
+from gdbext import gpusym_gdb
+from native.native_build import BuildError
+from native.toolchain import ToolMissing
 from symbols.errors import FormatError
 
 SCHEMA_VERSION = 1
-EXTENSION = Path(__file__).resolve().parent.parent / "gpusym_gdb.py"
+EXTENSION = Path(gpusym_gdb.__file__).resolve()
 POLL_S = 0.05
 #: Bytes of the program's stdout and of its stderr kept in the exit event.
 OUTPUT_LIMIT = 1 << 20
@@ -229,7 +229,7 @@ def _load_error(log: str) -> str:
         return "gdb said nothing"
     if lines[0].startswith("Traceback"):
         return next((line for line in lines[1:] if not line[0].isspace()), lines[0])
-    return lines[0].removeprefix(NOT_LOADED)
+    return lines[0].removeprefix(gpusym_gdb.NOT_LOADED)
 
 
 def capture(options: Options, sink: Callable[[dict[str, Any]], None]) -> dict[str, Any]:

@@ -16,7 +16,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from sample_apps import toolchain
+from native import toolchain
 
 
 class BuildError(Exception):

@@ -4,7 +4,7 @@ record gives it."""
 
 from __future__ import annotations
 
-from gdbext.capture.records import Module
+from capture.records import Module
 from symbols.elf import ElfFile
 from symbols.errors import FormatError
 

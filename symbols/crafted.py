@@ -9,8 +9,9 @@ On top of it, code objects and host programs shaped like the ones clang and
 (a FUNC and a ``.kd`` descriptor per kernel, an ``NT_AMDGPU_METADATA``
 note), a simulated-device code object (exported functions and its
 ``__gpusym_kernels`` table) and a host program (a ``.hip_fatbin`` bundle,
-``__device_stub__`` stubs and handle variables named like the kernels).
-Used by test_hostile_binaries.py and by the fuzzer's seeds (fuzz/seeds.py).
+``__device_stub__`` stubs and handle variables named like the kernels),
+and a small valid container of each layout.  For the tests and the fuzzer's
+seeds and regressions; gpusym itself never writes these.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 
 import msgpack
 
-from symbols import offload_bundle
+from symbols import compressed_bundle, nv_fatbin, offload_binary, offload_bundle
 
 ET_REL, ET_EXEC, ET_DYN = 1, 2, 3
 EM_X86_64, EM_AMDGPU = 62, 224
@@ -212,3 +213,34 @@ def pairs_name(depth: int) -> str:
     digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
     assert 1 <= depth <= len(digits)
     return "_Z1fSt4pairIiiE" + "".join(f"S_IS{digits[level]}_S{digits[level]}_E" for level in range(depth - 1))
+
+
+# Small valid containers, one of each layout.
+BUNDLE = offload_bundle.write(
+    [(offload_bundle.HOST_ID, b""), (offload_bundle.amdgpu_id("gfx90a"), b"\x7fELF" + bytes(200))]
+)
+COMPRESSED = {(v, m): compressed_bundle.write(BUNDLE, v, m) for v in (1, 2, 3) for m in ("zlib", "zstd")}
+OFFLOAD_BINARY = offload_binary.write(b"\x7fELF" + bytes(60), 1, 3, {"triple": "amdgcn-amd-amdhsa", "arch": "gfx90a"})
+FATBIN = nv_fatbin.write([(2, 90, b"\x7fELF" + bytes(100), False), (1, 80, b".version 9.0\n.target sm_80\n" * 4, True)])
+METADATA = {
+    "amdhsa.version": [1, 2],
+    "amdhsa.target": "amdgcn-amd-amdhsa--gfx90a",
+    "amdhsa.kernels": [
+        {
+            ".name": "k",
+            ".symbol": "k.kd",
+            ".args": [
+                {".name": "p", ".offset": 0, ".size": 8, ".value_kind": "global_buffer", ".address_space": "global"},
+                {".offset": 8, ".size": 4, ".value_kind": "by_value", ".type_name": "int"},
+            ],
+            ".kernarg_segment_size": 16,
+            ".group_segment_fixed_size": 0,
+            ".private_segment_fixed_size": 0,
+            ".max_flat_workgroup_size": 1024,
+            ".wavefront_size": 64,
+            ".sgpr_count": 10,
+            ".vgpr_count": 4,
+        }
+    ],
+}
+METADATA_BYTES = msgpack.packb(METADATA)

@@ -71,8 +71,8 @@ def _gdb_stop_in_kernel(program: Path) -> str | None:
 def _capture_report(program: Path, console: Console, expected_exit: int = 0) -> bool:
     """``gpusym capture`` of `program`, its report printed; whether it ended
     with `expected_exit` (capture's status: 128 + N for death by signal N)."""
-    from gdbext.capture.driver import CaptureFailed, Options, capture
-    from gdbext.capture.report import render
+    from capture.report import render
+    from gpusym.capture_driver import CaptureFailed, Options, capture
 
     events: list[dict] = []
     try:

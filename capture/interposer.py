@@ -6,8 +6,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from gdbext.capture import INTERPOSER
-from sample_apps import native_build, toolchain
+from capture import INTERPOSER
+from native import native_build, toolchain
 
 SOURCE = Path(__file__).resolve().parent / "interposer.c"
 _FLAGS = ["-O2", "-g", "-fvisibility=hidden", "-Wall", "-Wextra", "-Werror", "-pthread"]

@@ -288,7 +288,7 @@ def describe_elf_sections(path: Path) -> dict[str, tuple[int, int]]:
         return {s.name: (s["sh_offset"], s["sh_size"]) for s in ELFFile(stream).iter_sections()}
 
 
-if __name__ == "__main__":  # python bench/wheels.py: fetch the wheels into the cache and say what they hold
+if __name__ == "__main__":  # python -m real_binaries.wheels: fetch the wheels into the cache and say what they hold
     for choice in (CUPY_ROCM, CUPY_CUDA, CUPY_CUDA13, TRANSFORMER_ENGINE_CU13, JAX_ROCM7_PJRT):
         try:
             path = download(choice)

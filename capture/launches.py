@@ -24,7 +24,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from gdbext.capture.records import Function, KernelObject, Launch, Modules, Record, Result, Thread
+from capture.records import Function, KernelObject, Launch, Modules, Record, Result, Thread
 from symbols.demangle import demangle
 from symbols.mangling import parse_stub
 from symbols.symbolize import HostFrame, Symbolizer
