@@ -192,6 +192,9 @@ def bundle_length(data: bytes | memoryview) -> int:
 def write(bundle: bytes, version: int, method: str) -> bytes:
     """`bundle` compressed (`method` "zlib" or "zstd") as clang's
     OffloadBundler.cpp lays out `version` 1, 2 or 3."""
+    import hashlib  # imported here, as the inflaters are: readers never need them
+    import zstandard
+
     stream = zlib.compress(bundle) if method == "zlib" else zstandard.ZstdCompressor().compress(bundle)
     sizes = {
         1: struct.pack("<I", len(bundle)),

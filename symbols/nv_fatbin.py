@@ -28,8 +28,6 @@ import struct
 from dataclasses import dataclass
 from typing import Literal
 
-import zstandard
-
 from symbols.compressed_bundle import inflate
 from symbols.errors import FormatError
 
@@ -176,6 +174,8 @@ def _check_limit(size: int, max_output: int) -> None:
 def write(entries: list[tuple[int, int, bytes, bool]]) -> bytes:
     """A fatbin of (kind, sm, payload, zstd-compressed?) entries, laid out as
     nvcc 13 lays them out."""
+    import zstandard  # imported here: readers never compress
+
     body = b""
     for kind, sm, payload, compress in entries:
         stored = zstandard.ZstdCompressor().compress(payload) if compress else payload
