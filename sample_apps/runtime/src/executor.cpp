@@ -498,27 +498,16 @@ extern "C" __attribute__((visibility("default"), nodebug)) uint64_t __gpusym_wav
   return executor.calls[lane - executor.lanes].result;
 }
 
-// Called by __gpusym_wave_meet (fiber_switch.S), a warp function, when the
-// next lane in order has no result of the last meeting to go on with; the
-// lane's call is recorded and `sp` is its context.  Returns the context to
+// Called by __gpusym_wave_meet (a warp function) and __gpusym_wave_step (a
+// lockstep access to __shared__ memory) in fiber_switch.S, when the next
+// lane in order has no result of the last meeting to go on with; the lane's
+// call is recorded and `sp` is its context.  Returns the context to
 // switch to.
 extern "C" __attribute__((visibility("hidden"))) void *gpusym_wave_meet_sp(void *sp) {
   Executor &executor = *gpusym_executor;
   gpusym_lane *lane = __gpusym_lane;
   lane->saved_sp = sp;
   gpusym_lane *next = meet_wavefront(executor, lane, executor.calls[lane - executor.lanes]);
-  return next ? next->saved_sp : executor.scheduler_sp;
-}
-
-// Called by __gpusym_wave_step (fiber_switch.S), a lockstep access to
-// __shared__ memory, when the next lane in order has no result of the last
-// meeting to go on with; `sp` is the stepping lane's context.  Returns the
-// context to switch to.
-extern "C" __attribute__((visibility("hidden"))) void *gpusym_wave_step_sp(void *sp) {
-  Executor &executor = *gpusym_executor;
-  gpusym_lane *lane = __gpusym_lane;
-  lane->saved_sp = sp;
-  gpusym_lane *next = meet_wavefront(executor, lane, WaveCall{GPUSYM_WAVE_STEP, 0, 0, -1, reinterpret_cast<const void *>(kStepSite), 0});
   return next ? next->saved_sp : executor.scheduler_sp;
 }
 

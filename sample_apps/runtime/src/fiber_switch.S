@@ -132,16 +132,16 @@ __gpusym_barrier:
 __gpusym_wave_step:
         .cfi_startproc
         SWITCH_PROLOGUE
-        cmpl    $WAVE_OP_DONE, LANE_SIZE+LANE_STATE(%rax)
-        jne     1f
         movq    gpusym_executor@GOTTPOFF(%rip), %r8
         movq    %fs:(%r8), %r8
         CALL_OF %rax, %r8, %r11, %r10
-        movl    $WAVE_STEP, CALL_OP(%r11)
+        movl    $WAVE_STEP, CALL_OP(%r11)       /* a meeting with no values: only these are read */
         movq    $STEP_SITE, CALL_SITE(%r11)
+        cmpl    $WAVE_OP_DONE, LANE_SIZE+LANE_STATE(%rax)
+        jne     1f
         WAIT_FOR_NEXT_LANE %rax, %r8
 1:      movq    %rsp, %rdi
-        callq   gpusym_wave_step_sp
+        callq   gpusym_wave_meet_sp
         movq    %rax, %rsp
         popq    %rbp
         .cfi_adjust_cfa_offset -8
