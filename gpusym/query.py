@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from gpusym import __version__, query_text
-from symbols import llvm_demangle
+from symbols import cxxfilt
 from symbols.analysis import AddressIndex, Analysis, analyze
 from symbols.errors import FormatError
 from symbols.model import SCHEMA_VERSION, Role
@@ -47,6 +47,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--target", metavar="ARCH", help="only code objects and instances for this target (gfx90a, sm_90, gpusym)")
     parser.add_argument("--addr", metavar="ADDR", action="append", default=[],
                         help="which symbol contains ADDR; TARGET:ADDR or #INDEX:ADDR for a code object (repeatable)")  # fmt: skip
+    parser.add_argument("--ptx", action="store_true",
+                        help="read PTX code objects too (slow on big libraries; their cubins name the same kernels)")
     parser.add_argument("-r", "--recursive", action="store_true", help="read the binaries in directories, recursively")
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
                         help="read files in N processes (default: %(default)s)")  # fmt: skip
@@ -60,12 +62,14 @@ class Outcome:
     error: str | None
 
 
-def _analyze(path: str, roles: tuple[str, ...] | None, addresses: bool = True, jobs: int = 1) -> Outcome:
-    """`path` read with `jobs` processes; without `addresses`, its report only
-    (the address index is made, and sent back from a worker, only when asked)."""
+def _analyze(path: str, roles: tuple[str, ...] | None, addresses: bool = True, jobs: int = 1,
+             ptx: bool = False) -> Outcome:  # fmt: skip
+    """`path` read with `jobs` processes, its PTX only with `ptx`; without
+    `addresses`, its report only (the address index is made, and sent back
+    from a worker, only when asked)."""
     host_roles = {Role(r) for r in roles} if roles else None
     try:
-        analysis = analyze(path, host_roles, jobs=jobs, demangle=llvm_demangle.demangle)
+        analysis = analyze(path, host_roles, jobs=jobs, demangle=cxxfilt.demangle, with_ptx=ptx)
         if not addresses:
             analysis.addresses = AddressIndex()
         return Outcome(path, analysis, None)
@@ -116,7 +120,7 @@ def _size(path: str) -> int:
 
 
 def _run_all(paths: list[str], roles: tuple[str, ...] | None, jobs: int, progress: bool,
-             addresses: bool) -> Iterator[Outcome]:  # fmt: skip
+             addresses: bool, ptx: bool) -> Iterator[Outcome]:  # fmt: skip
     """Each path's outcome, in order, as soon as it is read."""
     # One file: its code objects are read in `jobs` processes.  Several:
     # one process per file, which pays off only for enough input (a small
@@ -124,7 +128,7 @@ def _run_all(paths: list[str], roles: tuple[str, ...] | None, jobs: int, progres
     # returning its result).
     if len(paths) == 1 or jobs <= 1 or sum(map(_size, paths)) < _PARALLEL_BYTES:
         per_file = jobs if len(paths) == 1 else 1
-        iterator = (_analyze(path, roles, addresses, per_file) for path in paths)
+        iterator = (_analyze(path, roles, addresses, per_file, ptx) for path in paths)
         yield from _with_progress(iterator, len(paths), progress)
         return
     from concurrent.futures import ProcessPoolExecutor
@@ -132,7 +136,9 @@ def _run_all(paths: list[str], roles: tuple[str, ...] | None, jobs: int, progres
     workers = min(jobs, len(paths))
     with ProcessPoolExecutor(max_workers=workers) as pool:
         chunk = max(1, len(paths) // (workers * 4))
-        iterator = pool.map(_analyze, paths, [roles] * len(paths), [addresses] * len(paths), chunksize=chunk)
+        every = len(paths)
+        iterator = pool.map(_analyze, paths, [roles] * every, [addresses] * every, [1] * every, [ptx] * every,
+                            chunksize=chunk)  # fmt: skip
         yield from _with_progress(iterator, len(paths), progress)
 
 
@@ -356,6 +362,28 @@ class _Output:
             sys.stdout.write(f'], "errors": {json.dumps(errors)}}}\n')
 
 
+#: glibc's mallopt parameters, and the sizes up to which large blocks come
+#: from the heap and freed ones stay there (see `_reuse_freed_images`).
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+_HEAP_BLOCKS = 1 << 30
+
+
+def _reuse_freed_images() -> None:
+    """Code objects are inflated one after another into images of tens of
+    megabytes.  glibc maps each afresh by default, and the kernel zeroes and
+    faults in every page again: 40% of inflating cupy's thrust.  Taken from
+    the heap and kept there when freed, each image reuses the last one's
+    pages.  Peak memory is unchanged: one image at a time is alive."""
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None)
+        libc.mallopt(_M_MMAP_THRESHOLD, _HEAP_BLOCKS)
+        libc.mallopt(_M_TRIM_THRESHOLD, _HEAP_BLOCKS)
+    except (OSError, AttributeError):  # not glibc: its defaults stay
+        pass
+
+
 def run(args: argparse.Namespace) -> int:
     # On a terminal: a table, or a summary of a big binary ("text"); JSON elsewhere.
     fmt = args.format or ("text" if sys.stdout.isatty() else "json")
@@ -371,9 +399,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"gpusym query: --kernel: bad regular expression: {error}", file=sys.stderr)
             return EXIT_USAGE
     roles = tuple(args.role) if args.role else None
+    _reuse_freed_images()
     large = any(os.path.isfile(p) and os.path.getsize(p) > _LARGE_FILE for p in paths)
     progress = sys.stderr.isatty() and (len(paths) > 4 or large)
-    outcomes = _run_all(paths, roles, args.jobs, progress, bool(args.addr or stdin_queries))
+    outcomes = _run_all(paths, roles, args.jobs, progress, bool(args.addr or stdin_queries), args.ptx)
     errors: list[dict] = []
 
     def failed(outcome: Outcome) -> bool:

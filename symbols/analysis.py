@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, NamedTuple
+from typing import Callable, Iterable, Iterator, NamedTuple
 
 from symbols import containers, demangle as demangling, device_code, registration, roles
 from symbols.device_code import Summary
@@ -43,7 +43,8 @@ _HOST_TYPES = ("FUNC", "OBJECT", "GNU_IFUNC", "TLS", "COMMON")
 
 
 #: A demangler: the demangled form of a name, or None.  One that worker
-#: processes use must be a module's function (it is sent by name).
+#: processes use must be a module's function (it is sent by name); one with
+#: a ``many`` attribute (`symbols.cxxfilt.demangle`) reads all names at once.
 Demangler = Callable[[str], "str | None"]
 
 
@@ -158,8 +159,12 @@ def _read_device(reads: Iterable[list[containers.Read]], report: BinaryReport, w
     return device
 
 
+#: Why a PTX code object's symbols are unknown when `analyze` skips PTX.
+PTX_NOT_READ = "PTX, not read (gpusym query --ptx reads it)"
+
+
 def analyze(path: str | Path, host_roles: set[Role] | None = None, with_args: bool = True,
-            jobs: int = 1, demangle: Demangler = demangling.demangle) -> Analysis:  # fmt: skip
+            jobs: int = 1, demangle: Demangler = demangling.demangle, with_ptx: bool = True) -> Analysis:  # fmt: skip
     """Reads `path` (a host binary, a container or a code object).
 
     `host_roles`: which host symbols the report lists (default: every role
@@ -167,20 +172,31 @@ def analyze(path: str | Path, host_roles: set[Role] | None = None, with_args: bo
     time on large binaries; a debugger resolving names does without).
     `jobs`: how many processes may read a large file's code objects.
     `demangle`: how names are demangled (default: as gdb prints them).
+    `with_ptx`: read PTX code objects (the largest and slowest to read; a
+    cubin beside one names the same kernels), else list them with a note.
     Raises FormatError or OSError for unreadable input."""
     with Workers(path, jobs) as workers:
-        return _analyze(map_file(path), str(path), host_roles, with_args, workers, demangle)
+        return _analyze(map_file(path), str(path), host_roles, with_args, workers, demangle, with_ptx)
 
 
 def analyze_data(data: bytes | memoryview, path: str, host_roles: set[Role] | None = None,
                  with_args: bool = True, demangle: Demangler = demangling.demangle) -> Analysis:  # fmt: skip
     """`analyze` of a file's bytes, already read (`path` names it in the
     report).  Raises FormatError for bad input."""
-    return _analyze(memoryview(data), path, host_roles, with_args, Workers(None), demangle)
+    return _analyze(memoryview(data), path, host_roles, with_args, Workers(None), demangle, True)
+
+
+def _reads(data: memoryview, jobs: list[containers.Job], workers: Workers, with_ptx: bool
+           ) -> Iterator[list[containers.Read]]:  # fmt: skip
+    """The code objects of `jobs`, in order; without `with_ptx`, PTX unread."""
+    skipped = [not with_ptx and job.code_object is not None and job.code_object.format == "ptx" for job in jobs]
+    reads = workers.read(data, [job for job, skip in zip(jobs, skipped) if not skip])
+    for job, skip in zip(jobs, skipped):
+        yield [containers.Read(job.code_object, None, PTX_NOT_READ)] if job.code_object and skip else next(reads)
 
 
 def _analyze(data: memoryview, path: str, host_roles: set[Role] | None, with_args: bool,
-             workers: Workers, demangle: Demangler) -> Analysis:  # fmt: skip
+             workers: Workers, demangle: Demangler, with_ptx: bool) -> Analysis:  # fmt: skip
     jobs = containers.in_container_file(data)
     elf: ElfFile | None = None
     if jobs is None:
@@ -191,7 +207,7 @@ def _analyze(data: memoryview, path: str, host_roles: set[Role] | None, with_arg
         jobs = containers.in_elf(elf)
     else:
         report = BinaryReport(path, "container")
-    device = _read_device(workers.read(data, jobs), report, with_args)
+    device = _read_device(_reads(data, jobs, workers, with_ptx), report, with_args)
     report.code_objects = device.code_objects
     addresses = _correlate(report, elf, device, host_roles, workers, demangle)
     return Analysis(report, addresses)

@@ -96,9 +96,12 @@ class Workers:
                  ) -> dict[str, str | None]:  # fmt: skip
         """Each of `names`, demangled by `demangle` (default:
         ``demangle.demangle``, as gdb prints names).  A worker is sent
-        `demangle` by name: it must be a module's function."""
+        `demangle` by name: it must be a module's function.  One with a
+        ``many`` attribute reads the whole list at once, here."""
         if demangle is None:
             from symbols.demangle import demangle
+        if (many := getattr(demangle, "many", None)) is not None:
+            return many(names)
 
         unique = list(dict.fromkeys(names))
         if self.count <= 1 or (self._executor is None and len(unique) < PARALLEL_NAMES):

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 import elf_oracles as elf
 from conftest import REPO, TEST_PROGRAMS
-from symbols import crafted, itanium, llvm_demangle
+from symbols import crafted, cxxfilt, itanium, llvm_demangle
 from symbols.demangle import demangle
 from symbols.errors import FormatError
 from symbols.mangling import Stub, parse_stub, stub_symbol, undecorated_kernel
@@ -643,3 +643,25 @@ def test_llvm_demangle_bounds_what_a_name_prints():
     bomb = crafted.pairs_name(36)
     assert len(bomb) < 400 and llvm_demangle.demangle(bomb) is None
     assert llvm_demangle.demangle(crafted.pairs_name(3)).count("std::pair") == 1 + 3 + 7
+
+
+def test_cxxfilt_reads_many_names_as_the_port_does(builds):
+    if shutil.which(cxxfilt.TOOL) is None:
+        pytest.skip(f"{cxxfilt.TOOL} is not installed")
+    names: set[str] = set()
+    for build_name in ("clang-hip", "clang-hip-rdc", "clang-cuda-rdc", "nvcc"):
+        names |= set(builds(build_name).host) | builds(build_name).kernels
+    names |= {name for name, _ in LLVM_NAMES} | {"_Z3foov extra", "_Z3foov.cold.1", "main", "_R3foo", "_Zap"}
+    assert len(names) >= cxxfilt.FEWEST_NAMES
+    assert cxxfilt._printed(sorted(n for n in names if n.startswith("_Z") and n.split() == [n])) is not None
+    assert cxxfilt.demangle_many(sorted(names)) == {name: llvm_demangle.demangle(name) for name in sorted(names)}
+
+
+def test_cxxfilt_gives_the_ports_answers_when_a_name_would_print_without_bound():
+    """A name of 300 characters printing 35 GB: the tool runs out of the
+    memory it is given, and every name is read by the port instead."""
+    names = [crafted.pairs_name(30), crafted.pairs_name(10), crafted.pairs_name(3)] + [f"_Z1fILi{i}EEvv" for i in range(100)]
+    assert cxxfilt._printed(names) is None
+    read = cxxfilt.demangle_many(names)
+    assert read[names[0]] is read[names[1]] is None
+    assert read[names[2]] == llvm_demangle.demangle(names[2]) and read["_Z1fILi7EEvv"] == "void f<7>()"

@@ -65,11 +65,25 @@ def nvcc(tmp_path_factory) -> Builds:
 
 
 def query(path: Path) -> dict:
-    result = run_gpusym("query", "--json", path)
+    result = run_gpusym("query", "--json", "--ptx", path)  # every code object read
     assert result.returncode == 0, describe(result)
     document = json.loads(result.stdout)
     assert document["errors"] == []
     return document["binaries"][0]
+
+
+def test_ptx_is_listed_but_read_only_when_asked(nvcc):
+    program = handles_program(nvcc, "cuda13")
+    result = run_gpusym("query", "--json", program)
+    assert result.returncode == 0, describe(result)
+    plain, asked = json.loads(result.stdout)["binaries"][0], query(program)
+    assert plain["code_objects"] == asked["code_objects"]
+    ptx = [c for c in plain["code_objects"] if c["format"] == "ptx"]
+    assert [c["target"] for c in ptx] == ["compute_90"]
+    assert f"code object {ptx[0]['index']} (compute_90): PTX, not read (gpusym query --ptx reads it)" in plain["notes"]
+    for kernel, everything in zip(plain["kernels"], asked["kernels"], strict=True):
+        assert kernel["device"] == [d for d in everything["device"] if d["target"] != "compute_90"]
+        assert kernel["missing_targets"] == everything["missing_targets"] == []
 
 
 def ptxas_arch(cubin: bytes) -> str:

@@ -20,7 +20,7 @@ NVCC_TARGETS = ["sm_90", "sm_80", "compute_80"]  # two cubins and the PTX
 
 
 def query(path) -> dict:
-    result = run_gpusym("query", "--json", path)
+    result = run_gpusym("query", "--json", "--ptx", path)  # every code object read
     assert result.returncode == 0, describe(result)
     document = json.loads(result.stdout)
     assert document["errors"] == []

@@ -1,0 +1,76 @@
+"""Many C++ names demangled at once by LLVM 19's ``llvm-cxxfilt``, the
+printer `symbols.llvm_demangle` ports: one child process for a whole list,
+about 3 microseconds a name where the port takes 100.
+
+The child runs with bounded memory (`MEMORY_LIMIT`) and time
+(`TIMEOUT_SECONDS`): LLVM prints a name with no limit, and a crafted one of
+300 characters would print 35 GB (symbols/crafted.py ``pairs_name``).  What
+it prints is held to the port's limit (`llvm_demangle.OUTPUT_RATIO` times a
+name's length, plus 4 KB).  When the tool is missing, or fails, the names
+are read by the port instead, with the same answers: tests check that they
+agree.  Only ``_Z`` names without white space go to the tool (it reads words
+split at white space, and Rust and D names too); the others are the port's."""
+
+from __future__ import annotations
+
+import resource
+import shutil
+import subprocess
+from collections.abc import Iterable
+
+from symbols import llvm_demangle
+
+TOOL = "llvm-cxxfilt-19"
+#: Heap the child may use (RLIMIT_DATA): real names need a few megabytes.
+MEMORY_LIMIT = 256 << 20
+TIMEOUT_SECONDS = 60
+#: Fewer names than this are read by the port: starting the tool costs about 20 ms.
+FEWEST_NAMES = 64
+
+
+def demangle(name: str) -> str | None:
+    """One name, read by the port (starting the tool for one would cost
+    more); ``demangle.many`` reads a list."""
+    return llvm_demangle.demangle(name)
+
+
+def demangle_many(names: Iterable[str]) -> dict[str, str | None]:
+    """Each of `names` as ``llvm_demangle.demangle`` reads it."""
+    unique = list(dict.fromkeys(names))
+    eligible = [name for name in unique if name.startswith("_Z") and name.split() == [name]]
+    printed = _printed(eligible) if len(eligible) >= FEWEST_NAMES else None
+    read = {} if printed is None else {name: _within_limit(name, text) for name, text in zip(eligible, printed)}
+    return {name: read[name] if name in read else llvm_demangle.demangle(name) for name in unique}
+
+
+demangle.many = demangle_many  # type: ignore[attr-defined]
+
+
+def _within_limit(name: str, text: str) -> str | None:
+    """What the tool printed for `name`, as the port answers: None for a
+    name left as it is, or printing past the port's limit."""
+    return None if text == name or len(text) > llvm_demangle.OUTPUT_RATIO * len(name) + 4096 else text
+
+
+def _printed(names: list[str]) -> list[str] | None:
+    """What the tool prints for each of `names` (one a line), or None when
+    it is missing, fails, or runs out of memory or time."""
+    tool = shutil.which(TOOL)
+    if tool is None or not names:
+        return None
+    try:
+        with subprocess.Popen([tool], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL) as child:
+            # Set before the child reads anything: it waits for its input.
+            resource.prlimit(child.pid, resource.RLIMIT_DATA, (MEMORY_LIMIT, MEMORY_LIMIT))
+            data = "\n".join(names).encode("utf-8", "surrogateescape") + b"\n"
+            try:
+                out, _ = child.communicate(data, timeout=TIMEOUT_SECONDS)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                return None
+    except OSError:
+        return None
+    lines = out.decode("utf-8", "surrogateescape").split("\n")
+    if child.returncode != 0 or lines[-1] != "" or len(lines) - 1 != len(names):
+        return None
+    return lines[:-1]
