@@ -35,7 +35,7 @@ if [ ! -e "$stamp" ]; then
 fi
 
 # A ROCm-shaped prefix over gpusym for existing Makefiles and CMake projects
-# (README: "Existing builds: Makefiles and CMake").
+# (docs/build.md, "Existing builds: Makefiles and CMake").
 .venv/bin/gpusym rocm-prefix >/dev/null
 
 # Byte-compiled modules, as a non-editable install leaves them: an

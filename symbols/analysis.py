@@ -1,7 +1,7 @@
 """One binary, whole: its code objects, their symbols, the host symbols, and
 each kernel's stub, handle and device instances correlated into one record.
 
-Conventions read (see the README): clang HIP (stub ``__device_stub__`` +
+Conventions read (see docs/query.md): clang HIP (stub ``__device_stub__`` +
 handle variable named like the kernel), clang CUDA (the stub is the handle),
 nvcc (stub ``__device_stub__<mangled>`` + a host function named like the
 kernel, which is the handle), the new offload driver (offloading entries).

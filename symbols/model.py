@@ -1,6 +1,6 @@
 """What the library reports: code objects, device symbols, kernel records,
 classified host symbols.  ``to_json`` gives the stable JSON form documented in
-the README (schema version ``SCHEMA_VERSION``)."""
+docs/query.md (schema version ``SCHEMA_VERSION``)."""
 
 from __future__ import annotations
 

@@ -241,7 +241,7 @@ def test_the_normal_parse_is_what_the_bounds_are_made_of(rates):
 
 
 if __name__ == "__main__":
-    # The figures of the README's "What it survives": each input's size, time,
+    # The figures of docs/robustness.md, "Time and memory": each input's size, time,
     # memory growth and outcome.  --symbols DIR reads with the symbols/ package
     # in DIR instead (an older tree: git archive COMMIT symbols | tar -x -C DIR),
     # each input for at most --timeout seconds (default 120); --skip NAME...
