@@ -254,112 +254,148 @@ class _HostScan:
             self.symbols = self._read()
 
 
+class _Host(NamedTuple):
+    """The host symbols a report needs, and what they say about kernels."""
+
+    scan: _HostScan | None  # None: no host file (a container or code object alone)
+    symbols: list[Symbol]
+    stubs: dict[str, Symbol]  # kernel -> its stub
+    stub_of: dict[str, str]  # stub name -> its kernel
+    by_name: dict[str, Symbol]  # defined functions and data, the first of each name
+    is_cuda: bool
+
+
+class _Entities(NamedTuple):
+    kernels: dict[str, Kernel]
+    functions: dict[str, DeviceEntity]
+    variables: dict[str, DeviceEntity]
+
+
 def _correlate(report: BinaryReport, elf: ElfFile | None, device: _Device, host_roles: set[Role] | None,
                workers: Workers, demangle: Demangler) -> AddressIndex:  # fmt: skip
-    code_objects, summaries = device.code_objects, device.summaries
+    """Fills `report` from the device code read and the host's symbols;
+    the summaries of `device` are taken apart (and freed) on the way."""
     wanted = host_roles if host_roles is not None else set(Role) - NOT_GPU_ROLES
-    device_kernels = {name: None for summary in summaries if summary for name, _, _ in summary.kernels}
-    by_undecorated = {undecorated_kernel(name): name for name in device_kernels}
-    variable_names = {name for summary in summaries if summary for name, _, _ in summary.variables}
-    cuda_code = any(c.triple.startswith("nvptx") for c in code_objects)
-    scan = None
-    if elf is not None:
-        names = set(device_kernels) | set(by_undecorated) | variable_names
-        scan = _HostScan(elf, not wanted.isdisjoint(NOT_GPU_ROLES), names, cuda_code)
-    host = scan.symbols if scan else []
-    stubs, stub_of = _stubs(host, device_kernels, by_undecorated)
-    is_cuda = cuda_code or any(s.name.startswith("__cudaRegister") for s in host if not s.defined)
-    if scan is not None:
-        scan.widen({n for name in stubs for n in (name, undecorated_kernel(name))}, is_cuda)
-        host = scan.symbols
-    host_by_name: dict[str, Symbol] = {}
-    for symbol in host:
-        if symbol.defined and symbol.type in _HOST_TYPES:
-            host_by_name.setdefault(symbol.name, symbol)
-
-    # Kernel names: what the device code says, then what the stubs and
-    # handles say (the simulated device's functions need them to be sorted).
-    kernel_names = dict(device_kernels)
-    for name in stubs:
-        kernel_names.setdefault(name)
-    for summary in summaries:
-        if summary and summary.exported_functions:
-            for place in summary.exported_functions:
-                (summary.kernels if place[0] in kernel_names else summary.functions).append(place)
-            summary.exported_functions.clear()
-
-    registered = _registered(report, elf, host, kernel_names) if is_cuda else {}
-    kernels = {name: Kernel(name, "") for name in kernel_names}
-    functions: dict[str, DeviceEntity] = {}
-    variables: dict[str, DeviceEntity] = {}
-    # The targets that have kernels, over every container of the binary (a
-    # program links one per translation unit, and nvcc adds a device link's
-    # code objects without kernels).
-    kernel_targets = list(dict.fromkeys(code_object.target for code_object, summary in zip(code_objects, summaries)
-                                        if summary and summary.kernels))  # fmt: skip
-    for position, code_object in enumerate(code_objects):
-        summary, summaries[position] = summaries[position], None  # each summary held until it is taken apart
-        if summary is None:
-            continue
-        index, target = code_object.index, code_object.target
-        for name, value, size in summary.kernels:
-            kernels[name].device.append(DeviceSymbol(index, target, name, value, size, Role.DEVICE_KERNEL))
-        for places, table, role in ((summary.functions, functions, Role.DEVICE_FUNCTION),
-                                    (summary.variables, variables, Role.DEVICE_VARIABLE)):  # fmt: skip
-            for name, value, size in places:
-                entity = table.get(name) or table.setdefault(name, DeviceEntity(name, ""))
-                entity.device.append(DeviceSymbol(index, target, name, value, size, role))
-
-    for name, args in device.args.items():
-        if name in kernels and kernels[name].device:
-            kernels[name].args = args
-    list_missing = len(kernel_targets) <= MAX_TARGETS_LISTED
-    if not list_missing:
-        report.notes.append(f"code objects for {len(kernel_targets)} different targets: more than"
-                            f" {MAX_TARGETS_LISTED}, so no kernel's missing_targets are listed")  # fmt: skip
-    for name, kernel in kernels.items():
-        if stub := stubs.get(name):
-            kernel.stub = HostRef(stub.name, stub.value)
-        handle = registered.get(name)
-        if handle is None:  # no registration code read: the symbol named like the kernel, or clang CUDA's stub
-            handle = host_by_name.get(name) or host_by_name.get(undecorated_kernel(name))
-            if handle is None or handle.name in stub_of:
-                handle = stub if is_cuda else None
-        if handle is not None:
-            kind = "stub" if handle.name in stub_of else "variable" if handle.type == "OBJECT" else "function"
-            kernel.handle = HostRef(handle.name, handle.value, kind)
-        if list_missing:
-            present = {d.target for d in kernel.device}
-            kernel.missing_targets = [target for target in kernel_targets if target not in present]
-    for name, variable in variables.items():
-        shadow = host_by_name.get(name)
-        if shadow is not None and shadow.type in ("OBJECT", "TLS", "COMMON") and name not in kernels:
-            variable.shadow = HostRef(shadow.name, shadow.value)
-
-    handles = {k.handle.symbol: k.name for k in kernels.values() if k.handle and k.handle.kind != "stub"}
-    listed = [(symbol, role, kernel) for symbol in host
-              for role, kernel in [_host_role(symbol, stub_of, handles, variables)] if role in wanted]  # fmt: skip
-    report.kernels = sorted(kernels.values(), key=lambda k: k.name)
-    report.device_functions = sorted(functions.values(), key=lambda f: f.name)
-    report.device_variables = sorted(variables.values(), key=lambda v: v.name)
-    entities = [*report.kernels, *report.device_functions, *report.device_variables]
-    demangled = workers.demangle([*(e.name for e in entities), *(symbol.name for symbol, _, _ in listed)], demangle)
-    for entity in entities:
+    device_kernels = {name: None for summary in device.summaries if summary for name, _, _ in summary.kernels}
+    host = _read_host(elf, device, device_kernels, wanted)
+    # Kernel names: what the device code says, then what the stubs say (the
+    # simulated device's exported functions need them to be sorted).
+    kernel_names = device_kernels | {name: None for name in host.stubs}
+    registered = _registered(report, elf, host.symbols, kernel_names) if host.is_cuda else {}
+    kernel_targets = _kernel_targets(device, kernel_names)
+    entities = _take_apart(device, kernel_names)
+    report.notes += _link_kernels(entities, host, registered, kernel_targets, device.args)
+    handles = {k.handle.symbol: k.name for k in entities.kernels.values() if k.handle and k.handle.kind != "stub"}
+    listed = [(symbol, role, kernel) for symbol in host.symbols
+              for role, kernel in [_host_role(symbol, host.stub_of, handles, entities.variables)]
+              if role in wanted]  # fmt: skip
+    report.kernels = sorted(entities.kernels.values(), key=lambda k: k.name)
+    report.device_functions = sorted(entities.functions.values(), key=lambda f: f.name)
+    report.device_variables = sorted(entities.variables.values(), key=lambda v: v.name)
+    named = [*report.kernels, *report.device_functions, *report.device_variables]
+    demangled = workers.demangle([*(e.name for e in named), *(symbol.name for symbol, _, _ in listed)], demangle)
+    for entity in named:
         entity.demangled = demangled[entity.name] or entity.name
     report.host_symbols = [HostSymbol(symbol.name, demangled[symbol.name] or symbol.name, symbol.value, symbol.size,
                                       role, kernel) for symbol, role, kernel in listed]  # fmt: skip
 
     def fill(index: AddressIndex) -> None:
-        for entity in entities:
+        for entity in named:
             for place in entity.device:
                 kernel = place.symbol if place.role is Role.DEVICE_KERNEL else None
                 index.add(place.code_object, place.address, place.size, place.symbol, place.role, kernel)
-        for symbol in host if scan is None or scan.every else _host_symbols(scan.elf):
-            role, kernel = _host_role(symbol, stub_of, handles, variables)
+        scan = host.scan
+        for symbol in host.symbols if scan is None or scan.every else _host_symbols(scan.elf):
+            role, kernel = _host_role(symbol, host.stub_of, handles, entities.variables)
             if role is not None and symbol.defined:
                 index.add(None, symbol.value, symbol.size, symbol.name, role, kernel)
 
     return AddressIndex(fill)
+
+
+def _read_host(elf: ElfFile | None, device: _Device, device_kernels: dict[str, None], wanted: set[Role]) -> _Host:
+    """The host symbols of `elf` that the report needs, with its stubs."""
+    by_undecorated = {undecorated_kernel(name): name for name in device_kernels}
+    cuda_code = any(c.triple.startswith("nvptx") for c in device.code_objects)
+    if elf is None:
+        return _Host(None, [], {}, {}, {}, cuda_code)
+    variable_names = {name for summary in device.summaries if summary for name, _, _ in summary.variables}
+    names = set(device_kernels) | set(by_undecorated) | variable_names
+    scan = _HostScan(elf, not wanted.isdisjoint(NOT_GPU_ROLES), names, cuda_code)
+    stubs, stub_of = _stubs(scan.symbols, device_kernels, by_undecorated)
+    is_cuda = cuda_code or any(s.name.startswith("__cudaRegister") for s in scan.symbols if not s.defined)
+    scan.widen({n for name in stubs for n in (name, undecorated_kernel(name))}, is_cuda)
+    by_name: dict[str, Symbol] = {}
+    for symbol in scan.symbols:
+        if symbol.defined and symbol.type in _HOST_TYPES:
+            by_name.setdefault(symbol.name, symbol)
+    return _Host(scan, scan.symbols, stubs, stub_of, by_name, is_cuda)
+
+
+def _kernel_targets(device: _Device, kernel_names: dict[str, None]) -> list[str]:
+    """The targets that have kernels, over every container of the binary (a
+    program links one per translation unit, and nvcc adds a device link's
+    code objects without kernels)."""
+    return list(dict.fromkeys(
+        code_object.target for code_object, summary in zip(device.code_objects, device.summaries)
+        if summary and (summary.kernels or any(place[0] in kernel_names for place in summary.exported_functions))
+    ))  # fmt: skip
+
+
+def _take_apart(device: _Device, kernel_names: dict[str, None]) -> _Entities:
+    """Kernels, device functions and variables with their places in each
+    code object; each summary is dropped from `device` once taken apart (a
+    large library's would otherwise all be held at once).  A simulated
+    device's exported functions are kernels when `kernel_names` has them."""
+    entities = _Entities({name: Kernel(name, "") for name in kernel_names}, {}, {})
+    for position, code_object in enumerate(device.code_objects):
+        summary, device.summaries[position] = device.summaries[position], None
+        if summary is None:
+            continue
+        index, target = code_object.index, code_object.target
+        kernels = [*summary.kernels, *(p for p in summary.exported_functions if p[0] in kernel_names)]
+        functions = [*summary.functions, *(p for p in summary.exported_functions if p[0] not in kernel_names)]
+        for name, value, size in kernels:
+            entities.kernels[name].device.append(DeviceSymbol(index, target, name, value, size, Role.DEVICE_KERNEL))
+        for places, table, role in ((functions, entities.functions, Role.DEVICE_FUNCTION),
+                                    (summary.variables, entities.variables, Role.DEVICE_VARIABLE)):  # fmt: skip
+            for name, value, size in places:
+                entity = table.get(name) or table.setdefault(name, DeviceEntity(name, ""))
+                entity.device.append(DeviceSymbol(index, target, name, value, size, role))
+    return entities
+
+
+def _link_kernels(entities: _Entities, host: _Host, registered: dict[str, Symbol], kernel_targets: list[str],
+                  args: dict[str, list[KernelArg]]) -> list[str]:  # fmt: skip
+    """Gives each kernel its stub, handle, arguments and missing targets, and
+    each device variable its host shadow; the notes this leaves."""
+    notes = []
+    list_missing = len(kernel_targets) <= MAX_TARGETS_LISTED
+    if not list_missing:
+        notes.append(f"code objects for {len(kernel_targets)} different targets: more than"
+                     f" {MAX_TARGETS_LISTED}, so no kernel's missing_targets are listed")  # fmt: skip
+    for name, kernel in entities.kernels.items():
+        if kernel.device and name in args:
+            kernel.args = args[name]
+        stub = host.stubs.get(name)
+        if stub:
+            kernel.stub = HostRef(stub.name, stub.value)
+        handle = registered.get(name)
+        if handle is None:  # no registration code read: the symbol named like the kernel, or clang CUDA's stub
+            handle = host.by_name.get(name) or host.by_name.get(undecorated_kernel(name))
+            if handle is None or handle.name in host.stub_of:
+                handle = stub if host.is_cuda else None
+        if handle is not None:
+            kind = "stub" if handle.name in host.stub_of else "variable" if handle.type == "OBJECT" else "function"
+            kernel.handle = HostRef(handle.name, handle.value, kind)
+        if list_missing:
+            present = {d.target for d in kernel.device}
+            kernel.missing_targets = [target for target in kernel_targets if target not in present]
+    for name, variable in entities.variables.items():
+        shadow = host.by_name.get(name)
+        if shadow is not None and shadow.type in ("OBJECT", "TLS", "COMMON") and name not in entities.kernels:
+            variable.shadow = HostRef(shadow.name, shadow.value)
+    return notes
 
 
 def _stubs(host: list[Symbol], device_kernels: dict[str, None], by_undecorated: dict[str, str]
