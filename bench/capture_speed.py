@@ -249,10 +249,7 @@ def measure(work: Path, rounds: int, launches: int, keep: bool = False) -> list[
         own = per_launch[mode.key]
         ratio = f"{per_launch['gdb'] / own:.1f}x" if own > 0 else "n/a"
         rows.append((mode.label, f"{total:.3f} s", f"{fixed:.3f} s", ms(own, 3), ratio))
-    widths = [max(len(row[i]) for row in [headers, *rows]) for i in range(len(headers))]
-    for row in [headers, *rows]:
-        cells = [f"{row[0]:<{widths[0]}}"] + [f"{cell:>{width}}" for cell, width in zip(row[1:], widths[1:])]
-        print(f"  {'  '.join(cells)}".rstrip())
+    print("\n".join(table_lines([headers, *rows], "lrrrr", indent="  ")))
     print("  per launch: (T(N) - T(0) - the program's own (T(N) - T(0))) / N, its own in parentheses")
     print()
     where = f"in {work}" if keep else "in a temporary directory, removed at the end; --keep DIR keeps it"

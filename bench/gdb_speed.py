@@ -54,6 +54,7 @@ import time
 from pathlib import Path
 
 from harness import GPUSYM, REPO, CouldNotRun, ms, preamble, verdict, work_directory  # noqa: E402 (a sibling)
+from text_tables import table_lines
 
 EXTENSION = REPO / "gdbext" / "gpusym_gdb.py"
 
@@ -130,11 +131,8 @@ class Table:
 
     def print(self) -> None:
         print(self.title)
-        headers = ("figure", "median", "baseline", "ratio", "baseline is")
-        widths = [max(len(r[i]) for r in [headers, *self.rows]) for i in range(4)]
-        for figure, value, baseline, ratio, what in [headers, *self.rows]:
-            cells = f"{figure:<{widths[0]}}  {value:>{widths[1]}}  {baseline:>{widths[2]}}  {ratio:>{widths[3]}}"
-            print(f"  {cells}  {what}".rstrip())
+        print("\n".join(table_lines([("figure", "median", "baseline", "ratio", "baseline is"), *self.rows], "lrrrl",
+                                     indent="  ")))  # fmt: skip
 
 
 # --------------------------------------------------------------------------

@@ -56,6 +56,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from real_binaries import wheels
+from text_tables import table_lines
 
 REPEAT = 5
 BAR_RATIO, BAR_CUOBJDUMP, BAR_MEMORY = 0.1, 1.0, 1.0
@@ -342,6 +343,14 @@ def _scaling(one: Series, many: Series) -> str:
             f"(median {many.median:.2f} s against {one.median:.2f} s)")  # fmt: skip
 
 
+def _methods_table(repeat: int, methods: list[tuple[str, Series, str]]) -> str:
+    """Each method's median and least time, peak memory and what it found."""
+    header = (f"method ({repeat} runs)", "median s", "min s", "peak MB", "facts")
+    rows = [(label, f"{s.median:.2f}", f"{min(s.seconds):.2f}", f"{s.peak_mb:.0f}", facts)
+            for label, s, facts in methods]  # fmt: skip
+    return "\n".join(table_lines([header, *rows], "lrrrl"))
+
+
 def measure_library(repeat: int) -> int:
     try:
         wheel_path, library = wheels.library(wheels.CUPY_ROCM, ".hip_fatbin", "largest")
@@ -370,12 +379,11 @@ def measure_library(repeat: int) -> int:
             run = gpusym_once(library, output="--table")
             series["d"].add(run.seconds, run.max_rss)
     a, b, c, d = series["a"], series["b"], series["c"], series["d"]
-    print(f"\n{'method (' + str(repeat) + ' runs)':<34}{'median s':>10}{'min s':>9}{'peak MB':>9}  facts")
-    for key, label, facts in (("a", f"(a) gpusym query --json -j {JOBS}", facts_a),
-                              ("b", "(b) LLVM tools pipeline", facts_b), ("c", "(c) pyelftools loop", facts_c),
-                              ("a1", "(a) with -j 1", facts_a), ("d", "(d) gpusym query --table", facts_a)):  # fmt: skip
-        s = series[key]
-        print(f"{label:<34}{s.median:>10.2f}{min(s.seconds):>9.2f}{s.peak_mb:>9.0f}  {facts.summary()}")
+    methods = (("a", f"(a) gpusym query --json -j {JOBS}", facts_a), ("b", "(b) LLVM tools pipeline", facts_b),
+               ("c", "(c) pyelftools loop", facts_c), ("a1", "(a) with -j 1", facts_a),
+               ("d", "(d) gpusym query --table", facts_a))  # fmt: skip
+    print()
+    print(_methods_table(repeat, [(label, series[key], facts.summary()) for key, label, facts in methods]))
     missing = (facts_b.pairs | facts_c.pairs) - facts_a.pairs
     if missing:
         print(f"warning: {len(missing)} (target, kernel) pairs the other methods see are not in gpusym's report, "
@@ -425,12 +433,11 @@ def measure_cuda(repeat: int) -> int:
         series["d"].add(run.seconds, run.max_rss)
         run = gpusym_once(library, jobs=1)
         series["a1"].add(run.seconds, run.max_rss)
-    print(f"\n{'method (' + str(repeat) + ' runs)':<34}{'median s':>10}{'min s':>9}{'peak MB':>9}  facts")
-    for key, label, facts in (("a", f"(a) gpusym query --json -j {JOBS}", ours), ("d", "(d) cuobjdump -symbols", theirs),
-                              ("a1", "(a) with -j 1", ours)):  # fmt: skip
-        s = series[key]
-        print(f"{label:<34}{s.median:>10.2f}{min(s.seconds):>9.2f}{s.peak_mb:>9.0f}  "
-              f"{len(facts)} (arch, kernel) pairs in the cubins")  # fmt: skip
+    methods = (("a", f"(a) gpusym query --json -j {JOBS}", ours), ("d", "(d) cuobjdump -symbols", theirs),
+               ("a1", "(a) with -j 1", ours))  # fmt: skip
+    print()
+    print(_methods_table(repeat, [(label, series[key], f"{len(facts)} (arch, kernel) pairs in the cubins")
+                                  for key, label, facts in methods]))  # fmt: skip
     if ours != theirs:
         print(f"warning: the pairs differ: {len(theirs - ours)} only cuobjdump's, {len(ours - theirs)} only gpusym's")
     ratio = series["a"].median / series["d"].median
@@ -453,12 +460,13 @@ def measure_memory() -> int:
     print(f"\nwheel:   {wheel_path.name}\nlibrary: {member} ({size / 2**20:.0f} MiB; .hip_fatbin {fatbin / 2**20:.0f} MiB)")
     one = gpusym_once(library, jobs=1)
     many = gpusym_once(library, tree=True)
-    print(f"{'gpusym query --json (1 run each)':<34}{'s':>7}{'peak MiB':>10}{'x size':>8}  what the peak is")
     rows = ((f"-j 1", one.seconds, one.max_rss, "RSS of its one process"),
             (f"-j {JOBS}", many.seconds, many.tree_rss, "RSS summed over it and its workers"),
             (f"-j {JOBS}", many.seconds, many.tree_pss, "PSS summed (shared pages counted once)"))  # fmt: skip
-    for label, seconds, peak, what in rows:
-        print(f"  {label:<32}{seconds:>7.1f}{peak / 2**20:>10.0f}{peak / size:>7.2f}x  {what}")
+    cells = [(label, f"{seconds:.1f}", f"{peak / 2**20:.0f}", f"{peak / size:.2f}x", what)
+             for label, seconds, peak, what in rows]  # fmt: skip
+    print("\n".join(table_lines([("gpusym query --json (1 run each)", "s", "peak MiB", "x size", "what the peak is"),
+                                 *cells], "lrrrl")))  # fmt: skip
     for label, peak in (("-j 1", one.max_rss), (f"-j {JOBS}, RSS summed", many.tree_rss)):
         print(f"peak memory {label}: {peak / size:.2f}x the file  (bar <= {BAR_MEMORY}x: {_verdict(peak <= size)})")
     print(f"scaling: -j {JOBS} against -j 1: {many.seconds / one.seconds:.2f}x the time")

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from sample_apps.driver.driver import build
+from text_tables import table_lines
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import capture_speed  # noqa: E402 (sibling scripts)
@@ -52,10 +53,9 @@ def runtime_speed() -> int:
         print(result.stdout + result.stderr, file=sys.stderr)
         return 1
     figures = {name: float(value) for name, value in (line.split() for line in result.stdout.splitlines())}
-    print(f"{'figure':<24}{'value':>12}{'baseline':>12}{'ratio':>8}  what")
-    for figure, baseline, what in COMPARISONS:
-        ratio = figures[figure] / figures[baseline]
-        print(f"{figure:<24}{_value(figures[figure]):>12}{_value(figures[baseline]):>12}{ratio:>7.2f}x  {what}")
+    rows = [(figure, _value(figures[figure]), _value(figures[baseline]), f"{figures[figure] / figures[baseline]:.2f}x",
+             what) for figure, baseline, what in COMPARISONS]  # fmt: skip
+    print("\n".join(table_lines([("figure", "value", "baseline", "ratio", "what"), *rows], "lrrrl")))
     return 0
 
 

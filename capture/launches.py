@@ -22,8 +22,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
-
+from capture.events import (Configuration, ErrorEvent, Frame, HostThread, KernelLaunches, KernelName, LaunchEvent,
+                            Refusal)
 from capture.records import Function, KernelObject, Launch, Modules, Record, Result, Thread
 from symbols.demangle import demangle
 from symbols.mangling import parse_stub
@@ -62,7 +62,7 @@ def _stub(frames: list[HostFrame]) -> HostFrame | None:
     return next((frame for frame in frames[:STUB_DEPTH] if frame.role == "kernel-stub"), None)
 
 
-def frame_json(frame: HostFrame) -> dict[str, Any]:
+def frame_json(frame: HostFrame) -> Frame:
     """A recorded frame in the form of gdb's frames in other events:
     ``function`` as a backtrace shows it, ``symbol`` when that differs;
     unknown fields left out."""
@@ -85,16 +85,16 @@ class LaunchLog:
         self.kernel_objects: dict[tuple[int, int], int] = {}  # (pid, object) -> handle
         # The launch each (pid, tid) is in, with its event (None when not
         # selected): the call's result follows it.
-        self.pending: dict[tuple[int, int], tuple[Launch, dict[str, Any] | None]] = {}
+        self.pending: dict[tuple[int, int], tuple[Launch, LaunchEvent | None]] = {}
         self.counts: dict[str, KernelCount] = {}
         self.per_kernel: Counter = Counter()
         self.emitted = 0
         self.total = 0  # launches of selected kernels, refused ones left out
         self.refused = 0
 
-    def events(self, records: list[Record], reported_errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def events(self, records: list[Record], reported_errors: list[ErrorEvent]) -> list[LaunchEvent | ErrorEvent]:
         """Events for `records`; `reported_errors` are gdb's error events so far."""
-        out = []
+        out: list[LaunchEvent | ErrorEvent] = []
         for record in records:
             if isinstance(record, Modules):
                 symbolizer = self._symbolizer(record.pid)
@@ -117,9 +117,9 @@ class LaunchLog:
                     out += self._complete(launch, event, record, reported_errors)
         return out
 
-    def unfinished(self, reported_errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def unfinished(self, reported_errors: list[ErrorEvent]) -> list[LaunchEvent | ErrorEvent]:
         """At the end: events of the launches whose call never returned."""
-        out = []
+        out: list[LaunchEvent | ErrorEvent] = []
         for launch, event in self.pending.values():
             out += self._complete(launch, event, None, reported_errors)
         self.pending.clear()
@@ -130,71 +130,57 @@ class LaunchLog:
             self.symbolizers[pid] = Symbolizer()
         return self.symbolizers[pid]
 
-    def _kernel(self, launch: Launch, frames: list[HostFrame]) -> dict[str, Any] | None:
-        """``name``, ``demangled`` and ``module`` (the file it came from) of
-        the launched kernel; None when nothing names it."""
+    def _kernel(self, launch: Launch, frames: list[HostFrame]) -> KernelName | None:
+        """The launched kernel; None when nothing names it."""
         if launch.entry_point == MODULE_LAUNCH:
             function = self.functions.get((launch.pid, launch.entry))
             if function is None or not function.name:
                 return None
             demangled = demangle(function.name) or function.name
-            return {"name": function.name, "demangled": demangled, "module": function.module}
+            return KernelName(function.name, demangled, function.module)
         entry = launch.entry
         if launch.entry_point == KERNEL_OBJECT_LAUNCH:
             entry = self.kernel_objects.get((launch.pid, entry), 0)
         handle = self._symbolizer(launch.pid).data_symbol(entry) if entry else None
         if handle is not None and handle.function is not None:
             demangled = handle.kernel or handle.demangled or handle.function
-            return {"name": handle.function, "demangled": demangled, "module": handle.module}
+            return KernelName(handle.function, demangled, handle.module)
         stub = _stub(frames)
         parsed = parse_stub(stub.function) if stub is not None and stub.function else None
         if parsed is None:
             return None
-        return {"name": parsed.kernel, "demangled": stub.kernel or parsed.kernel, "module": stub.module}
+        return KernelName(parsed.kernel, stub.kernel or parsed.kernel, stub.module)
 
-    def _selected(self, kernel: dict[str, Any] | None) -> bool:
+    def _selected(self, kernel: KernelName | None) -> bool:
         pattern = self.selection.kernels
         if pattern is None:
             return True
-        return kernel is not None and bool(pattern.search(kernel["name"]) or pattern.search(kernel["demangled"]))
+        return kernel is not None and bool(pattern.search(kernel.name) or pattern.search(kernel.demangled))
 
-    def _launch(self, launch: Launch) -> dict[str, Any] | None:
+    def _launch(self, launch: Launch) -> LaunchEvent | None:
         """The launch's event, its result not known yet; None when its kernel
         is not selected.  Named now: the module map is the launch's own."""
         frames = self._frames(launch)
         kernel = self._kernel(launch, frames)
         if not self._selected(kernel):
             return None
-        event = {
-            "event": "launch",
-            "time_ns": launch.time_ns,
-            "pid": launch.pid,
-            "seq": launch.seq,
-            "kernel": kernel,
-            "entry": launch.entry,
-            "api": ENTRY_POINTS[launch.entry_point] if launch.entry_point < len(ENTRY_POINTS) else "unknown",
-            "via": self._via(launch, frames),
-            "grid": list(launch.grid),
-            "block": list(launch.block),
-            "shared_mem": launch.shmem,
-            "stream": launch.stream,
-            "device": launch.device,
-            "thread": {"tid": launch.tid, "name": self.threads.get((launch.pid, launch.tid))},
-        }
-        if self.selection.backtraces and launch.detailed:
-            event["backtrace"] = [frame_json(frame) for frame in frames]
-        return event
+        api = ENTRY_POINTS[launch.entry_point] if launch.entry_point < len(ENTRY_POINTS) else "unknown"
+        thread = HostThread(launch.tid, self.threads.get((launch.pid, launch.tid)))
+        backtrace = [frame_json(frame) for frame in frames] if self.selection.backtraces and launch.detailed else None
+        return LaunchEvent(launch.time_ns, launch.pid, launch.seq, kernel, launch.entry, api, self._via(launch, frames),
+                           list(launch.grid), list(launch.block), launch.shmem, launch.stream, launch.device, thread,
+                           backtrace)  # fmt: skip
 
-    def _complete(self, launch: Launch, event: dict[str, Any] | None, result: Result | None,
-                  reported: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def _complete(self, launch: Launch, event: LaunchEvent | None, result: Result | None,
+                  reported: list[ErrorEvent]) -> list[LaunchEvent | ErrorEvent]:
         """Counts the launch by its `result` (None: its call never returned);
         its event, when sampled, and an error event when it was refused."""
         if event is None:
             return []
-        kernel = event["kernel"]
-        key = kernel["name"] if kernel else f"{launch.entry:#x}"
+        kernel = event.kernel
+        key = kernel.name if kernel else f"{launch.entry:#x}"
         if key not in self.counts:
-            self.counts[key] = KernelCount(kernel and kernel["name"], kernel and kernel["demangled"])
+            self.counts[key] = KernelCount(kernel and kernel.name, kernel and kernel.demangled)
         count = self.counts[key]
         refused = result is not None and result.result != 0
         configuration = (tuple(launch.grid), tuple(launch.block), launch.shmem)
@@ -207,10 +193,11 @@ class LaunchLog:
             count.configurations[configuration] += 1
             self.total += 1
         if result is not None:
-            event["error"] = {"code": result.result, "name": result.name} if refused else None
+            event.returned = True
+            event.error = Refusal(result.result, result.name) if refused else None
         index = self.per_kernel[key]
         self.per_kernel[key] += 1
-        out = []
+        out: list[LaunchEvent | ErrorEvent] = []
         cap = self.selection.max_launches
         if not (index % self.selection.every or (cap is not None and self.emitted >= cap)):
             self.emitted += 1
@@ -232,40 +219,23 @@ class LaunchLog:
         return [symbolizer.frame(address) for address in launch.frames]
 
     @staticmethod
-    def _reported(launch: Launch, result: Result, reported: list[dict[str, Any]]) -> bool:
+    def _reported(launch: Launch, result: Result, reported: list[ErrorEvent]) -> bool:
         """Whether gdb stopped in this very call and said so already."""
-        return any(error["thread"]["tid"] == result.tid and launch.time_ns <= error["time_ns"] <= result.time_ns
+        return any(error.thread.tid == result.tid and launch.time_ns <= error.time_ns <= result.time_ns
                    for error in reported)  # fmt: skip
 
     @staticmethod
-    def _failure(event: dict[str, Any], result: Result) -> dict[str, Any]:
-        return {
-            "event": "error",
-            "time_ns": result.time_ns,
-            "call": event["api"],
-            "code": result.result,
-            "name": result.name,
-            "thread": event["thread"],
-            "kernel": event["kernel"],
-            "backtrace": event.get("backtrace", []),
-        }
+    def _failure(event: LaunchEvent, result: Result) -> ErrorEvent:
+        return ErrorEvent(result.time_ns, event.api, result.result, result.name, event.thread, event.backtrace or [],
+                          event.kernel)  # fmt: skip
 
-    def summary(self) -> list[dict[str, Any]]:
+    def summary(self) -> list[KernelLaunches]:
         """Launch counts per kernel (refused launches apart), most launched first."""
-        rows = []
-        for key, count in sorted(self.counts.items(), key=lambda item: -item[1].launches):
-            rows.append({
-                "kernel": count.name,
-                "demangled": count.demangled or key,
-                "launches": count.launches,
-                "refused": count.refused,
-                "configurations": _configurations(count.configurations),
-                "refused_configurations": _configurations(count.refused_configurations),
-            })  # fmt: skip
-        return rows
+        return [KernelLaunches(count.name, count.demangled or key, count.launches, count.refused,
+                               _configurations(count.configurations), _configurations(count.refused_configurations))
+                for key, count in sorted(self.counts.items(), key=lambda item: -item[1].launches)]  # fmt: skip
 
 
-def _configurations(counted: Counter) -> list[dict[str, Any]]:
+def _configurations(counted: Counter) -> list[Configuration]:
     """The five most frequent configurations, with their launches."""
-    return [{"grid": list(grid), "block": list(block), "shared_mem": shmem, "launches": n}
-            for (grid, block, shmem), n in counted.most_common(5)]  # fmt: skip
+    return [Configuration(list(grid), list(block), shmem, n) for (grid, block, shmem), n in counted.most_common(5)]

@@ -10,6 +10,7 @@ import gdb
 
 from gdbext import program, runtime_state
 from gdbext.errors import one_line_errors
+from text_tables import table_lines
 
 
 #: gpusym_code_object_origin values of modules loaded at run time.
@@ -89,10 +90,7 @@ simulated runtime runs, how many times it was launched."""
         if not rows:
             print(f"No kernel matches '{argument.strip()}'.")
             return
-        headers = ("Kernel", "Module", "Stub", "Handle", "Device code", "Launches")
-        widths = [max(len(r[i]) for r in rows + [headers]) for i in range(len(headers) - 1)]
-        for row in [headers, *rows]:
-            print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[-1])
+        _print_table([("Kernel", "Module", "Stub", "Handle", "Device code", "Launches"), *rows])
 
 
 class InfoDispatches(gdb.Command):
@@ -145,9 +143,7 @@ simulated thread the selected thread runs."""
 
 
 def _print_table(rows: list[tuple[str, ...]]) -> None:
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    for row in rows:
-        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+    print("\n".join(table_lines(rows)))
 
 
 def _bytes(count: int) -> str:

@@ -7,8 +7,9 @@ import argparse
 import json
 import re
 import sys
-from typing import IO, Any
+from typing import IO
 
+from capture.events import Event, StartEvent
 from capture.launches import Selection
 from gpusym.capture_driver import (EVENT_KINDS, EXIT_CAPTURE_FAILED, EXIT_EXTENSION_FAILED, EXIT_TIMEOUT, CaptureFailed,
                                    Options, capture, resolve_program)
@@ -113,12 +114,12 @@ def run(args: argparse.Namespace) -> int:
         stream: IO[str] = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
     except OSError as error:
         return _usage(f"{args.output}: {error.strerror}")
-    events: list[dict[str, Any]] = []
+    events: list[Event] = []
 
-    def sink(event: dict[str, Any]) -> None:
+    def sink(event: Event) -> None:
         events.append(event)
         if machine == "jsonl":
-            stream.write(json.dumps(event) + "\n")
+            stream.write(json.dumps(event.to_json()) + "\n")
             stream.flush()
 
     try:
@@ -129,7 +130,8 @@ def run(args: argparse.Namespace) -> int:
         return error.exit_code
     finally:
         if machine == "json":
-            json.dump({"schema": events[0].get("schema") if events else None, "events": events}, stream, indent=1)
+            schema = events[0].schema if events and isinstance(events[0], StartEvent) else None
+            json.dump({"schema": schema, "events": [event.to_json() for event in events]}, stream, indent=1)
             stream.write("\n")
         if args.output:
             stream.close()
@@ -139,4 +141,4 @@ def run(args: argparse.Namespace) -> int:
         from capture.report import render
 
         render(events, Console(stderr=machine is not None and not args.output))
-    return exit_event["exit_code"]
+    return exit_event.exit_code

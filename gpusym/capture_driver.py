@@ -17,11 +17,14 @@ import signal
 import subprocess
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from capture import interposer
+from capture import events, interposer
+from capture.events import (CaptureErrorEvent, CrashEvent, ErrorEvent, Event, ExitEvent, GdbEvent, LaunchEvent,
+                            ProgramEnd, SessionEvent, StartEvent)
 from capture.launches import LaunchLog, Selection
 from capture.records import FileTail, RecordTail
 from gdbext import gpusym_gdb
@@ -29,7 +32,6 @@ from native.native_build import BuildError
 from native.toolchain import ToolMissing
 from symbols.errors import FormatError
 
-SCHEMA_VERSION = 1
 EXTENSION = Path(gpusym_gdb.__file__).resolve()
 POLL_S = 0.05
 #: Bytes of the program's stdout and of its stderr kept in the exit event.
@@ -77,27 +79,26 @@ def resolve_program(name: str) -> str:
     return os.path.abspath(path)
 
 
-def _new_lines(tail: FileTail) -> list[dict[str, Any]]:
-    """The JSON lines another process completed since the last call."""
+def _new_events(tail: FileTail) -> list[GdbEvent]:
+    """The events gdb's side completed since the last call."""
     *lines, rest = tail.read().split(b"\n")
     tail.keep(rest)
-    return [json.loads(line) for line in lines if line.strip()]
+    return [events.from_json(json.loads(line)) for line in lines if line.strip()]
 
 
 class _Run:
     """One capture: the gdb process, its files, and what was seen so far."""
 
-    def __init__(self, options: Options, sink: Callable[[dict[str, Any]], None], workdir: Path):
+    def __init__(self, options: Options, sink: Callable[[Event], None], workdir: Path):
         self.options, self.sink, self.workdir = options, sink, workdir
         self.log = LaunchLog(options.selection)
         self.gdb_events = FileTail(workdir / "events.jsonl")
         self.records = RecordTail(workdir / "launches.bin")
-        self.errors: list[dict[str, Any]] = []
-        self.exit: dict[str, Any] | None = None
+        self.errors: list[ErrorEvent] = []
+        self.exit: ProgramEnd | None = None
         self.started = False  # the session in gdb said a word
-        self.failure: dict[str, Any] | None = None  # its capture-error
-        self.timed_out = False
-        self.counts = {"launch": 0, "error": 0, "crash": 0}
+        self.failure: CaptureErrorEvent | None = None
+        self.counts: Counter[type] = Counter()  # events handed to the sink, by class
 
     def settings(self) -> dict[str, Any]:
         """The session's settings.  The interposer is preloaded to record
@@ -148,21 +149,18 @@ class _Run:
         """Hands the sink every event that is complete: gdb's first (a failed
         call's gdb stop precedes its result record), then the launches whose
         call returned; at the `final` one, after the program, all the rest."""
-        batch = []
-        for event in _new_lines(self.gdb_events):
-            kind = event["event"]
+        batch: list[Event] = []
+        for event in _new_events(self.gdb_events):
             self.started = True
-            if kind == "session":
-                batch.append({"event": "start", "time_ns": event["time_ns"], "schema": SCHEMA_VERSION,
-                              "program": self.options.program, "args": self.options.args, "gdb": event["gdb"]})
-            elif kind == "exit":
+            if isinstance(event, SessionEvent):
+                batch.append(StartEvent(event.time_ns, self.options.program, self.options.args, event.gdb))
+            elif isinstance(event, ProgramEnd):
                 self.exit = event
-            elif kind == "capture-error":
+            elif isinstance(event, CaptureErrorEvent):
                 self.failure = event
             else:
-                if kind == "error":
+                if isinstance(event, ErrorEvent):
                     self.errors.append(event)
-                self.timed_out |= kind == "timeout"
                 batch.append(event)
         try:
             records = self.records.poll()
@@ -171,44 +169,27 @@ class _Run:
         batch += self.log.events(records, self.errors)
         if final:
             batch += self.log.unfinished(self.errors)
-        for event in sorted(batch, key=lambda e: e["time_ns"]):
-            if event["event"] in self.counts:
-                self.counts[event["event"]] += 1
+        for event in sorted(batch, key=lambda e: e.time_ns):
+            self.counts[type(event)] += 1
             self.sink(event)
 
-    def exit_event(self, duration_s: float) -> dict[str, Any]:
-        exit_info = self.exit or {}
-        event: dict[str, Any] = {
-            "event": "exit",
-            "time_ns": time.monotonic_ns(),
-            "status": exit_info.get("code"),
-            "signal": exit_info.get("signal"),
-            "killed_by": exit_info.get("killed_by"),
-            "duration_s": round(duration_s, 3),
-            "launches": self.log.total,
-            "refused_launches": self.log.refused,
-            "launch_events": self.counts["launch"],
-            "errors": self.counts["error"],
-            "crashes": self.counts["crash"],
-            "kernels": self.log.summary(),
-        }
-        for stream in ("stdout", "stderr"):
-            text, cut = _read_limited(self.workdir / stream)
-            event[stream] = text
-            if cut:
-                event[f"{stream}_truncated"] = True
-        event["exit_code"] = exit_code(event)
-        return event
+    def exit_event(self, duration_s: float) -> ExitEvent:
+        end = self.exit or ProgramEnd(time.monotonic_ns(), None, None)
+        stdout, stdout_cut = _read_limited(self.workdir / "stdout")
+        stderr, stderr_cut = _read_limited(self.workdir / "stderr")
+        return ExitEvent(time.monotonic_ns(), end.code, end.signal, end.killed_by, round(duration_s, 3), self.log.total,
+                         self.log.refused, self.counts[LaunchEvent], self.counts[ErrorEvent], self.counts[CrashEvent],
+                         self.log.summary(), stdout, stderr, exit_code(end), stdout_cut, stderr_cut)  # fmt: skip
 
 
-def exit_code(exit_event: dict[str, Any]) -> int:
+def exit_code(end: ProgramEnd) -> int:
     """capture's own status: the program's, 128+signal when one killed it,
     EXIT_TIMEOUT when the capture stopped it."""
-    if exit_event.get("killed_by") == "timeout":
+    if end.killed_by == "timeout":
         return EXIT_TIMEOUT
-    if exit_event.get("signal"):
-        return 128 + signal.Signals[exit_event["signal"]].value
-    return exit_event["status"] if exit_event.get("status") is not None else EXIT_CAPTURE_FAILED
+    if end.signal:
+        return 128 + signal.Signals[end.signal].value
+    return end.code if end.code is not None else EXIT_CAPTURE_FAILED
 
 
 def _read_limited(path: Path) -> tuple[str, bool]:
@@ -232,7 +213,7 @@ def _load_error(log: str) -> str:
     return lines[0].removeprefix(gpusym_gdb.NOT_LOADED)
 
 
-def capture(options: Options, sink: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+def capture(options: Options, sink: Callable[[Event], None]) -> ExitEvent:
     """Runs the program; every event goes to `sink` as soon as it is known,
     the exit event last, which is also returned.  Raises CaptureFailed."""
     gdb = shutil.which("gdb")
@@ -259,10 +240,10 @@ def capture(options: Options, sink: Callable[[dict[str, Any]], None]) -> dict[st
                     process.wait()
         run.drain(final=True)
         log = (workdir / "gdb.log").read_text(errors="replace")
-        if not run.started or (run.failure or {}).get("cause") == "extension":
+        if not run.started or (run.failure is not None and run.failure.cause == "extension"):
             raise ExtensionFailed(f"gdb did not load gpusym's extension: {_load_error(log)}")
         if run.failure is not None:
-            raise CaptureFailed(" ".join(run.failure["message"].split()))
+            raise CaptureFailed(" ".join(run.failure.message.split()))
         if run.exit is None:
             tail = log.strip().splitlines()[-1:]
             raise CaptureFailed(f"gdb ended (status {process.returncode}) before the program did"

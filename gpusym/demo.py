@@ -71,17 +71,18 @@ def _gdb_stop_in_kernel(program: Path) -> str | None:
 def _capture_report(program: Path, console: Console, expected_exit: int = 0) -> bool:
     """``gpusym capture`` of `program`, its report printed; whether it ended
     with `expected_exit` (capture's status: 128 + N for death by signal N)."""
+    from capture.events import Event
     from capture.report import render
     from gpusym.capture_driver import CaptureFailed, Options, capture
 
-    events: list[dict] = []
+    events: list[Event] = []
     try:
         exit_event = capture(Options(str(program.resolve()), []), events.append)
     except CaptureFailed as error:
         console.print(f"[red]gpusym capture failed: {error}[/red]")
         return False
     render(events, console)
-    return exit_event["exit_code"] == expected_exit
+    return exit_event.exit_code == expected_exit
 
 
 def run_demo(build_dir: str) -> int:

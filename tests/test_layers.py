@@ -18,6 +18,7 @@ LAYERS = {
     "symbols": 0,
     "native": 0,
     "real_binaries": 0,
+    "text_tables": 0,
     "sample_apps": 1,
     "capture": 1,
     "gdbext": 2,

@@ -24,6 +24,8 @@ import gdb
 import gdb.frames
 
 from capture import INTERPOSER
+from capture.events import (CaptureErrorEvent, CrashEvent, ErrorEvent, Frame, GdbEvent, HostThread, KernelStopEvent,
+                            Lane, LaneKernel, ProgramEnd, SessionEvent, StopEvent, ThreadStack)
 from gdbext import extension, faults, runtime_state
 from gdbext.capture import pending_output
 from gdbext.capture.static_launches import StaticLaunches
@@ -40,7 +42,7 @@ class Session:
     def __init__(self, settings: dict[str, Any]):
         self.settings = settings
         self.events = open(settings["events"], "a", encoding="utf-8")
-        self.exit: dict[str, Any] | None = None
+        self.exit: ProgramEnd | None = None
         self.last_stop: gdb.StopEvent | None = None
         self.timed_out = threading.Event()
         self.stopped = threading.Event()
@@ -49,10 +51,9 @@ class Session:
         self.static: StaticLaunches | None = None
 
     # -- output --------------------------------------------------------------
-    def emit(self, event: dict[str, Any]) -> None:
+    def emit(self, event: GdbEvent) -> None:
         """One event, flushed at once: a killed run keeps every event so far."""
-        event = {"event": event.pop("event"), "time_ns": time.monotonic_ns(), **event}
-        self.events.write(json.dumps(event) + "\n")
+        self.events.write(json.dumps(event.to_json()) + "\n")
         self.events.flush()
 
     # -- set-up --------------------------------------------------------------
@@ -97,8 +98,8 @@ class Session:
             return
         code = getattr(event, "exit_code", None)
         died = gdb.convenience_variable("_exitsignal")
-        self.exit = {"code": None if code is None else int(code),
-                     "signal": None if died is None else _signal_name(int(died))}  # fmt: skip
+        self.exit = ProgramEnd(time.monotonic_ns(), None if code is None else int(code),
+                               None if died is None else _signal_name(int(died)))  # fmt: skip
 
     # -- the run -------------------------------------------------------------
     def run(self) -> None:
@@ -107,7 +108,7 @@ class Session:
         timeout = self.settings.get("timeout")
         if timeout:
             threading.Thread(target=self._watchdog, args=(timeout,), daemon=True).start()
-        self.emit({"event": "session", "gdb": gdb.VERSION})
+        self.emit(SessionEvent(time.monotonic_ns(), gdb.VERSION))
         command = f"run {arguments} {redirect}"
         while True:
             self.last_stop = None
@@ -121,10 +122,10 @@ class Session:
             if self.exit is not None or not _alive():
                 break
             command = self.handle_stop()
-        if self.timed_out.is_set() and not (self.exit or {}).get("killed_by"):
-            self.emit({"event": "timeout", "threads": []})  # it had to be killed: no stacks
-            self.exit = {"code": None, "signal": "SIGKILL", "killed_by": "timeout"}
-        self.emit({"event": "exit", **(self.exit or {"code": None, "signal": None})})
+        if self.timed_out.is_set() and not (self.exit and self.exit.killed_by):
+            self.emit(StopEvent(time.monotonic_ns(), "timeout", []))  # it had to be killed: no stacks
+            self.exit = ProgramEnd(time.monotonic_ns(), None, "SIGKILL", "timeout")
+        self.emit(self.exit or ProgramEnd(time.monotonic_ns(), None, None))
 
     def handle_stop(self) -> str:
         """Records the stop; returns the command that goes on."""
@@ -147,7 +148,7 @@ class Session:
             if in_kernel or not _handles(gdb.selected_inferior().pid, stop.stop_signal):
                 # It dies of it: say so now rather than resume a process whose
                 # other threads may be faulting too (gdb can hang reaping it).
-                self.exit = {"code": None, "signal": stop.stop_signal}
+                self.exit = ProgramEnd(time.monotonic_ns(), None, stop.stop_signal)
                 pending_output.save(self.settings["stdout"])
                 return "kill"
         elif isinstance(stop, gdb.BreakpointEvent):
@@ -162,35 +163,28 @@ class Session:
 
     def record_error(self) -> None:
         code = int(gdb.convenience_variable("_hiperr"))
-        self.emit({
-            "event": "error",
-            "call": gdb.convenience_variable("_hiperr_call").string(),
-            "code": code,
-            "name": gdb.convenience_variable("_hiperr_name").string(),
-            "thread": _thread(),
-            "backtrace": backtrace(skip=_runtime_reporter_frames()),  # from the failing call
-        })
+        call = gdb.convenience_variable("_hiperr_call").string()
+        name = gdb.convenience_variable("_hiperr_name").string()
+        frames = backtrace(skip=_runtime_reporter_frames())  # from the failing call
+        self.emit(ErrorEvent(time.monotonic_ns(), call, code, name, _thread(), frames))
         gdb.set_convenience_variable("_hiperr", None)
 
     def record_crash(self, name: str) -> None:
-        event = {"event": "crash", "signal": name, "address": _fault_address(), "thread": _thread()}
-        event.update(_lane())
-        if "lane" in event and (fault := faults.lane_fault(name)) is not None:
-            event["fault"] = fault
-        event["backtrace"] = backtrace()
-        self.emit(event)
+        address, thread, lane = _fault_address(), _thread(), _lane()
+        fault = faults.lane_fault(name) if lane is not None else None
+        self.emit(CrashEvent(time.monotonic_ns(), name, address, thread, backtrace(), lane, fault))
 
     def record_kernel_stop(self) -> None:
-        self.emit({"event": "kernel-stop", "thread": _thread(), **_lane(), "backtrace": backtrace()})
+        self.emit(KernelStopEvent(time.monotonic_ns(), _thread_stack()))
 
     def record_interrupt(self) -> None:
         threads = []
         for thread in sorted(gdb.selected_inferior().threads(), key=lambda t: t.num):
             thread.switch()
-            threads.append({"thread": _thread(), **_lane(), "backtrace": backtrace()})
+            threads.append(_thread_stack())
         kind = "timeout" if self.timed_out.is_set() else "interrupt"
-        self.emit({"event": kind, "threads": threads})
-        self.exit = {"code": None, "signal": "SIGKILL", "killed_by": kind}
+        self.emit(StopEvent(time.monotonic_ns(), kind, threads))
+        self.exit = ProgramEnd(time.monotonic_ns(), None, "SIGKILL", kind)
 
     def _watchdog(self, seconds: float) -> None:
         """Stops the program after `seconds` (SIGINT, which gdb catches);
@@ -210,7 +204,7 @@ class CaptureError(Exception):
     """The capture cannot go on; the message says why in one line."""
 
 
-def backtrace(skip: int = 0) -> list[dict[str, Any]]:
+def backtrace(skip: int = 0) -> list[Frame]:
     """The selected thread's frames as gpusym's frame filter shows them."""
     frames = []
     try:
@@ -240,7 +234,7 @@ def _runtime_reporter_frames() -> int:
     return count
 
 
-def _frame_json(decorator) -> dict[str, Any]:
+def _frame_json(decorator) -> Frame:
     function = decorator.function()
     note = None
     if isinstance(function, int):
@@ -259,30 +253,31 @@ def _frame_json(decorator) -> dict[str, Any]:
     return frame
 
 
-def _thread() -> dict[str, Any]:
+def _thread() -> HostThread:
     thread = gdb.selected_thread()
-    return {"number": thread.num, "tid": thread.ptid[1], "name": thread.name}
+    return HostThread(thread.ptid[1], thread.name, thread.num)
 
 
-def _lane() -> dict[str, Any]:
+def _thread_stack() -> ThreadStack:
+    return ThreadStack(_thread(), _lane(), backtrace())
+
+
+def _lane() -> Lane | None:
     """Where a simulated GPU thread was, when the selected thread runs one."""
     current = runtime_state.lane()
     if current is None:
-        return {}
-    place = {
-        "dispatch": int(current["dispatch_id"]),
-        "block": [int(current["block_idx"][a]) for a in "xyz"],
-        "thread_index": [int(current["thread_idx"][a]) for a in "xyz"],
-    }
+        return None
+    lane = Lane(int(current["dispatch_id"]), [int(current["block_idx"][a]) for a in "xyz"],
+                [int(current["thread_idx"][a]) for a in "xyz"])  # fmt: skip
     debug = runtime_state.debug_state()
-    record = runtime_state.dispatch_record(debug, place["dispatch"]) if debug is not None else None
+    record = runtime_state.dispatch_record(debug, lane.dispatch) if debug is not None else None
     if record is not None:
         index = int(record["kernel_index"])
-        place["kernel"] = {"name": debug["kernels"][index]["device_name"].string(),
-                           "demangled": runtime_state.kernel_name(debug, index)}  # fmt: skip
-        place["grid"] = [int(record["grid"][a]) for a in "xyz"]
-        place["block_dim"] = [int(record["block"][a]) for a in "xyz"]
-    return {"lane": place}
+        name = debug["kernels"][index]["device_name"].string()
+        lane.kernel = LaneKernel(name, runtime_state.kernel_name(debug, index))
+        lane.grid = [int(record["grid"][a]) for a in "xyz"]
+        lane.block_dim = [int(record["block"][a]) for a in "xyz"]
+    return lane
 
 
 def _fault_address() -> int | None:
@@ -343,14 +338,14 @@ def main() -> None:
     settings = json.loads(Path(os.environ["GPUSYM_CAPTURE_SESSION"]).read_text())
     session = Session(settings)
     if not extension.registered():  # gdb's output says why
-        session.emit({"event": "capture-error", "cause": "extension", "message": "the extension did not load"})
+        session.emit(CaptureErrorEvent(time.monotonic_ns(), "the extension did not load", "extension"))
         return
     try:
         session.configure()
         session.run()
     except (CaptureError, gdb.error) as error:
-        session.emit({"event": "capture-error", "message": str(error)})
+        session.emit(CaptureErrorEvent(time.monotonic_ns(), str(error)))
     except Exception as error:  # noqa: BLE001 - reported, never a traceback
         if os.environ.get("GPUSYM_DEBUG") == "1":
             raise
-        session.emit({"event": "capture-error", "message": f"internal error: {type(error).__name__}: {error}"})
+        session.emit(CaptureErrorEvent(time.monotonic_ns(), f"internal error: {type(error).__name__}: {error}"))
