@@ -176,7 +176,7 @@ class Session:
         event = {"event": "crash", "signal": name, "address": _fault_address(), "thread": _thread()}
         event.update(_lane())
         if "lane" in event and (fault := faults.lane_fault(name)) is not None:
-            event["fault"] = fault
+            event["fault"] = fault.json()
         event["backtrace"] = backtrace()
         self.emit(event)
 
