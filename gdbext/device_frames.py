@@ -25,6 +25,7 @@ from gdb.unwinder import Unwinder
 from capture import INTERPOSER
 from gdbext import runtime_state
 from gdbext.functions import symbol_at
+from sample_apps.debug_interface import CAPTURE_HOST_STACKS
 from symbols.errors import FormatError
 
 if TYPE_CHECKING:
@@ -41,8 +42,6 @@ CODE_OBJECT_MARKS = (".gpusym.", ".gpusym-module.")
 OUTERMOST_FUNCTIONS = ("_start", "clone3", "clone", "__clone")
 #: Above every user-space address of x86-64, and non-canonical: nothing reads there.
 RECORDED_FRAMES_BASE = 1 << 63
-#: gpusym_debug.flags bit: record each launch's host stack.
-CAPTURE_HOST_STACKS = 0x1
 
 
 def enable_capture() -> None:

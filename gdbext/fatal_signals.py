@@ -27,6 +27,7 @@ import gdb
 
 from gdbext import runtime_state
 from gdbext.device_frames import in_device_code
+from sample_apps.debug_interface import Version
 
 
 def read_registers(event: gdb.StopEvent) -> None:
@@ -52,7 +53,7 @@ def _reported_fault() -> bool:
     then lets the signal end the program)."""
     debug = runtime_state.debug_state()
     try:
-        return (debug is not None and int(debug["version"]) >= 2 and int(debug["fault"]) != 0
+        return (debug is not None and runtime_state.supports(debug, Version.FAULTS) and int(debug["fault"]) != 0
                 and int(debug["fault"]["os_thread"]) == gdb.selected_thread().ptid[1])  # fmt: skip
     except gdb.error:
         return False

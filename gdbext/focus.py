@@ -9,10 +9,14 @@ from gdbext.errors import one_line_errors
 from gdbext.functions import coordinates
 from gdbext.kbreak import break_at
 from gdbext.runtime_state import lane
+from sample_apps.debug_interface import LaneState
 
-LANE_STATES = {0: "has not started yet", 1: "is running", 2: "is waiting at __syncthreads", 3: "has finished",
-               4: "waits for its wavefront", 5: "goes on after its wavefront's meeting",
-               6: "is waiting at __syncthreads", 7: "has not started yet"}
+LANE_STATES = {LaneState.UNSTARTED: "has not started yet", LaneState.RUNNING: "is running",
+               LaneState.AT_BARRIER: "is waiting at __syncthreads", LaneState.EXITED: "has finished",
+               LaneState.AT_WAVE_OP: "waits for its wavefront",
+               LaneState.WAVE_OP_DONE: "goes on after its wavefront's meeting",
+               LaneState.HELD_AT_BARRIER: "is waiting at __syncthreads",
+               LaneState.HELD_UNSTARTED: "has not started yet"}  # fmt: skip
 
 
 class GpuPrefix(gdb.Command):

@@ -16,12 +16,10 @@ from __future__ import annotations
 
 import gdb
 
-from gdbext.runtime_state import debug_state
+from gdbext.runtime_state import debug_state, supports
+from sample_apps.debug_interface import WATCH_ANY, Version
 
 TRAP = 0xCC  # int3
-ANY = 0xFFFFFFFF  # GPUSYM_WATCH_ANY
-VERSION = 5  # the interface version that has watches
-THREADS_VERSION = 6  # the version whose watches have threads
 
 Coordinates = tuple[int | None, int | None, int | None]
 #: Breakpoint number -> the block and the thread it stops in (None: any).
@@ -88,7 +86,7 @@ def _matches(wanted: Coordinates | None, actual: tuple[int, int, int] | None) ->
 
 def _write_coordinates(field: gdb.Value, wanted: Coordinates | None) -> None:
     for name, value in zip("xyz", wanted or (None, None, None)):
-        _write(field[name], ANY if value is None else value)
+        _write(field[name], WATCH_ANY if value is None else value)
 
 
 def _fill(watch: gdb.Value, lanes: tuple, addresses: list[int], originals: list[int], running: list) -> None:
@@ -127,12 +125,12 @@ def _deleted(breakpoint: gdb.Breakpoint) -> None:
 def _sync() -> None:
     global _written
     pid = gdb.selected_inferior().pid
-    if pid == 0 or (debug := debug_state()) is None or int(debug["version"]) < VERSION:
+    if pid == 0 or (debug := debug_state()) is None or not supports(debug, Version.WATCHES):
         return
     slots = debug["watches"]
     capacity = slots.type.range()[1] + 1
     per_watch = slots[0]["addresses"].type.range()[1] + 1
-    threads = int(debug["version"]) >= THREADS_VERSION
+    threads = supports(debug, Version.WATCH_THREADS)
     wanted = []
     for breakpoint in gdb.breakpoints():
         lanes = _gated.get(breakpoint.number)

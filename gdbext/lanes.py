@@ -18,21 +18,21 @@ import gdb
 from gdbext import runtime_state
 from gdbext.errors import one_line_errors
 from gdbext.functions import symbol_at
+from sample_apps.debug_interface import DispatchState, LaneState, Version
 
-#: gpusym_lane_state: 6 and 7 are lanes at a barrier and not started, held
-#: while a wavefront's lanes meet (at a warp function, or at an access to
-#: __shared__ memory the compiler made a lockstep step: 4 and 5).
-STATES = {0: "not started", 1: "running", 2: "at a barrier", 3: "finished", 4: "meeting its wavefront",
-          5: "past its wavefront's meeting", 6: "at a barrier", 7: "not started"}
-AT_BARRIER = (2, 6)
-NOT_STARTED = (0, 7)
+#: Lanes held at a barrier or not started while a wavefront's lanes meet (at
+#: a warp function, or at an access to __shared__ memory the compiler made a
+#: lockstep step: AT_WAVE_OP and WAVE_OP_DONE) read as at a barrier and not started.
+STATES = {LaneState.UNSTARTED: "not started", LaneState.RUNNING: "running", LaneState.AT_BARRIER: "at a barrier",
+          LaneState.EXITED: "finished", LaneState.AT_WAVE_OP: "meeting its wavefront",
+          LaneState.WAVE_OP_DONE: "past its wavefront's meeting", LaneState.HELD_AT_BARRIER: "at a barrier",
+          LaneState.HELD_UNSTARTED: "not started"}  # fmt: skip
+AT_BARRIER = (LaneState.AT_BARRIER, LaneState.HELD_AT_BARRIER)
+NOT_STARTED = (LaneState.UNSTARTED, LaneState.HELD_UNSTARTED)
 #: What a lane whose context is saved on its stack waits for, by state.
-WAITS = {2: "waits at a barrier", 6: "waits at a barrier",
-         4: "waits for its wavefront (a warp function or a lockstep __shared__ access)",
-         5: "waits for its turn after its wavefront's meeting"}
-RUNNING = 1
-#: The first debugger interface version that says which blocks workers claimed.
-CLAIMS_VERSION = 6
+WAITS = {LaneState.AT_BARRIER: "waits at a barrier", LaneState.HELD_AT_BARRIER: "waits at a barrier",
+         LaneState.AT_WAVE_OP: "waits for its wavefront (a warp function or a lockstep __shared__ access)",
+         LaneState.WAVE_OP_DONE: "waits for its turn after its wavefront's meeting"}  # fmt: skip
 RANGES_SHOWN = 6
 
 
@@ -131,20 +131,17 @@ def _coordinates(flat: int, size: tuple[int, int, int]) -> str:
 def lane_runs(resident: Resident, selected: int) -> list[Run]:
     """The lanes of a resident block in runs; `selected`: the address of the
     selected lane (it gets a run of its own)."""
-    lane_type = resident.lanes.dereference().type.strip_typedefs()
-    offsets = {f.name: f.bitpos // 8 for f in lane_type.fields()}
-    stride = lane_type.sizeof
-    raw = bytes(gdb.selected_inferior().read_memory(int(resident.lanes), resident.count * stride))
+    stride = resident.lanes.dereference().type.strip_typedefs().sizeof
+    records = runtime_state.read_records(resident.lanes, resident.count, ("state", "saved_sp"))
     running_pc = None
     places: dict[int, str] = {}  # by return address: the lanes of a block wait at a few calls
     runs: list[Run] = []
-    for flat in range(resident.count):
-        (state,) = struct.unpack_from("<I", raw, flat * stride + offsets["state"])
+    for flat, record in enumerate(records):
+        state = record["state"]
         if state in AT_BARRIER:
-            (saved_sp,) = struct.unpack_from("<Q", raw, flat * stride + offsets["saved_sp"])
-            call = waiting_call(saved_sp)
+            call = waiting_call(record["saved_sp"])
             where = places.get(call) or places.setdefault(call, place(call, call=True))
-        elif state == RUNNING:
+        elif state == LaneState.RUNNING:
             if running_pc is None:
                 running_pc = _running_pc(resident.thread) or 0
             where = place(running_pc) if running_pc else "??"
@@ -199,10 +196,10 @@ def other_blocks(debug: gdb.Value, record: gdb.Value, resident: list[Resident]) 
     """(not started, finished) blocks of the dispatch that are not on a
     worker, as ranges of linear indices (a grid may hold billions of
     blocks); None for a runtime that does not say."""
-    if int(debug["version"]) < CLAIMS_VERSION:
+    if not runtime_state.supports(debug, Version.CLAIMS):
         return None
     total = int(record["grid"]["x"]) * int(record["grid"]["y"]) * int(record["grid"]["z"])
-    if int(record["state"]) == 3:
+    if int(record["state"]) == DispatchState.COMPLETE:
         return [], [(0, total - 1)]
     claimed = min(int(record["blocks_claimed"]), total)
     # Claimed in a worker's run, not run yet: after the block it runs, up to the run's end.
@@ -239,7 +236,7 @@ def _dispatch_of_selection(debug: gdb.Value) -> int:
     current = runtime_state.lane()
     if current is not None:
         return int(current["dispatch_id"])
-    running = [r for r in runtime_state.dispatches(debug) if int(r["state"]) == 2]
+    running = [r for r in runtime_state.dispatches(debug) if int(r["state"]) == DispatchState.RUNNING]
     if not running:
         raise gdb.GdbError("info lanes: no dispatch is running (stop in a kernel, or name a dispatch: info lanes N)")
     return int(running[-1]["id"])

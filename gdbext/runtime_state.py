@@ -4,18 +4,13 @@ how gpusym prints them."""
 
 from __future__ import annotations
 
-import struct
-
 import gdb
 
+from sample_apps.debug_interface import DISPATCH_SLOTS, WAVE_SIZE, DispatchState, StreamState, Version
 from symbols.demangle import demangle
 
-DISPATCH_SLOTS = 1024  # GPUSYM_DEBUG_DISPATCH_SLOTS
-WAVE_SIZE = 64  # GPUSYM_WAVE_SIZE unless the device code asked for 32
-WAVE_SIZE_VERSION = 7  # dispatch records say their kernel's wave size
-DISPATCH_STATES = {1: "queued", 2: "running", 3: "complete"}
+DISPATCH_STATES = {DispatchState.QUEUED: "queued", DispatchState.RUNNING: "running", DispatchState.COMPLETE: "complete"}
 STREAM_NON_BLOCKING = 0x1  # hipStreamNonBlocking
-STREAM_DESTROYED = 2  # GPUSYM_STREAM_DESTROYED (1: live, 0: a free slot)
 #: The simulated runtime's library: its file's name holds this.
 RUNTIME_LIBRARY = "libgpusym_runtime"
 
@@ -72,9 +67,14 @@ def debug_state() -> gdb.Value | None:
         return None
     try:
         value = gdb.parse_and_eval("gpusym_debug")
-        return value if int(value["version"]) >= 1 else None
+        return value if supports(value, Version.FIRST) else None
     except gdb.error:
         return None
+
+
+def supports(debug: gdb.Value, version: Version) -> bool:
+    """Whether the runtime's interface has what `version` appended."""
+    return int(debug["version"]) >= version
 
 
 def dispatch_record(debug: gdb.Value, number: int) -> gdb.Value | None:
@@ -85,7 +85,7 @@ def dispatch_record(debug: gdb.Value, number: int) -> gdb.Value | None:
 
 def record_wave_size(debug: gdb.Value, record: gdb.Value) -> int:
     """Lanes of a wavefront (warpSize) of dispatch `record`'s kernel."""
-    if int(debug["version"]) < WAVE_SIZE_VERSION:
+    if not supports(debug, Version.WAVE_SIZE):
         return WAVE_SIZE
     return int(record["wave_size"]) or WAVE_SIZE
 
@@ -101,12 +101,21 @@ def dispatches(debug: gdb.Value) -> list[gdb.Value]:
     """Dispatch records still in the ring, oldest first."""
     count = int(debug["dispatch_count"])
     records = [debug["dispatches"][slot] for slot in range(min(count, DISPATCH_SLOTS))]
-    return sorted((r for r in records if int(r["state"]) != 0), key=lambda r: int(r["id"]))
+    return sorted((r for r in records if int(r["state"]) != DispatchState.FREE), key=lambda r: int(r["id"]))
 
 
-def has_devices(debug: gdb.Value) -> bool:
-    """Whether the runtime describes its devices and streams (interface version 3)."""
-    return int(debug["version"]) >= 3
+def read_records(table: gdb.Value, count: int, names: tuple[str, ...]) -> list[dict[str, int]]:
+    """The integer (or pointer) fields `names` of the `count` records `table`
+    points to, read in one piece: each field at its offset and size in the
+    runtime's debug information."""
+    record_type = table.dereference().type.strip_typedefs()
+    fields = {field.name: field for field in record_type.fields()}
+    layout = [(name, fields[name].bitpos // 8, fields[name].type.sizeof) for name in names]
+    size = record_type.sizeof
+    data = bytes(gdb.selected_inferior().read_memory(int(table), count * size))
+    return [{name: int.from_bytes(data[start + offset:start + offset + width], "little")
+             for name, offset, width in layout}
+            for start in range(0, count * size, size)]  # fmt: skip
 
 
 def launched_kernels(debug: gdb.Value) -> list[tuple[int, str, int]]:
@@ -116,25 +125,10 @@ def launched_kernels(debug: gdb.Value) -> list[tuple[int, str, int]]:
     count = int(debug["kernel_count"])
     if not count:
         return []
-    record_type = debug["kernels"].dereference().type.strip_typedefs()
-    offsets = {field.name: field.bitpos // 8 for field in record_type.fields()}
-    size = record_type.sizeof
-    table = bytes(gdb.selected_inferior().read_memory(int(debug["kernels"]), count * size))
     char_pointer = gdb.lookup_type("char").pointer()
-    launched = []
-    for start in range(0, count * size, size):
-        (launches,) = struct.unpack_from("<Q", table, start + offsets["launch_count"])
-        if launches:
-            (module_id,) = struct.unpack_from("<I", table, start + offsets["module_id"])
-            (name_address,) = struct.unpack_from("<Q", table, start + offsets["device_name"])
-            name = gdb.Value(name_address).cast(char_pointer).string()
-            launched.append((module_id, name, launches))
-    return launched
-
-
-def has_modules(debug: gdb.Value) -> bool:
-    """Whether code objects say where they come from (interface version 4)."""
-    return int(debug["version"]) >= 4
+    return [(kernel["module_id"], gdb.Value(kernel["device_name"]).cast(char_pointer).string(), kernel["launch_count"])
+            for kernel in read_records(debug["kernels"], count, ("module_id", "device_name", "launch_count"))
+            if kernel["launch_count"]]  # fmt: skip
 
 
 def devices(debug: gdb.Value) -> list[gdb.Value]:
@@ -144,7 +138,8 @@ def devices(debug: gdb.Value) -> list[gdb.Value]:
 def streams(debug: gdb.Value) -> list[gdb.Value]:
     """Live streams (and destroyed ones still running work), by device and id."""
     records = [debug["streams"][slot] for slot in range(int(debug["stream_count"]))]
-    return sorted((r for r in records if int(r["state"]) != 0), key=lambda r: (int(r["device"]), int(r["id"])))
+    return sorted((r for r in records if int(r["state"]) != StreamState.FREE),
+                  key=lambda r: (int(r["device"]), int(r["id"])))
 
 
 def stream_name(record: gdb.Value) -> str:
@@ -154,7 +149,7 @@ def stream_name(record: gdb.Value) -> str:
 
 def dispatch_stream(debug: gdb.Value, record: gdb.Value) -> str:
     """The stream of a dispatch record: its id, or its handle from a runtime that has no ids."""
-    if has_devices(debug):
+    if supports(debug, Version.DEVICES):
         return "null" if int(record["stream_id"]) == 0 else str(int(record["stream_id"]))
     return f"{int(record['stream']):#x}"
 

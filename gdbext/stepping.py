@@ -22,12 +22,12 @@ import gdb
 
 from gdbext import lanes, runtime_state
 from gdbext.device_frames import UNWINDER, in_device_code, is_runtime
+from sample_apps.debug_interface import LaneState
 
 COMMANDS = ("next", "step", "until", "advance", "finish")
 GUARD = "$_gpusym_stepped_lane()"
 #: call_kernel.S: where a lane's kernel has returned.
 LANE_RETURNED = "gpusym_lane_returned"
-RUNNING = 1  # GPUSYM_LANE_RUNNING
 
 #: The stepped lane: its address, dispatch and block; None when no step is on.
 _stepped: tuple[int, int, tuple[int, int, int]] | None = None
@@ -93,7 +93,7 @@ def _begin() -> None:
     if thread is not None and (waiting := runtime_state.focused_waiting_lane(thread)) is not None:
         _unfocus(thread, waiting)
     current = runtime_state.lane()
-    if current is None or int(current["state"]) != RUNNING or is_runtime(gdb.newest_frame()):
+    if current is None or int(current["state"]) != LaneState.RUNNING or is_runtime(gdb.newest_frame()):
         return  # outside kernels, or a lane that has finished
     _stepped = _key(current)
     for breakpoint in gdb.breakpoints():

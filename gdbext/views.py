@@ -10,11 +10,12 @@ import gdb
 
 from gdbext import program, runtime_state
 from gdbext.errors import one_line_errors
+from sample_apps.debug_interface import CodeObjectOrigin, DispatchState, StreamState, Version
 from text_tables import table_lines
 
 
 #: gpusym_code_object_origin values of modules loaded at run time.
-_MODULE_ORIGINS = {1: "hipModuleLoad", 2: "hipModuleLoadData"}
+_MODULE_ORIGINS = {CodeObjectOrigin.MODULE_FILE: "hipModuleLoad", CodeObjectOrigin.MODULE_IMAGE: "hipModuleLoadData"}
 
 
 def _code_objects() -> dict[str, tuple[str, dict[str, int]]]:
@@ -32,7 +33,8 @@ def _code_objects() -> dict[str, tuple[str, dict[str, int]]]:
         if not int(record["loaded"]):
             continue
         host_path = record["host_path"].string()
-        origin = int(record["origin"]) if runtime_state.has_modules(debug) else 0
+        has_origin = runtime_state.supports(debug, Version.MODULES)
+        origin = int(record["origin"]) if has_origin else CodeObjectOrigin.FAT_BINARY
         if origin in _MODULE_ORIGINS:
             if not int(record["path"]):
                 continue
@@ -118,8 +120,8 @@ simulated thread the selected thread runs."""
             return
         records = runtime_state.dispatches(debug)
         if argument != "all":
-            done = [r for r in records if int(r["state"]) == 3]
-            records = [r for r in records if int(r["state"]) != 3 or r in done[-10:]]
+            done = [r for r in records if int(r["state"]) == DispatchState.COMPLETE]
+            records = [r for r in records if int(r["state"]) != DispatchState.COMPLETE or r in done[-10:]]
         if not records:
             print("No dispatches yet.")
             return
@@ -178,7 +180,7 @@ copies, event records and waits)."""
         if debug is None:
             print("No simulated runtime in the program (or it is not running).")
             return
-        if not runtime_state.has_devices(debug):
+        if not runtime_state.supports(debug, Version.DEVICES):
             print("The program's runtime has one device and only the null stream (debug interface before version 3).")
             return
         selected = runtime_state.thread_device(debug)
@@ -195,8 +197,8 @@ copies, event records and waits)."""
                 str(ordinal),
                 device["name"].string(),
                 str(int(device["stream_count"])),
-                str(work.get((ordinal, 1), 0)),
-                str(work.get((ordinal, 2), 0)),
+                str(work.get((ordinal, DispatchState.QUEUED), 0)),
+                str(work.get((ordinal, DispatchState.RUNNING), 0)),
                 f"{allocations} ({_bytes(int(device['allocated_bytes']))})" if allocations else "0",
             ))  # fmt: skip
         _print_table(rows)
@@ -204,7 +206,7 @@ copies, event records and waits)."""
         rows = [("Stream", "Device", "Handle", "Flags", "Pending")]
         for stream in runtime_state.streams(debug):
             flags = "non-blocking" if int(stream["flags"]) & runtime_state.STREAM_NON_BLOCKING else "blocking"
-            if int(stream["state"]) == runtime_state.STREAM_DESTROYED:
+            if int(stream["state"]) == StreamState.DESTROYED:
                 flags += ", destroyed"
             rows.append((
                 runtime_state.stream_name(stream),

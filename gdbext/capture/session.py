@@ -172,7 +172,8 @@ class Session:
     def record_crash(self, name: str) -> None:
         address, thread, lane = _fault_address(), _thread(), _lane()
         fault = faults.lane_fault(name) if lane is not None else None
-        self.emit(CrashEvent(time.monotonic_ns(), name, address, thread, backtrace(), lane, fault))
+        self.emit(CrashEvent(time.monotonic_ns(), name, address, thread, backtrace(), lane,
+                             fault.json() if fault is not None else None))  # fmt: skip
 
     def record_kernel_stop(self) -> None:
         self.emit(KernelStopEvent(time.monotonic_ns(), _thread_stack()))

@@ -1,0 +1,119 @@
+"""The simulated runtime's debugger interface (runtime/include/gpusym/
+debug_interface.h and lane.h) as Python names: its versions, its enums and
+its constants.  The records themselves are read through the runtime's debug
+information, field by name; tests/test_debug_interface.py checks every name
+here against the headers."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from pathlib import Path
+
+HEADERS = Path(__file__).resolve().parent / "runtime" / "include" / "gpusym"
+
+
+class Version(IntEnum):
+    """The interface versions (``gpusym_debug.version``), by what each appended."""
+
+    FIRST = 1  # code objects, kernels, dispatches, executors
+    FAULTS = 2  # device memory range, allocation table, fault record, lane stack size
+    DEVICES = 3  # devices and streams, each dispatch's stream id
+    MODULES = 4  # each code object's origin
+    WATCHES = 5  # lane watches
+    CLAIMS = 6  # executors' block and run end, dispatches' claimed blocks
+    WATCH_THREADS = 6  # and watches' threads
+    WAVE_SIZE = 7  # each dispatch's wave size
+
+
+#: GPUSYM_DEBUG_DISPATCH_SLOTS: the dispatch ring's records.
+DISPATCH_SLOTS = 1024
+#: GPUSYM_DEBUG_CAPTURE_HOST_STACKS: gpusym_debug.flags bit, record each launch's host stack.
+CAPTURE_HOST_STACKS = 0x1
+#: GPUSYM_WATCH_ANY: a watch's coordinate that matches any.
+WATCH_ANY = 0xFFFFFFFF
+#: GPUSYM_WAVE_SIZE: lanes of a wavefront unless the device code asked for 32.
+WAVE_SIZE = 64
+
+
+class DispatchState(IntEnum):
+    """enum gpusym_dispatch_state"""
+
+    FREE = 0
+    QUEUED = 1
+    RUNNING = 2
+    COMPLETE = 3
+
+
+class StreamState(IntEnum):
+    """enum gpusym_stream_state"""
+
+    FREE = 0
+    LIVE = 1
+    DESTROYED = 2
+
+
+class CodeObjectOrigin(IntEnum):
+    """enum gpusym_code_object_origin"""
+
+    FAT_BINARY = 0
+    MODULE_FILE = 1
+    MODULE_IMAGE = 2
+
+
+class AllocationState(IntEnum):
+    """enum gpusym_allocation_state"""
+
+    UNUSED = 0
+    LIVE = 1
+    FREED = 2
+
+
+class FreedBy(IntEnum):
+    """enum gpusym_allocation_freed_by"""
+
+    FREE = 0
+    RESET = 1
+
+
+class FaultKind(IntEnum):
+    """enum gpusym_fault_kind"""
+
+    NONE = 0
+    MEMORY = 1
+    ASSERTION = 2
+    ABORT = 3
+    STACK = 4
+
+
+class Access(IntEnum):
+    """enum gpusym_fault_access"""
+
+    UNKNOWN = 0
+    READ = 1
+    WRITE = 2
+
+
+class LaneState(IntEnum):
+    """enum gpusym_lane_state (lane.h)"""
+
+    UNSTARTED = 0
+    RUNNING = 1
+    AT_BARRIER = 2
+    EXITED = 3
+    AT_WAVE_OP = 4
+    WAVE_OP_DONE = 5
+    HELD_AT_BARRIER = 6
+    HELD_UNSTARTED = 7
+
+
+#: Each enum above: the C enum it mirrors, and the prefix of its constants.
+ENUMS: dict[type[IntEnum], tuple[str, str]] = {
+    DispatchState: ("gpusym_dispatch_state", "GPUSYM_DISPATCH_"),
+    StreamState: ("gpusym_stream_state", "GPUSYM_STREAM_"),
+    CodeObjectOrigin: ("gpusym_code_object_origin", "GPUSYM_ORIGIN_"),
+    AllocationState: ("gpusym_allocation_state", "GPUSYM_ALLOCATION_"),
+    FreedBy: ("gpusym_allocation_freed_by", "GPUSYM_FREED_BY_"),
+    FaultKind: ("gpusym_fault_kind", "GPUSYM_FAULT_"),
+    Access: ("gpusym_fault_access", "GPUSYM_ACCESS_"),
+    LaneState: ("gpusym_lane_state", "GPUSYM_LANE_"),
+}
