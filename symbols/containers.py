@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from symbols import amdgpu_metadata, compressed_bundle, device_code, nv_fatbin, offload_binary, offload_bundle
-from symbols.elf import EM_AMDGPU, EM_CUDA, EM_X86_64, SHT_NOBITS, SHT_NOTE, ElfFile, Section, check_disjoint
+from symbols.elf import EM_AMDGPU, EM_CUDA, EM_X86_64, SHT_NOBITS, ElfFile, Section, check_disjoint
 from symbols.elf import MAGIC as ELF_MAGIC
 from symbols.errors import FormatError
 from symbols.device_code import SIM_KERNEL_TABLE, Summary
@@ -205,19 +205,15 @@ def in_container_file(data: memoryview) -> list[Job] | None:
 
 def _amdgpu_target(elf: ElfFile) -> str:
     """The processor named by the code object's metadata (``amdhsa.target``)."""
-    for section in elf.disjoint([section for section in elf.sections if section.type == SHT_NOTE]):
-        for owner, note_type, desc in elf.notes(section):
-            if owner == "AMDGPU" and note_type == amdgpu_metadata.NT_AMDGPU_METADATA:
-                return amdgpu_metadata.target(bytes(desc))
-    return ""
+    metadata = next(amdgpu_metadata.notes(elf), None)
+    return "" if metadata is None else amdgpu_metadata.target(metadata)
 
 
 def _cubin_target(elf: ElfFile) -> str:
     """The SM architecture a cubin is for, as ptxas was told it (``-arch
     sm_90a`` in its tkinfo note), else from e_flags: their low byte up to
     ELF ABI version 7, the byte above it from version 8 (CUDA 13)."""
-    for section in elf.disjoint([section for section in elf.sections if section.type == SHT_NOTE]):
-        for _, note_type, desc in elf.notes(section):
-            if note_type == _NT_CUDA_TKINFO and (match := _TKINFO_ARCH.search(desc)):
-                return match.group(1).decode()
+    for _, note_type, desc in elf.all_notes():
+        if note_type == _NT_CUDA_TKINFO and (match := _TKINFO_ARCH.search(desc)):
+            return match.group(1).decode()
     return f"sm_{(elf.flags >> 8 if elf.abi_version >= 8 else elf.flags) & 0xFF}"

@@ -282,6 +282,11 @@ class ElfFile:
             yield owner, note_type, data[desc_start : desc_start + desc_size]
             cursor = end
 
+    def all_notes(self) -> Iterator[tuple[str, int, memoryview]]:
+        """`notes` of every NOTE section, the sections checked not to overlap."""
+        for section in self.disjoint([section for section in self.sections if section.type == SHT_NOTE]):
+            yield from self.notes(section)
+
 
 def check_disjoint(regions: list[tuple[int, int, str]]) -> None:
     """Raises FormatError when two of the (offset, size, name) `regions`
