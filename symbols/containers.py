@@ -28,9 +28,12 @@ from symbols.model import CodeObject
 MAX_DECOMPRESSED = 1 << 31
 MAX_RATIO = 256
 
-_BUNDLE_START = re.compile(re.escape(offload_bundle.MAGIC) + b"|CCOB")
-_FATBIN_MAGIC = b"\x50\xed\x55\xba"
-_OFFLOAD_BINARY_MAGIC = b"\x10\xff\x10\xad"
+_FATBIN_MAGIC = nv_fatbin.MAGIC.to_bytes(4, "little")  # as a (little-endian) fatbin starts
+#: What a file gpusym reads starts with: ELF's magic, or a container's.
+MAGICS = (ELF_MAGIC, offload_bundle.MAGIC, compressed_bundle.MAGIC, _FATBIN_MAGIC, offload_binary.MAGIC)
+#: How many bytes from its start tell whether a file starts with one of MAGICS.
+MAGIC_SIZE = max(map(len, MAGICS))
+_BUNDLE_START = re.compile(re.escape(offload_bundle.MAGIC) + b"|" + re.escape(compressed_bundle.MAGIC))
 _BUNDLER_SECTION = "__CLANG_OFFLOAD_BUNDLE__"
 #: ptxas's command line in a cubin's ``.note.nv.tkinfo`` (type 2000) note.
 _NT_CUDA_TKINFO = 2000
@@ -80,7 +83,7 @@ class _Planner:
         while (match := _BUNDLE_START.search(data, cursor)) is not None:
             start = match.start()
             piece = data[start : start + compressed_bundle.bundle_length(data[start:])]
-            if match.group() == b"CCOB":
+            if match.group() == compressed_bundle.MAGIC:
                 self.jobs.append(Job("compressed-bundle", file_offset + start, len(piece)))
             else:
                 for entry in _device_entries(piece):
@@ -178,13 +181,13 @@ def in_container_file(data: memoryview) -> list[Job] | None:
     """The jobs reading the code objects of a file that is itself a
     container or a code object; None when it is neither (a host ELF, or not
     a known format)."""
-    head = bytes(data[:24])
+    head = bytes(data[:MAGIC_SIZE])
     planner = _Planner()
-    if head.startswith((offload_bundle.MAGIC, b"CCOB")):
+    if head.startswith((offload_bundle.MAGIC, compressed_bundle.MAGIC)):
         planner.bundles(data, 0)
     elif head.startswith(_FATBIN_MAGIC):
         planner.nv_fatbins(data, 0)
-    elif head.startswith(_OFFLOAD_BINARY_MAGIC):
+    elif head.startswith(offload_binary.MAGIC):
         planner.offload_binaries(data, 0)
     elif head.startswith(ELF_MAGIC):
         elf = ElfFile(data)
