@@ -16,11 +16,11 @@ from typing import Callable, Iterator
 from gpusym import __version__, query_text
 from symbols import cxxfilt
 from symbols.analysis import AddressIndex, Analysis, analyze
+from symbols.containers import MAGIC_SIZE, MAGICS
 from symbols.errors import FormatError
 from symbols.model import SCHEMA_VERSION, Role
 
 EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE = 0, 1, 2
-_KNOWN_MAGICS = (b"\x7fELF", b"__CLANG_OFFLOAD_BUNDLE__", b"CCOB", b"\x50\xed\x55\xba", b"\x10\xff\x10\xad")
 _LARGE_FILE = 32 << 20
 _PARALLEL_BYTES = 64 << 20
 
@@ -107,7 +107,7 @@ def _expand(paths: list[str], recursive: bool) -> Iterator[str]:
 def _looks_binary(path: Path) -> bool:
     try:
         with open(path, "rb") as stream:
-            return stream.read(24).startswith(_KNOWN_MAGICS)
+            return stream.read(MAGIC_SIZE).startswith(MAGICS)
     except OSError:
         return True  # reported as an error when read
 

@@ -9,13 +9,22 @@ optional ones (``.args``, an argument's ``.name``, ``.type_name`` and
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
+from symbols.elf import ElfFile
 from symbols.errors import FormatError
 
 NOTE_OWNER = "AMDGPU"
 NT_AMDGPU_METADATA = 32
 _TRIPLE_PREFIX = "amdgcn-amd-amdhsa--"
+
+
+def notes(elf: ElfFile) -> Iterator[bytes]:
+    """The descriptors of the code object's NT_AMDGPU_METADATA notes, in order."""
+    for owner, note_type, desc in elf.all_notes():
+        if owner == NOTE_OWNER and note_type == NT_AMDGPU_METADATA:
+            yield bytes(desc)
 
 
 @dataclass(frozen=True)

@@ -18,22 +18,22 @@ bundler-19 reads versions 1 and 2 but not 3, which later LLVMs added.
 from __future__ import annotations
 
 import re
-import struct
 import zlib
 from dataclasses import dataclass
 
 from symbols import offload_bundle
+from symbols.binary_layout import Layout, skip_zero_padding
 from symbols.errors import FormatError
 
 MAGIC = b"CCOB"
 METHODS = {0: "zlib", 1: "zstd"}
-_COMMON = struct.Struct("<4sHH")
-_LAYOUTS = {  # version -> (layout after the common fields, has a total size)
-    1: (struct.Struct("<IQ"), False),
-    2: (struct.Struct("<IIQ"), True),
-    3: (struct.Struct("<QQQ"), True),
+COMMON = Layout("CompressedBundleStart", [("magic", "4s"), ("version", "H"), ("method", "H")])
+#: Version -> the rest of its header, after COMMON.
+SIZES = {
+    1: Layout("CompressedBundleSizes1", [("uncompressed_size", "I"), ("hash", "Q")]),
+    2: Layout("CompressedBundleSizes2", [("total_size", "I"), ("uncompressed_size", "I"), ("hash", "Q")]),
+    3: Layout("CompressedBundleSizes3", [("total_size", "Q"), ("uncompressed_size", "Q"), ("hash", "Q")]),
 }
-_NOT_ZERO = re.compile(rb"[^\x00]")
 _NEXT_MAGIC = re.compile(re.escape(MAGIC))
 #: zstd frames may not ask for a window (decoder memory) above this, or
 #: above their output size when that is larger.
@@ -60,22 +60,21 @@ def parse_header(data: bytes | memoryview) -> CompressedHeader:
     view = memoryview(data)
     if not is_compressed(view):
         raise FormatError("not a compressed offload bundle (bad magic)")
-    if len(view) < _COMMON.size:
+    if len(view) < COMMON.size:
         raise FormatError("truncated compressed bundle header")
-    _, version, method = _COMMON.unpack_from(view)
-    if version not in _LAYOUTS:
+    _, version, method = COMMON.unpack_from(view)
+    if version not in SIZES:
         raise FormatError(f"unknown compressed bundle version {version}")
     if method not in METHODS:
         raise FormatError(f"unknown compression method {method}")
-    layout, sized = _LAYOUTS[version]
-    header_size = _COMMON.size + layout.size
+    header_size = COMMON.size + SIZES[version].size
     if len(view) < header_size:
         raise FormatError(f"truncated version {version} compressed bundle header")
-    fields = layout.unpack_from(view, _COMMON.size)
-    total_size = fields[0] if sized else None
+    sizes = SIZES[version].unpack_from(view, COMMON.size)
+    total_size = getattr(sizes, "total_size", None)
     if total_size is not None and not header_size <= total_size <= len(view):
         raise FormatError(f"compressed bundle size {total_size} does not fit in {len(view)} bytes")
-    return CompressedHeader(version, method, total_size, fields[-2], fields[-1], header_size)
+    return CompressedHeader(version, method, total_size, sizes.uncompressed_size, sizes.hash, header_size)
 
 
 def decompress(data: bytes | memoryview, *, max_output: int) -> bytes:
@@ -166,8 +165,7 @@ def split(data: bytes | memoryview) -> list[memoryview]:
     view = memoryview(data)
     pieces: list[memoryview] = []
     cursor = 0
-    while (start := _NOT_ZERO.search(view, cursor)) is not None:
-        begin = start.start()
+    while (begin := skip_zero_padding(view, cursor)) is not None:
         end = begin + bundle_length(view[begin:])
         pieces.append(view[begin:end])
         cursor = end
@@ -192,14 +190,12 @@ def bundle_length(data: bytes | memoryview) -> int:
 def write(bundle: bytes, version: int, method: str) -> bytes:
     """`bundle` compressed (`method` "zlib" or "zstd") as clang's
     OffloadBundler.cpp lays out `version` 1, 2 or 3."""
-    import hashlib  # imported here, as the inflaters are: readers never need them
-    import zstandard
+    import zstandard  # imported here, as the inflaters are: readers never need it
 
     stream = zlib.compress(bundle) if method == "zlib" else zstandard.ZstdCompressor().compress(bundle)
-    sizes = {
-        1: struct.pack("<I", len(bundle)),
-        2: struct.pack("<II", 24 + len(stream), len(bundle)),
-        3: struct.pack("<QQ", 32 + len(stream), len(bundle)),
-    }[version]
-    digest = hashlib.md5(bundle).digest()[:8]  # the low half, as LLVM's MD5Result::low() reads it
-    return MAGIC + struct.pack("<HH", version, {"zlib": 0, "zstd": 1}[method]) + sizes + digest + stream
+    layout = SIZES[version]
+    sizes = {"uncompressed_size": len(bundle), "hash": _truncated_md5(bundle)}
+    if "total_size" in layout.names:
+        sizes["total_size"] = COMMON.size + layout.size + len(stream)
+    method_number = {name: number for number, name in METHODS.items()}[method]
+    return COMMON.pack(magic=MAGIC, version=version, method=method_number) + layout.pack(**sizes) + stream

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from symbols import amdgpu_metadata, compressed_bundle, device_code, nv_fatbin, offload_binary, offload_bundle
-from symbols.elf import EM_AMDGPU, EM_CUDA, EM_X86_64, SHT_NOBITS, SHT_NOTE, ElfFile, Section, check_disjoint
+from symbols.elf import EM_AMDGPU, EM_CUDA, EM_X86_64, SHT_NOBITS, ElfFile, Section, check_disjoint
 from symbols.elf import MAGIC as ELF_MAGIC
 from symbols.errors import FormatError
 from symbols.device_code import SIM_KERNEL_TABLE, Summary
@@ -28,9 +28,12 @@ from symbols.model import CodeObject
 MAX_DECOMPRESSED = 1 << 31
 MAX_RATIO = 256
 
-_BUNDLE_START = re.compile(re.escape(offload_bundle.MAGIC) + b"|CCOB")
-_FATBIN_MAGIC = b"\x50\xed\x55\xba"
-_OFFLOAD_BINARY_MAGIC = b"\x10\xff\x10\xad"
+_FATBIN_MAGIC = nv_fatbin.MAGIC.to_bytes(4, "little")  # as a (little-endian) fatbin starts
+#: What a file gpusym reads starts with: ELF's magic, or a container's.
+MAGICS = (ELF_MAGIC, offload_bundle.MAGIC, compressed_bundle.MAGIC, _FATBIN_MAGIC, offload_binary.MAGIC)
+#: How many bytes from its start tell whether a file starts with one of MAGICS.
+MAGIC_SIZE = max(map(len, MAGICS))
+_BUNDLE_START = re.compile(re.escape(offload_bundle.MAGIC) + b"|" + re.escape(compressed_bundle.MAGIC))
 _BUNDLER_SECTION = "__CLANG_OFFLOAD_BUNDLE__"
 #: ptxas's command line in a cubin's ``.note.nv.tkinfo`` (type 2000) note.
 _NT_CUDA_TKINFO = 2000
@@ -80,7 +83,7 @@ class _Planner:
         while (match := _BUNDLE_START.search(data, cursor)) is not None:
             start = match.start()
             piece = data[start : start + compressed_bundle.bundle_length(data[start:])]
-            if match.group() == b"CCOB":
+            if match.group() == compressed_bundle.MAGIC:
                 self.jobs.append(Job("compressed-bundle", file_offset + start, len(piece)))
             else:
                 for entry in _device_entries(piece):
@@ -178,13 +181,13 @@ def in_container_file(data: memoryview) -> list[Job] | None:
     """The jobs reading the code objects of a file that is itself a
     container or a code object; None when it is neither (a host ELF, or not
     a known format)."""
-    head = bytes(data[:24])
+    head = bytes(data[:MAGIC_SIZE])
     planner = _Planner()
-    if head.startswith((offload_bundle.MAGIC, b"CCOB")):
+    if head.startswith((offload_bundle.MAGIC, compressed_bundle.MAGIC)):
         planner.bundles(data, 0)
     elif head.startswith(_FATBIN_MAGIC):
         planner.nv_fatbins(data, 0)
-    elif head.startswith(_OFFLOAD_BINARY_MAGIC):
+    elif head.startswith(offload_binary.MAGIC):
         planner.offload_binaries(data, 0)
     elif head.startswith(ELF_MAGIC):
         elf = ElfFile(data)
@@ -205,19 +208,15 @@ def in_container_file(data: memoryview) -> list[Job] | None:
 
 def _amdgpu_target(elf: ElfFile) -> str:
     """The processor named by the code object's metadata (``amdhsa.target``)."""
-    for section in elf.disjoint([section for section in elf.sections if section.type == SHT_NOTE]):
-        for owner, note_type, desc in elf.notes(section):
-            if owner == "AMDGPU" and note_type == amdgpu_metadata.NT_AMDGPU_METADATA:
-                return amdgpu_metadata.target(bytes(desc))
-    return ""
+    metadata = next(amdgpu_metadata.notes(elf), None)
+    return "" if metadata is None else amdgpu_metadata.target(metadata)
 
 
 def _cubin_target(elf: ElfFile) -> str:
     """The SM architecture a cubin is for, as ptxas was told it (``-arch
     sm_90a`` in its tkinfo note), else from e_flags: their low byte up to
     ELF ABI version 7, the byte above it from version 8 (CUDA 13)."""
-    for section in elf.disjoint([section for section in elf.sections if section.type == SHT_NOTE]):
-        for _, note_type, desc in elf.notes(section):
-            if note_type == _NT_CUDA_TKINFO and (match := _TKINFO_ARCH.search(desc)):
-                return match.group(1).decode()
+    for _, note_type, desc in elf.all_notes():
+        if note_type == _NT_CUDA_TKINFO and (match := _TKINFO_ARCH.search(desc)):
+            return match.group(1).decode()
     return f"sm_{(elf.flags >> 8 if elf.abi_version >= 8 else elf.flags) & 0xFF}"

@@ -16,12 +16,13 @@ seeds and regressions; gpusym itself never writes these.
 
 from __future__ import annotations
 
-import struct
 from dataclasses import dataclass
 
 import msgpack
 
 from symbols import compressed_bundle, nv_fatbin, offload_binary, offload_bundle
+from symbols.binary_layout import padding
+from symbols.elf import MAGIC, layouts
 
 ET_REL, ET_EXEC, ET_DYN = 1, 2, 3
 EM_X86_64, EM_AMDGPU = 62, 224
@@ -73,58 +74,52 @@ def write_elf(sections: list[Section], symbols: list[Sym] | None = None, *, mach
               symbol_table: str = ".symtab") -> bytes:  # fmt: skip
     """An ELF file of `sections` (after the null section), with `symbols`
     in a symbol table named `symbol_table` (``.dynsym`` makes it DYNSYM)."""
-    order = "<" if little else ">"
+    elf = layouts(is64, little)
     sections = list(sections)
     if symbols is not None:
         index = {s.name: i + 1 for i, s in enumerate(sections)}
         names, offsets = string_table([s.name for s in symbols])
-        entry = order + ("IBBHQQ" if is64 else "IIIBBH")
-        table = bytearray(struct.calcsize(entry))  # the null symbol
+        table = bytearray(elf.symbol.size)  # the null symbol
         for symbol, name in zip(symbols, offsets):
-            info = symbol.bind << 4 | symbol.type
-            shndx = index[symbol.section] if symbol.section else 0
-            fields = ((name, info, symbol.other, shndx, symbol.value, symbol.size) if is64
-                      else (name, symbol.value, symbol.size, info, symbol.other, shndx))  # fmt: skip
-            table += struct.pack(entry, *fields)
+            table += elf.symbol.pack(name=name, info=symbol.bind << 4 | symbol.type, other=symbol.other,
+                                     shndx=index[symbol.section] if symbol.section else 0, value=symbol.value,
+                                     size=symbol.size)  # fmt: skip
         dynamic = symbol_table == ".dynsym"
         strtab = len(sections) + 2
         sections.append(Section(symbol_table, SHT_DYNSYM if dynamic else SHT_SYMTAB, bytes(table),
-                                SHF_ALLOC if dynamic else 0, link=strtab, info=1,
-                                entsize=struct.calcsize(entry)))  # fmt: skip
+                                SHF_ALLOC if dynamic else 0, link=strtab, info=1, entsize=elf.symbol.size))  # fmt: skip
         sections.append(Section(".dynstr" if dynamic else ".strtab", SHT_STRTAB, names, align=1))
     shstrtab, name_offsets = string_table([s.name for s in sections] + [".shstrtab"])
     sections.append(Section(".shstrtab", SHT_STRTAB, shstrtab, align=1))
-    header_size = 64 if is64 else 52
+    ident = MAGIC + bytes([2 if is64 else 1, 1 if little else 2, 1]) + bytes(9)
+    header_size = len(ident) + elf.header.size
     out = bytearray(header_size)
     offsets = []
     for section in sections:
         if section.type != SHT_NOBITS:
-            out += bytes(-len(out) % max(section.align, 1))
+            out += padding(len(out), max(section.align, 1))
         offsets.append(len(out))
         if section.type != SHT_NOBITS:
             out += section.data
-    out += bytes(-len(out) % 8)
+    out += padding(len(out), 8)
     shoff = len(out)
-    header_entry = order + ("IIQQQQIIQQ" if is64 else "IIIIIIIIII")
-    out += bytes(struct.calcsize(header_entry))  # the null section
+    out += bytes(elf.section.size)  # the null section
     for section, name, offset in zip(sections, name_offsets, offsets):
-        size = len(section.data) if section.size is None else section.size
-        offset = offset if section.offset is None else section.offset
-        out += struct.pack(header_entry, name, section.type, section.flags, section.addr, offset, size,
-                           section.link, section.info, section.align, section.entsize)  # fmt: skip
-    ident = b"\x7fELF" + bytes([2 if is64 else 1, 1 if little else 2, 1]) + bytes(9)
-    header = order + ("HHIQQQIHHHHHH" if is64 else "HHIIIIIHHHHHH")
-    shentsize = struct.calcsize(header_entry)
-    out[:header_size] = ident + struct.pack(header, type, machine, 1, 0, 0, shoff, flags, header_size, 0, 0,
-                                            shentsize, len(sections) + 1, len(sections))  # fmt: skip
+        out += elf.section.pack(name=name, type=section.type, flags=section.flags, addr=section.addr,
+                                offset=offset if section.offset is None else section.offset,
+                                size=len(section.data) if section.size is None else section.size,
+                                link=section.link, info=section.info, addralign=section.align,
+                                entsize=section.entsize)  # fmt: skip
+    out[:header_size] = ident + elf.header.pack(type=type, machine=machine, version=1, shoff=shoff, flags=flags,
+                                                ehsize=header_size, shentsize=elf.section.size,
+                                                shnum=len(sections) + 1, shstrndx=len(sections))  # fmt: skip
     return bytes(out)
 
 
 def note(owner: str, note_type: int, desc: bytes, little: bool = True) -> bytes:
     name = owner.encode() + b"\0"
-    order = "<" if little else ">"
-    return (struct.pack(order + "III", len(name), len(desc), note_type) + name.ljust(-(-len(name) // 4) * 4, b"\0")
-            + desc.ljust(-(-len(desc) // 4) * 4, b"\0"))  # fmt: skip
+    header = layouts(True, little).note.pack(namesz=len(name), descsz=len(desc), type=note_type)  # alike in both classes
+    return header + name + padding(len(name), 4) + desc + padding(len(desc), 4)
 
 
 def amdgpu_metadata(kernels: list[str], arch: str = "gfx90a") -> bytes:
@@ -178,7 +173,8 @@ def nested_bundles(depth: int) -> bytes:
     inner = b""
     for _ in range(depth):
         entry_id = b"x" + inner
-        inner = offload_bundle.MAGIC + struct.pack("<QQQQ", 1, 0, 0, len(entry_id)) + entry_id
+        inner = (offload_bundle.HEADER.pack(magic=offload_bundle.MAGIC, count=1)
+                 + offload_bundle.ENTRY.pack(id_size=len(entry_id)) + entry_id)  # fmt: skip
     return inner
 
 

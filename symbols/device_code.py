@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Callable, NamedTuple
 
 from symbols import amdgpu_metadata, nv_info
-from symbols.elf import EM_AMDGPU, EM_CUDA, EM_X86_64, SHT_NOTE, ElfFile, Symbol
+from symbols.elf import EM_AMDGPU, EM_CUDA, EM_X86_64, ElfFile, Symbol
 from symbols.errors import FormatError
 from symbols.model import KernelArg
 
@@ -127,12 +127,7 @@ def _deferring_errors(find: Callable[[], ArgsSource]) -> ArgsSource:
 
 def _amdgpu_notes(elf: ElfFile) -> ArgsSource:
     """The descriptors of the code object's NT_AMDGPU_METADATA notes."""
-    descriptors = []
-    for section in elf.disjoint([section for section in elf.sections if section.type == SHT_NOTE]):
-        for owner, note_type, desc in elf.notes(section):
-            if owner == "AMDGPU" and note_type == amdgpu_metadata.NT_AMDGPU_METADATA:
-                descriptors.append(bytes(desc))
-    return ArgsSource("amdgpu", descriptors)
+    return ArgsSource("amdgpu", list(amdgpu_metadata.notes(elf)))
 
 
 def read_args(source: ArgsSource) -> dict[str, list[KernelArg]]:

@@ -9,11 +9,11 @@ one) without copying section contents, unpacks symbol tables in bulk with
 from __future__ import annotations
 
 import re
-import struct
 from dataclasses import dataclass
-from functools import cached_property
-from typing import Iterator
+from functools import cache, cached_property
+from typing import Iterator, NamedTuple
 
+from symbols.binary_layout import Layout, align_up, fits
 from symbols.errors import FormatError
 
 MAGIC = b"\x7fELF"
@@ -39,6 +39,42 @@ STB_NAMES = {0: "LOCAL", 1: "GLOBAL", 2: "WEAK", 10: "GNU_UNIQUE"}
 
 #: How many sections a file may declare before it is called corrupt.
 MAX_SECTIONS = 1 << 20
+
+
+class ElfLayouts(NamedTuple):
+    """The structs of one ELF class and byte order, named as the System V
+    ABI names their fields, less the ``e_``, ``sh_``, ``st_``, ``r_`` prefixes."""
+
+    header: Layout  # the file header after e_ident
+    section: Layout
+    symbol: Layout
+    relocation: Layout  # with addend (RELA)
+    note: Layout  # a note's header; its name and descriptor follow, each padded to 4
+
+
+@cache
+def layouts(is64: bool, little: bool) -> ElfLayouts:
+    """The structs of 64-bit (or 32-bit), little- (or big-) endian ELF files."""
+    order = "<" if little else ">"
+    word = "Q" if is64 else "I"  # addresses, offsets and sizes (ElfN_Addr, ElfN_Off, ElfN_Xword / Word)
+    header = [("type", "H"), ("machine", "H"), ("version", "I"), ("entry", word), ("phoff", word), ("shoff", word),
+              ("flags", "I"), ("ehsize", "H"), ("phentsize", "H"), ("phnum", "H"), ("shentsize", "H"),
+              ("shnum", "H"), ("shstrndx", "H")]  # fmt: skip
+    section = [("name", "I"), ("type", "I"), ("flags", word), ("addr", word), ("offset", word), ("size", word),
+               ("link", "I"), ("info", "I"), ("addralign", word), ("entsize", word)]  # fmt: skip
+    if is64:
+        symbol = [("name", "I"), ("info", "B"), ("other", "B"), ("shndx", "H"), ("value", "Q"), ("size", "Q")]
+    else:
+        symbol = [("name", "I"), ("value", "I"), ("size", "I"), ("info", "B"), ("other", "B"), ("shndx", "H")]
+    relocation = [("offset", word), ("info", word), ("addend", word.lower())]
+    note = [("namesz", "I"), ("descsz", "I"), ("type", "I")]
+    return ElfLayouts(
+        Layout("ElfHeader", header, order),
+        Layout("SectionHeader", section, order),
+        Layout("SymbolEntry", symbol, order),
+        Layout("Relocation", relocation, order),
+        Layout("NoteHeader", note, order),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,22 +127,20 @@ class ElfFile:
         self.is64 = ei_class == 2
         self.abi_version = self.data[8]
         self.endian = "<" if ei_data == 1 else ">"
-        header = (self.endian + ("HHIQQQIHHHHHH" if self.is64 else "HHIIIIIHHHHHH"))
-        fields = self._unpack(header, 16, "ELF header")
-        (self.type, self.machine, _, self.entry, self.phoff, shoff, self.flags, _, _, _,
-         shentsize, shnum, shstrndx) = fields  # fmt: skip
-        self._shoff, self._shentsize, self._shnum, self._shstrndx = shoff, shentsize, shnum, shstrndx
+        self.layouts = layouts(self.is64, ei_data == 1)
+        self._header = header = self._read(self.layouts.header, 16, "ELF header")
+        self.type, self.machine, self.entry, self.phoff, self.flags = (
+            header.type, header.machine, header.entry, header.phoff, header.flags)  # fmt: skip
 
     # ---- raw access ----
 
-    def _unpack(self, fmt: str, offset: int, what: str) -> tuple:
-        size = struct.calcsize(fmt)
-        if offset < 0 or offset + size > len(self.data):
+    def _read(self, layout: Layout, offset: int, what: str) -> NamedTuple:
+        if offset < 0 or not fits(offset, layout.size, len(self.data)):
             raise FormatError(f"{what} at offset {offset} lies outside the file ({len(self.data)} bytes)")
-        return struct.unpack_from(fmt, self.data, offset)
+        return layout.unpack_from(self.data, offset)
 
     def bytes_at(self, offset: int, size: int, what: str) -> memoryview:
-        if offset < 0 or size < 0 or offset + size > len(self.data):
+        if offset < 0 or size < 0 or not fits(offset, size, len(self.data)):
             raise FormatError(f"{what} ({size} bytes at offset {offset}) lies outside the file ({len(self.data)} bytes)")
         return self.data[offset : offset + size]
 
@@ -114,33 +148,28 @@ class ElfFile:
 
     @cached_property
     def sections(self) -> list[Section]:
-        if self._shoff == 0:
+        header, entry = self._header, self.layouts.section
+        if header.shoff == 0:
             return []  # no section header table (stripped of it, or a core file)
-        entry = (self.endian + ("IIQQQQIIQQ" if self.is64 else "IIIIIIIIII"))
-        entry_size = struct.calcsize(entry)
-        if self._shentsize != entry_size:
-            raise FormatError(f"section header size {self._shentsize}, expected {entry_size}")
-        count, names_index = self._shnum, self._shstrndx
+        if header.shentsize != entry.size:
+            raise FormatError(f"section header size {header.shentsize}, expected {entry.size}")
+        count, names_index = header.shnum, header.shstrndx
         if count == 0 or names_index == SHN_XINDEX:
-            first = self._unpack(entry, self._shoff, "section header 0")
-            count = count or first[5]
-            names_index = first[6] if names_index == SHN_XINDEX else names_index
+            first = self._read(entry, header.shoff, "section header 0")
+            count = count or first.size
+            names_index = first.link if names_index == SHN_XINDEX else names_index
         if count > MAX_SECTIONS:
             raise FormatError(f"{count} sections declared")
-        table = self.bytes_at(self._shoff, count * entry_size, "section header table")
-        raw = list(struct.iter_unpack(entry, table))
-        if names_index >= len(raw):
+        table = self.bytes_at(header.shoff, count * entry.size, "section header table")
+        if names_index >= count:
             raise FormatError(f"section name table index {names_index} out of range")
-        names = self._section_contents(raw[names_index], "section name table")
+        names_header = entry.unpack_from(table, names_index * entry.size)
+        names = (memoryview(b"") if names_header.type == SHT_NOBITS
+                 else self.bytes_at(names_header.offset, names_header.size, "section name table"))  # fmt: skip
         name_of = _string_table(names, len(table), "section name table")
-        sections = []
-        for index, (name, type_, flags, addr, offset, size, link, info, _, entsize) in enumerate(raw):
-            sections.append(Section(index, name_of(name), type_, flags, addr, offset, size, link, info, entsize))
-        return sections
-
-    def _section_contents(self, raw: tuple, what: str) -> memoryview:
-        type_, offset, size = raw[1], raw[4], raw[5]
-        return memoryview(b"") if type_ == SHT_NOBITS else self.bytes_at(offset, size, what)
+        return [Section(index, name_of(name), type_, flags, addr, offset, size, link, info, entsize)
+                for index, (name, type_, flags, addr, offset, size, link, info, _addralign, entsize)
+                in enumerate(entry.iter_fields(table))]  # fmt: skip
 
     @cached_property
     def _sections_by_name(self) -> dict[str, Section]:
@@ -197,19 +226,14 @@ class ElfFile:
     def iter_symbols(self, section: Section, every: bool = False) -> Iterator[Symbol]:
         """`symbols`, one at a time: a caller keeping few of a large table's
         symbols never holds them all."""
-        entry = self.endian + ("IBBHQQ" if self.is64 else "IIIBBH")
-        entry_size = struct.calcsize(entry)
-        if section.size % entry_size:
-            raise FormatError(f"{section.name}: size {section.size} is not a multiple of {entry_size}")
+        entry = self.layouts.symbol
+        if section.size % entry.size:
+            raise FormatError(f"{section.name}: size {section.size} is not a multiple of {entry.size}")
         if section.link >= len(self.sections):
             raise FormatError(f"{section.name}: string table index {section.link} out of range")
         name_of = _string_table(self.contents(self.sections[section.link]), section.size, section.name)
-        table = self.contents(section)
-        for fields in struct.iter_unpack(entry, table[entry_size:]):
-            if self.is64:
-                name, info, other, shndx, value, size = fields
-            else:
-                name, value, size, info, other, shndx = fields
+        table = self.contents(section)[entry.size :]
+        for name, info, other, shndx, value, size in entry.iter_fields(table, *_SYMBOL_FIELDS):
             if info in _LEFT_OUT and not every:
                 continue
             yield Symbol(name_of(name), value, size, _TYPES[info & 0xF], _BINDS[info >> 4], other, shndx)
@@ -233,30 +257,35 @@ class ElfFile:
 
     def relocations(self, section: Section) -> list[Relocation]:
         """The entries of a RELA section."""
-        entry = self.endian + ("QQq" if self.is64 else "IIi")
-        entry_size = struct.calcsize(entry)
-        if section.size % entry_size:
-            raise FormatError(f"{section.name}: size {section.size} is not a multiple of {entry_size}")
+        entry = self.layouts.relocation
+        if section.size % entry.size:
+            raise FormatError(f"{section.name}: size {section.size} is not a multiple of {entry.size}")
         shift, mask = (32, 0xFFFFFFFF) if self.is64 else (8, 0xFF)
         return [Relocation(offset, info & mask, info >> shift, addend)
-                for offset, info, addend in struct.iter_unpack(entry, self.contents(section))]  # fmt: skip
+                for offset, info, addend in entry.iter_fields(self.contents(section))]  # fmt: skip
 
     # ---- notes ----
 
     def notes(self, section: Section) -> Iterator[tuple[str, int, memoryview]]:
         """(owner, type, descriptor) of each note in a NOTE section."""
         data = self.contents(section)
+        header = self.layouts.note
         cursor = 0
-        while cursor + 12 <= len(data):
-            name_size, desc_size, note_type = struct.unpack_from(self.endian + "III", data, cursor)
-            name_start = cursor + 12
-            desc_start = name_start + _align4(name_size)
-            end = desc_start + _align4(desc_size)
+        while fits(cursor, header.size, len(data)):
+            name_size, desc_size, note_type = header.unpack_from(data, cursor)
+            name_start = cursor + header.size
+            desc_start = name_start + align_up(name_size, 4)
+            end = desc_start + align_up(desc_size, 4)
             if desc_start + desc_size > len(data):
                 raise FormatError(f"{section.name}: note at {cursor} runs past the section")
             owner = bytes(data[name_start : name_start + name_size]).rstrip(b"\0").decode("ascii", "replace")
             yield owner, note_type, data[desc_start : desc_start + desc_size]
             cursor = end
+
+    def all_notes(self) -> Iterator[tuple[str, int, memoryview]]:
+        """`notes` of every NOTE section, the sections checked not to overlap."""
+        for section in self.disjoint([section for section in self.sections if section.type == SHT_NOTE]):
+            yield from self.notes(section)
 
 
 def check_disjoint(regions: list[tuple[int, int, str]]) -> None:
@@ -270,10 +299,8 @@ def check_disjoint(regions: list[tuple[int, int, str]]) -> None:
             end, last = offset + size, name
 
 
-def _align4(size: int) -> int:
-    return (size + 3) & ~3
-
-
+#: The fields of a symbol `iter_symbols` reads, in the order of a 64-bit file's.
+_SYMBOL_FIELDS = ("name", "info", "other", "shndx", "value", "size")
 _TYPES = [STT_NAMES.get(i, str(i)) for i in range(16)]
 # st_info values of local labels, and of section and file symbols (any binding).
 _LEFT_OUT = frozenset([0x00] + [(bind << 4) | kind for bind in range(16) for kind in (3, 4)])

@@ -23,19 +23,22 @@ compresses PTX with zstd by default, everything with ``-Xfatbin
 
 from __future__ import annotations
 
-import re
-import struct
 from dataclasses import dataclass
 from typing import Literal
 
+from symbols.binary_layout import Layout, fits, padding, skip_zero_padding
 from symbols.compressed_bundle import inflate
 from symbols.errors import FormatError
 
 MAGIC = 0xBA55ED50
 WRAPPER_MAGIC = 0x466243B1
-_HEADER = struct.Struct("<IHHQ")
-_ENTRY = struct.Struct("<HHIQIIHHIIIQQQ")
-_WRAPPER = struct.Struct("<IIQQ")
+HEADER = Layout("FatbinHeader", [("magic", "I"), ("version", "H"), ("header_size", "H"), ("size", "Q")])
+ENTRY = Layout("FatbinEntryHeader", [
+    ("kind", "H"), ("version", "H"), ("header_size", "I"), ("padded_size", "Q"), ("compressed_size", "I"),
+    ("unknown_1", "I"), ("minor", "H"), ("major", "H"), ("sm", "I"), ("name_offset", "I"), ("name_size", "I"),
+    ("flags", "Q"), ("unknown_2", "Q"), ("uncompressed_size", "Q"),
+])  # fmt: skip
+WRAPPER = Layout("FatbinWrapper", [("magic", "I"), ("version", "I"), ("fatbin", "Q"), ("filename_or_fatbins", "Q")])
 KINDS: dict[int, Literal["cubin", "ptx"]] = {1: "ptx", 2: "cubin"}
 #: Compression flag -> format; None: compressed in a format nobody
 #: documents (0x1000, which third-party readers report in older fatbins).
@@ -44,7 +47,6 @@ INFLATABLE = {"zstd", "lz4"}
 #: Flag -> the suffix nvcc gives the target (``-gencode ...,code=sm_90a``,
 #: ``code=sm_100f``); the cubin's own e_flags do not tell these apart.
 VARIANTS = {0x100000: "a", 0x200000: "f"}
-_NOT_ZERO = re.compile(rb"[^\x00]")
 
 
 @dataclass(frozen=True)
@@ -77,13 +79,13 @@ def read_wrappers(data: bytes | memoryview) -> list[FatbinWrapper]:
     """The wrappers in a ``.nvFatBinSegment`` section (one per object linked
     in; 64-bit little-endian hosts), as stored: 0 in a relocatable object."""
     view = memoryview(data)
-    if len(view) % _WRAPPER.size:
+    if len(view) % WRAPPER.size:
         raise FormatError(f"fatbin segment of {len(view)} bytes is not a whole number of wrappers")
     wrappers = []
-    for magic, version, address, extra in _WRAPPER.iter_unpack(view):
-        if magic != WRAPPER_MAGIC:
-            raise FormatError(f"bad fatbin wrapper magic {magic:#x}")
-        wrappers.append(FatbinWrapper(version, address, extra))
+    for wrapper in WRAPPER.iter_unpack(view):
+        if wrapper.magic != WRAPPER_MAGIC:
+            raise FormatError(f"bad fatbin wrapper magic {wrapper.magic:#x}")
+        wrappers.append(FatbinWrapper(wrapper.version, wrapper.fatbin, wrapper.filename_or_fatbins))
     return wrappers
 
 
@@ -94,23 +96,24 @@ def read_entries(data: bytes | memoryview) -> list[FatbinEntry]:
     view = memoryview(data)
     entries: list[FatbinEntry] = []
     cursor = 0
-    while (start := _NOT_ZERO.search(view, cursor)) is not None:
-        found, cursor = _read_fatbin(view, start.start())
+    while (start := skip_zero_padding(view, cursor)) is not None:
+        found, cursor = _read_fatbin(view, start)
         entries += found
     return entries
 
 
 def _read_fatbin(view: memoryview, start: int) -> tuple[list[FatbinEntry], int]:
     """The entries of the fatbin at `start`, and its end."""
-    if len(view) - start < _HEADER.size:
+    if not fits(start, HEADER.size, len(view)):
         raise FormatError(f"truncated fatbin header at offset {start}")
-    magic, _, header_size, size = _HEADER.unpack_from(view, start)
-    if magic != MAGIC:
-        raise FormatError(f"bad fatbin magic {magic:#x} at offset {start}")
-    if header_size < _HEADER.size or not _fits(start + header_size, size, len(view)):
-        raise FormatError(f"fatbin at offset {start} ({header_size} + {size} bytes) runs past the end")
+    header = HEADER.unpack_from(view, start)
+    if header.magic != MAGIC:
+        raise FormatError(f"bad fatbin magic {header.magic:#x} at offset {start}")
+    if header.header_size < HEADER.size or not fits(start + header.header_size, header.size, len(view)):
+        raise FormatError(f"fatbin at offset {start} ({header.header_size} + {header.size} bytes) runs past the end")
     entries = []
-    cursor, end = start + header_size, start + header_size + size
+    cursor = start + header.header_size
+    end = cursor + header.size
     while cursor < end:
         entry, cursor = _read_entry(view, cursor, end)
         if entry is not None:
@@ -120,41 +123,37 @@ def _read_fatbin(view: memoryview, start: int) -> tuple[list[FatbinEntry], int]:
 
 def _read_entry(view: memoryview, start: int, end: int) -> tuple[FatbinEntry | None, int]:
     """The entry at `start` (None unless a cubin or PTX), and its end."""
-    if end - start < _ENTRY.size:
+    if not fits(start, ENTRY.size, end):
         raise FormatError(f"truncated fatbin entry header at offset {start}")
-    kind, _, header_size, padded_size, compressed_size, _, _, _, sm, _, _, flags, _, uncompressed_size = (
-        _ENTRY.unpack_from(view, start)
-    )
-    payload = start + header_size
-    if header_size < _ENTRY.size or not _fits(payload, padded_size, end):
-        raise FormatError(f"fatbin entry at offset {start} ({header_size} + {padded_size} bytes) runs past its fatbin")
-    compressions = [flag for flag in COMPRESSIONS if flags & flag]
-    if compressions and compressed_size > padded_size:
+    header = ENTRY.unpack_from(view, start)
+    payload, padded_size = start + header.header_size, header.padded_size
+    if header.header_size < ENTRY.size or not fits(payload, padded_size, end):
+        raise FormatError(
+            f"fatbin entry at offset {start} ({header.header_size} + {padded_size} bytes) runs past its fatbin"
+        )
+    compressions = [flag for flag in COMPRESSIONS if header.flags & flag]
+    if compressions and header.compressed_size > padded_size:
         raise FormatError(f"compressed fatbin entry at offset {start} is larger than its payload")
-    if kind not in KINDS:
+    if header.kind not in KINDS:
         return None, payload + padded_size
     entry = FatbinEntry(
-        kind=KINDS[kind],
-        sm=sm,
-        flags=flags,
+        kind=KINDS[header.kind],
+        sm=header.sm,
+        flags=header.flags,
         offset=payload,
-        size=compressed_size if compressions else padded_size,
+        size=header.compressed_size if compressions else padded_size,
         compressed=bool(compressions),
         compression=COMPRESSIONS[compressions[0]] if len(compressions) == 1 else None,
-        uncompressed_size=uncompressed_size if compressions else None,
+        uncompressed_size=header.uncompressed_size if compressions else None,
     )
     return entry, payload + padded_size
-
-
-def _fits(offset: int, size: int, limit: int) -> bool:
-    return offset <= limit and size <= limit - offset
 
 
 def payload(data: bytes | memoryview, entry: FatbinEntry, *, max_output: int) -> bytes | None:
     """The cubin or PTX of `entry` (read from the same `data`), inflated; None
     when it is compressed in a format this module cannot inflate.  An
     uncompressed payload keeps its padding; PTX ends with NUL bytes."""
-    if not _fits(entry.offset, entry.size, len(data)):
+    if not fits(entry.offset, entry.size, len(data)):
         raise FormatError(f"fatbin payload ({entry.size} bytes at {entry.offset}) lies outside the data")
     stored = memoryview(data)[entry.offset : entry.offset + entry.size]
     if not entry.compressed:
@@ -179,9 +178,10 @@ def write(entries: list[tuple[int, int, bytes, bool]]) -> bytes:
     body = b""
     for kind, sm, payload, compress in entries:
         stored = zstandard.ZstdCompressor().compress(payload) if compress else payload
-        padded = stored.ljust(-(-len(stored) // 8) * 8, b"\0")
-        flags = 0x11 | (0x8000 if compress else 0)
+        padded = stored + padding(len(stored), 8)
         compressed_size, uncompressed_size = (len(stored), len(payload)) if compress else (0, 0)
-        body += struct.pack("<HHIQII", kind, 0x101, 64, len(padded), compressed_size, 0)
-        body += struct.pack("<HHIIIQQQ", 8, 1, sm, 0, 0, flags, 0, uncompressed_size) + padded
-    return _HEADER.pack(MAGIC, 1, 16, len(body)) + body
+        body += ENTRY.pack(kind=kind, version=0x101, header_size=ENTRY.size, padded_size=len(padded),
+                           compressed_size=compressed_size, minor=8, major=1, sm=sm,
+                           flags=0x11 | (0x8000 if compress else 0), uncompressed_size=uncompressed_size)  # fmt: skip
+        body += padded
+    return HEADER.pack(magic=MAGIC, version=1, header_size=HEADER.size, size=len(body)) + body

@@ -22,23 +22,27 @@ compression) are refused with a FormatError.
 from __future__ import annotations
 
 import dataclasses
-import re
-import struct
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 
+from symbols.binary_layout import Layout, align_up, fits, padding, skip_zero_padding
 from symbols.errors import FormatError
 
 MAGIC = b"\x10\xff\x10\xad"
 ALIGNMENT = 8
-_HEADER = struct.Struct("<4sIQQQ")
-_ENTRY = struct.Struct("<HHIQQQQ")
-_STRING = struct.Struct("<QQ")
+HEADER = Layout("OffloadBinaryHeader", [
+    ("magic", "4s"), ("version", "I"), ("size", "Q"), ("entry_offset", "Q"), ("entry_size", "Q"),
+])  # fmt: skip
+ENTRY = Layout("OffloadBinaryEntry", [
+    ("image_kind", "H"), ("offload_kind", "H"), ("flags", "I"), ("string_offset", "Q"), ("string_count", "Q"),
+    ("image_offset", "Q"), ("image_size", "Q"),
+])  # fmt: skip
+STRING = Layout("OffloadBinaryString", [("key_offset", "Q"), ("value_offset", "Q")])
 #: ImageKind of llvm/Object/OffloadBinary.h, by the enumerators' names.
 IMAGE_KINDS = {0: "none", 1: "object", 2: "bitcode", 3: "cubin", 4: "fatbinary", 5: "ptx", 6: "spirv"}
 #: OffloadKind: 1 to 3 in LLVM up to 20; bit flags (HIP 4, SYCL 8) since 21.
 OFFLOAD_KINDS = {0: "none", 1: "openmp", 2: "cuda", 3: "hip", 4: "hip", 8: "sycl"}
-_NOT_ZERO = re.compile(rb"[^\x00]")
 
 
 @dataclass(frozen=True)
@@ -59,10 +63,10 @@ def read_images(data: bytes | memoryview) -> list[OffloadImage]:
     view = memoryview(data)
     images = []
     cursor = 0
-    while _NOT_ZERO.search(view, cursor):
+    while skip_zero_padding(view, cursor) is not None:
         image, size = _read_binary(view[cursor:])
         images.append(dataclasses.replace(image, offset=cursor + image.offset))
-        cursor += -(-size // ALIGNMENT) * ALIGNMENT
+        cursor += align_up(size, ALIGNMENT)
     return images
 
 
@@ -71,44 +75,41 @@ def _read_binary(view: memoryview) -> tuple[OffloadImage, int]:
     the binary), and the binary's size."""
     size, entry_offset = _header(view)
     binary = bytes(view[:size])
-    image_kind, offload_kind, _, string_offset, count, image_offset, image_size = _ENTRY.unpack_from(
-        binary, entry_offset
-    )
-    if not _fits(string_offset, count * _STRING.size, size):
+    entry = ENTRY.unpack_from(binary, entry_offset)
+    string_offset, count = entry.string_offset, entry.string_count
+    if not fits(string_offset, count * STRING.size, size):
         raise FormatError(f"OffloadBinary string map ({count} strings at {string_offset}) lies outside the binary")
-    if not _fits(image_offset, image_size, size):
-        raise FormatError(f"OffloadBinary image ({image_size} bytes at {image_offset}) lies outside the binary")
+    if not fits(entry.image_offset, entry.image_size, size):
+        raise FormatError(
+            f"OffloadBinary image ({entry.image_size} bytes at {entry.image_offset}) lies outside the binary"
+        )
     strings = _string_map(binary, string_offset, count)
     image = OffloadImage(
-        image_kind=_name(IMAGE_KINDS, image_kind),
-        offload_kind=_name(OFFLOAD_KINDS, offload_kind),
+        image_kind=_name(IMAGE_KINDS, entry.image_kind),
+        offload_kind=_name(OFFLOAD_KINDS, entry.offload_kind),
         triple=strings.get("triple", ""),
         arch=strings.get("arch", ""),
         strings=strings,
-        offset=image_offset,
-        size=image_size,
+        offset=entry.image_offset,
+        size=entry.image_size,
     )
     return image, size
 
 
 def _header(view: memoryview) -> tuple[int, int]:
     """The size of the binary at the start of `view` and its entry's offset."""
-    if len(view) < _HEADER.size:
+    if len(view) < HEADER.size:
         raise FormatError("truncated OffloadBinary header")
-    magic, version, size, entry_offset, _ = _HEADER.unpack_from(view)
-    if magic != MAGIC:
+    header = HEADER.unpack_from(view)
+    if header.magic != MAGIC:
         raise FormatError("not an OffloadBinary (bad magic)")
-    if version != 1:
-        raise FormatError(f"unsupported OffloadBinary version {version}")
-    if not _HEADER.size <= size <= len(view):
-        raise FormatError(f"OffloadBinary size {size} does not fit in {len(view)} bytes")
-    if not _fits(entry_offset, _ENTRY.size, size):
-        raise FormatError(f"OffloadBinary entry at {entry_offset} lies outside the binary")
-    return size, entry_offset
-
-
-def _fits(offset: int, size: int, limit: int) -> bool:
-    return offset <= limit and size <= limit - offset
+    if header.version != 1:
+        raise FormatError(f"unsupported OffloadBinary version {header.version}")
+    if not HEADER.size <= header.size <= len(view):
+        raise FormatError(f"OffloadBinary size {header.size} does not fit in {len(view)} bytes")
+    if not fits(header.entry_offset, ENTRY.size, header.size):
+        raise FormatError(f"OffloadBinary entry at {header.entry_offset} lies outside the binary")
+    return header.size, header.entry_offset
 
 
 def _name(names: dict[int, str], value: int) -> str:
@@ -116,7 +117,7 @@ def _name(names: dict[int, str], value: int) -> str:
 
 
 def _string_map(binary: bytes, offset: int, count: int) -> dict[str, str]:
-    pairs = [_STRING.unpack_from(binary, offset + index * _STRING.size) for index in range(count)]
+    pairs = list(STRING.iter_unpack(binary[offset : offset + count * STRING.size]))
     texts = _strings(binary, {position for pair in pairs for position in pair})
     return {texts[key]: texts[value] for key, value in pairs}
 
@@ -147,13 +148,20 @@ class OffloadingEntry:
     flags: int
 
 
-#: ``__tgt_offload_entry`` of LLVM up to 19: {void *addr; char *name;
-#: size_t size; int32 flags; int32 data}.
-_LEGACY = {8: "QQQIi", 4: "IIIIi"}
-#: ``llvm::offloading::EntryTy`` of LLVM 20 and later: {u64 reserved (0);
-#: u16 version (1); u16 kind; u32 flags; void *address; char *name; u64 size;
-#: u64 data; void *aux}, 64-bit hosts only.
-_VERSIONED = "QHHIQQQQQ"
+#: ``__tgt_offload_entry`` of LLVM up to 19, by pointer size.
+_LEGACY = {
+    pointer_size: [("address", word), ("name", word), ("size", word), ("flags", "I"), ("data", "i")]
+    for pointer_size, word in ((8, "Q"), (4, "I"))
+}
+#: ``llvm::offloading::EntryTy`` of LLVM 20 and later (reserved 0, version
+#: 1), 64-bit hosts only.
+_VERSIONED = [("reserved", "Q"), ("version", "H"), ("kind", "H"), ("flags", "I"), ("address", "Q"), ("name", "Q"),
+              ("size", "Q"), ("data", "Q"), ("aux", "Q")]  # fmt: skip
+
+
+@cache
+def _entry_layout(versioned: bool, pointer_size: int, order: str) -> Layout:
+    return Layout("OffloadingEntry", _VERSIONED if versioned else _LEGACY[pointer_size], order)
 
 
 def read_offloading_entries(
@@ -173,34 +181,35 @@ def read_offloading_entries(
     view = memoryview(table)
     order = "<" if little_endian else ">"
     versioned = pointer_size == 8 and _is_versioned(view, order)
-    layout = struct.Struct(order + (_VERSIONED if versioned else _LEGACY[pointer_size]))
+    layout = _entry_layout(versioned, pointer_size, order)
     if len(view) % layout.size:
         raise FormatError(f"offloading entry table of {len(view)} bytes is not made of {layout.size}-byte entries")
-    entries = []
-    for fields in layout.iter_unpack(view):
-        address, name, size, flags = (fields[4], fields[5], fields[6], fields[3]) if versioned else fields[:4]
-        entries.append(OffloadingEntry(address, read_string(name), size, flags))
-    return entries
+    return [OffloadingEntry(address, read_string(name), size, flags)
+            for address, name, size, flags in layout.iter_fields(view, "address", "name", "size", "flags")]  # fmt: skip
 
 
 def _is_versioned(view: memoryview, order: str) -> bool:
-    if len(view) < struct.calcsize(order + _VERSIONED):
+    layout = _entry_layout(True, 8, order)
+    if len(view) < layout.size:
         return False
-    reserved, version = struct.unpack_from(order + "QH", view)
-    return reserved == 0 and version == 1
+    first = layout.unpack_from(view)
+    return first.reserved == 0 and first.version == 1
 
 
 def write(image: bytes, image_kind: int, offload_kind: int, strings: dict[str, str]) -> bytes:
     """A version 1 OffloadBinary as LLVM 19's OffloadBinary::write lays it out."""
-    table_start = 32 + 40 + 16 * len(strings)
+    string_offset = HEADER.size + ENTRY.size
+    table_start = string_offset + STRING.size * len(strings)
     positions, table = {}, b""
     for text in sorted({*strings, *strings.values()}):
         positions[text] = table_start + len(table)
         table += text.encode() + b"\0"
-    image_offset = -(-(table_start + len(table)) // ALIGNMENT) * ALIGNMENT
-    size = -(-(image_offset + len(image)) // ALIGNMENT) * ALIGNMENT
-    header = MAGIC + struct.pack("<IQQQ", 1, size, 32, 40)
-    entry = struct.pack("<HHIQQQQ", image_kind, offload_kind, 0, 72, len(strings), image_offset, len(image))
-    string_map = b"".join(struct.pack("<QQ", positions[key], positions[value]) for key, value in strings.items())
+    image_offset = align_up(table_start + len(table), ALIGNMENT)
+    size = align_up(image_offset + len(image), ALIGNMENT)
+    header = HEADER.pack(magic=MAGIC, version=1, size=size, entry_offset=HEADER.size, entry_size=ENTRY.size)
+    entry = ENTRY.pack(image_kind=image_kind, offload_kind=offload_kind, string_offset=string_offset,
+                       string_count=len(strings), image_offset=image_offset, image_size=len(image))  # fmt: skip
+    string_map = b"".join(STRING.pack(key_offset=positions[key], value_offset=positions[value])
+                          for key, value in strings.items())  # fmt: skip
     body = header + entry + string_map + table
-    return (body + bytes(image_offset - len(body)) + image).ljust(size, b"\0")
+    return body + bytes(image_offset - len(body)) + image + padding(len(image), ALIGNMENT)

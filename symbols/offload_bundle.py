@@ -8,12 +8,15 @@ entries' bytes.
 
 from __future__ import annotations
 
-import struct
 from dataclasses import dataclass
 
+from symbols.binary_layout import Layout, align_up, fits
 from symbols.errors import FormatError
 
 MAGIC = b"__CLANG_OFFLOAD_BUNDLE__"
+HEADER = Layout("BundleHeader", [("magic", f"{len(MAGIC)}s"), ("count", "Q")])
+#: Each entry's header; its id follows.
+ENTRY = Layout("BundleEntry", [("offset", "Q"), ("size", "Q"), ("id_size", "Q")])
 #: Entry id of the host, present (and empty) in every bundle clang writes.
 HOST_ID = "host-x86_64-unknown-linux--"
 #: Entry id of this project's simulated device: an x86-64 ELF shared object
@@ -60,16 +63,16 @@ def amdgpu_id(arch: str) -> str:
 
 def write(entries: list[tuple[str, bytes]]) -> bytes:
     """A bundle holding `entries` (id, bytes) in order, each aligned."""
-    header_size = len(MAGIC) + 8 + sum(24 + len(id.encode()) for id, _ in entries)
+    header_size = HEADER.size + sum(ENTRY.size + len(id.encode()) for id, _ in entries)
     offsets, cursor = [], header_size
     for _, data in entries:
-        cursor = -(-cursor // ENTRY_ALIGNMENT) * ENTRY_ALIGNMENT if data else cursor
+        cursor = align_up(cursor, ENTRY_ALIGNMENT) if data else cursor
         offsets.append(cursor)
         cursor += len(data)
-    out = bytearray(MAGIC + struct.pack("<Q", len(entries)))
+    out = bytearray(HEADER.pack(magic=MAGIC, count=len(entries)))
     for (id, data), offset in zip(entries, offsets):
         encoded = id.encode()
-        out += struct.pack("<QQQ", offset, len(data), len(encoded)) + encoded
+        out += ENTRY.pack(offset=offset, size=len(data), id_size=len(encoded)) + encoded
     for (_, data), offset in zip(entries, offsets):
         out += bytes(offset - len(out)) + data
     return bytes(out)
@@ -93,24 +96,23 @@ def _read(view: memoryview) -> tuple[list[Entry], int]:
     entry table."""
     if bytes(view[: len(MAGIC)]) != MAGIC:
         raise FormatError("not a clang offload bundle (bad magic)")
-    cursor = len(MAGIC)
-    if len(view) < cursor + 8:
+    if len(view) < HEADER.size:
         raise FormatError("truncated bundle header")
-    (count,) = struct.unpack_from("<Q", view, cursor)
-    cursor += 8
-    if count > (len(view) - cursor) // 24:
+    count = HEADER.unpack_from(view).count
+    cursor = HEADER.size
+    if count > (len(view) - cursor) // ENTRY.size:
         raise FormatError(f"entry count {count} does not fit in {len(view)} bytes")
     entries = []
     for _ in range(count):
-        if len(view) < cursor + 24:
+        if not fits(cursor, ENTRY.size, len(view)):
             raise FormatError("truncated entry table")
-        offset, size, id_size = struct.unpack_from("<QQQ", view, cursor)
-        cursor += 24
-        if id_size > len(view) - cursor:
+        offset, size, id_size = ENTRY.unpack_from(view, cursor)
+        cursor += ENTRY.size
+        if not fits(cursor, id_size, len(view)):
             raise FormatError(f"entry id of {id_size} bytes runs past the end")
         id = bytes(view[cursor : cursor + id_size]).decode("ascii", "replace")
         cursor += id_size
-        if offset > len(view) or size > len(view) - offset:
+        if not fits(offset, size, len(view)):
             raise FormatError(f"entry {id} ({size} bytes at {offset}) lies outside the bundle")
         entries.append(Entry(id, offset, size))
     return entries, cursor

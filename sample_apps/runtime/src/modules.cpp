@@ -17,12 +17,11 @@
 #include <cstring>
 
 #include "internal.h"
+#include "offload_bundle.h"
 
 namespace {
 
 using namespace gpusym;
-
-constexpr char kBundleMagic[] = "__CLANG_OFFLOAD_BUNDLE__";
 
 // The size of the x86-64 ELF shared object at `image` as its headers tell
 // it, or 0 when it is none.  Only for images given without a size.
@@ -51,7 +50,7 @@ bool is_sim_elf(const uint8_t *image, size_t size) {
 // The simulated code object in `image` (a bundle or the object itself), or
 // {null, error}.
 std::pair<const uint8_t *, size_t> gpusym::sim_code_object(const uint8_t *image, size_t size, hipError_t &error) {
-  if (size >= sizeof kBundleMagic - 1 && memcmp(image, kBundleMagic, sizeof kBundleMagic - 1) == 0) {
+  if (size >= kBundleMagicSize && memcmp(image, kBundleMagic, kBundleMagicSize) == 0) {
     auto entry = find_sim_entry(image, size);
     if (!entry.first) error = hipErrorNoBinaryForGpu;  // only other targets' code
     return entry;

@@ -22,6 +22,7 @@
 #include <mutex>
 
 #include "internal.h"
+#include "offload_bundle.h"
 
 namespace gpusym {
 
@@ -41,8 +42,6 @@ struct Module {
 namespace {
 
 constexpr uint32_t kFatbinMagic = 0x48495046;  // "HIPF"
-constexpr char kBundleMagic[] = "__CLANG_OFFLOAD_BUNDLE__";
-constexpr size_t kBundleMagicSize = sizeof(kBundleMagic) - 1;
 
 struct FatbinWrapper {
   uint32_t magic;
