@@ -12,6 +12,7 @@ from gdbext.frames import KernelFrameFilter
 from gdbext.functions import Dispatch, LaneIs, Launching
 from gdbext.kbreak import KbreakCommand, resolve_deferred
 from gdbext.api_errors import ApiErrors, SetPrefix
+from gdbext.checks import Check
 from gdbext.focus import GpuFocus, GpuPrefix, GpuRunTo
 from gdbext.views import InfoDevices, InfoDispatches, InfoKernels
 
@@ -39,6 +40,7 @@ def register() -> None:
     SetPrefix("set")
     SetPrefix("show")
     api_errors = ApiErrors()
+    Check()
     LaneIs()
     Dispatch()
     Launching()

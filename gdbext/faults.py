@@ -16,7 +16,7 @@ import gdb
 from gdbext import runtime_state
 from sample_apps.debug_interface import Access, AllocationState, FaultKind, FreedBy, Version
 from sample_apps.fault_description import (MEMORY_SIGNALS, Allocation, Assertion, Fault, Instruction, MemorySignal,
-                                           memory_fault, recorded_fault)  # fmt: skip
+                                           checked_fault, memory_fault, recorded_fault)  # fmt: skip
 
 _REGISTER_MASK = 2**64 - 1
 
@@ -109,6 +109,37 @@ def _assert_or_abort() -> Fault | None:
     return recorded_fault(kind, assertion)
 
 
+def _checked_access(signal: str) -> Fault | None:
+    """The access a check of the runtime found invalid, when the selected
+    thread's signal is the one the runtime sent itself after reporting it
+    (the signal's own address is then no access's)."""
+    siginfo = _siginfo()
+    debug = runtime_state.debug_state()
+    record = _recorded(debug) if debug is not None and siginfo is not None and siginfo[0] <= 0 else None
+    if record is None or int(record["kind"]) != FaultKind.MEMORY or int(record["message"]) == 0:
+        return None
+    base, state = int(record["allocation_base"]), int(record["allocation_state"])
+    allocation = None
+    if base and state in (AllocationState.LIVE, AllocationState.FREED):
+        allocation = Allocation(base, int(record["allocation_size"]), AllocationState(state))
+    access = int(record["access"])
+    return checked_fault(record["message"].string(), int(record["address"]),
+                         Access(access) if access in (Access.READ, Access.WRITE) else Access.UNKNOWN, allocation)
+
+
+def checking_frame() -> gdb.Frame | None:
+    """The frame of device code whose access a check found invalid: the
+    caller of the runtime's check, at the stop its report ends in."""
+    frame = gdb.newest_frame()
+    while frame is not None and frame.name() != CHECK_FUNCTION:
+        frame = frame.older()
+    return frame.older() if frame is not None else None
+
+
+#: The runtime's check of an access of device code (sample_apps/runtime/src/checks.cpp).
+CHECK_FUNCTION = "__gpusym_check_access"
+
+
 def lane_fault(signal: str) -> Fault | None:
     """Why the selected thread's lane stopped with `signal`, or None (not in
     a lane, another signal, or nothing the runtime can say)."""
@@ -116,6 +147,8 @@ def lane_fault(signal: str) -> Fault | None:
         return None
     try:
         if signal in MEMORY_SIGNALS:
+            if (checked := _checked_access(signal)) is not None:
+                return checked
             seen = memory_signal(signal)
             return memory_fault(seen) if seen is not None else None
         if signal == "SIGABRT":
@@ -130,5 +163,13 @@ def announce(event) -> None:
     if not isinstance(event, gdb.SignalEvent):
         return
     fault = lane_fault(event.stop_signal)
-    if fault is not None:
-        print(f"[gpusym: {fault.description}]")
+    if fault is None:
+        return
+    print(f"[gpusym: {fault.description}]")
+    try:
+        frame = checking_frame() if event.stop_signal in MEMORY_SIGNALS else None
+        if frame is not None:  # the lane's access, selected and printed as a stop's
+            frame.select()
+            gdb.execute("frame")
+    except gdb.error:
+        pass

@@ -40,6 +40,10 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
         from gpusym import capture
 
         capture.add_parser(commands)
+    if command in (None, "check"):
+        from gpusym import check
+
+        check.add_parser(commands)
     commands.add_parser(
         "gdb",
         help="start gdb with the gpusym extension: gpusym gdb [GDB-OPTIONS] [-- PROGRAM ARGS...]",
@@ -102,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         from sample_apps.driver.driver import build
 
         return build(argv[1:])
-    parser = _parser(argv[0] if argv[:1] in (["query"], ["capture"]) else None)
+    parser = _parser(argv[0] if argv[:1] in (["query"], ["capture"], ["check"]) else None)
     args = parser.parse_args(argv)
     if args.command == "query":
         from gpusym import query
@@ -112,6 +116,10 @@ def main(argv: list[str] | None = None) -> int:
         from gpusym import capture
 
         return capture.run(args)
+    if args.command == "check":
+        from gpusym import check
+
+        return check.run(args)
     if args.command == "gdbinit":
         print(f"source {EXTENSION}")
         return 0

@@ -243,3 +243,14 @@ def recorded_fault(kind: int, assertion: Assertion | None) -> Fault | None:
                        f"`{assertion.condition}' failed.")  # fmt: skip
         return Fault(FaultKind.ASSERTION, description, assertion=assertion)
     return None
+
+
+#: The start of the runtime's fault reports: the lane.
+_LANE_PREFIX = re.compile(r"kernel '.*' \(dispatch \d+\) block \([\d,]+\) thread \([\d,]+\): ")
+
+
+def checked_fault(message: str, address: int, access: Access, allocation: Allocation | None) -> Fault:
+    """The access a check of the runtime found invalid (gpusym check),
+    described as its report (`message`) says, without the lane."""
+    description = _LANE_PREFIX.sub("", message, count=1)
+    return Fault(FaultKind.MEMORY, description, address, access if access != Access.UNKNOWN else None, allocation)

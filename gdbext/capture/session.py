@@ -170,8 +170,10 @@ class Session:
         gdb.set_convenience_variable("_hiperr", None)
 
     def record_crash(self, name: str) -> None:
-        address, thread, lane = _fault_address(), _thread(), _lane()
+        thread, lane = _thread(), _lane()
         fault = faults.lane_fault(name) if lane is not None else None
+        # A check's report: the runtime sent the signal, whose own address is no access's.
+        address = fault.address if fault is not None and fault.address is not None else _fault_address()
         self.emit(CrashEvent(time.monotonic_ns(), name, address, thread, backtrace(), lane,
                              fault.json() if fault is not None else None))  # fmt: skip
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from native import toolchain
 from sample_apps import runtime_library
-from sample_apps.driver import amdgpu_code, breakpoint_sites, signatures, wave_lockstep
+from sample_apps.driver import amdgpu_code, breakpoint_sites, pass_plugins, signatures
 from sample_apps.driver.options import BuildOptions
 from symbols import device_code, offload_bundle
 
@@ -128,8 +128,9 @@ def _sim_cc1(source: Path, cuid: str, options: BuildOptions, out: Path) -> list[
         "-fcuda-is-device",
         f"-cuid={cuid}",
         "-debug-info-kind=standalone",
-        # A wavefront's lanes access __shared__ memory in lockstep.
-        f"-fpass-plugin={wave_lockstep.plugin_path(options.verbose)}",
+        # A wavefront's lanes access __shared__ memory in lockstep; device
+        # memory accesses are checked when the runtime turns checks on.
+        *(f"-fpass-plugin={pass_plugins.plugin_path(name, options.verbose)}" for name in pass_plugins.PLUGINS),
         f"-DGPUSYM_WAVE_SIZE={options.wave_size}",
     ]
     if "-dwarf-version=5" not in command:

@@ -209,6 +209,44 @@ void on_fault(int signal, siginfo_t *info, void *context) {
 
 }  // namespace
 
+[[noreturn]] void end_lane_for_access(uintptr_t address, size_t size, bool write, bool misaligned, size_t alignment,
+                                      const char *file, unsigned line_number) {
+  int signal = misaligned ? SIGBUS : SIGSEGV;
+  if (claim_report()) {
+    gpusym_debug_fault &fault = fault_record;
+    fault = {};
+    fault.kind = GPUSYM_FAULT_MEMORY;
+    fault.signal = static_cast<uint32_t>(signal);
+    fault.access = write ? GPUSYM_ACCESS_WRITE : GPUSYM_ACCESS_READ;
+    fault.address = address;
+    fault.file = file;
+    fault.line = line_number;
+    int used = lane_prefix(__gpusym_lane, fault);
+    used += snprintf(message + used, sizeof message - used, "%s %s of %zu %s at 0x%" PRIxPTR ": ",
+                     misaligned ? "misaligned" : "invalid", write ? "write" : "read", size, size == 1 ? "byte" : "bytes",
+                     address);
+    if (misaligned) {
+      used += snprintf(message + used, sizeof message - used, "not aligned to the %zu bytes the code assumes", alignment);
+    } else if (lock_briefly(device_memory_mutex())) {
+      describe_address(address, fault, message + used, sizeof message - used);
+      device_memory_mutex().unlock();
+      used += static_cast<int>(strlen(message + used));
+    }
+    if (file && used < static_cast<int>(sizeof message))
+      snprintf(message + used, sizeof message - used, ", at %s:%u (memcheck)", file, line_number);
+    else if (used < static_cast<int>(sizeof message))
+      snprintf(message + used, sizeof message - used, " (memcheck)");
+    fflush(stdout);  // what device printf wrote so far comes before the report
+    publish(fault);
+  }
+  struct sigaction action {};
+  action.sa_handler = SIG_DFL;
+  sigemptyset(&action.sa_mask);
+  sigaction(signal, &action, nullptr);
+  raise(signal);
+  abort();
+}
+
 void prepare_fault_handling() {
   static std::once_flag once;
   std::call_once(once, [] {

@@ -233,6 +233,10 @@ std::mutex &device_memory_mutex();
 // allocation, or "far from any", "not device memory"), as text for a fault
 // report, and the allocation's fields of `fault`.  Allocates nothing.
 void describe_address(uintptr_t address, gpusym_debug_fault &fault, char *text, size_t size);
+// With device_memory_mutex() held: whether [address, address + size) is in
+// the range hipMalloc allocates from but not inside one live allocation, to
+// the byte.  Allocates nothing.
+bool outside_allocations(uintptr_t address, size_t size);
 
 // ---- streams, events and their ordering (streams.cpp) ----
 //
@@ -428,5 +432,17 @@ extern "C" __attribute__((visibility("hidden"))) void gpusym_watch_lane_entered(
 // runtime's SIGSEGV/SIGBUS handler (once) and an alternate signal stack, so
 // that a fault in a kernel, even a lane's stack overflow, is reported.
 void prepare_fault_handling();
+// Reports an access of device code that a check found invalid (checks.cpp):
+// outside its allocation, or `misaligned` for the `alignment` the code
+// assumes, at the source line `file`:`line` (null, 0: unknown), and ends the
+// process as a memory fault does (SIGSEGV; SIGBUS when misaligned).
+[[noreturn]] void end_lane_for_access(uintptr_t address, size_t size, bool write, bool misaligned, size_t alignment,
+                                      const char *file, unsigned line);
+
+// ---- checks of device code (checks.cpp) ----
+// Which checks GPUSYM_CHECK turned on (bits of kCheck*); device code reads
+// it before each access that may reach device memory (access_checks.cpp).
+extern "C" uint8_t __gpusym_checks;
+constexpr uint8_t kCheckMemory = 1;  // memcheck
 
 }  // namespace gpusym

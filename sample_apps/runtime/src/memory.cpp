@@ -385,6 +385,33 @@ void describe_address(uintptr_t address, gpusym_debug_fault &fault, char *text, 
   }
 }
 
+bool outside_allocations(uintptr_t address, size_t size) {
+  DeviceMemory &m = memory();
+  if (!m.base || address < m.base || address >= m.end) return false;
+  auto after = m.allocations.upper_bound(address);
+  if (after == m.allocations.begin()) return true;
+  const auto &[base, allocation] = *std::prev(after);
+  return !allocation.live || size > allocation.size || address - base > allocation.size - size;
+}
+
+namespace {
+
+// memcheck: at exit, the device memory allocations never freed.
+__attribute__((destructor)) void report_leaked_allocations() {
+  if (!(__gpusym_checks & kCheckMemory)) return;
+  DeviceMemory &m = memory();
+  std::lock_guard<std::mutex> lock(m.mutex);
+  size_t count = 0, bytes = 0;
+  for (const auto &[base, allocation] : m.allocations)
+    if (allocation.live) count++, bytes += allocation.size;
+  if (count == 0) return;
+  warn("memcheck: %zu allocation%s of device memory (%zu bytes) never freed:", count, count == 1 ? "" : "s", bytes);
+  for (const auto &[base, allocation] : m.allocations)
+    if (allocation.live) warn("  %zu bytes at 0x%" PRIxPTR " (%s)", allocation.size, base, origin(m, allocation));
+}
+
+}  // namespace
+
 }  // namespace gpusym
 
 using namespace gpusym;

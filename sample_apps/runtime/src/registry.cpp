@@ -203,6 +203,10 @@ void load_code_object(Module &module, const uint8_t *image, size_t size) {
   if (auto *size = static_cast<const uint32_t *>(dlsym(module.library, "__gpusym_wave_size"));
       size && (*size == 32 || *size == 64))
     module.wave_size = *size;
+  if (__gpusym_checks && !dlsym(module.library, "__gpusym_checked"))
+    warn("GPUSYM_CHECK: the device code of %s was built without checks (by an older gpusym?): its kernels' "
+         "accesses are not checked; rebuild it",
+         module.host_path.empty() ? "a module image" : module.host_path.c_str());
   read_signatures(module);
 }
 

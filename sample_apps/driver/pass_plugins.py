@@ -1,0 +1,29 @@
+"""The clang pass plugins of the simulated device's compile, each built on
+first use into the cache against LLVM 19's headers (Debian's llvm-19-dev):
+
+- ``wave_lockstep.cpp``: a wavefront's lanes access ``__shared__`` memory in
+  lockstep;
+- ``access_checks.cpp``: checks of device memory accesses, which the runtime
+  turns on (``gpusym check``)."""
+
+from __future__ import annotations
+
+import shlex
+from functools import cache
+from pathlib import Path
+
+from native import native_build, toolchain
+
+PLUGINS = ("wave_lockstep", "access_checks")
+
+
+@cache
+def plugin_path(name: str, verbose: bool = False) -> Path:
+    """Path of the plugin `name` (one of PLUGINS), for ``-fpass-plugin=``.
+    Raises native_build.BuildError, toolchain.ToolMissing."""
+    config = toolchain.run([toolchain.tool("llvm-config"), "--cxxflags"], capture=True)
+    if config.returncode != 0:
+        raise native_build.BuildError(f"llvm-config-19 --cxxflags failed: {config.stderr.strip()}")
+    flags = [*shlex.split(config.stdout), "-O2", "-Wall"]
+    source = Path(__file__).with_name(f"{name}.cpp")
+    return native_build.shared_library(f"gpusym_{name}", [source], flags=flags, verbose=verbose)

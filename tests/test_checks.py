@@ -1,0 +1,115 @@
+"""Checks of device code on the simulated device (``gpusym check``,
+GPUSYM_CHECK, ``set gpusym check``): each planted bug of
+tests/programs/memcheck.hip is reported to the byte, with its lane and
+source line, and its clean twin runs without a report; under gdb the
+program stops at the lane's access, and capture records the report."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import GPUSYM, REPO, TEST_PROGRAMS, describe, run
+from fault_runs import base_of, crash_of, report
+from gdb_batch import gdb
+
+SOURCE = TEST_PROGRAMS / "memcheck.hip"
+MEMCHECK = {"GPUSYM_CHECK": "memcheck"}
+
+
+def source_line(text: str) -> str:
+    """FILE:LINE of `text`, the file as the compiler was given it."""
+    (line,) = [n for n, content in enumerate(SOURCE.read_text().splitlines(), 1) if text in content]
+    return f"{SOURCE.relative_to(REPO)}:{line}"
+
+
+@pytest.fixture(scope="module")
+def program(build_program) -> Path:
+    return build_program("memcheck.hip", flags=("-g",))
+
+
+def checked(program: Path, mode: str) -> subprocess.CompletedProcess:
+    return run([program, mode], env=MEMCHECK)
+
+
+def test_a_read_one_byte_past_a_4000_byte_allocation_is_reported_to_the_byte(program):
+    unchecked = run([program, "past-end"])
+    assert unchecked.returncode == 0 and "gpusym:" not in unchecked.stderr, describe(unchecked)  # the pages hide it
+    result = checked(program, "past-end")
+    assert result.returncode == -signal.SIGSEGV, describe(result)
+    base = base_of(result.stdout)
+    assert report(result) == ("scale(float*, float, int)", "1", "3,0,0", "232,0,0",
+                              f"invalid read of 4 bytes at {base + 4000:#x}: 0 bytes past the end of a 4000-byte "
+                              f"allocation at {base:#x} (hipMalloc), at {source_line('scale: the access')}"
+                              " (memcheck)")  # fmt: skip
+    assert "done" not in result.stdout
+
+
+def test_a_misaligned_store_is_reported(program):
+    result = checked(program, "misaligned")
+    assert result.returncode == -signal.SIGBUS, describe(result)
+    base = base_of(result.stdout)
+    assert report(result) == ("store_at(char*, int)", "1", "0,0,0", "0,0,0",
+                              f"misaligned write of 4 bytes at {base + 2:#x}: not aligned to the 4 bytes the code "
+                              f"assumes, at {source_line('store_at: the access')} (memcheck)")  # fmt: skip
+
+
+def test_a_read_of_a_freed_allocation_is_reported(program):
+    result = checked(program, "after-free")
+    assert result.returncode == -signal.SIGSEGV, describe(result)
+    base = base_of(result.stdout)
+    assert report(result)[4] == (f"invalid read of 4 bytes at {base:#x}: 0 bytes into a freed 4000-byte allocation "
+                                 f"at {base:#x} (hipMalloc, then hipFree), at {source_line('scale: the access')}"
+                                 " (memcheck)")  # fmt: skip
+
+
+def test_allocations_never_freed_are_listed_at_exit(program):
+    result = checked(program, "leak")
+    assert result.returncode == 0, describe(result)
+    base = base_of(result.stdout)
+    assert result.stderr.splitlines() == ["gpusym: memcheck: 1 allocation of device memory (4000 bytes) never freed:",
+                                          f"gpusym:   4000 bytes at {base:#x} (hipMalloc)"]  # fmt: skip
+
+
+@pytest.mark.parametrize("mode", ["in-bounds", "aligned", "freed"])
+def test_clean_twins_run_without_a_report(program, mode):
+    result = checked(program, mode)
+    assert result.returncode == 0 and result.stderr == "", describe(result)
+    assert result.stdout.endswith("done\n")
+
+
+def test_gpusym_check_runs_the_program_and_says_what_it_found(program):
+    found = run([GPUSYM, "check", "--tool", "memcheck", "--", program, "past-end"])
+    assert found.returncode == 128 + signal.SIGSEGV, describe(found)
+    assert found.stderr.splitlines()[-1] == f"gpusym check: memcheck: {program} ended at an invalid access (reported above)"
+    clean = run([GPUSYM, "check", "--", program, "in-bounds"])
+    assert clean.returncode == 0 and clean.stdout.endswith("done\n"), describe(clean)
+    assert clean.stderr == f"gpusym check: memcheck: no invalid access in the kernels {program} ran\n"
+    missing = run([GPUSYM, "check", "--", str(program) + "-missing"])
+    assert missing.returncode == 127 and missing.stderr == f"gpusym check: {program}-missing: no such program\n"
+
+
+def test_gdb_stops_at_the_lane_s_access_with_the_report(program):
+    out = gdb(program, "set gpusym check memcheck", "run past-end", "print i")
+    assert "[gpusym: invalid read of 4 bytes at" in out and "0 bytes past the end of a 4000-byte allocation" in out
+    assert "in scale (data=" in out and f"at {source_line('scale: the access')}" in out, out
+    assert "$1 = 1000" in out, out
+
+
+def test_capture_records_the_report_as_the_crash_s_fault(program):
+    result, events = capture_checked(program)
+    crash = crash_of(result, events)
+    fault = crash["fault"]
+    assert crash["address"] == fault["address"] == fault["allocation"]["base"] + 4000
+    assert fault["access"] == "read" and fault["allocation"]["size"] == 4000
+    assert fault["description"].endswith(f"at {source_line('scale: the access')} (memcheck)")
+    assert crash["lane"]["block"] == [3, 0, 0] and crash["lane"]["thread_index"] == [232, 0, 0]
+
+
+def capture_checked(program: Path) -> tuple[subprocess.CompletedProcess, list[dict]]:
+    result = run([GPUSYM, "capture", "--jsonl", "--", program, "past-end"], env=MEMCHECK)
+    return result, [json.loads(line) for line in result.stdout.splitlines()]
