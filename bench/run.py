@@ -3,12 +3,14 @@
 the ratio), gpusym query on real GPU libraries against the LLVM tools,
 cuobjdump and the file's size (bench/query_speed.py), the gdb extension
 (bench/gdb_speed.py) and gpusym capture's cost per kernel launch
-(bench/capture_speed.py).
+(bench/capture_speed.py).  The runtime's kernels are measured again with
+memcheck on, against the unchecked run.
 
 ``bench/run.py runtime`` runs the runtime part alone."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -48,15 +50,34 @@ def runtime_speed() -> int:
     sources = [str(BENCH_DIR / "programs" / name) for name in ("runtime_speed.hip", "stack_switch.cpp")]
     if build(["-O2", *sources, "-o", str(program)]) != 0:
         return 1
-    result = subprocess.run([program], capture_output=True, text=True, timeout=600)
-    if result.returncode != 0:
-        print(result.stdout + result.stderr, file=sys.stderr)
+    figures = _figures(program)
+    if figures is None:
         return 1
-    figures = {name: float(value) for name, value in (line.split() for line in result.stdout.splitlines())}
     rows = [(figure, _value(figures[figure]), _value(figures[baseline]), f"{figures[figure] / figures[baseline]:.2f}x",
              what) for figure, baseline, what in COMPARISONS]  # fmt: skip
     print("\n".join(table_lines([("figure", "value", "baseline", "ratio", "what"), *rows], "lrrrl")))
+    checked = _figures(program, {"GPUSYM_CHECK": "memcheck"})
+    if checked is None:
+        return 1
+    print("\nThe kernels with memcheck on (GPUSYM_CHECK=memcheck), against the same run's figures without:")
+    rows = [(figure, _value(checked[figure]), _value(figures[figure]), f"{checked[figure] / figures[figure]:.2f}x")
+            for figure in CHECKED]  # fmt: skip
+    print("\n".join(table_lines([("figure", "memcheck", "unchecked", "ratio"), *rows], "lrrr")))
     return 0
+
+
+#: Figures of kernels that access device memory, measured again with memcheck on.
+CHECKED = ["vector_add_us", "block_sum_us", "shuffle_sum_us"]
+
+
+def _figures(program: Path, environment: dict[str, str] | None = None) -> dict[str, float] | None:
+    """The figures `program` prints, run with `environment` added to ours."""
+    result = subprocess.run([program], capture_output=True, text=True, timeout=600,
+                            env=dict(os.environ, **(environment or {})))  # fmt: skip
+    if result.returncode != 0:
+        print(result.stdout + result.stderr, file=sys.stderr)
+        return None
+    return {name: float(value) for name, value in (line.split() for line in result.stdout.splitlines())}
 
 
 def main(argv: list[str]) -> int:

@@ -2,8 +2,8 @@
 // store that may reach device memory is preceded by a check the runtime
 // turns on (gpusym check --tool memcheck, GPUSYM_CHECK=memcheck).
 //
-// Checked off, the cost is a load of one byte (__gpusym_checks) and a branch
-// that is not taken; on, the runtime's __gpusym_check_access is called with
+// Checked off, the cost is a load of one byte (__gpusym_checks) at each
+// function's entry and, at each access, a branch that is not taken; on, the runtime's __gpusym_check_access is called with
 // the address, the size, whether it writes, the alignment the code assumes
 // and the source line, and reports an access outside its allocation to the
 // byte, as the page guards of hipMalloc cannot (an allocation's pages are
@@ -19,6 +19,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
@@ -41,6 +42,19 @@ constexpr const char *kChecked = "__gpusym_checked";     // defined by every cod
 constexpr uint64_t kWrite = 1;
 constexpr unsigned kAlignShift = 8;
 
+// Whether `object` is a record of the runtime's, reached through one of its
+// variables (the lane that __gpusym_lane points to: threadIdx, blockIdx).
+bool runtime_record(const Value *object) {
+  const auto *load = dyn_cast<LoadInst>(object);
+  if (!load) return false;
+  const Value *from = getUnderlyingObject(load->getPointerOperand());
+  if (const auto *intrinsic = dyn_cast<IntrinsicInst>(from);
+      intrinsic && intrinsic->getIntrinsicID() == Intrinsic::threadlocal_address)
+    from = intrinsic->getArgOperand(0)->stripPointerCasts();
+  const auto *global = dyn_cast<GlobalVariable>(from);
+  return global && global->getName().starts_with("__gpusym");
+}
+
 // Whether `pointer` may point into device memory: not only into allocas or
 // global variables (device globals, __shared__ memory), whose bounds the
 // compiler already knows.
@@ -48,7 +62,7 @@ bool may_reach_device_memory(const Value *pointer) {
   SmallVector<const Value *, 4> objects;
   getUnderlyingObjects(pointer, objects, nullptr, 0);
   for (const Value *object : objects)
-    if (!isa<AllocaInst>(object) && !isa<GlobalVariable>(object)) return true;
+    if (!isa<AllocaInst>(object) && !isa<GlobalVariable>(object) && !runtime_record(object)) return true;
   return false;
 }
 
@@ -92,29 +106,33 @@ class CheckAccesses : public PassInfoMixin<CheckAccesses> {
         accesses.push_back({exchange, exchange->getPointerOperand(), exchange->getNewValOperand()->getType(),
                             exchange->getAlign(), true});
     }
-    bool changed = false;
-    for (Access &access : accesses) {
-      if (!may_reach_device_memory(access.pointer)) continue;
-      insert_check(function, access);
-      changed = true;
-    }
-    return changed;
-  }
-
-  void insert_check(Function &function, const Access &access) {
+    llvm::erase_if(accesses, [](const Access &access) { return !may_reach_device_memory(access.pointer); });
+    if (accesses.empty()) return false;
+    // Read once, at entry: each access then branches on a register.
     Module &module = *function.getParent();
-    LLVMContext &context = module.getContext();
-    const DataLayout &layout = module.getDataLayout();
-    auto *int8 = Type::getInt8Ty(context), *int32 = Type::getInt32Ty(context), *int64 = Type::getInt64Ty(context);
-    auto *pointer_type = PointerType::getUnqual(context);
+    auto *int8 = Type::getInt8Ty(module.getContext());
     GlobalVariable *checks = module.getGlobalVariable(kChecks);
     if (!checks)
       checks = new GlobalVariable(module, int8, false, GlobalValue::ExternalLinkage, nullptr, kChecks);
+    IRBuilder<> entry(&*function.getEntryBlock().getFirstInsertionPt());
+    Value *on = entry.CreateICmpNE(entry.CreateLoad(int8, checks, "gpusym.checks"), ConstantInt::get(int8, 0));
+    for (Access &access : accesses) insert_check(function, access, on);
+    return true;
+  }
+
+  void insert_check(Function &function, const Access &access, Value *on) {
+    Module &module = *function.getParent();
+    LLVMContext &context = module.getContext();
+    const DataLayout &layout = module.getDataLayout();
+    auto *int32 = Type::getInt32Ty(context), *int64 = Type::getInt64Ty(context);
+    auto *pointer_type = PointerType::getUnqual(context);
     FunctionCallee check = module.getOrInsertFunction(
         kCheck, FunctionType::get(Type::getVoidTy(context), {pointer_type, int64, int64, pointer_type, int32}, false));
+    // It keeps every register (preserve_all): the code around it keeps its
+    // values where they are, as if the check were not there.
+    cast<Function>(check.getCallee())->setCallingConv(CallingConv::PreserveAll);
 
     IRBuilder<> builder(access.inst);
-    Value *on = builder.CreateICmpNE(builder.CreateLoad(int8, checks, "gpusym.checks"), ConstantInt::get(int8, 0));
     MDNode *unlikely = MDBuilder(context).createBranchWeights(1, 1 << 20);
     Instruction *then = SplitBlockAndInsertIfThen(on, access.inst->getIterator(), false, unlikely);
     builder.SetInsertPoint(then);
@@ -126,9 +144,10 @@ class CheckAccesses : public PassInfoMixin<CheckAccesses> {
       file = file_name(builder, location->getFilename());
       line = location->getLine();
     }
-    builder.CreateCall(check, {access.pointer, ConstantInt::get(int64, size), ConstantInt::get(int64, flags), file,
-                               ConstantInt::get(int32, line)})
-        ->setDebugLoc(access.inst->getDebugLoc());
+    CallInst *call = builder.CreateCall(check, {access.pointer, ConstantInt::get(int64, size),
+                                                ConstantInt::get(int64, flags), file, ConstantInt::get(int32, line)});
+    call->setCallingConv(CallingConv::PreserveAll);
+    call->setDebugLoc(access.inst->getDebugLoc());
   }
 
   // One private string per file name, shared by the checks of its lines.

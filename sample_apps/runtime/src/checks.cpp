@@ -6,11 +6,14 @@
 // reads the flag.
 //
 // memcheck: an access must lie inside one live hipMalloc allocation, to the
-// byte (the page guards catch only what runs past an allocation's pages),
+// byte (the page guards catch only what runs past an allocation's pages;
+// each thread remembers the allocations of its last accesses while none is
+// freed, so most checks take no lock),
 // and be aligned as the code assumes, as a GPU requires; the first that is
 // not is reported as a memory fault (faults.cpp) with its source line, and
 // at exit the allocations never freed are listed (memory.cpp).
 #include <cstring>
+#include <iterator>
 
 #include "internal.h"
 
@@ -42,8 +45,23 @@ namespace {
 
 using namespace gpusym;
 
-// flags: bit 0 a write; above bit 8, the alignment the code assumes.
-extern "C" void __gpusym_check_access(const void *pointer, uint64_t size, uint64_t flags, const char *file,
+namespace {
+
+// The live allocations ([start, end)) a thread's accesses were last found
+// in, valid while `releases` is device_memory_releases(): a kernel's few
+// buffers, found without a lock.
+struct Recent {
+  std::pair<uintptr_t, uintptr_t> allocations[8];
+  unsigned next;
+  uint64_t releases = UINT64_MAX;
+};
+
+}  // namespace
+
+// flags: bit 0 a write; above bit 8, the alignment the code assumes.  It
+// keeps every register (preserve_all), as the calls access_checks.cpp
+// writes expect: their callers keep their values where they are.
+extern "C" __attribute__((preserve_all)) void __gpusym_check_access(const void *pointer, uint64_t size, uint64_t flags, const char *file,
                                       uint32_t line) {
   if (!(__gpusym_checks & kCheckMemory)) return;
   uintptr_t address = reinterpret_cast<uintptr_t>(pointer);
@@ -51,10 +69,24 @@ extern "C" void __gpusym_check_access(const void *pointer, uint64_t size, uint64
   uint64_t alignment = flags >> 8;
   if (alignment > 1 && address % alignment != 0)
     end_lane_for_access(address, size, write, true, alignment, file, line);
-  bool outside;
+  // Only the range hipMalloc allocates from (reserved once) is checked.
+  uintptr_t range = gpusym_debug.device_memory_base;
+  if (range == 0 || address - range >= gpusym_debug.device_memory_size) return;
+  // The allocations of this thread's last accesses, while none was freed.
+  thread_local Recent recent;
+  uint64_t now = device_memory_releases();
+  if (now != recent.releases) recent = Recent{{}, 0, now};
+  for (const auto &[start, end] : recent.allocations)
+    if (address - start < end - start) {
+      if (size > end - address) end_lane_for_access(address, size, write, false, alignment, file, line);
+      return;
+    }
+  std::pair<uintptr_t, uintptr_t> found;
   {
     std::lock_guard<std::mutex> lock(device_memory_mutex());
-    outside = outside_allocations(address, size);
+    found = live_allocation_at(address);
   }
-  if (outside) end_lane_for_access(address, size, write, false, alignment, file, line);
+  if (found.first == found.second || size > found.second - address)
+    end_lane_for_access(address, size, write, false, alignment, file, line);
+  recent.allocations[recent.next++ % std::size(recent.allocations)] = found;
 }

@@ -233,10 +233,12 @@ std::mutex &device_memory_mutex();
 // allocation, or "far from any", "not device memory"), as text for a fault
 // report, and the allocation's fields of `fault`.  Allocates nothing.
 void describe_address(uintptr_t address, gpusym_debug_fault &fault, char *text, size_t size);
-// With device_memory_mutex() held: whether [address, address + size) is in
-// the range hipMalloc allocates from but not inside one live allocation, to
-// the byte.  Allocates nothing.
-bool outside_allocations(uintptr_t address, size_t size);
+// With device_memory_mutex() held: the live allocation holding `address`,
+// as [start, end), or {0, 0}.  Allocates nothing.
+std::pair<uintptr_t, uintptr_t> live_allocation_at(uintptr_t address);
+// How many live allocations have been freed so far: an allocation found
+// live stays so while this stays the same.  Lock-free.
+uint64_t device_memory_releases();
 
 // ---- streams, events and their ordering (streams.cpp) ----
 //

@@ -70,6 +70,8 @@ struct DeviceMemory {
   uint64_t serial = 0;
 };
 
+std::atomic<uint64_t> releases{0};  // live allocations freed so far (device_memory_releases)
+
 DeviceMemory &memory() {
   static auto *instance = new DeviceMemory;  // never destroyed: kernels may run until exit
   return *instance;
@@ -236,6 +238,7 @@ void release(DeviceMemory &m, std::map<uintptr_t, Allocation>::iterator found, g
   disown_allocation(pointer);
   Allocation &allocation = found->second;
   uint32_t slot = allocation.slot;
+  releases.fetch_add(1, std::memory_order_release);
   if (!allocation.guarded) {
     free(pointer);  // its addresses may come back from malloc at once: not remembered
     m.table[slot] = {};
@@ -385,14 +388,16 @@ void describe_address(uintptr_t address, gpusym_debug_fault &fault, char *text, 
   }
 }
 
-bool outside_allocations(uintptr_t address, size_t size) {
+std::pair<uintptr_t, uintptr_t> live_allocation_at(uintptr_t address) {
   DeviceMemory &m = memory();
-  if (!m.base || address < m.base || address >= m.end) return false;
   auto after = m.allocations.upper_bound(address);
-  if (after == m.allocations.begin()) return true;
+  if (after == m.allocations.begin()) return {0, 0};
   const auto &[base, allocation] = *std::prev(after);
-  return !allocation.live || size > allocation.size || address - base > allocation.size - size;
+  if (!allocation.live || address - base >= allocation.size) return {0, 0};
+  return {base, base + allocation.size};
 }
+
+uint64_t device_memory_releases() { return releases.load(std::memory_order_acquire); }
 
 namespace {
 
