@@ -1,5 +1,5 @@
 # Thin entry points; the work is done by scripts/setup.sh and the gpusym CLI.
-.PHONY: setup demo test bench fuzz
+.PHONY: setup demo test check bench fuzz
 
 setup:
 	@scripts/setup.sh
@@ -9,6 +9,10 @@ demo: setup
 
 test: setup
 	.venv/bin/python -m pytest
+
+# The inner loop: the tests that need no toolchain, no gdb and no minutes.
+check: setup
+	.venv/bin/python -m pytest -q -m "not toolchain and not gdb and not slow"
 
 bench: setup
 	.venv/bin/python bench/run.py

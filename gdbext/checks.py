@@ -18,8 +18,8 @@ class Check(gdb.Parameter):
     memcheck (every access to device memory inside one live allocation, to
     the byte, and aligned as the code assumes)."""
 
-    set_doc = "Set the check of device code for the next run (off, memcheck)."
-    show_doc = "Show the check of device code for the next run."
+    set_doc = "Set the check gpusym makes of device code at the next run (off, memcheck)."
+    show_doc = "Show the check gpusym makes of device code at the next run."
 
     def __init__(self) -> None:
         super().__init__("gpusym check", gdb.COMMAND_RUNNING, gdb.PARAM_ENUM, CHOICES)

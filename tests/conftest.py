@@ -149,3 +149,33 @@ class ProgramBuilds:
 def build_program(tmp_path_factory) -> ProgramBuilds:
     """Callable: ``build_program("api_errors.hip", flags=("-g",))`` -> Path."""
     return ProgramBuilds(tmp_path_factory.mktemp("programs"))
+
+
+#: What each test module needs, as markers (pyproject.toml): every module
+#: builds programs with the toolchain (clang-19, nvcc) but those listed as
+#: needing none; some drive gdb; some take a minute or more on their own.
+#: ``make check`` runs the rest, in seconds: ``-m "not toolchain and not gdb
+#: and not slow"``.  test_layers.py checks that every module is classified.
+NEEDS_NO_TOOLCHAIN = {
+    "test_capture_events", "test_container_properties", "test_debug_interface", "test_docs",
+    "test_fault_description", "test_layers", "test_parser_regressions", "test_resource_bounds", "test_text_tables",
+}  # fmt: skip
+DRIVES_GDB = {
+    "test_capture", "test_capture_cuda", "test_checks", "test_device_reset", "test_devices_streams", "test_faults",
+    "test_gdb_builtins", "test_gdb_cuda", "test_gdb_fault_cycles", "test_gdb_frames", "test_gdb_lane_watch",
+    "test_gdb_lanes", "test_gdb_mi", "test_gdb_plain", "test_gdb_stepping", "test_gdb_stress", "test_gdbext",
+    "test_hip_headers", "test_hipcc", "test_hiprtc", "test_lockstep", "test_modules", "test_security",
+    "test_warp_functions",
+}  # fmt: skip
+SLOW = {"test_abi_conformance", "test_fuzz", "test_gdb_stress", "test_hostile_binaries", "test_real_wheels"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        module = item.module.__name__ if item.module else ""
+        if module not in NEEDS_NO_TOOLCHAIN:
+            item.add_marker(pytest.mark.toolchain)
+        if module in DRIVES_GDB:
+            item.add_marker(pytest.mark.gdb)
+        if module in SLOW:
+            item.add_marker(pytest.mark.slow)

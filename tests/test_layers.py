@@ -6,6 +6,7 @@ and everything in gdbext/ runs in gdb."""
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -83,3 +84,14 @@ def test_the_checks_see_an_upward_import(tmp_path, monkeypatch):
     (tmp_path / "symbols" / "upward.py").write_text("def f():\n    from gdbext import kbreak\n")
     monkeypatch.setattr(f"{__name__}.REPO", tmp_path)
     assert layer_violations("symbols") == ["symbols/upward.py:2: symbols imports gdbext"]
+
+
+def test_every_test_module_is_classified_for_the_markers():
+    """A new module either builds programs (the default) or is listed as
+    needing no toolchain; conftest.py's lists name only modules that exist."""
+    from conftest import DRIVES_GDB, NEEDS_NO_TOOLCHAIN, SLOW
+
+    modules = {path.stem for path in (REPO / "tests").glob("test_*.py")}
+    assert (NEEDS_NO_TOOLCHAIN | DRIVES_GDB | SLOW) <= modules
+    drives_gdb = {m for m in modules if re.search(r"^from gdb_batch import", (REPO / "tests" / f"{m}.py").read_text(), re.M)}
+    assert drives_gdb <= DRIVES_GDB
