@@ -54,6 +54,9 @@ from pathlib import Path
 from typing import Callable
 
 from harness import GPUSYM, REPO, CouldNotRun, ms, preamble, verdict, work_directory  # noqa: E402 (a sibling)
+
+from text_tables import table_lines
+
 SOURCE = REPO / "tests" / "programs" / "capture_kernels.hip"
 
 ROUNDS = 5
@@ -96,8 +99,10 @@ def _tail(result: subprocess.CompletedProcess) -> str:
 def _check_program(result: subprocess.CompletedProcess, what: str, stdout: str, launches: int) -> None:
     blocks = 2 * launches + 3 + 4  # what capture_kernels' own check expects
     if result.returncode != 0 or f"blocks {blocks} expected {blocks}" not in stdout:
-        raise CouldNotRun(f"{what}: exit status {result.returncode}, the program's check did not pass:\n"
-                          f"{stdout[-1000:]}\n{_tail(result)}")  # fmt: skip
+        raise CouldNotRun(
+            f"{what}: exit status {result.returncode}, the program's check did not pass:\n"
+            f"{stdout[-1000:]}\n{_tail(result)}"
+        )
 
 
 def _check_alone(result: subprocess.CompletedProcess, output: Path | None, expected: int) -> None:
@@ -121,8 +126,9 @@ def _check_capture(backtraces: bool) -> Callable[[subprocess.CompletedProcess, P
         what = "gpusym capture" + ("" if backtraces else " --no-backtraces")
         _check_program(result, what, exit_event["stdout"], expected - EXTRA_LAUNCHES)
         if exit_event["launches"] != expected or len(launches) != expected:
-            raise CouldNotRun(f"{what}: {len(launches)} launch events and {exit_event['launches']} launches "
-                              f"counted, not {expected}")  # fmt: skip
+            raise CouldNotRun(
+                f"{what}: {len(launches)} launch events and {exit_event['launches']} launches counted, not {expected}"
+            )
         if backtraces:
             bare = [event["seq"] for event in launches if not event.get("backtrace")]
             if bare:
@@ -141,8 +147,9 @@ def _check_gdb(result: subprocess.CompletedProcess, output: Path | None, expecte
     assert output is not None
     text = output.read_text(errors="replace")
     if result.returncode != 0 or "exited normally" not in text:
-        raise CouldNotRun(f"the gdb script: exit status {result.returncode}, the program did not exit normally:\n"
-                          f"{text[-3000:]}")  # fmt: skip
+        raise CouldNotRun(
+            f"the gdb script: exit status {result.returncode}, the program did not exit normally:\n{text[-3000:]}"
+        )
     _check_program(result, "the gdb script", text, expected - EXTRA_LAUNCHES)
     stops = sum(1 for line in text.splitlines() if line.startswith("#0 "))
     if stops != expected:
@@ -163,8 +170,18 @@ def _modes(program: Path, work: Path) -> list[Mode]:
     def capture(*options: str) -> Callable[[int], tuple[list[str], Path | None]]:
         def command(n: int) -> tuple[list[str], Path | None]:
             output = work / f"capture{''.join(options).replace('--', '-')}-{n}.jsonl"
-            return [str(GPUSYM), "capture", "--jsonl", "-o", str(output), *options, "--",
-                    str(program), "loop", str(n)], output  # fmt: skip
+            return [
+                str(GPUSYM),
+                "capture",
+                "--jsonl",
+                "-o",
+                str(output),
+                *options,
+                "--",
+                str(program),
+                "loop",
+                str(n),
+            ], output
 
         return command
 
@@ -233,12 +250,17 @@ def measure(work: Path, rounds: int, launches: int, keep: bool = False) -> list[
                 times[(mode.key, n)].append(_run_once(mode, n, env))
     median = {key: statistics.median(values) for key, values in times.items()}
     alone = median[("alone", launches)] - median[("alone", 0)]
-    per_launch = {mode.key: (median[(mode.key, launches)] - median[(mode.key, 0)] - alone) / launches
-                  for mode in modes if mode.key != "alone"}  # fmt: skip
+    per_launch = {
+        mode.key: (median[(mode.key, launches)] - median[(mode.key, 0)] - alone) / launches
+        for mode in modes
+        if mode.key != "alone"
+    }
 
-    print(f"capture_kernels loop {launches} ({launches + EXTRA_LAUNCHES} launches) and loop 0 "
-          f"({EXTRA_LAUNCHES} launches), gpusym build -g ({seconds:.1f} s to build); "
-          f"medians of {rounds} runs each")  # fmt: skip
+    print(
+        f"capture_kernels loop {launches} ({launches + EXTRA_LAUNCHES} launches) and loop 0 "
+        f"({EXTRA_LAUNCHES} launches), gpusym build -g ({seconds:.1f} s to build); "
+        f"medians of {rounds} runs each"
+    )
     headers = ("mode", f"N={launches}", "N=0", "per launch", "gdb script / this")
     rows = []
     for mode in modes:
@@ -267,12 +289,17 @@ def measure(work: Path, rounds: int, launches: int, keep: bool = False) -> list[
     else:  # at or below zero: within the noise of the measurement
         ratio, ratio_text = float("inf"), f"capture's overhead within the noise ({ms(capture, 3)})"
     return [
-        verdict(ratio >= BAR_RATIO, f"capture with backtraces at least {BAR_RATIO:.0f}x faster per launch than "
-                                     f"the plain gdb script: {ms(capture, 3)} vs {ms(gdb, 3)}, {ratio_text}"),
+        verdict(
+            ratio >= BAR_RATIO,
+            f"capture with backtraces at least {BAR_RATIO:.0f}x faster per launch than "
+            f"the plain gdb script: {ms(capture, 3)} vs {ms(gdb, 3)}, {ratio_text}",
+        ),
         verdict(ratio >= AIM_RATIO, f"  aim: at least {AIM_RATIO:.0f}x ({ratio_text})"),
-        verdict(counting < COUNTING_BAR_S, f"counting only (--no-backtraces) under {ms(COUNTING_BAR_S, 3)} "
-                                            f"per launch: {ms(counting, 3)}"),
-    ]  # fmt: skip
+        verdict(
+            counting < COUNTING_BAR_S,
+            f"counting only (--no-backtraces) under {ms(COUNTING_BAR_S, 3)} per launch: {ms(counting, 3)}",
+        ),
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -283,7 +310,9 @@ def main(argv: list[str] | None = None) -> int:
     options = parser.parse_args(argv)
     if options.rounds < 1 or options.launches < 1:
         parser.error("--rounds and --launches take at least 1")
-    if not preamble("capture_speed", "per-launch overhead of gpusym capture against a plain gdb script, from the same run"):
+    if not preamble(
+        "capture_speed", "per-launch overhead of gpusym capture against a plain gdb script, from the same run"
+    ):
         return 1
     started = time.perf_counter()
     try:

@@ -54,6 +54,7 @@ import time
 from pathlib import Path
 
 from harness import GPUSYM, REPO, CouldNotRun, ms, preamble, verdict, work_directory  # noqa: E402 (a sibling)
+
 from text_tables import table_lines
 
 EXTENSION = REPO / "gdbext" / "gpusym_gdb.py"
@@ -131,8 +132,13 @@ class Table:
 
     def print(self) -> None:
         print(self.title)
-        print("\n".join(table_lines([("figure", "median", "baseline", "ratio", "baseline is"), *self.rows], "lrrrl",
-                                     indent="  ")))  # fmt: skip
+        print(
+            "\n".join(
+                table_lines(
+                    [("figure", "median", "baseline", "ratio", "baseline is"), *self.rows], "lrrrl", indent="  "
+                )
+            )
+        )
 
 
 # --------------------------------------------------------------------------
@@ -168,14 +174,19 @@ def measure_load(work: Path, rounds: int) -> list[str]:
         inside_cold.append(_load_once(cold)[0])
     table = Table(f"1. Loading the extension ({rounds} fresh gdb processes each)")
     idle = _median(nothing)
-    table.add("source gpusym_gdb.py, timed inside gdb", _median(inside), idle,
-              "gdb -batch -ex 'python pass', whole process")
+    table.add(
+        "source gpusym_gdb.py, timed inside gdb", _median(inside), idle, "gdb -batch -ex 'python pass', whole process"
+    )
     table.add("  the same without a bytecode cache", _median(inside_cold), idle, "the same")
     table.add("gdb -batch sourcing it, whole process", _median(whole), idle, "the same")
     table.print()
     load = _median(inside)
-    return [verdict(load < LOAD_WELL_UNDER_S, f"extension load {ms(load)}: well under {LOAD_TARGET_S} s "
-                                               f"(under {LOAD_WELL_UNDER_S} s)")]  # fmt: skip
+    return [
+        verdict(
+            load < LOAD_WELL_UNDER_S,
+            f"extension load {ms(load)}: well under {LOAD_TARGET_S} s (under {LOAD_WELL_UNDER_S} s)",
+        )
+    ]
 
 
 # --------------------------------------------------------------------------
@@ -206,12 +217,22 @@ def _many_kernels_source(kernels: int) -> str:
     lines += [f"__global__ void k{i}(float* p, int n) " + body % i for i in range(plain)]
     lines.append("template <int N> __global__ void tk(float* p, int n) { if (threadIdx.x < n) p[threadIdx.x] *= N; }")
     lines += [f"template __global__ void tk<{i}>(float*, int);" for i in range(templates)]
-    lines += ["}  // namespace gen", "", "int main() {", "  float* d;",
-              "  if (hipMalloc(&d, 64 * sizeof(float)) != hipSuccess) return 1;",
-              "  gen::k0<<<1, 64>>>(d, 64);", f"  gen::k{plain // 2}<<<1, 64>>>(d, 64);",
-              f"  gen::tk<{min(7, templates - 1)}><<<1, 64>>>(d, 64);",
-              "  if (hipDeviceSynchronize() != hipSuccess) return 1;", "  hipFree(d);",
-              '  printf("launched 3 of the kernels\\n");', "  return 0;", "}", ""]  # fmt: skip
+    lines += [
+        "}  // namespace gen",
+        "",
+        "int main() {",
+        "  float* d;",
+        "  if (hipMalloc(&d, 64 * sizeof(float)) != hipSuccess) return 1;",
+        "  gen::k0<<<1, 64>>>(d, 64);",
+        f"  gen::k{plain // 2}<<<1, 64>>>(d, 64);",
+        f"  gen::tk<{min(7, templates - 1)}><<<1, 64>>>(d, 64);",
+        "  if (hipDeviceSynchronize() != hipSuccess) return 1;",
+        "  hipFree(d);",
+        '  printf("launched 3 of the kernels\\n");',
+        "  return 0;",
+        "}",
+        "",
+    ]
     return "\n".join(lines)
 
 
@@ -220,8 +241,10 @@ def _build(arguments: list[str], what: str) -> float:
     result = subprocess.run([str(GPUSYM), "build", *arguments], capture_output=True, text=True, timeout=BUILD_TIMEOUT)
     seconds = time.perf_counter() - start
     if result.returncode != 0:
-        raise CouldNotRun(f"gpusym build {' '.join(arguments)} ({what}): exit status {result.returncode}\n"
-                          f"{(result.stdout + result.stderr)[-3000:]}")  # fmt: skip
+        raise CouldNotRun(
+            f"gpusym build {' '.join(arguments)} ({what}): exit status {result.returncode}\n"
+            f"{(result.stdout + result.stderr)[-3000:]}"
+        )
     return seconds
 
 
@@ -270,14 +293,27 @@ def _kbreak_plan(kernels: int) -> list[tuple[str, str]]:
 
 def _check_kbreak(results: dict, kernels: int) -> None:
     """That each timed command did what it is timed for."""
+
     def expect(key: str, pattern: str, field: str = "head") -> None:
         text = results[key][field] or ""
         if not re.search(pattern, text):
             raise CouldNotRun(f"{key}: expected /{pattern}/ in {field}, got: {results[key]}")
 
-    for key in ("break_first", "kbreak_first", "kbreak_second", "break_warm", "info_functions", "info_kernels",
-                "start", "break_running", "kbreak_running", "info_functions_running", "info_kernels_running",
-                "info_functions_again", "info_kernels_again"):  # fmt: skip
+    for key in (
+        "break_first",
+        "kbreak_first",
+        "kbreak_second",
+        "break_warm",
+        "info_functions",
+        "info_kernels",
+        "start",
+        "break_running",
+        "kbreak_running",
+        "info_functions_running",
+        "info_kernels_running",
+        "info_functions_again",
+        "info_kernels_again",
+    ):
         if results[key]["error"]:
             raise CouldNotRun(f"{key}: {results[key]['error']}")
     expect("kbreak_first", r"Breakpoint \d+: kernel gen::k\d+\(float\*, int\) .*pending")
@@ -309,17 +345,27 @@ def measure_kbreak(work: Path, rounds: int, kernels: int) -> list[str]:
             sessions.append(results)
         m = {key: _median([s[key]["seconds"] for s in sessions]) for key, _ in plan}
         flags = "-g" if debug else "no -g"
-        table = Table(f"2{'b' if debug else 'a'}. {kernels} kernels, gpusym build {flags} ({seconds:.1f} s to build, "
-                      f"{size / 1e6:.1f} MB), one gdb session each, {rounds} sessions")  # fmt: skip
+        table = Table(
+            f"2{'b' if debug else 'a'}. {kernels} kernels, gpusym build {flags} ({seconds:.1f} s to build, "
+            f"{size / 1e6:.1f} MB), one gdb session each, {rounds} sessions"
+        )
         first, later, stubs = "first plain break MANGLED", "later plain break MANGLED", "info functions __device_stub__"
         table.add("first kbreak (analyses the binary)", m["kbreak_first"], m["break_first"], first)
         table.add("second kbreak (analysis cached)", m["kbreak_second"], m["break_warm"], later)
         table.add("info kernels (all, static)", m["info_kernels"], m["info_functions"], stubs)
         table.add("kbreak with a typo (nearest names)", m["kbreak_typo"], m["break_warm"], later)
-        table.add("after start: kbreak (sets a location)", m["kbreak_running"], m["break_running"],
-                  "plain break MANGLED, after start")
-        table.add("after start: info kernels (+ launches)", m["info_kernels_running"], m["info_functions_running"],
-                  f"{stubs}, after start")
+        table.add(
+            "after start: kbreak (sets a location)",
+            m["kbreak_running"],
+            m["break_running"],
+            "plain break MANGLED, after start",
+        )
+        table.add(
+            "after start: info kernels (+ launches)",
+            m["info_kernels_running"],
+            m["info_functions_running"],
+            f"{stubs}, after start",
+        )
         table.add("  the same again", m["info_kernels_again"], m["info_functions_again"], "the same again")
         table.print()
         analysis = m["kbreak_first"] - m["kbreak_second"]
@@ -431,8 +477,10 @@ def measure_bt(work: Path, rounds: int, frames: int, repeat: int) -> list[str]:
         if "deep_kernel" not in runs[0]["kernel"]["text"]:
             raise CouldNotRun(f"{name}: not stopped in the kernel:\n{runs[0]['kernel']['text']}")
     if "[device gpusym" not in sessions["extension"][0]["kernel"]["text"]:
-        raise CouldNotRun(f"the extension's frame filter did not decorate the kernel's bt:\n"
-                          f"{sessions['extension'][0]['kernel']['text']}")  # fmt: skip
+        raise CouldNotRun(
+            f"the extension's frame filter did not decorate the kernel's bt:\n"
+            f"{sessions['extension'][0]['kernel']['text']}"
+        )
     stops = ("host", "kernel")
     m = {(name, stop): _median([r[stop]["seconds"] for r in runs]) for name, runs in sessions.items() for stop in stops}
     shown = {(name, stop): runs[0][stop]["frames"] for name, runs in sessions.items() for stop in stops}
@@ -448,10 +496,14 @@ def measure_bt(work: Path, rounds: int, frames: int, repeat: int) -> list[str]:
     added = m[("extension", "host")] - m[("plain", "host")]
     own = m[("extension", "host")] - m[("noop", "host")]
     kernel_added = m[("extension", "kernel")] - m[("plain", "kernel")]
-    host_text = (f"bt of {frames} host frames: the extension adds {ms(added)} per bt ({ms(own)} of its own beyond "
-                 f"any frame filter): not noticeably slower (under {ms(NOTICEABLE_S)})")  # fmt: skip
-    kernel_text = (f"bt in a kernel: the extension adds {ms(kernel_added)} per bt, unwinding to the recorded launch "
-                   f"stack (under {ms(NOTICEABLE_S)}; informative)")  # fmt: skip
+    host_text = (
+        f"bt of {frames} host frames: the extension adds {ms(added)} per bt ({ms(own)} of its own beyond "
+        f"any frame filter): not noticeably slower (under {ms(NOTICEABLE_S)})"
+    )
+    kernel_text = (
+        f"bt in a kernel: the extension adds {ms(kernel_added)} per bt, unwinding to the recorded launch "
+        f"stack (under {ms(NOTICEABLE_S)}; informative)"
+    )
     return [verdict(added < NOTICEABLE_S, host_text), verdict(kernel_added < NOTICEABLE_S, kernel_text)]
 
 
@@ -525,8 +577,12 @@ def measure_lane_breakpoint(work: Path, rounds: int) -> list[str]:
     table.add("kbreak -block 200 -thread 17 (one stop)", kbreak, none, "no breakpoint")
     table.add("break on the kernel, same lane condition", plain, none, "no breakpoint")
     table.print()
-    return [verdict(kbreak <= 2 * none, f"a one-lane breakpoint: the run takes {kbreak / none:.1f}x the run "
-                                        "without it (at most 2x)")]  # fmt: skip
+    return [
+        verdict(
+            kbreak <= 2 * none,
+            f"a one-lane breakpoint: the run takes {kbreak / none:.1f}x the run without it (at most 2x)",
+        )
+    ]
 
 
 # --------------------------------------------------------------------------

@@ -137,10 +137,13 @@ def spawn(command: list[str | Path], *, capture: bool = False, tree: bool = Fals
     memory of it and its descendants together."""
     with tempfile.TemporaryFile() as errors, tempfile.TemporaryDirectory(prefix="gpusym-bench-run-") as temporary:
         figures = Path(temporary, "figures.json")
-        process = subprocess.Popen([sys.executable, "-c", _MEASURE, figures, "tree" if tree else "-", *command],
-                                   stdin=subprocess.DEVNULL,
-                                   stdout=subprocess.PIPE if capture else subprocess.DEVNULL, stderr=errors,
-                                   start_new_session=True)  # fmt: skip
+        process = subprocess.Popen(
+            [sys.executable, "-c", _MEASURE, figures, "tree" if tree else "-", *command],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE if capture else subprocess.DEVNULL,
+            stderr=errors,
+            start_new_session=True,
+        )
         try:
             stdout, _ = process.communicate(timeout=STEP_TIMEOUT)
         except subprocess.TimeoutExpired:
@@ -174,8 +177,9 @@ class Facts:
 
     def summary(self) -> str:
         targets = len({t for t, _ in self.pairs})
-        text = (f"{len(self.pairs)} (target, kernel) pairs in {targets} targets, {self.stubs} stubs, "
-                f"{self.handles} handles")  # fmt: skip
+        text = (
+            f"{len(self.pairs)} (target, kernel) pairs in {targets} targets, {self.stubs} stubs, {self.handles} handles"
+        )
         return text + (f"; could not read {', '.join(self.unreadable)}" if self.unreadable else "")
 
 
@@ -236,8 +240,17 @@ def llvm_pipeline(library: Path, workdir: Path) -> tuple[Facts, float, int]:
             continue
         target = bundle_id.split("-", 5)[5]
         code_object = workdir / f"{target.replace(':', '_')}.co"
-        unbundled = step([BUNDLER, "--unbundle", "--type=o", f"--input={bundle}", f"--targets={bundle_id}",
-                          f"--output={code_object}"], allow_failure=True)  # fmt: skip
+        unbundled = step(
+            [
+                BUNDLER,
+                "--unbundle",
+                "--type=o",
+                f"--input={bundle}",
+                f"--targets={bundle_id}",
+                f"--output={code_object}",
+            ],
+            allow_failure=True,
+        )
         if unbundled.status != 0:
             facts.unreadable.append(target)
             continue
@@ -267,8 +280,12 @@ def pyelftools_loop(library: str) -> dict:
 
     with open(library, "rb") as stream:
         elf = ELFFile(stream)
-        host = [(s.name, s["st_info"]["type"]) for section in elf.iter_sections()
-                if isinstance(section, SymbolTableSection) for s in section.iter_symbols()]  # fmt: skip
+        host = [
+            (s.name, s["st_info"]["type"])
+            for section in elf.iter_sections()
+            if isinstance(section, SymbolTableSection)
+            for s in section.iter_symbols()
+        ]
         bundle = elf.get_section_by_name(".hip_fatbin").data()
     pairs = set()
     for entry in wheels.bundle_entries(bundle):
@@ -339,15 +356,18 @@ def _verdict(ok: bool) -> str:
 
 
 def _scaling(one: Series, many: Series) -> str:
-    return (f"-j {JOBS} against -j 1: {many.median / one.median:.2f}x the time "
-            f"(median {many.median:.2f} s against {one.median:.2f} s)")  # fmt: skip
+    return (
+        f"-j {JOBS} against -j 1: {many.median / one.median:.2f}x the time "
+        f"(median {many.median:.2f} s against {one.median:.2f} s)"
+    )
 
 
 def _methods_table(repeat: int, methods: list[tuple[str, Series, str]]) -> str:
     """Each method's median and least time, peak memory and what it found."""
     header = (f"method ({repeat} runs)", "median s", "min s", "peak MB", "facts")
-    rows = [(label, f"{s.median:.2f}", f"{min(s.seconds):.2f}", f"{s.peak_mb:.0f}", facts)
-            for label, s, facts in methods]  # fmt: skip
+    rows = [
+        (label, f"{s.median:.2f}", f"{min(s.seconds):.2f}", f"{s.peak_mb:.0f}", facts) for label, s, facts in methods
+    ]
     return "\n".join(table_lines([header, *rows], "lrrrl"))
 
 
@@ -360,8 +380,12 @@ def measure_library(repeat: int) -> int:
     except LookupError as error:
         raise CouldNotRun(str(error)) from None
     facts_a, binary = gpusym_facts(library)
-    facts_c = Facts(**{k: (set(map(tuple, v)) if k == "pairs" else v)
-                       for k, v in json.loads(pyelftools_once(library, capture=True).stdout).items()})  # fmt: skip
+    facts_c = Facts(
+        **{
+            k: (set(map(tuple, v)) if k == "pairs" else v)
+            for k, v in json.loads(pyelftools_once(library, capture=True).stdout).items()
+        }
+    )
     for line in _describe_library(wheel_path, library, binary):
         print(line)
     series = {"a": Series(), "a1": Series(), "b": Series(), "c": Series(), "d": Series()}
@@ -379,22 +403,30 @@ def measure_library(repeat: int) -> int:
             run = gpusym_once(library, output="--table")
             series["d"].add(run.seconds, run.max_rss)
     a, b, c, d = series["a"], series["b"], series["c"], series["d"]
-    methods = (("a", f"(a) gpusym query --json -j {JOBS}", facts_a), ("b", "(b) LLVM tools pipeline", facts_b),
-               ("c", "(c) pyelftools loop", facts_c), ("a1", "(a) with -j 1", facts_a),
-               ("d", "(d) gpusym query --table", facts_a))  # fmt: skip
+    methods = (
+        ("a", f"(a) gpusym query --json -j {JOBS}", facts_a),
+        ("b", "(b) LLVM tools pipeline", facts_b),
+        ("c", "(c) pyelftools loop", facts_c),
+        ("a1", "(a) with -j 1", facts_a),
+        ("d", "(d) gpusym query --table", facts_a),
+    )
     print()
     print(_methods_table(repeat, [(label, series[key], facts.summary()) for key, label, facts in methods]))
     missing = (facts_b.pairs | facts_c.pairs) - facts_a.pairs
     if missing:
-        print(f"warning: {len(missing)} (target, kernel) pairs the other methods see are not in gpusym's report, "
-              f"e.g. {sorted(missing)[:3]}")  # fmt: skip
+        print(
+            f"warning: {len(missing)} (target, kernel) pairs the other methods see are not in gpusym's report, "
+            f"e.g. {sorted(missing)[:3]}"
+        )
     ratio_b, ratio_c = a.median / b.median, a.median / c.median
     print(f"ratio a/b: {ratio_b:.3f}x  (bar <= {BAR_RATIO}x: {_verdict(ratio_b <= BAR_RATIO)})")
     print(f"ratio a/c: {ratio_c:.3f}x")
     print(f"scaling: {_scaling(series['a1'], a)}")
     ratio_table = d.median / a.median
-    print(f"ratio d/a: {ratio_table:.2f}x  (--table against --json, bar <= {BAR_TABLE_RATIO}x: "
-          f"{_verdict(ratio_table <= BAR_TABLE_RATIO)})")  # fmt: skip
+    print(
+        f"ratio d/a: {ratio_table:.2f}x  (--table against --json, bar <= {BAR_TABLE_RATIO}x: "
+        f"{_verdict(ratio_table <= BAR_TABLE_RATIO)})"
+    )
     return 0
 
 
@@ -423,8 +455,10 @@ def measure_cuda(repeat: int) -> int:
     ours = {(d["target"], d["symbol"]) for k in binary["kernels"] for d in k["device"] if d["code_object"] in cubins}
     theirs = _cuobjdump_pairs(checked([cuobjdump, "-symbols", library], capture=True).stdout.decode(errors="replace"))
     formats = ", ".join(f"{sum(c['format'] == f for c in binary['code_objects'])} {f}" for f in ("elf", "ptx"))
-    print(f"\nwheel:   {wheel_path.name}\nlibrary: cupy/cuda/thrust{SUFFIX} ({library.stat().st_size / 1e6:.1f} MB, "
-          f"{len(binary['code_objects'])} code objects: {formats}); {cuobjdump.parent.parent.parent.parent.name}")  # fmt: skip
+    print(
+        f"\nwheel:   {wheel_path.name}\nlibrary: cupy/cuda/thrust{SUFFIX} ({library.stat().st_size / 1e6:.1f} MB, "
+        f"{len(binary['code_objects'])} code objects: {formats}); {cuobjdump.parent.parent.parent.parent.name}"
+    )
     series = {"a": Series(), "a1": Series(), "d": Series()}
     for _ in range(repeat):  # interleaved
         run = gpusym_once(library)
@@ -433,11 +467,18 @@ def measure_cuda(repeat: int) -> int:
         series["d"].add(run.seconds, run.max_rss)
         run = gpusym_once(library, jobs=1)
         series["a1"].add(run.seconds, run.max_rss)
-    methods = (("a", f"(a) gpusym query --json -j {JOBS}", ours), ("d", "(d) cuobjdump -symbols", theirs),
-               ("a1", "(a) with -j 1", ours))  # fmt: skip
+    methods = (
+        ("a", f"(a) gpusym query --json -j {JOBS}", ours),
+        ("d", "(d) cuobjdump -symbols", theirs),
+        ("a1", "(a) with -j 1", ours),
+    )
     print()
-    print(_methods_table(repeat, [(label, series[key], f"{len(facts)} (arch, kernel) pairs in the cubins")
-                                  for key, label, facts in methods]))  # fmt: skip
+    print(
+        _methods_table(
+            repeat,
+            [(label, series[key], f"{len(facts)} (arch, kernel) pairs in the cubins") for key, label, facts in methods],
+        )
+    )
     if ours != theirs:
         print(f"warning: the pairs differ: {len(theirs - ours)} only cuobjdump's, {len(ours - theirs)} only gpusym's")
     ratio = series["a"].median / series["d"].median
@@ -457,16 +498,28 @@ def measure_memory() -> int:
     size = library.stat().st_size
     member = library.relative_to(wheel_path.parent / wheel_path.name.removesuffix(".whl"))
     fatbin = wheels.describe_elf_sections(library)[".hip_fatbin"][1]
-    print(f"\nwheel:   {wheel_path.name}\nlibrary: {member} ({size / 2**20:.0f} MiB; .hip_fatbin {fatbin / 2**20:.0f} MiB)")
+    print(
+        f"\nwheel:   {wheel_path.name}\nlibrary: {member} "
+        f"({size / 2**20:.0f} MiB; .hip_fatbin {fatbin / 2**20:.0f} MiB)"
+    )
     one = gpusym_once(library, jobs=1)
     many = gpusym_once(library, tree=True)
-    rows = ((f"-j 1", one.seconds, one.max_rss, "RSS of its one process"),
-            (f"-j {JOBS}", many.seconds, many.tree_rss, "RSS summed over it and its workers"),
-            (f"-j {JOBS}", many.seconds, many.tree_pss, "PSS summed (shared pages counted once)"))  # fmt: skip
-    cells = [(label, f"{seconds:.1f}", f"{peak / 2**20:.0f}", f"{peak / size:.2f}x", what)
-             for label, seconds, peak, what in rows]  # fmt: skip
-    print("\n".join(table_lines([("gpusym query --json (1 run each)", "s", "peak MiB", "x size", "what the peak is"),
-                                 *cells], "lrrrl")))  # fmt: skip
+    rows = (
+        ("-j 1", one.seconds, one.max_rss, "RSS of its one process"),
+        (f"-j {JOBS}", many.seconds, many.tree_rss, "RSS summed over it and its workers"),
+        (f"-j {JOBS}", many.seconds, many.tree_pss, "PSS summed (shared pages counted once)"),
+    )
+    cells = [
+        (label, f"{seconds:.1f}", f"{peak / 2**20:.0f}", f"{peak / size:.2f}x", what)
+        for label, seconds, peak, what in rows
+    ]
+    print(
+        "\n".join(
+            table_lines(
+                [("gpusym query --json (1 run each)", "s", "peak MiB", "x size", "what the peak is"), *cells], "lrrrl"
+            )
+        )
+    )
     for label, peak in (("-j 1", one.max_rss), (f"-j {JOBS}, RSS summed", many.tree_rss)):
         print(f"peak memory {label}: {peak / size:.2f}x the file  (bar <= {BAR_MEMORY}x: {_verdict(peak <= size)})")
     print(f"scaling: -j {JOBS} against -j 1: {many.seconds / one.seconds:.2f}x the time")
@@ -488,15 +541,21 @@ def measure_files_per_second(repeat: int) -> int:
             program = programs[number % len(programs)]
             shutil.copy2(program, directory / f"{number:02d}-{program.name}")
         total_mb = sum(p.stat().st_size for p in directory.iterdir()) / 1e6
-        print(f"\n{SAMPLE_FILES} sample programs ({', '.join(p.name for p in programs)}; {total_mb:.1f} MB), "
-              f"gpusym query --json -r DIR, {repeat} runs:")  # fmt: skip
+        print(
+            f"\n{SAMPLE_FILES} sample programs ({', '.join(p.name for p in programs)}; {total_mb:.1f} MB), "
+            f"gpusym query --json -r DIR, {repeat} runs:"
+        )
         rates = {}
         for jobs in (2, 1):
-            times = [checked([*wheels.gpusym_command(), "query", "--json", "-j", str(jobs), "-r", directory]).seconds
-                     for _ in range(repeat)]  # fmt: skip
+            times = [
+                checked([*wheels.gpusym_command(), "query", "--json", "-j", str(jobs), "-r", directory]).seconds
+                for _ in range(repeat)
+            ]
             rates[jobs] = SAMPLE_FILES / statistics.median(times)
-            print(f"  -j {jobs}: {rates[jobs]:7.1f} files/s (median {statistics.median(times):.2f} s, "
-                  f"min {min(times):.2f} s)")  # fmt: skip
+            print(
+                f"  -j {jobs}: {rates[jobs]:7.1f} files/s (median {statistics.median(times):.2f} s, "
+                f"min {min(times):.2f} s)"
+            )
         print(f"  -j 2 / -j 1: {rates[2] / rates[1]:.2f}x")
     return 0
 

@@ -28,7 +28,11 @@ OUT_DIR = Path("build/bench")
 
 # (figure, baseline, what the ratio means)
 COMPARISONS = [
-    ("launch_latency_us", "condvar_round_trip_us", "empty-kernel launch + synchronize vs a condition-variable round trip"),
+    (
+        "launch_latency_us",
+        "condvar_round_trip_us",
+        "empty-kernel launch + synchronize vs a condition-variable round trip",
+    ),
     ("launch_chevron_us", "launch_handle_us", "one launch queued with <<<>>> vs hipLaunchKernel on the handle"),
     ("alloc_free_us", "host_alloc_free_us", "hipMalloc + hipFree of 256 bytes (guarded) vs malloc + free"),
     ("vector_add_us", "vector_add_loop_us", "vector add of 2^24 floats, 256-thread blocks, vs a serial loop"),
@@ -53,15 +57,25 @@ def runtime_speed() -> int:
     figures = _figures(program)
     if figures is None:
         return 1
-    rows = [(figure, _value(figures[figure]), _value(figures[baseline]), f"{figures[figure] / figures[baseline]:.2f}x",
-             what) for figure, baseline, what in COMPARISONS]  # fmt: skip
+    rows = [
+        (
+            figure,
+            _value(figures[figure]),
+            _value(figures[baseline]),
+            f"{figures[figure] / figures[baseline]:.2f}x",
+            what,
+        )
+        for figure, baseline, what in COMPARISONS
+    ]
     print("\n".join(table_lines([("figure", "value", "baseline", "ratio", "what"), *rows], "lrrrl")))
     checked = _figures(program, {"GPUSYM_CHECK": "memcheck"})
     if checked is None:
         return 1
     print("\nThe kernels with memcheck on (GPUSYM_CHECK=memcheck), against the same run's figures without:")
-    rows = [(figure, _value(checked[figure]), _value(figures[figure]), f"{checked[figure] / figures[figure]:.2f}x")
-            for figure in CHECKED]  # fmt: skip
+    rows = [
+        (figure, _value(checked[figure]), _value(figures[figure]), f"{checked[figure] / figures[figure]:.2f}x")
+        for figure in CHECKED
+    ]
     print("\n".join(table_lines([("figure", "memcheck", "unchecked", "ratio"), *rows], "lrrr")))
     return 0
 
@@ -72,8 +86,9 @@ CHECKED = ["vector_add_us", "block_sum_us", "shuffle_sum_us"]
 
 def _figures(program: Path, environment: dict[str, str] | None = None) -> dict[str, float] | None:
     """The figures `program` prints, run with `environment` added to ours."""
-    result = subprocess.run([program], capture_output=True, text=True, timeout=600,
-                            env=dict(os.environ, **(environment or {})))  # fmt: skip
+    result = subprocess.run(
+        [program], capture_output=True, text=True, timeout=600, env=dict(os.environ, **(environment or {}))
+    )
     if result.returncode != 0:
         print(result.stdout + result.stderr, file=sys.stderr)
         return None

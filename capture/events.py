@@ -88,9 +88,14 @@ class Lane:
         if data is None:
             return None
         kernel = data.get("kernel")
-        return cls(data["dispatch"], data["block"], data["thread_index"],
-                   LaneKernel(kernel["name"], kernel["demangled"]) if kernel else None,
-                   data.get("grid"), data.get("block_dim"))  # fmt: skip
+        return cls(
+            data["dispatch"],
+            data["block"],
+            data["thread_index"],
+            LaneKernel(kernel["name"], kernel["demangled"]) if kernel else None,
+            data.get("grid"),
+            data.get("block_dim"),
+        )
 
 
 @dataclass(slots=True)
@@ -172,8 +177,14 @@ class StartEvent:
     schema: int = SCHEMA_VERSION
 
     def to_json(self) -> Json:
-        return {"event": self.KIND, "time_ns": self.time_ns, "schema": self.schema, "program": self.program,
-                "args": self.args, "gdb": self.gdb}  # fmt: skip
+        return {
+            "event": self.KIND,
+            "time_ns": self.time_ns,
+            "schema": self.schema,
+            "program": self.program,
+            "args": self.args,
+            "gdb": self.gdb,
+        }
 
 
 @dataclass(slots=True)
@@ -239,15 +250,29 @@ class ErrorEvent:
     kernel: KernelName | None = None
 
     def to_json(self) -> Json:
-        return {"event": self.KIND, "time_ns": self.time_ns, "call": self.call, "code": self.code, "name": self.name,
-                "thread": self.thread.to_json(), "kernel": self.kernel.to_json() if self.kernel else None,
-                "backtrace": self.backtrace}  # fmt: skip
+        return {
+            "event": self.KIND,
+            "time_ns": self.time_ns,
+            "call": self.call,
+            "code": self.code,
+            "name": self.name,
+            "thread": self.thread.to_json(),
+            "kernel": self.kernel.to_json() if self.kernel else None,
+            "backtrace": self.backtrace,
+        }
 
     @classmethod
     def from_json(cls, data: Json) -> ErrorEvent:
         kernel = data.get("kernel")
-        return cls(data["time_ns"], data["call"], data["code"], data["name"], HostThread.from_json(data["thread"]),
-                   data["backtrace"], KernelName(**kernel) if kernel else None)  # fmt: skip
+        return cls(
+            data["time_ns"],
+            data["call"],
+            data["code"],
+            data["name"],
+            HostThread.from_json(data["thread"]),
+            data["backtrace"],
+            KernelName(**kernel) if kernel else None,
+        )
 
 
 @dataclass(slots=True)
@@ -264,8 +289,13 @@ class CrashEvent:
     fault: Json | None = None  # README: memory, stack, assertion or abort
 
     def to_json(self) -> Json:
-        out: Json = {"event": self.KIND, "time_ns": self.time_ns, "signal": self.signal, "address": self.address,
-                     "thread": self.thread.to_json()}  # fmt: skip
+        out: Json = {
+            "event": self.KIND,
+            "time_ns": self.time_ns,
+            "signal": self.signal,
+            "address": self.address,
+            "thread": self.thread.to_json(),
+        }
         if self.lane is not None:
             out["lane"] = self.lane.to_json()
         if self.fault is not None:
@@ -274,8 +304,15 @@ class CrashEvent:
 
     @classmethod
     def from_json(cls, data: Json) -> CrashEvent:
-        return cls(data["time_ns"], data["signal"], data["address"], HostThread.from_json(data["thread"]),
-                   data["backtrace"], Lane.from_json(data.get("lane")), data.get("fault"))  # fmt: skip
+        return cls(
+            data["time_ns"],
+            data["signal"],
+            data["address"],
+            HostThread.from_json(data["thread"]),
+            data["backtrace"],
+            Lane.from_json(data.get("lane")),
+            data.get("fault"),
+        )
 
 
 @dataclass(slots=True)
@@ -388,8 +425,13 @@ class ProgramEnd:
     killed_by: str | None = None
 
     def to_json(self) -> Json:
-        return {"event": self.KIND, "time_ns": self.time_ns, "code": self.code, "signal": self.signal,
-                "killed_by": self.killed_by}  # fmt: skip
+        return {
+            "event": self.KIND,
+            "time_ns": self.time_ns,
+            "code": self.code,
+            "signal": self.signal,
+            "killed_by": self.killed_by,
+        }
 
     @classmethod
     def from_json(cls, data: Json) -> ProgramEnd:
@@ -417,8 +459,9 @@ class CaptureErrorEvent:
 Event = StartEvent | LaunchEvent | ErrorEvent | CrashEvent | KernelStopEvent | StopEvent | ExitEvent
 GdbEvent = SessionEvent | ErrorEvent | CrashEvent | KernelStopEvent | StopEvent | ProgramEnd | CaptureErrorEvent
 
-_GDB_EVENTS = {kind.KIND: kind for kind in (SessionEvent, ErrorEvent, CrashEvent, KernelStopEvent, ProgramEnd,
-                                            CaptureErrorEvent)}  # fmt: skip
+_GDB_EVENTS = {
+    kind.KIND: kind for kind in (SessionEvent, ErrorEvent, CrashEvent, KernelStopEvent, ProgramEnd, CaptureErrorEvent)
+}
 _GDB_EVENTS.update(dict.fromkeys(StopEvent.KINDS, StopEvent))
 
 

@@ -30,5 +30,6 @@ def _compiler() -> str:
 def library_path(verbose: bool = False) -> Path:
     """``libgpusym_capture.so``, built if it is not in the cache yet.
     Raises native_build.BuildError, toolchain.ToolMissing."""
-    return native_build.shared_library(INTERPOSER, [SOURCE], flags=_FLAGS, libs=_LIBS, compiler=_compiler(),
-                                       verbose=verbose)  # fmt: skip
+    return native_build.shared_library(
+        INTERPOSER, [SOURCE], flags=_FLAGS, libs=_LIBS, compiler=_compiler(), verbose=verbose
+    )

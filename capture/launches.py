@@ -22,15 +22,31 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from capture.events import (Configuration, ErrorEvent, Frame, HostThread, KernelLaunches, KernelName, LaunchEvent,
-                            Refusal)
+
+from capture.events import (
+    Configuration,
+    ErrorEvent,
+    Frame,
+    HostThread,
+    KernelLaunches,
+    KernelName,
+    LaunchEvent,
+    Refusal,
+)
 from capture.records import Function, KernelObject, Launch, Modules, Record, Result, Thread
 from symbols.demangle import demangle
 from symbols.mangling import parse_stub
 from symbols.symbolize import HostFrame, Symbolizer
 
-ENTRY_POINTS = ("hipLaunchKernel", "hipExtLaunchKernel", "hipLaunchCooperativeKernel", "hipModuleLaunchKernel",
-                "cudaLaunchKernel", "__cudaLaunchKernel", "cudaLaunchKernelExC")
+ENTRY_POINTS = (
+    "hipLaunchKernel",
+    "hipExtLaunchKernel",
+    "hipLaunchCooperativeKernel",
+    "hipModuleLaunchKernel",
+    "cudaLaunchKernel",
+    "__cudaLaunchKernel",
+    "cudaLaunchKernelExC",
+)
 MODULE_LAUNCH = 3  # hipModuleLaunchKernel: the entry is a hipFunction_t, not a host handle
 KERNEL_OBJECT_LAUNCH = 5  # __cudaLaunchKernel: the entry is a cudaKernel_t
 #: How deep a launch's stub may be among its frames (nvcc's inline launch function before it).
@@ -167,12 +183,26 @@ class LaunchLog:
         api = ENTRY_POINTS[launch.entry_point] if launch.entry_point < len(ENTRY_POINTS) else "unknown"
         thread = HostThread(launch.tid, self.threads.get((launch.pid, launch.tid)))
         backtrace = [frame_json(frame) for frame in frames] if self.selection.backtraces and launch.detailed else None
-        return LaunchEvent(launch.time_ns, launch.pid, launch.seq, kernel, launch.entry, api, self._via(launch, frames),
-                           list(launch.grid), list(launch.block), launch.shmem, launch.stream, launch.device, thread,
-                           backtrace)  # fmt: skip
+        return LaunchEvent(
+            launch.time_ns,
+            launch.pid,
+            launch.seq,
+            kernel,
+            launch.entry,
+            api,
+            self._via(launch, frames),
+            list(launch.grid),
+            list(launch.block),
+            launch.shmem,
+            launch.stream,
+            launch.device,
+            thread,
+            backtrace,
+        )
 
-    def _complete(self, launch: Launch, event: LaunchEvent | None, result: Result | None,
-                  reported: list[ErrorEvent]) -> list[LaunchEvent | ErrorEvent]:
+    def _complete(
+        self, launch: Launch, event: LaunchEvent | None, result: Result | None, reported: list[ErrorEvent]
+    ) -> list[LaunchEvent | ErrorEvent]:
         """Counts the launch by its `result` (None: its call never returned);
         its event, when sampled, and an error event when it was refused."""
         if event is None:
@@ -221,19 +251,29 @@ class LaunchLog:
     @staticmethod
     def _reported(launch: Launch, result: Result, reported: list[ErrorEvent]) -> bool:
         """Whether gdb stopped in this very call and said so already."""
-        return any(error.thread.tid == result.tid and launch.time_ns <= error.time_ns <= result.time_ns
-                   for error in reported)  # fmt: skip
+        return any(
+            error.thread.tid == result.tid and launch.time_ns <= error.time_ns <= result.time_ns for error in reported
+        )
 
     @staticmethod
     def _failure(event: LaunchEvent, result: Result) -> ErrorEvent:
-        return ErrorEvent(result.time_ns, event.api, result.result, result.name, event.thread, event.backtrace or [],
-                          event.kernel)  # fmt: skip
+        return ErrorEvent(
+            result.time_ns, event.api, result.result, result.name, event.thread, event.backtrace or [], event.kernel
+        )
 
     def summary(self) -> list[KernelLaunches]:
         """Launch counts per kernel (refused launches apart), most launched first."""
-        return [KernelLaunches(count.name, count.demangled or key, count.launches, count.refused,
-                               _configurations(count.configurations), _configurations(count.refused_configurations))
-                for key, count in sorted(self.counts.items(), key=lambda item: -item[1].launches)]  # fmt: skip
+        return [
+            KernelLaunches(
+                count.name,
+                count.demangled or key,
+                count.launches,
+                count.refused,
+                _configurations(count.configurations),
+                _configurations(count.refused_configurations),
+            )
+            for key, count in sorted(self.counts.items(), key=lambda item: -item[1].launches)
+        ]
 
 
 def _configurations(counted: Counter) -> list[Configuration]:

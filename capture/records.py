@@ -29,7 +29,6 @@ _FUNCTION = struct.Struct("<QII")  # entry, name length, module length; both tex
 _KERNEL = struct.Struct("<QQ")  # kernel object, host function
 
 
-
 @dataclass(slots=True)
 class Record:
     time_ns: int  # CLOCK_MONOTONIC
@@ -173,9 +172,20 @@ def encode(record: Launch | Result | Modules | Thread) -> bytes:
     """The bytes of `record` as the interposer writes it."""
     if isinstance(record, Launch):
         kind = LAUNCH
-        payload = _LAUNCH.pack(record.entry, *record.grid, *record.block, record.shmem, record.stream, record.device,
-                               record.entry_point, record.seq, record.index, len(record.frames), record.detailed)
-        payload += struct.pack(f"<{len(record.frames)}Q", *record.frames)  # fmt: skip
+        payload = _LAUNCH.pack(
+            record.entry,
+            *record.grid,
+            *record.block,
+            record.shmem,
+            record.stream,
+            record.device,
+            record.entry_point,
+            record.seq,
+            record.index,
+            len(record.frames),
+            record.detailed,
+        )
+        payload += struct.pack(f"<{len(record.frames)}Q", *record.frames)
     elif isinstance(record, Result):
         kind, name = RESULT, (record.name or "").encode()
         payload = _RESULT.pack(record.seq, record.result, len(name)) + _padded(name)

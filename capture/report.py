@@ -12,8 +12,18 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from capture.events import (Configuration, CrashEvent, ErrorEvent, Event, ExitEvent, Frame, LaunchEvent, StartEvent,
-                            StopEvent, ThreadStack)
+from capture.events import (
+    Configuration,
+    CrashEvent,
+    ErrorEvent,
+    Event,
+    ExitEvent,
+    Frame,
+    LaunchEvent,
+    StartEvent,
+    StopEvent,
+    ThreadStack,
+)
 from symbols.lookup import qualified_name
 
 #: Lines of the program's stdout and stderr shown (the last ones).
@@ -61,15 +71,21 @@ def _where(frames: list[Frame], call: str) -> str:
     frames = frames[own[-1] + 1 :] if own else frames
     for frame in frames:
         if frame.get("file") and frame.get("line"):
-            return f"{qualified_name(frame.get('function') or '??')} at {frame['file'].rsplit('/', 1)[-1]}:{frame['line']}"
+            return (
+                f"{qualified_name(frame.get('function') or '??')} at {frame['file'].rsplit('/', 1)[-1]}:{frame['line']}"
+            )
     return (frames[0].get("function") or "??") if frames else ""
 
 
 def _configurations(configurations: list[Configuration], note: str) -> list[str]:
     """The three most frequent, with their launches when there are more."""
-    return [f"{_dim3(c.grid)}×{_dim3(c.block)}" + (f" {c.shared_mem} B" if c.shared_mem else "")
-            + (f" ({c.launches})" if len(configurations) > 1 else "") + note
-            for c in configurations[:3]]  # fmt: skip
+    return [
+        f"{_dim3(c.grid)}×{_dim3(c.block)}"
+        + (f" {c.shared_mem} B" if c.shared_mem else "")
+        + (f" ({c.launches})" if len(configurations) > 1 else "")
+        + note
+        for c in configurations[:3]
+    ]
 
 
 def _launches(exit_event: ExitEvent, events: list[Event]) -> Table:
@@ -85,8 +101,9 @@ def _launches(exit_event: ExitEvent, events: list[Event]) -> Table:
     table.add_column("grid × block", overflow="fold")
     table.add_column("first launched from", overflow="fold")
     for row in exit_event.kernels:
-        configurations = ", ".join(_configurations(row.configurations, "")
-                                   + _configurations(row.refused_configurations, " refused"))
+        configurations = ", ".join(
+            _configurations(row.configurations, "") + _configurations(row.refused_configurations, " refused")
+        )
         launch = first.get(row.kernel or "")
         where = _where(launch.backtrace or [], launch.api) if launch else ""
         count = f"{row.launches}" + (f"\n{row.refused} refused" if row.refused else "")
@@ -103,8 +120,10 @@ def _errors(errors: list[ErrorEvent]) -> Table:
     table.add_column("call: error", min_width=max(max(len(e.call) + 1, len(e.name or "")) for e in shown))
     table.add_column("called from", overflow="fold")
     for error in shown:
-        table.add_row(f"{error.call}:\n{error.name} ({error.code})",
-                      f"{_where(error.backtrace, error.call)}\nthread {error.thread.tid}")  # fmt: skip
+        table.add_row(
+            f"{error.call}:\n{error.name} ({error.code})",
+            f"{_where(error.backtrace, error.call)}\nthread {error.thread.tid}",
+        )
     return table
 
 
@@ -113,8 +132,9 @@ def _lane_text(event: CrashEvent | ThreadStack) -> str:
     if lane is None:
         return ""
     kernel = lane.kernel.demangled if lane.kernel else "a kernel"
-    return (f"in kernel {kernel}, block {_dim3(lane.block)} thread {_dim3(lane.thread_index)}"
-            f" of dispatch {lane.dispatch}")  # fmt: skip
+    return (
+        f"in kernel {kernel}, block {_dim3(lane.block)} thread {_dim3(lane.thread_index)} of dispatch {lane.dispatch}"
+    )
 
 
 def _crash(event: CrashEvent) -> Panel:
@@ -126,8 +146,12 @@ def _crash(event: CrashEvent) -> Panel:
         head += f"\n{lane}"
     if event.fault:
         head += f"\n{event.fault['description']}"
-    return Panel(Group(Text(head, style="bold"), _stack(event.backtrace)), title="First crash",
-                 title_align="left", border_style="red")  # fmt: skip
+    return Panel(
+        Group(Text(head, style="bold"), _stack(event.backtrace)),
+        title="First crash",
+        title_align="left",
+        border_style="red",
+    )
 
 
 def _stopped(event: StopEvent) -> Panel:
@@ -172,8 +196,7 @@ def render(events: list[Event], console: Console) -> None:
     exit_event = events[-1]
     assert isinstance(exit_event, ExitEvent)
     title = " ".join([_shown(start.program), *start.args]) if start else "program"
-    console.print(Text(f"gpusym capture: {title}: {_status(exit_event)} after {exit_event.duration_s} s",
-                       style="bold"))  # fmt: skip
+    console.print(Text(f"gpusym capture: {title}: {_status(exit_event)} after {exit_event.duration_s} s", style="bold"))
     if exit_event.launches or exit_event.kernels:
         console.print(_launches(exit_event, events))
     errors = [e for e in events if isinstance(e, ErrorEvent)]

@@ -37,8 +37,17 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 REGRESSIONS = REPO / "fuzz" / "regressions"
-TARGETS = ["elf", "offload_bundle", "compressed_bundle", "offload_binary", "nv_fatbin", "amdgpu_metadata",
-           "device_code", "names", "analyze"]  # fmt: skip
+TARGETS = [
+    "elf",
+    "offload_bundle",
+    "compressed_bundle",
+    "offload_binary",
+    "nv_fatbin",
+    "amdgpu_metadata",
+    "device_code",
+    "names",
+    "analyze",
+]
 _STAT = re.compile(r"^stat::(\w+):\s+(\d+)", re.M)
 _WRITTEN = re.compile(r"Test unit written to (\S+)")
 
@@ -66,13 +75,23 @@ def fuzz(target: str, seconds: float, out: Path, seeds: Path, timeout: int, rss_
     corpus.mkdir(parents=True, exist_ok=True)
     findings.mkdir(parents=True, exist_ok=True)
     inputs = [corpus] + [d for d in (seeds / target, REGRESSIONS / target) if d.is_dir()]
-    command = [sys.executable, "-m", "fuzz.worker", target, f"-max_total_time={max(1, round(seconds))}",
-               f"-timeout={timeout}", f"-rss_limit_mb={rss_limit_mb}", f"-artifact_prefix={findings}/",
-               "-print_final_stats=1", *map(str, inputs)]  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "fuzz.worker",
+        target,
+        f"-max_total_time={max(1, round(seconds))}",
+        f"-timeout={timeout}",
+        f"-rss_limit_mb={rss_limit_mb}",
+        f"-artifact_prefix={findings}/",
+        "-print_final_stats=1",
+        *map(str, inputs),
+    ]
     started = time.monotonic()
     try:
-        process = subprocess.run(command, cwd=REPO, capture_output=True, text=True, errors="replace",
-                                 timeout=seconds + timeout + 300)  # fmt: skip
+        process = subprocess.run(
+            command, cwd=REPO, capture_output=True, text=True, errors="replace", timeout=seconds + timeout + 300
+        )
     except subprocess.TimeoutExpired:
         return Result(target, time.monotonic() - started, problem="the fuzzer did not stop on time")
     result = Result(target, time.monotonic() - started)
@@ -93,8 +112,12 @@ def fuzz(target: str, seconds: float, out: Path, seeds: Path, timeout: int, rss_
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m fuzz.run", description=__doc__.split("\n\n")[0])
     parser.add_argument("targets", nargs="*", metavar="TARGET", help=f"some of: {', '.join(TARGETS)} (default: all)")
-    parser.add_argument("--seconds", type=float, default=float(os.environ.get("FUZZ_SECONDS", 300)),
-                        help="per target (default: $FUZZ_SECONDS or 300)")  # fmt: skip
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=float(os.environ.get("FUZZ_SECONDS", 300)),
+        help="per target (default: $FUZZ_SECONDS or 300)",
+    )
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="targets fuzzed at once")
     parser.add_argument("--out", type=Path, default=REPO / "build" / "fuzz", help="corpus, findings, summary")
     parser.add_argument("--timeout", type=int, default=10, help="seconds one input may take")
@@ -117,16 +140,21 @@ def main(argv: list[str] | None = None) -> int:
     seed_dir = Path(tempfile.mkdtemp(prefix="gpusym-fuzz-"))
     try:
         count = seed_maker.write(seed_dir, nvcc=not args.no_nvcc)
-        print(f"fuzz: {count} seeds; {len(targets)} targets, {args.seconds:g} s each, {args.jobs} at a time", flush=True)
+        print(
+            f"fuzz: {count} seeds; {len(targets)} targets, {args.seconds:g} s each, {args.jobs} at a time", flush=True
+        )
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            results = list(pool.map(lambda t: fuzz(t, args.seconds, args.out, seed_dir, args.timeout,
-                                                   args.rss_limit_mb), targets))  # fmt: skip
+            results = list(
+                pool.map(lambda t: fuzz(t, args.seconds, args.out, seed_dir, args.timeout, args.rss_limit_mb), targets)
+            )
     finally:
         shutil.rmtree(seed_dir, ignore_errors=True)
     for result in results:
         status = "ok" if result.ok else (f"{len(result.findings)} finding(s)" if result.findings else "FAILED")
-        print(f"{result.target:18} {result.executions:>10,} executions {result.executions_per_second:>7,}/s"
-              f"  corpus {result.corpus:>5}  peak {result.peak_rss_mb:>4} MB  {status}")  # fmt: skip
+        print(
+            f"{result.target:18} {result.executions:>10,} executions {result.executions_per_second:>7,}/s"
+            f"  corpus {result.corpus:>5}  peak {result.peak_rss_mb:>4} MB  {status}"
+        )
         for finding in result.findings:
             print(f"  input: {finding}")
             print(f"  reproduce: python -m fuzz.worker {result.target} {finding}")

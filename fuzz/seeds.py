@@ -30,8 +30,16 @@ REPO = Path(__file__).resolve().parent.parent
 GPUSYM = Path(sys.executable).parent / "gpusym"
 SAMPLE = REPO / "sample_apps/programs/templates/templates.hip"
 CONTAINERS = REPO / "tests/programs/containers"
-HIP = ["clang++-19", "-x", "hip", "-nogpuinc", "-nogpulib", f"-I{REPO / 'sample_apps/runtime/include'}",
-       "--offload-arch=gfx90a", "-O1"]  # fmt: skip
+HIP = [
+    "clang++-19",
+    "-x",
+    "hip",
+    "-nogpuinc",
+    "-nogpulib",
+    f"-I{REPO / 'sample_apps/runtime/include'}",
+    "--offload-arch=gfx90a",
+    "-O1",
+]
 # A CUDA source that needs no CUDA headers, for clang's PTX.
 PTX_SOURCE = """
 #define __global__ __attribute__((global))
@@ -66,8 +74,10 @@ def _run(command: list[str | Path], cwd: Path) -> bool:
         print(f"seeds: {command[0]}: {error}; its seeds are left out", file=sys.stderr)
         return False
     if result.returncode != 0:
-        print(f"seeds: {' '.join(map(str, command))} failed; its seeds are left out\n{result.stderr[-2000:]}",
-              file=sys.stderr)  # fmt: skip
+        print(
+            f"seeds: {' '.join(map(str, command))} failed; its seeds are left out\n{result.stderr[-2000:]}",
+            file=sys.stderr,
+        )
         return False
     return True
 
@@ -129,8 +139,23 @@ def real(seeds: Seeds, work: Path, *, nvcc: bool) -> None:
             seeds.add("offload_binary analyze", "new-driver.llvm.offloading", offloading)
     (work / "ptx.cu").write_text(PTX_SOURCE)
     ptx = work / "clang.ptx"
-    if _run(["clang++-19", "-x", "cuda", "--cuda-gpu-arch=sm_80", "--cuda-device-only", "-S", "-nocudainc",
-             "-nocudalib", "-O1", work / "ptx.cu", "-o", ptx], work):  # fmt: skip
+    if _run(
+        [
+            "clang++-19",
+            "-x",
+            "cuda",
+            "--cuda-gpu-arch=sm_80",
+            "--cuda-device-only",
+            "-S",
+            "-nocudainc",
+            "-nocudalib",
+            "-O1",
+            work / "ptx.cu",
+            "-o",
+            ptx,
+        ],
+        work,
+    ):
         text = ptx.read_bytes()
         seeds.add("device_code", "clang.ptx", text)
         fatbin = nv_fatbin.write([(1, 80, text, False), (1, 80, text, True)])
@@ -147,7 +172,9 @@ def real(seeds: Seeds, work: Path, *, nvcc: bool) -> None:
                     seeds.add("nv_fatbin analyze", f"{name}.nv_fatbin", fatbin)
                     for index, entry in enumerate(nv_fatbin.read_entries(fatbin)):
                         if entry.kind == "cubin" and not entry.compressed:  # .nv.info: kernels' parameters
-                            _code_object(seeds, f"{name}.cubin{index}", fatbin[entry.offset : entry.offset + entry.size])
+                            _code_object(
+                                seeds, f"{name}.cubin{index}", fatbin[entry.offset : entry.offset + entry.size]
+                            )
 
 
 def written(seeds: Seeds) -> None:
@@ -164,8 +191,15 @@ def written(seeds: Seeds) -> None:
         seeds.add("elf analyze", f"program-{label}", crafted.hip_program(["axpy", "scale"], **elf))
         seeds.add("elf device_code analyze", f"amdgpu-{label}", crafted.amdgpu_code_object(kernels, **elf))
         seeds.add("elf device_code analyze", f"sim-{label}", crafted.sim_code_object(kernels, **elf))
-    for index, name in enumerate(["_Z3foov.cold.1", "_ZL4sfooPi.intern.faf0d31dde65e436", "_Z3fooPi.kd",
-                                  "_Z22__device_stub__Z3fooPiPi", "__nv_static_21__4dd20304_4_a_cu__Z3fooPi"]):  # fmt: skip
+    for index, name in enumerate(
+        [
+            "_Z3foov.cold.1",
+            "_ZL4sfooPi.intern.faf0d31dde65e436",
+            "_Z3fooPi.kd",
+            "_Z22__device_stub__Z3fooPiPi",
+            "__nv_static_21__4dd20304_4_a_cu__Z3fooPi",
+        ]
+    ):
         seeds.add("names", f"written-name{index}", name.encode())
 
 

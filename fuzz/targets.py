@@ -19,7 +19,15 @@ import json
 import struct
 from typing import Callable
 
-from symbols import amdgpu_metadata, compressed_bundle, device_code, llvm_demangle, nv_fatbin, offload_binary, offload_bundle
+from symbols import (
+    amdgpu_metadata,
+    compressed_bundle,
+    device_code,
+    llvm_demangle,
+    nv_fatbin,
+    offload_binary,
+    offload_bundle,
+)
 from symbols.analysis import analyze_data
 from symbols.containers import MAX_RATIO
 from symbols.demangle import demangle

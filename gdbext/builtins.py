@@ -21,11 +21,19 @@ from gdbext.device_frames import is_device
 from gdbext.runtime_state import lane, wave_size
 
 #: The built-in's name -> its field of struct gpusym_lane (None: a constant).
-FIELDS = {"threadIdx": "thread_idx", "blockIdx": "block_idx", "blockDim": "block_dim", "gridDim": "grid_dim",
-          "warpSize": None}  # fmt: skip
+FIELDS = {
+    "threadIdx": "thread_idx",
+    "blockIdx": "block_idx",
+    "blockDim": "block_dim",
+    "gridDim": "grid_dim",
+    "warpSize": None,
+}
 #: HIP's older spellings: hipThreadIdx_x is threadIdx.x.
-SPELLINGS = {f"hip{name[0].upper()}{name[1:]}_{axis}": f"{name}.{axis}"
-             for name in ("threadIdx", "blockIdx", "blockDim", "gridDim") for axis in "xyz"}  # fmt: skip
+SPELLINGS = {
+    f"hip{name[0].upper()}{name[1:]}_{axis}": f"{name}.{axis}"
+    for name in ("threadIdx", "blockIdx", "blockDim", "gridDim")
+    for axis in "xyz"
+}
 
 
 def _program_variable(name: str) -> gdb.Value | None:
@@ -67,9 +75,15 @@ class Coordinates(gdb.Function):
             raise gdb.GdbError(f"$_gpusym_coordinates: {text} is not one of threadIdx, blockIdx, blockDim, gridDim")
         own = _program_variable(text)
         if own is not None:
-            fields = [f.name for f in own.type.strip_typedefs().fields()] if own.type.strip_typedefs().code == gdb.TYPE_CODE_STRUCT else []
+            fields = (
+                [f.name for f in own.type.strip_typedefs().fields()]
+                if own.type.strip_typedefs().code == gdb.TYPE_CODE_STRUCT
+                else []
+            )
             if fields[:3] != ["x", "y", "z"] or own.type.sizeof != 12 or own.address is None:
-                raise gdb.GdbError(f"{text} here is the program's {own.type}, not a dim3: 'macro undef {text}' reads it")
+                raise gdb.GdbError(
+                    f"{text} here is the program's {own.type}, not a dim3: 'macro undef {text}' reads it"
+                )
             return int(own.address)
         if not _in_kernel():
             raise _no_symbol(text)

@@ -35,8 +35,12 @@ def running() -> bool:
 
 def lane_condition(block: tuple[int, int, int] | None, thread: tuple[int, int, int] | None) -> str | None:
     """kbreak's -block and -thread on cuda-gdb's blockIdx and threadIdx."""
-    tests = [f"{name}.{axis} == {value}" for name, where in (("blockIdx", block), ("threadIdx", thread)) if where
-             for axis, value in zip("xyz", where)]  # fmt: skip
+    tests = [
+        f"{name}.{axis} == {value}"
+        for name, where in (("blockIdx", block), ("threadIdx", thread))
+        if where
+        for axis, value in zip("xyz", where)
+    ]
     return " && ".join(tests) or None
 
 

@@ -308,8 +308,10 @@ def explain_recorded_frame() -> None:
         return
     _announced = key
     stack = recorded[0]
-    print(f"[gpusym: frame {frame.level()} was recorded when dispatch {stack.dispatch} was launched; host thread "
-          f"{stack.host_thread} has moved on since, so its registers, arguments and locals cannot be read]")
+    print(
+        f"[gpusym: frame {frame.level()} was recorded when dispatch {stack.dispatch} was launched; host thread "
+        f"{stack.host_thread} has moved on since, so its registers, arguments and locals cannot be read]"
+    )
 
 
 def forget_explanations(event=None) -> None:

@@ -6,14 +6,26 @@ from __future__ import annotations
 import gdb
 import gdb.unwinder
 
-from gdbext import (builtins, cuda_gdb, device_frames, displaced_stepping, fatal_signals, faults, lane_watch, lanes,
-                    pushed_configuration, runtime_state, stepping, waiting_lane)
-from gdbext.frames import KernelFrameFilter
-from gdbext.functions import Dispatch, LaneIs, Launching
-from gdbext.kbreak import KbreakCommand, resolve_deferred
+from gdbext import (
+    builtins,
+    cuda_gdb,
+    device_frames,
+    displaced_stepping,
+    fatal_signals,
+    faults,
+    lane_watch,
+    lanes,
+    pushed_configuration,
+    runtime_state,
+    stepping,
+    waiting_lane,
+)
 from gdbext.api_errors import ApiErrors, SetPrefix
 from gdbext.checks import Check
 from gdbext.focus import GpuFocus, GpuPrefix, GpuRunTo
+from gdbext.frames import KernelFrameFilter
+from gdbext.functions import Dispatch, LaneIs, Launching
+from gdbext.kbreak import KbreakCommand, resolve_deferred
 from gdbext.views import InfoDevices, InfoDispatches, InfoKernels
 
 _registered = False

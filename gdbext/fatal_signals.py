@@ -53,8 +53,12 @@ def _reported_fault() -> bool:
     then lets the signal end the program)."""
     debug = runtime_state.debug_state()
     try:
-        return (debug is not None and runtime_state.supports(debug, Version.FAULTS) and int(debug["fault"]) != 0
-                and int(debug["fault"]["os_thread"]) == gdb.selected_thread().ptid[1])  # fmt: skip
+        return (
+            debug is not None
+            and runtime_state.supports(debug, Version.FAULTS)
+            and int(debug["fault"]) != 0
+            and int(debug["fault"]["os_thread"]) == gdb.selected_thread().ptid[1]
+        )
     except gdb.error:
         return False
 

@@ -15,8 +15,17 @@ import gdb
 
 from gdbext import runtime_state
 from sample_apps.debug_interface import Access, AllocationState, FaultKind, FreedBy, Version
-from sample_apps.fault_description import (MEMORY_SIGNALS, Allocation, Assertion, Fault, Instruction, MemorySignal,
-                                           checked_fault, memory_fault, recorded_fault)  # fmt: skip
+from sample_apps.fault_description import (
+    MEMORY_SIGNALS,
+    Allocation,
+    Assertion,
+    Fault,
+    Instruction,
+    MemorySignal,
+    checked_fault,
+    memory_fault,
+    recorded_fault,
+)
 
 _REGISTER_MASK = 2**64 - 1
 
@@ -27,9 +36,16 @@ def _allocations(debug: gdb.Value) -> list[Allocation]:
     if count == 0 or int(table) == 0:
         return []
     records = runtime_state.read_records(table, count, ("base", "size", "state", "freed_by"))
-    found = [Allocation(r["base"], r["size"], AllocationState(r["state"]),
-                        FreedBy.RESET if r["freed_by"] == FreedBy.RESET else FreedBy.FREE)
-             for r in records if r["state"] in (AllocationState.LIVE, AllocationState.FREED)]  # fmt: skip
+    found = [
+        Allocation(
+            r["base"],
+            r["size"],
+            AllocationState(r["state"]),
+            FreedBy.RESET if r["freed_by"] == FreedBy.RESET else FreedBy.FREE,
+        )
+        for r in records
+        if r["state"] in (AllocationState.LIVE, AllocationState.FREED)
+    ]
     return sorted(found, key=lambda a: a.base)
 
 
@@ -88,7 +104,7 @@ def memory_signal(signal: str) -> MemorySignal | None:
         instruction=_instruction(frame),
         allocations=_allocations(debug) if has_faults else None,
         device_memory=(base, base + size),
-    )  # fmt: skip
+    )
 
 
 def _string(value: gdb.Value) -> str | None:
@@ -104,8 +120,9 @@ def _assert_or_abort() -> Fault | None:
     kind = int(record["kind"])
     assertion = None
     if kind == FaultKind.ASSERTION:
-        assertion = Assertion(_string(record["assertion"]), _string(record["file"]), int(record["line"]),
-                              _string(record["function"]))  # fmt: skip
+        assertion = Assertion(
+            _string(record["assertion"]), _string(record["file"]), int(record["line"]), _string(record["function"])
+        )
     return recorded_fault(kind, assertion)
 
 
@@ -123,8 +140,12 @@ def _checked_access(signal: str) -> Fault | None:
     if base and state in (AllocationState.LIVE, AllocationState.FREED):
         allocation = Allocation(base, int(record["allocation_size"]), AllocationState(state))
     access = int(record["access"])
-    return checked_fault(record["message"].string(), int(record["address"]),
-                         Access(access) if access in (Access.READ, Access.WRITE) else Access.UNKNOWN, allocation)
+    return checked_fault(
+        record["message"].string(),
+        int(record["address"]),
+        Access(access) if access in (Access.READ, Access.WRITE) else Access.UNKNOWN,
+        allocation,
+    )
 
 
 def checking_frame() -> gdb.Frame | None:

@@ -11,12 +11,16 @@ from gdbext.kbreak import break_at
 from gdbext.runtime_state import lane
 from sample_apps.debug_interface import LaneState
 
-LANE_STATES = {LaneState.UNSTARTED: "has not started yet", LaneState.RUNNING: "is running",
-               LaneState.AT_BARRIER: "is waiting at __syncthreads", LaneState.EXITED: "has finished",
-               LaneState.AT_WAVE_OP: "waits for its wavefront",
-               LaneState.WAVE_OP_DONE: "goes on after its wavefront's meeting",
-               LaneState.HELD_AT_BARRIER: "is waiting at __syncthreads",
-               LaneState.HELD_UNSTARTED: "has not started yet"}  # fmt: skip
+LANE_STATES = {
+    LaneState.UNSTARTED: "has not started yet",
+    LaneState.RUNNING: "is running",
+    LaneState.AT_BARRIER: "is waiting at __syncthreads",
+    LaneState.EXITED: "has finished",
+    LaneState.AT_WAVE_OP: "waits for its wavefront",
+    LaneState.WAVE_OP_DONE: "goes on after its wavefront's meeting",
+    LaneState.HELD_AT_BARRIER: "is waiting at __syncthreads",
+    LaneState.HELD_UNSTARTED: "has not started yet",
+}
 
 
 class GpuPrefix(gdb.Command):
@@ -57,8 +61,9 @@ def _grid(record: gdb.Value) -> tuple[int, int, int]:
 def _outside(block: tuple, record: gdb.Value, dispatch: int, command: str) -> None:
     """An error for a block outside the dispatch's grid."""
     if any(b >= g for b, g in zip(block, _grid(record))):
-        raise gdb.GdbError(f"{command}: block {_text(block)} is outside the grid {_text(_grid(record))} of "
-                           f"dispatch {dispatch}")  # fmt: skip
+        raise gdb.GdbError(
+            f"{command}: block {_text(block)} is outside the grid {_text(_grid(record))} of dispatch {dispatch}"
+        )
 
 
 def _not_on_a_worker(debug: gdb.Value, record: gdb.Value, block: tuple) -> str | None:
@@ -140,15 +145,19 @@ def focus(argument: str) -> None:
     elif state in lanes.WAITS:
         runtime_state.focus_waiting_lane(gdb_thread, target)
         runtime_state.set_lane_variables(target)
-        print(f"[gpusym: {where} of dispatch {dispatch} {lanes.WAITS[state]} on thread {gdb_thread.num}; "
-              "its frames are read from its saved context until the program goes on]")  # fmt: skip
+        print(
+            f"[gpusym: {where} of dispatch {dispatch} {lanes.WAITS[state]} on thread {gdb_thread.num}; "
+            "its frames are read from its saved context until the program goes on]"
+        )
         _select_device_frame()
     else:
         runtime_state.focus_waiting_lane(gdb_thread, None)
         run_to = f"gpu run-to block {','.join(map(str, block))} thread {','.join(map(str, thread))}"
         hint = f" ({run_to})" if state in lanes.NOT_STARTED else ""
-        print(f"[gpusym: {where} {LANE_STATES.get(state, 'is in an unknown state')}{hint}; "
-              f"thread {gdb_thread.num} runs that block, now at:]")  # fmt: skip
+        print(
+            f"[gpusym: {where} {LANE_STATES.get(state, 'is in an unknown state')}{hint}; "
+            f"thread {gdb_thread.num} runs that block, now at:]"
+        )
         gdb.execute("frame 0")
     runtime_state.shown(gdb_thread, runtime_state.lane())
 
@@ -164,13 +173,14 @@ def run_to(argument: str) -> None:
     resident = _find(debug, dispatch, block)
     state = int(resident.lanes[flat]["state"]) if resident is not None else None
     if state is not None and state not in lanes.NOT_STARTED:
-        raise gdb.GdbError(f"gpu run-to: block {_text(block)} thread {_text(thread)} has started already "
-                           f"({LANE_STATES.get(state)}): gpu focus selects it")  # fmt: skip
+        raise gdb.GdbError(
+            f"gpu run-to: block {_text(block)} thread {_text(thread)} has started already "
+            f"({LANE_STATES.get(state)}): gpu focus selects it"
+        )
     if resident is None and _not_on_a_worker(debug, record, block) == "finished":
         raise gdb.GdbError(f"gpu run-to: block {_text(block)} of dispatch {dispatch} has finished")
     name = debug["kernels"][int(record["kernel_index"])]["device_name"].string()
-    condition = (f'$_gpusym_dispatch() == {dispatch} && '
-                 f'$_gpusym_lane_is("block {_text(block)} thread {_text(thread)}")')  # fmt: skip
+    condition = f'$_gpusym_dispatch() == {dispatch} && $_gpusym_lane_is("block {_text(block)} thread {_text(thread)}")'
     breakpoint = break_at(name, condition)  # after the prologue: arguments readable
     lane_watch.gate(breakpoint, block, thread)
     print(f"[gpusym: running to block {_text(block)} thread {_text(thread)} of dispatch {dispatch}]")
@@ -183,16 +193,16 @@ def run_to(argument: str) -> None:
 
 class GpuFocus(gdb.Command):
     """Switch to a simulated GPU thread of the current dispatch (gpusym):
-gpu focus [block X,Y,Z] [thread X,Y,Z]
+    gpu focus [block X,Y,Z] [thread X,Y,Z]
 
-The block defaults to the current one, the thread to (0,0,0).  When that GPU
-thread is running, gdb switches to the CPU thread running it.  When it waits
-at a barrier, its frames are read from its saved context: bt, frame, up,
-info locals and print show that lane until the program goes on (frame 0
-marks the switch).  A lane that has not started or has finished is said so
-(gpu run-to runs to one not started).  $_kernel, $_dispatch, $_block,
-$_thread and threadIdx, blockIdx follow the focus.  info lanes lists the
-lanes."""
+    The block defaults to the current one, the thread to (0,0,0).  When that GPU
+    thread is running, gdb switches to the CPU thread running it.  When it waits
+    at a barrier, its frames are read from its saved context: bt, frame, up,
+    info locals and print show that lane until the program goes on (frame 0
+    marks the switch).  A lane that has not started or has finished is said so
+    (gpu run-to runs to one not started).  $_kernel, $_dispatch, $_block,
+    $_thread and threadIdx, blockIdx follow the focus.  info lanes lists the
+    lanes."""
 
     def __init__(self) -> None:
         super().__init__("gpu focus", gdb.COMMAND_RUNNING)
@@ -204,12 +214,12 @@ lanes."""
 
 class GpuRunTo(gdb.Command):
     """Continue until a simulated GPU thread of the current dispatch starts (gpusym):
-gpu run-to [block X,Y,Z] [thread X,Y,Z]
+    gpu run-to [block X,Y,Z] [thread X,Y,Z]
 
-The block defaults to the current one, the thread to (0,0,0).  gdb stops
-at the kernel's first line in that lane, as a temporary kernel breakpoint
-with that lane filter would (only that block traps).  A lane that has
-started already is selected with gpu focus instead."""
+    The block defaults to the current one, the thread to (0,0,0).  gdb stops
+    at the kernel's first line in that lane, as a temporary kernel breakpoint
+    with that lane filter would (only that block traps).  A lane that has
+    started already is selected with gpu focus instead."""
 
     def __init__(self) -> None:
         super().__init__("gpu run-to", gdb.COMMAND_RUNNING)

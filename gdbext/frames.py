@@ -18,7 +18,6 @@ program's last ``<<<>>>`` push (gdbext/pushed_configuration.py).
 
 from __future__ import annotations
 
-
 import gdb
 from gdb.FrameDecorator import FrameDecorator
 
@@ -111,12 +110,15 @@ def _decorate(frame_decorator):
     if device_frames.is_device(frame):
         return _Named(frame_decorator, device_frames.lane_note())
     if (cut := device_frames.UNWINDER.ends_record(frame)) is not None:
-        return _Recorded(frame_decorator, f"the host stack recorded at the launch ends here: its first "
-                                          f"{len(cut.pcs)} frames")  # fmt: skip
+        return _Recorded(
+            frame_decorator, f"the host stack recorded at the launch ends here: its first {len(cut.pcs)} frames"
+        )
     if (recorded := device_frames.UNWINDER.stack_of(frame)) is not None:
         stack, index = recorded
         launched = f"launched dispatch {stack.dispatch} from host thread {stack.host_thread}"
-        return _Recorded(frame_decorator, f"kernel {stack.kernel} {stack.configuration}; {launched}" if index == 0 else None)
+        return _Recorded(
+            frame_decorator, f"kernel {stack.kernel} {stack.configuration}; {launched}" if index == 0 else None
+        )
     if STUB_MARK in name:
         stub = frame.newer() if NVCC_WRAPPER in name else frame
         stub_name = _signature(stub) if stub is not None else ""

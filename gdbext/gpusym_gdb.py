@@ -47,8 +47,10 @@ def _load() -> None:
     except ImportError as error:
         missing = error.name or str(error)
     if missing is not None:
-        print(f"{NOT_LOADED}the Python package '{missing}' is missing; run 'make demo' in "
-              f"{_python_paths()[0]} (it installs gpusym for the Python gdb embeds)")
+        print(
+            f"{NOT_LOADED}the Python package '{missing}' is missing; run 'make demo' in "
+            f"{_python_paths()[0]} (it installs gpusym for the Python gdb embeds)"
+        )
         return
     extension.register()
 

@@ -174,8 +174,10 @@ def kbreak(argument: str) -> None:
             raise
         placeholder = break_at(f"'kbreak {request.name}'", None)
         _waiting.append((request, placeholder))
-        print(f"Breakpoint {placeholder.number}: no kernel named '{request.name}' in the files loaded so far: "
-              "pending until a library that defines it is loaded")  # fmt: skip
+        print(
+            f"Breakpoint {placeholder.number}: no kernel named '{request.name}' in the files loaded so far: "
+            "pending until a library that defines it is loaded"
+        )
 
 
 def resolve_deferred(event) -> None:
@@ -206,8 +208,10 @@ def _set(request: Request, note: str = "") -> list[gdb.Breakpoint]:
         return _set_at_launches(request, kernels, note)
     cuda = [kernel for kernel in kernels if launch_arguments.is_cuda(kernel)]
     if cuda and not cuda_gdb.running():  # not a KbreakError: -pending has found the kernel
-        raise gdb.GdbError(f"kbreak: {cuda[0].demangled} runs on an NVIDIA GPU, where plain gdb cannot stop (cuda-gdb "
-                          f"can); 'kbreak -launch {request.name}' stops at its launches on the host")  # fmt: skip
+        raise gdb.GdbError(
+            f"kbreak: {cuda[0].demangled} runs on an NVIDIA GPU, where plain gdb cannot stop (cuda-gdb "
+            f"can); 'kbreak -launch {request.name}' stops at its launches on the host"
+        )
     if cuda_gdb.running():
         condition = _and(cuda_gdb.lane_condition(request.block, request.thread), request.condition)
         # Forced: a host location of the same name may not read threadIdx, and is disabled anyway.
@@ -248,8 +252,10 @@ def _set_at_launches(request: Request, kernels: list[Kernel], note: str) -> list
     if not created:
         raise KbreakError(f"kbreak: {request.name}: no stub and no handle to catch its launch at")
     described = ", ".join(k.demangled for k in kernels)
-    print(f"{_numbers(created)}: launch of kernel {described} (at its stub, and at {' and '.join(entries)} on its "
-          f"handle){note}")  # fmt: skip
+    print(
+        f"{_numbers(created)}: launch of kernel {described} (at its stub, and at {' and '.join(entries)} on its "
+        f"handle){note}"
+    )
     return created
 
 
@@ -273,27 +279,27 @@ def complete(text: str, word: str) -> list[str]:
 class KbreakCommand(gdb.Command):
     """Break on a GPU kernel (gpusym): kbreak [OPTIONS] KERNEL [if CONDITION]
 
-KERNEL is a kernel's name, matched as gdb's break matches functions: a name
-or its last scopes (fill, inner::fill and zoo::inner::fill all name
-zoo::inner::fill<int, 200>; hidden_scale names
-(anonymous namespace)::hidden_scale), with template arguments to pick one
-instance (ns::fill<float>), with parameters to pick one overload
-(twice(int*), quoted or not), a whole demangled signature, or a mangled
-name.  A name that several kernels match sets a breakpoint on each.  The
-breakpoint is on the kernel in device code (the simulated device's code
-objects, pending until they are loaded; a CUDA kernel's only in cuda-gdb),
-never on the host handle or stub of the same name.  Names complete with TAB.
-Options, before or after KERNEL:
-  -qualified       KERNEL is the whole qualified name, as for break -qualified
-  -launch          stop at the launch on the host instead: at the kernel's stub
-                   (<<<>>>), and at hipLaunchKernel (HIP) or cudaLaunchKernel
-                   and cudaLaunchKernelExC (CUDA) when given the kernel's handle
-  -pending         if no loaded file has the kernel, set a placeholder
-                   breakpoint that the kernel's breakpoints replace when a
-                   library that defines it is loaded (delete it to give up)
-  -block X,Y,Z     stop only in this block (missing coordinates are 0)
-  -thread X,Y,Z    stop only in this thread of a block
-CONDITION is evaluated in the kernel's frame, like break's."""
+    KERNEL is a kernel's name, matched as gdb's break matches functions: a name
+    or its last scopes (fill, inner::fill and zoo::inner::fill all name
+    zoo::inner::fill<int, 200>; hidden_scale names
+    (anonymous namespace)::hidden_scale), with template arguments to pick one
+    instance (ns::fill<float>), with parameters to pick one overload
+    (twice(int*), quoted or not), a whole demangled signature, or a mangled
+    name.  A name that several kernels match sets a breakpoint on each.  The
+    breakpoint is on the kernel in device code (the simulated device's code
+    objects, pending until they are loaded; a CUDA kernel's only in cuda-gdb),
+    never on the host handle or stub of the same name.  Names complete with TAB.
+    Options, before or after KERNEL:
+      -qualified       KERNEL is the whole qualified name, as for break -qualified
+      -launch          stop at the launch on the host instead: at the kernel's stub
+                       (<<<>>>), and at hipLaunchKernel (HIP) or cudaLaunchKernel
+                       and cudaLaunchKernelExC (CUDA) when given the kernel's handle
+      -pending         if no loaded file has the kernel, set a placeholder
+                       breakpoint that the kernel's breakpoints replace when a
+                       library that defines it is loaded (delete it to give up)
+      -block X,Y,Z     stop only in this block (missing coordinates are 0)
+      -thread X,Y,Z    stop only in this thread of a block
+    CONDITION is evaluated in the kernel's frame, like break's."""
 
     def __init__(self) -> None:
         super().__init__("kbreak", gdb.COMMAND_BREAKPOINTS)

@@ -55,9 +55,10 @@ def _originals(addresses: list[int]) -> list[int]:
 
 def _shared(number: int, addresses: list[int]) -> bool:
     """Whether another enabled breakpoint has a location at one of `addresses`."""
-    return any(other.number != number and other.enabled and other.is_valid() and
-               set(addresses) & set(_addresses(other))
-               for other in gdb.breakpoints())  # fmt: skip
+    return any(
+        other.number != number and other.enabled and other.is_valid() and set(addresses) & set(_addresses(other))
+        for other in gdb.breakpoints()
+    )
 
 
 def _write(field: gdb.Value, value: int) -> None:
@@ -141,8 +142,12 @@ def _sync() -> None:
             if lanes[0] is None:
                 continue  # a runtime that knows blocks only: a thread alone is every block
         addresses = _addresses(breakpoint)
-        if (addresses and len(addresses) <= per_watch and all(map(_loaded, addresses))
-                and not _shared(breakpoint.number, addresses)):
+        if (
+            addresses
+            and len(addresses) <= per_watch
+            and all(map(_loaded, addresses))
+            and not _shared(breakpoint.number, addresses)
+        ):
             wanted.append((lanes, addresses, _originals(addresses)))  # a library reloaded in place may differ
     if _written == (pid, wanted):
         return

@@ -23,16 +23,25 @@ from sample_apps.debug_interface import DispatchState, LaneState, Version
 #: Lanes held at a barrier or not started while a wavefront's lanes meet (at
 #: a warp function, or at an access to __shared__ memory the compiler made a
 #: lockstep step: AT_WAVE_OP and WAVE_OP_DONE) read as at a barrier and not started.
-STATES = {LaneState.UNSTARTED: "not started", LaneState.RUNNING: "running", LaneState.AT_BARRIER: "at a barrier",
-          LaneState.EXITED: "finished", LaneState.AT_WAVE_OP: "meeting its wavefront",
-          LaneState.WAVE_OP_DONE: "past its wavefront's meeting", LaneState.HELD_AT_BARRIER: "at a barrier",
-          LaneState.HELD_UNSTARTED: "not started"}  # fmt: skip
+STATES = {
+    LaneState.UNSTARTED: "not started",
+    LaneState.RUNNING: "running",
+    LaneState.AT_BARRIER: "at a barrier",
+    LaneState.EXITED: "finished",
+    LaneState.AT_WAVE_OP: "meeting its wavefront",
+    LaneState.WAVE_OP_DONE: "past its wavefront's meeting",
+    LaneState.HELD_AT_BARRIER: "at a barrier",
+    LaneState.HELD_UNSTARTED: "not started",
+}
 AT_BARRIER = (LaneState.AT_BARRIER, LaneState.HELD_AT_BARRIER)
 NOT_STARTED = (LaneState.UNSTARTED, LaneState.HELD_UNSTARTED)
 #: What a lane whose context is saved on its stack waits for, by state.
-WAITS = {LaneState.AT_BARRIER: "waits at a barrier", LaneState.HELD_AT_BARRIER: "waits at a barrier",
-         LaneState.AT_WAVE_OP: "waits for its wavefront (a warp function or a lockstep __shared__ access)",
-         LaneState.WAVE_OP_DONE: "waits for its turn after its wavefront's meeting"}  # fmt: skip
+WAITS = {
+    LaneState.AT_BARRIER: "waits at a barrier",
+    LaneState.HELD_AT_BARRIER: "waits at a barrier",
+    LaneState.AT_WAVE_OP: "waits for its wavefront (a warp function or a lockstep __shared__ access)",
+    LaneState.WAVE_OP_DONE: "waits for its turn after its wavefront's meeting",
+}
 RANGES_SHOWN = 6
 
 
@@ -63,8 +72,9 @@ def resident_blocks(debug: gdb.Value, dispatch: int) -> list[Resident]:
         block = tuple(int(first["block_idx"][a]) for a in "xyz")
         grid = [int(first["grid_dim"][a]) for a in "xyz"]
         linear = linear_index(block, grid)
-        found.append(Resident(executor, threads.get(int(executor["os_thread"])), block, linear,
-                              executor["lanes"], count))  # fmt: skip
+        found.append(
+            Resident(executor, threads.get(int(executor["os_thread"])), block, linear, executor["lanes"], count)
+        )
     return sorted(found, key=lambda r: r.linear)
 
 
@@ -225,8 +235,9 @@ def _block_ranges(ranges: Ranges, grid: tuple[int, int, int]) -> str:
         start = first
         while start <= last and len(shown) < RANGES_SHOWN:
             end = min(last, start - start % row + row - 1)
-            shown.append(_coordinates(start, grid) if start == end else
-                         f"{_coordinates(start, grid)}-{_coordinates(end, grid)}")  # fmt: skip
+            shown.append(
+                _coordinates(start, grid) if start == end else f"{_coordinates(start, grid)}-{_coordinates(end, grid)}"
+            )
             start = end + 1
     more = f", and {count - len(shown)} more ranges" if count > len(shown) else ""
     return ", ".join(shown) + more
@@ -270,8 +281,17 @@ def info_lanes(argument: str) -> None:
                     threads += f"-{_coordinates(run.last, size)}"
                 first, last = run.first // wave, run.last // wave
                 waves = f"{first}" + (f"-{last}" if last != first else "")
-                rows.append(("*" if run.selected else "", _coordinates(block.linear, grid), threads,
-                             str(run.last - run.first + 1), waves, run.state, run.where))  # fmt: skip
+                rows.append(
+                    (
+                        "*" if run.selected else "",
+                        _coordinates(block.linear, grid),
+                        threads,
+                        str(run.last - run.first + 1),
+                        waves,
+                        run.state,
+                        run.where,
+                    )
+                )
         widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
         for row in rows:
             print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
@@ -321,11 +341,11 @@ def unname_workers(event=None) -> None:
 class InfoLanes(gdb.Command):
     """List the simulated GPU threads (lanes) of a dispatch (gpusym): info lanes [DISPATCH]
 
-The dispatch defaults to the one the selected thread runs a lane of.  For
-each block on a worker: its lanes in runs of consecutive ones with one
-state (running, at a barrier, not started, finished) at one place, with
-their wavefronts; * marks the selected lane.  Then the grid's blocks that
-have not started and those that have finished.  gpu focus selects a lane."""
+    The dispatch defaults to the one the selected thread runs a lane of.  For
+    each block on a worker: its lanes in runs of consecutive ones with one
+    state (running, at a barrier, not started, finished) at one place, with
+    their wavefronts; * marks the selected lane.  Then the grid's blocks that
+    have not started and those that have finished.  gpu focus selects a lane."""
 
     def __init__(self) -> None:
         super().__init__("info lanes", gdb.COMMAND_STATUS)

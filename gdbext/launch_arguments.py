@@ -42,8 +42,9 @@ def by_name(frame: gdb.Frame) -> tuple[int, str] | None:
     prologue, where they are valid); None without it."""
     try:
         handle, grid, block, shared_mem, stream = (frame.read_var(name) for name in LAUNCH_PARAMETERS)
-        config = runtime_state.launch_text(runtime_state.dim3(grid), runtime_state.dim3(block), int(shared_mem),
-                                           int(stream))  # fmt: skip
+        config = runtime_state.launch_text(
+            runtime_state.dim3(grid), runtime_state.dim3(block), int(shared_mem), int(stream)
+        )
         return int(handle), config
     except (ValueError, gdb.error):
         return None
@@ -68,8 +69,9 @@ def _words(address: int, count: int) -> list[int]:
 
 
 def _text(grid: Dim3, block: Dim3, shared_mem: int, stream: int) -> str:
-    return runtime_state.launch_text(runtime_state.dim3(dict(zip("xyz", grid))),
-                                     runtime_state.dim3(dict(zip("xyz", block))), shared_mem, stream)  # fmt: skip
+    return runtime_state.launch_text(
+        runtime_state.dim3(dict(zip("xyz", grid))), runtime_state.dim3(dict(zip("xyz", block))), shared_mem, stream
+    )
 
 
 def abi_values(frame: gdb.Frame) -> tuple[int, Dim3, Dim3, int, int] | None:
@@ -105,8 +107,9 @@ def by_abi(frame: gdb.Frame) -> tuple[int, str] | None:
 def pushed(frame: gdb.Frame) -> str:
     """The configuration of ``__cudaPushCallConfiguration(dim3 grid, dim3
     block, size_t shmem, stream)`` stopped at its entry: all six registers."""
-    return _text(_dim3_in(frame, "rdi", "rsi"), _dim3_in(frame, "rdx", "rcx"), _register(frame, "r8"),
-                 _register(frame, "r9"))  # fmt: skip
+    return _text(
+        _dim3_in(frame, "rdi", "rsi"), _dim3_in(frame, "rdx", "rcx"), _register(frame, "r8"), _register(frame, "r9")
+    )
 
 
 def launch_handle(frame: gdb.Frame) -> int:

@@ -113,9 +113,13 @@ def read_records(table: gdb.Value, count: int, names: tuple[str, ...]) -> list[d
     layout = [(name, fields[name].bitpos // 8, fields[name].type.sizeof) for name in names]
     size = record_type.sizeof
     data = bytes(gdb.selected_inferior().read_memory(int(table), count * size))
-    return [{name: int.from_bytes(data[start + offset:start + offset + width], "little")
-             for name, offset, width in layout}
-            for start in range(0, count * size, size)]  # fmt: skip
+    return [
+        {
+            name: int.from_bytes(data[start + offset : start + offset + width], "little")
+            for name, offset, width in layout
+        }
+        for start in range(0, count * size, size)
+    ]
 
 
 def launched_kernels(debug: gdb.Value) -> list[tuple[int, str, int]]:
@@ -126,9 +130,11 @@ def launched_kernels(debug: gdb.Value) -> list[tuple[int, str, int]]:
     if not count:
         return []
     char_pointer = gdb.lookup_type("char").pointer()
-    return [(kernel["module_id"], gdb.Value(kernel["device_name"]).cast(char_pointer).string(), kernel["launch_count"])
-            for kernel in read_records(debug["kernels"], count, ("module_id", "device_name", "launch_count"))
-            if kernel["launch_count"]]  # fmt: skip
+    return [
+        (kernel["module_id"], gdb.Value(kernel["device_name"]).cast(char_pointer).string(), kernel["launch_count"])
+        for kernel in read_records(debug["kernels"], count, ("module_id", "device_name", "launch_count"))
+        if kernel["launch_count"]
+    ]
 
 
 def devices(debug: gdb.Value) -> list[gdb.Value]:
@@ -138,8 +144,9 @@ def devices(debug: gdb.Value) -> list[gdb.Value]:
 def streams(debug: gdb.Value) -> list[gdb.Value]:
     """Live streams (and destroyed ones still running work), by device and id."""
     records = [debug["streams"][slot] for slot in range(int(debug["stream_count"]))]
-    return sorted((r for r in records if int(r["state"]) != StreamState.FREE),
-                  key=lambda r: (int(r["device"]), int(r["id"])))
+    return sorted(
+        (r for r in records if int(r["state"]) != StreamState.FREE), key=lambda r: (int(r["device"]), int(r["id"]))
+    )
 
 
 def stream_name(record: gdb.Value) -> str:

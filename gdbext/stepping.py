@@ -97,8 +97,13 @@ def _begin() -> None:
         return  # outside kernels, or a lane that has finished
     _stepped = _key(current)
     for breakpoint in gdb.breakpoints():
-        if (breakpoint.is_valid() and breakpoint.enabled and breakpoint.type == gdb.BP_BREAKPOINT
-                and not breakpoint.pending and in_device_code(breakpoint)):  # fmt: skip
+        if (
+            breakpoint.is_valid()
+            and breakpoint.enabled
+            and breakpoint.type == gdb.BP_BREAKPOINT
+            and not breakpoint.pending
+            and in_device_code(breakpoint)
+        ):
             own = breakpoint.condition
             _conditions[breakpoint.number] = own
             _set_condition(breakpoint, f"{GUARD} && ({own})" if own else GUARD)
@@ -123,8 +128,10 @@ def _unfocus(thread: gdb.InferiorThread, waiting: gdb.Value) -> None:
     runtime_state.set_lane_variables(running)
     runtime_state.shown(thread, running)
     waits = lanes.WAITS.get(int(waiting["state"]), "waits")
-    print(f"[gpusym: {runtime_state.lane_place(waiting)} {waits} and cannot be stepped; stepping "
-          f"{runtime_state.lane_place(running)}, which thread {thread.num} runs]")  # fmt: skip
+    print(
+        f"[gpusym: {runtime_state.lane_place(waiting)} {waits} and cannot be stepped; stepping "
+        f"{runtime_state.lane_place(running)}, which thread {thread.num} runs]"
+    )
 
 
 def _set_condition(breakpoint: gdb.Breakpoint, condition: str | None) -> None:

@@ -13,7 +13,6 @@ from gdbext.errors import one_line_errors
 from sample_apps.debug_interface import CodeObjectOrigin, DispatchState, StreamState, Version
 from text_tables import table_lines
 
-
 #: gpusym_code_object_origin values of modules loaded at run time.
 _MODULE_ORIGINS = {CodeObjectOrigin.MODULE_FILE: "hipModuleLoad", CodeObjectOrigin.MODULE_IMAGE: "hipModuleLoadData"}
 
@@ -54,11 +53,11 @@ def _code_objects() -> dict[str, tuple[str, dict[str, int]]]:
 class InfoKernels(gdb.Command):
     """List the program's GPU kernels (gpusym): info kernels [REGEX]
 
-For each kernel: the file it comes from (a host binary, or a module the
-program loaded at run time: the same kernel in two modules is two kernels),
-its host stub, its handle (variable, function, the stub itself, or none for a
-module's), the targets of the device code objects holding it, and, while the
-simulated runtime runs, how many times it was launched."""
+    For each kernel: the file it comes from (a host binary, or a module the
+    program loaded at run time: the same kernel in two modules is two kernels),
+    its host stub, its handle (variable, function, the stub itself, or none for a
+    module's), the targets of the device code objects holding it, and, while the
+    simulated runtime runs, how many times it was launched."""
 
     def __init__(self) -> None:
         super().__init__("info kernels", gdb.COMMAND_STATUS)
@@ -98,11 +97,11 @@ simulated runtime runs, how many times it was launched."""
 class InfoDispatches(gdb.Command):
     """List the simulated device's dispatches (gpusym): info dispatches [all]
 
-Queued and running dispatches and the last ten completed (all: every one the
-runtime still remembers), with kernel, grid, block, dynamic shared memory,
-device, stream ('null' or the stream's id, as info devices lists them),
-state and the host thread that launched it.  '*' marks the dispatch of the
-simulated thread the selected thread runs."""
+    Queued and running dispatches and the last ten completed (all: every one the
+    runtime still remembers), with kernel, grid, block, dynamic shared memory,
+    device, stream ('null' or the stream's id, as info devices lists them),
+    state and the host thread that launched it.  '*' marks the dispatch of the
+    simulated thread the selected thread runs."""
 
     def __init__(self) -> None:
         super().__init__("info dispatches", gdb.COMMAND_STATUS)
@@ -129,18 +128,20 @@ simulated thread the selected thread runs."""
         focus = int(current["dispatch_id"]) if current is not None else 0
         rows = [("", "Id", "State", "Kernel", "Grid", "Block", "Shmem", "Device", "Stream", "Host thread")]
         for record in records:
-            rows.append((
-                "*" if int(record["id"]) == focus else "",
-                str(int(record["id"])),
-                runtime_state.DISPATCH_STATES.get(int(record["state"]), "?"),
-                runtime_state.kernel_name(debug, int(record["kernel_index"])),
-                runtime_state.dim3(record["grid"]),
-                runtime_state.dim3(record["block"]),
-                str(int(record["shared_mem"])),
-                str(int(record["device"])),
-                runtime_state.dispatch_stream(debug, record),
-                str(int(record["host_thread"])),
-            ))  # fmt: skip
+            rows.append(
+                (
+                    "*" if int(record["id"]) == focus else "",
+                    str(int(record["id"])),
+                    runtime_state.DISPATCH_STATES.get(int(record["state"]), "?"),
+                    runtime_state.kernel_name(debug, int(record["kernel_index"])),
+                    runtime_state.dim3(record["grid"]),
+                    runtime_state.dim3(record["block"]),
+                    str(int(record["shared_mem"])),
+                    str(int(record["device"])),
+                    runtime_state.dispatch_stream(debug, record),
+                    str(int(record["host_thread"])),
+                )
+            )
         _print_table(rows)
 
 
@@ -158,13 +159,13 @@ def _bytes(count: int) -> str:
 class InfoDevices(gdb.Command):
     """List the simulated devices and their streams (gpusym): info devices
 
-For each device: its ordinal and name, its streams, its dispatches queued and
-running, and the allocations made on it.  '*' marks the device of the
-selected thread: the device of the dispatch whose simulated thread it runs,
-else the thread's current device (hipSetDevice).  Then every stream: its id
-('null' for a device's null stream), device, handle (the program's
-hipStream_t), flags and the operations it has queued or running (kernels,
-copies, event records and waits)."""
+    For each device: its ordinal and name, its streams, its dispatches queued and
+    running, and the allocations made on it.  '*' marks the device of the
+    selected thread: the device of the dispatch whose simulated thread it runs,
+    else the thread's current device (hipSetDevice).  Then every stream: its id
+    ('null' for a device's null stream), device, handle (the program's
+    hipStream_t), flags and the operations it has queued or running (kernels,
+    copies, event records and waits)."""
 
     def __init__(self) -> None:
         super().__init__("info devices", gdb.COMMAND_STATUS)
@@ -192,15 +193,17 @@ copies, event records and waits)."""
         for device in runtime_state.devices(debug):
             ordinal = int(device["ordinal"])
             allocations = int(device["allocation_count"])
-            rows.append((
-                "*" if ordinal == selected else "",
-                str(ordinal),
-                device["name"].string(),
-                str(int(device["stream_count"])),
-                str(work.get((ordinal, DispatchState.QUEUED), 0)),
-                str(work.get((ordinal, DispatchState.RUNNING), 0)),
-                f"{allocations} ({_bytes(int(device['allocated_bytes']))})" if allocations else "0",
-            ))  # fmt: skip
+            rows.append(
+                (
+                    "*" if ordinal == selected else "",
+                    str(ordinal),
+                    device["name"].string(),
+                    str(int(device["stream_count"])),
+                    str(work.get((ordinal, DispatchState.QUEUED), 0)),
+                    str(work.get((ordinal, DispatchState.RUNNING), 0)),
+                    f"{allocations} ({_bytes(int(device['allocated_bytes']))})" if allocations else "0",
+                )
+            )
         _print_table(rows)
         print()
         rows = [("Stream", "Device", "Handle", "Flags", "Pending")]
@@ -208,11 +211,13 @@ copies, event records and waits)."""
             flags = "non-blocking" if int(stream["flags"]) & runtime_state.STREAM_NON_BLOCKING else "blocking"
             if int(stream["state"]) == StreamState.DESTROYED:
                 flags += ", destroyed"
-            rows.append((
-                runtime_state.stream_name(stream),
-                str(int(stream["device"])),
-                f"{int(stream['handle']):#x}",
-                flags,
-                str(int(stream["pending"])),
-            ))  # fmt: skip
+            rows.append(
+                (
+                    runtime_state.stream_name(stream),
+                    str(int(stream["device"])),
+                    f"{int(stream['handle']):#x}",
+                    flags,
+                    str(int(stream["pending"])),
+                )
+            )
         _print_table(rows)

@@ -11,8 +11,16 @@ from typing import IO
 
 from capture.events import Event, StartEvent
 from capture.launches import Selection
-from gpusym.capture_driver import (EVENT_KINDS, EXIT_CAPTURE_FAILED, EXIT_EXTENSION_FAILED, EXIT_TIMEOUT, CaptureFailed,
-                                   Options, capture, resolve_program)
+from gpusym.capture_driver import (
+    EVENT_KINDS,
+    EXIT_CAPTURE_FAILED,
+    EXIT_EXTENSION_FAILED,
+    EXIT_TIMEOUT,
+    CaptureFailed,
+    Options,
+    capture,
+    resolve_program,
+)
 
 EXIT_USAGE = 2
 
@@ -38,18 +46,49 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     formats.add_argument("--report", action="store_true", help="a human summary (on stderr when JSON goes to stdout)")
     formats.add_argument("-o", "--output", metavar="FILE", help="write the JSON or JSONL there instead of stdout")
     chosen = parser.add_argument_group("what to record")
-    chosen.add_argument("--on", metavar="KINDS", default=",".join(EVENT_KINDS),
-                        help="comma-separated event kinds: launch, error, crash (default: all)")  # fmt: skip
-    chosen.add_argument("--kernels", metavar="REGEX", help="only launches of kernels whose mangled or demangled name matches")
-    chosen.add_argument("--max-launches", type=_count, metavar="N", help="at most N launch events (all launches are still counted)")
-    chosen.add_argument("--every", type=_positive, default=1, metavar="N", help="a launch event for every Nth launch of each kernel")
-    chosen.add_argument("--no-backtraces", action="store_true", help="no host stacks for launches: counting is all but free")
-    chosen.add_argument("--break", dest="breaks", action="append", default=[], metavar="KERNEL",
-                        help="stop in KERNEL's first thread of each launch for its device backtrace (repeatable)")  # fmt: skip
+    chosen.add_argument(
+        "--on",
+        metavar="KINDS",
+        default=",".join(EVENT_KINDS),
+        help="comma-separated event kinds: launch, error, crash (default: all)",
+    )
+    chosen.add_argument(
+        "--kernels", metavar="REGEX", help="only launches of kernels whose mangled or demangled name matches"
+    )
+    chosen.add_argument(
+        "--max-launches", type=_count, metavar="N", help="at most N launch events (all launches are still counted)"
+    )
+    chosen.add_argument(
+        "--every", type=_positive, default=1, metavar="N", help="a launch event for every Nth launch of each kernel"
+    )
+    chosen.add_argument(
+        "--no-backtraces", action="store_true", help="no host stacks for launches: counting is all but free"
+    )
+    chosen.add_argument(
+        "--break",
+        dest="breaks",
+        action="append",
+        default=[],
+        metavar="KERNEL",
+        help="stop in KERNEL's first thread of each launch for its device backtrace (repeatable)",
+    )
     run = parser.add_argument_group("running")
-    run.add_argument("--timeout", type=_seconds, metavar="S", help="stop the program after S seconds (a timeout event with every thread's stack)")
-    run.add_argument("--env", action="append", default=[], metavar="NAME=VALUE", help="set a variable in the program's environment (repeatable)")
-    parser.add_argument("program", nargs=argparse.REMAINDER, metavar="-- PROGRAM [ARGS]", help="the program to run and its arguments")
+    run.add_argument(
+        "--timeout",
+        type=_seconds,
+        metavar="S",
+        help="stop the program after S seconds (a timeout event with every thread's stack)",
+    )
+    run.add_argument(
+        "--env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="set a variable in the program's environment (repeatable)",
+    )
+    parser.add_argument(
+        "program", nargs=argparse.REMAINDER, metavar="-- PROGRAM [ARGS]", help="the program to run and its arguments"
+    )
 
 
 def _count(text: str) -> int:

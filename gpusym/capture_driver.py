@@ -23,8 +23,18 @@ from pathlib import Path
 from typing import Any, Callable
 
 from capture import events, interposer
-from capture.events import (CaptureErrorEvent, CrashEvent, ErrorEvent, Event, ExitEvent, GdbEvent, LaunchEvent,
-                            ProgramEnd, SessionEvent, StartEvent)
+from capture.events import (
+    CaptureErrorEvent,
+    CrashEvent,
+    ErrorEvent,
+    Event,
+    ExitEvent,
+    GdbEvent,
+    LaunchEvent,
+    ProgramEnd,
+    SessionEvent,
+    StartEvent,
+)
 from capture.launches import LaunchLog, Selection
 from capture.records import FileTail, RecordTail
 from gdbext import gpusym_gdb
@@ -75,7 +85,9 @@ def resolve_program(name: str) -> str:
         raise CaptureFailed(f"{name}: not an executable file")
     with open(path, "rb") as stream:
         if stream.read(4) != b"\x7fELF":
-            raise CaptureFailed(f"{name}: not an ELF program (gdb runs those only: capture the program a script starts)")
+            raise CaptureFailed(
+                f"{name}: not an ELF program (gdb runs those only: capture the program a script starts)"
+            )
     return os.path.abspath(path)
 
 
@@ -124,8 +136,12 @@ class _Run:
             environment["GPUSYM_CAPTURE_EVERY"] = str(selection.every)
             if selection.max_launches is not None:  # a kernel never needs more detailed launches than this
                 environment["GPUSYM_CAPTURE_DETAIL_LIMIT"] = str(selection.max_launches)
-            launches = {"records": environment["GPUSYM_CAPTURE_RECORDS"], "backtraces": selection.backtraces,
-                        "every": selection.every, "detail_limit": selection.max_launches}  # fmt: skip
+            launches = {
+                "records": environment["GPUSYM_CAPTURE_RECORDS"],
+                "backtraces": selection.backtraces,
+                "every": selection.every,
+                "detail_limit": selection.max_launches,
+            }
         return {
             "launches": launches,
             "args": self.options.args,
@@ -140,10 +156,15 @@ class _Run:
 
     def command(self, gdb: str) -> list[str]:
         return [
-            gdb, "-nx", "-batch", "-iex", f"source {EXTENSION}",
-            "-ex", "python from gdbext.capture import session; session.main()",
+            gdb,
+            "-nx",
+            "-batch",
+            "-iex",
+            f"source {EXTENSION}",
+            "-ex",
+            "python from gdbext.capture import session; session.main()",
             self.options.program,
-        ]  # fmt: skip
+        ]
 
     def drain(self, final: bool = False) -> None:
         """Hands the sink every event that is complete: gdb's first (a failed
@@ -177,9 +198,24 @@ class _Run:
         end = self.exit or ProgramEnd(time.monotonic_ns(), None, None)
         stdout, stdout_cut = _read_limited(self.workdir / "stdout")
         stderr, stderr_cut = _read_limited(self.workdir / "stderr")
-        return ExitEvent(time.monotonic_ns(), end.code, end.signal, end.killed_by, round(duration_s, 3), self.log.total,
-                         self.log.refused, self.counts[LaunchEvent], self.counts[ErrorEvent], self.counts[CrashEvent],
-                         self.log.summary(), stdout, stderr, exit_code(end), stdout_cut, stderr_cut)  # fmt: skip
+        return ExitEvent(
+            time.monotonic_ns(),
+            end.code,
+            end.signal,
+            end.killed_by,
+            round(duration_s, 3),
+            self.log.total,
+            self.log.refused,
+            self.counts[LaunchEvent],
+            self.counts[ErrorEvent],
+            self.counts[CrashEvent],
+            self.log.summary(),
+            stdout,
+            stderr,
+            exit_code(end),
+            stdout_cut,
+            stderr_cut,
+        )
 
 
 def exit_code(end: ProgramEnd) -> int:
@@ -226,8 +262,12 @@ def capture(options: Options, sink: Callable[[Event], None]) -> ExitEvent:
         settings.write_text(json.dumps(run.settings()))
         started = time.monotonic()
         with open(workdir / "gdb.log", "wb") as log:
-            process = subprocess.Popen(run.command(gdb), stdout=log, stderr=subprocess.STDOUT,
-                                       env=dict(os.environ, GPUSYM_CAPTURE_SESSION=str(settings)))  # fmt: skip
+            process = subprocess.Popen(
+                run.command(gdb),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env=dict(os.environ, GPUSYM_CAPTURE_SESSION=str(settings)),
+            )
             try:
                 while process.poll() is None:
                     time.sleep(POLL_S)
@@ -246,8 +286,9 @@ def capture(options: Options, sink: Callable[[Event], None]) -> ExitEvent:
             raise CaptureFailed(" ".join(run.failure.message.split()))
         if run.exit is None:
             tail = log.strip().splitlines()[-1:]
-            raise CaptureFailed(f"gdb ended (status {process.returncode}) before the program did"
-                                + (f": {tail[0]}" if tail else ""))  # fmt: skip
+            raise CaptureFailed(
+                f"gdb ended (status {process.returncode}) before the program did" + (f": {tail[0]}" if tail else "")
+            )
         event = run.exit_event(time.monotonic() - started)
         sink(event)
         return event

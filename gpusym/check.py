@@ -28,8 +28,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "freed are listed. The exit status is the program's (128 + N for a signal N).",
     )
     parser.add_argument("--tool", choices=TOOLS, default="memcheck", help="the check (default: %(default)s)")
-    parser.add_argument("program", nargs=argparse.REMAINDER, metavar="-- PROGRAM ARGS",
-                        help="the program and its arguments")  # fmt: skip
+    parser.add_argument(
+        "program", nargs=argparse.REMAINDER, metavar="-- PROGRAM ARGS", help="the program and its arguments"
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -53,13 +53,16 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
     commands.add_parser("gdbinit", help="print the line that loads the gdb extension (for ~/.gdbinit)")
     prefix = commands.add_parser(
         "rocm-prefix",
-        help="write a ROCm-shaped prefix (hipcc, HIP's CMake packages, libamdhip64) that builds for the simulated device",
+        help="write a ROCm-shaped prefix (hipcc, HIP's CMake packages, libamdhip64) "
+        "that builds for the simulated device",
         description="Writes a directory laid out as a ROCm installation whose hipcc, clang++, headers, "
         "libamdhip64.so and CMake packages (hip, hip-lang) build for the gpusym simulated device. "
         "Makefiles: make ROCM_INSTALL_DIR=PREFIX (or ROCM_PATH=PREFIX). "
         "CMake: cmake -DCMAKE_TOOLCHAIN_FILE=PREFIX/gpusym-toolchain.cmake.",
     )
-    prefix.add_argument("prefix", nargs="?", type=Path, help="where to write it (default: rocm in this Python environment)")
+    prefix.add_argument(
+        "prefix", nargs="?", type=Path, help="where to write it (default: rocm in this Python environment)"
+    )
     demo = commands.add_parser("demo", help="build and run the sample programs, then report")
     demo.add_argument("--build-dir", default="build/samples", help="where the programs go (%(default)s)")
     return parser

@@ -53,13 +53,19 @@ def _summary_line(sample: Sample, run: subprocess.CompletedProcess) -> str:
 def _gdb_stop_in_kernel(program: Path) -> str | None:
     """The line plain gdb prints when `break vector_add` stops in the kernel."""
     command = [
-        "gdb", "-nx", "-batch",
-        "-ex", "set breakpoint pending on",
-        "-ex", "break vector_add",
-        "-ex", "run",
-        "-ex", "kill",
+        "gdb",
+        "-nx",
+        "-batch",
+        "-ex",
+        "set breakpoint pending on",
+        "-ex",
+        "break vector_add",
+        "-ex",
+        "run",
+        "-ex",
+        "kill",
         str(program),
-    ]  # fmt: skip
+    ]
     try:
         result = subprocess.run(command, capture_output=True, text=True, timeout=RUN_TIMEOUT)
     except (OSError, subprocess.TimeoutExpired):
@@ -107,7 +113,9 @@ def run_demo(build_dir: str) -> int:
             run = _run(program, blocking=False)
             blocking = _run(program, blocking=True)
         outcomes.append(
-            Outcome(sample, seconds, _as_expected(sample, run), _summary_line(sample, run), _as_expected(sample, blocking))
+            Outcome(
+                sample, seconds, _as_expected(sample, run), _summary_line(sample, run), _as_expected(sample, blocking)
+            )
         )
 
     table = Table(title=f"gpusym demo: sample programs built into {out_dir}/")

@@ -35,24 +35,58 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
     formats = parser.add_mutually_exclusive_group()
     for name in ("json", "jsonl", "csv"):
-        formats.add_argument(f"--{name}", dest="format", action="store_const", const=name, help=f"{name} output"
-                             + (" (the default when stdout is not a terminal)" if name == "json" else ""))  # fmt: skip
-    formats.add_argument("--table", dest="format", action="store_const", const="table",
-                         help="every kernel, one line each (the default on a terminal, except that a binary of more "
-                         f"than {query_text.BIG} kernels is summarised: targets, gaps, largest kernels)")  # fmt: skip
-    parser.add_argument("--kernel", metavar="REGEX",
-                        help="only kernels whose mangled or demangled name matches (every format)")  # fmt: skip
-    parser.add_argument("--role", metavar="ROLE", action="append", choices=[r.value for r in Role],
-                        help="list host and device symbols of this role (repeatable): " + ", ".join(r.value for r in Role))  # fmt: skip
-    parser.add_argument("--target", metavar="ARCH", help="only code objects and instances for this target (gfx90a, sm_90, gpusym)")
-    parser.add_argument("--addr", metavar="ADDR", action="append", default=[],
-                        help="which symbol contains ADDR; TARGET:ADDR or #INDEX:ADDR for a code object (repeatable)")  # fmt: skip
-    parser.add_argument("--ptx", action="store_true",
-                        help="read PTX code objects too (slow on big libraries; their cubins name the same kernels)")
+        formats.add_argument(
+            f"--{name}",
+            dest="format",
+            action="store_const",
+            const=name,
+            help=f"{name} output" + (" (the default when stdout is not a terminal)" if name == "json" else ""),
+        )
+    formats.add_argument(
+        "--table",
+        dest="format",
+        action="store_const",
+        const="table",
+        help="every kernel, one line each (the default on a terminal, except that a binary of more "
+        f"than {query_text.BIG} kernels is summarised: targets, gaps, largest kernels)",
+    )
+    parser.add_argument(
+        "--kernel", metavar="REGEX", help="only kernels whose mangled or demangled name matches (every format)"
+    )
+    parser.add_argument(
+        "--role",
+        metavar="ROLE",
+        action="append",
+        choices=[r.value for r in Role],
+        help="list host and device symbols of this role (repeatable): " + ", ".join(r.value for r in Role),
+    )
+    parser.add_argument(
+        "--target", metavar="ARCH", help="only code objects and instances for this target (gfx90a, sm_90, gpusym)"
+    )
+    parser.add_argument(
+        "--addr",
+        metavar="ADDR",
+        action="append",
+        default=[],
+        help="which symbol contains ADDR; TARGET:ADDR or #INDEX:ADDR for a code object (repeatable)",
+    )
+    parser.add_argument(
+        "--ptx",
+        action="store_true",
+        help="read PTX code objects too (slow on big libraries; their cubins name the same kernels)",
+    )
     parser.add_argument("-r", "--recursive", action="store_true", help="read the binaries in directories, recursively")
-    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
-                        help="read files in N processes (default: %(default)s)")  # fmt: skip
-    parser.add_argument("paths", nargs="+", metavar="PATH", help="binaries, directories with -r, or - for stdin queries")
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="read files in N processes (default: %(default)s)",
+    )
+    parser.add_argument(
+        "paths", nargs="+", metavar="PATH", help="binaries, directories with -r, or - for stdin queries"
+    )
 
 
 @dataclass
@@ -62,8 +96,9 @@ class Outcome:
     error: str | None
 
 
-def _analyze(path: str, roles: tuple[str, ...] | None, addresses: bool = True, jobs: int = 1,
-             ptx: bool = False) -> Outcome:  # fmt: skip
+def _analyze(
+    path: str, roles: tuple[str, ...] | None, addresses: bool = True, jobs: int = 1, ptx: bool = False
+) -> Outcome:
     """`path` read with `jobs` processes, its PTX only with `ptx`; without
     `addresses`, its report only (the address index is made, and sent back
     from a worker, only when asked)."""
@@ -119,8 +154,9 @@ def _size(path: str) -> int:
         return 0
 
 
-def _run_all(paths: list[str], roles: tuple[str, ...] | None, jobs: int, progress: bool,
-             addresses: bool, ptx: bool) -> Iterator[Outcome]:  # fmt: skip
+def _run_all(
+    paths: list[str], roles: tuple[str, ...] | None, jobs: int, progress: bool, addresses: bool, ptx: bool
+) -> Iterator[Outcome]:
     """Each path's outcome, in order, as soon as it is read."""
     # One file: its code objects are read in `jobs` processes.  Several:
     # one process per file, which pays off only for enough input (a small
@@ -137,8 +173,9 @@ def _run_all(paths: list[str], roles: tuple[str, ...] | None, jobs: int, progres
     with ProcessPoolExecutor(max_workers=workers) as pool:
         chunk = max(1, len(paths) // (workers * 4))
         every = len(paths)
-        iterator = pool.map(_analyze, paths, [roles] * every, [addresses] * every, [1] * every, [ptx] * every,
-                            chunksize=chunk)  # fmt: skip
+        iterator = pool.map(
+            _analyze, paths, [roles] * every, [addresses] * every, [1] * every, [ptx] * every, chunksize=chunk
+        )
         yield from _with_progress(iterator, len(paths), progress)
 
 
@@ -206,7 +243,11 @@ def _binary_json(outcome: Outcome, args: argparse.Namespace, lazy: bool = False)
             return
         for entity in entities:
             data = to_json(entity)
-            if pattern and group == "kernels" and not (pattern.search(data["name"]) or pattern.search(data["demangled"])):
+            if (
+                pattern
+                and group == "kernels"
+                and not (pattern.search(data["name"]) or pattern.search(data["demangled"]))
+            ):
                 continue
             if keep is not None:
                 data["device"] = [d for d in data["device"] if d["code_object"] in keep]
@@ -270,7 +311,12 @@ def _answer_address(query: str, outcome: Outcome) -> dict:
     answer |= {"code_object": space, "address": address}
     if found is None:
         return answer | {"symbol": None}
-    return answer | {"symbol": found.name, "offset": address - found.start, "role": found.role.value, "kernel": found.kernel}
+    return answer | {
+        "symbol": found.name,
+        "offset": address - found.start,
+        "role": found.role.value,
+        "kernel": found.kernel,
+    }
 
 
 def _answer_name(query: str, outcome: Outcome) -> list[dict]:
@@ -279,9 +325,19 @@ def _answer_name(query: str, outcome: Outcome) -> list[dict]:
     report = outcome.analysis.report
     base = {"query": query, "binary": outcome.path}
     answers = [base | {"kind": "kernel", "match": k.to_json()} for k in find_kernels(report, query)]
-    answers += [base | {"kind": "device-function", "match": f.to_json(False)} for f in find_entities(report.device_functions, query)]
-    answers += [base | {"kind": "device-variable", "match": v.to_json(True)} for v in find_entities(report.device_variables, query)]
-    answers += [base | {"kind": "host-symbol", "match": s.to_json()} for s in report.host_symbols if query in (s.symbol, s.demangled)]
+    answers += [
+        base | {"kind": "device-function", "match": f.to_json(False)}
+        for f in find_entities(report.device_functions, query)
+    ]
+    answers += [
+        base | {"kind": "device-variable", "match": v.to_json(True)}
+        for v in find_entities(report.device_variables, query)
+    ]
+    answers += [
+        base | {"kind": "host-symbol", "match": s.to_json()}
+        for s in report.host_symbols
+        if query in (s.symbol, s.demangled)
+    ]
     return answers or [base | {"match": None}]
 
 
@@ -301,7 +357,11 @@ def _print_answer(answer: dict, fmt: str) -> None:
         return
     match = answer.get("match")
     if "address" in answer:
-        where = f"{answer['symbol']}+{answer.get('offset', 0):#x} ({answer.get('role')})" if answer.get("symbol") else "no symbol"
+        where = (
+            f"{answer['symbol']}+{answer.get('offset', 0):#x} ({answer.get('role')})"
+            if answer.get("symbol")
+            else "no symbol"
+        )
         text = f"{answer['query']}: {where}" + (f" kernel {answer['kernel']}" if answer.get("kernel") else "")
     elif match is None:
         text = f"{answer['query']}: not found" + (f" ({answer['error']})" if "error" in answer else "")
@@ -316,9 +376,18 @@ def _csv(binary: dict) -> Iterator[list]:
         handle = kernel["handle"] or {}
         for instance in kernel["device"] or [None]:
             device = instance or {}
-            yield [binary["path"], kernel["name"], kernel["demangled"], stub, handle.get("symbol", ""),
-                   handle.get("kind", ""), device.get("code_object", ""), device.get("target", ""),
-                   device.get("address", ""), device.get("size", "")]  # fmt: skip
+            yield [
+                binary["path"],
+                kernel["name"],
+                kernel["demangled"],
+                stub,
+                handle.get("symbol", ""),
+                handle.get("kind", ""),
+                device.get("code_object", ""),
+                device.get("target", ""),
+                device.get("address", ""),
+                device.get("size", ""),
+            ]
 
 
 class _Output:
@@ -338,8 +407,20 @@ class _Output:
             import csv
 
             self.csv = csv.writer(sys.stdout)
-            self.csv.writerow(["binary", "kernel", "demangled", "stub", "handle", "handle_kind", "code_object",
-                               "target", "address", "size"])  # fmt: skip
+            self.csv.writerow(
+                [
+                    "binary",
+                    "kernel",
+                    "demangled",
+                    "stub",
+                    "handle",
+                    "handle_kind",
+                    "code_object",
+                    "target",
+                    "address",
+                    "size",
+                ]
+            )
 
     def binary(self, binary: dict) -> None:
         if self.fmt == "json":
@@ -347,7 +428,9 @@ class _Output:
                 sys.stdout.write(", ")
             _write_json(binary, sys.stdout.write)
         elif self.fmt == "jsonl":
-            sys.stdout.writelines(json.dumps({"binary": binary["path"]} | kernel) + "\n" for kernel in binary["kernels"])
+            sys.stdout.writelines(
+                json.dumps({"binary": binary["path"]} | kernel) + "\n" for kernel in binary["kernels"]
+            )
         elif self.fmt == "csv":
             self.csv.writerows(_csv(binary))
         else:

@@ -112,7 +112,9 @@ def summary(binary: dict, roles: list[str] | None, style: Style) -> Iterator[str
         yield "  gaps: none (every kernel has code for every target)"
     else:
         gapped = sum(1 for k in kernels if k["missing_targets"])
-        yield f"  gaps: {gapped} kernels lack some targets" + (f", {len(without)} have no device code" if without else "")
+        yield f"  gaps: {gapped} kernels lack some targets" + (
+            f", {len(without)} have no device code" if without else ""
+        )
         for target, missing in sorted(lacking.items(), key=lambda item: -len(item[1])):
             head = f"    {target}: {len(missing)} missing, e.g. "
             yield head + style.fit("; ".join(k["demangled"] for k in missing[:GAPS_SHOWN]), len(head))

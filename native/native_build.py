@@ -93,12 +93,14 @@ def shared_library(
         objects = []
         for source in assembly:
             objects.append(partial(".o"))
-            _compile([command, "-c", "-fPIC", *assembly_flags, *includes, str(source),
-                      "-o", str(objects[-1])], soname, verbose)  # fmt: skip
+            _compile(
+                [command, "-c", "-fPIC", *assembly_flags, *includes, str(source), "-o", str(objects[-1])],
+                soname,
+                verbose,
+            )
         output = partial(".so")
         others = [str(source) for source in sources if source not in assembly]
-        _compile([command, *options, *others, *map(str, objects), *tail, "-o", str(output)],
-                 soname, verbose)  # fmt: skip
+        _compile([command, *options, *others, *map(str, objects), *tail, "-o", str(output)], soname, verbose)
         output.rename(library)  # atomic: a concurrent build sees all or nothing
     finally:
         for path in partials:

@@ -110,11 +110,31 @@ def download(wheel: Wheel) -> Path:
 def _download(wheel: Wheel, directory: Path) -> Path:
     with tempfile.TemporaryDirectory(dir=directory, prefix=".download-") as temporary:
         command = [
-            sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-            "--implementation", "cp", "--python-version", "3.11", "--abi", wheel.abi, "--platform", wheel.platform,
-            "--disable-pip-version-check", "--no-input", "--quiet", "--retries", "1", "--timeout", "30",
-            "--dest", temporary, f"{wheel.package}=={wheel.version}",
-        ]  # fmt: skip
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--only-binary=:all:",
+            "--implementation",
+            "cp",
+            "--python-version",
+            "3.11",
+            "--abi",
+            wheel.abi,
+            "--platform",
+            wheel.platform,
+            "--disable-pip-version-check",
+            "--no-input",
+            "--quiet",
+            "--retries",
+            "1",
+            "--timeout",
+            "30",
+            "--dest",
+            temporary,
+            f"{wheel.package}=={wheel.version}",
+        ]
         try:
             result = subprocess.run(command, capture_output=True, text=True, timeout=DOWNLOAD_TIMEOUT)
         except subprocess.TimeoutExpired:
@@ -255,7 +275,7 @@ def bundle_entries(data: bytes | memoryview) -> list[BundleEntry]:
             entries += [BundleEntry(e.id, e.data, True) for e in bundle_entries(inflated)]
             position = end
         elif view[position : position + len(BUNDLE_MAGIC)] == BUNDLE_MAGIC:
-            count, = struct.unpack_from("<Q", view, position + 24)
+            (count,) = struct.unpack_from("<Q", view, position + 24)
             cursor, end = position + 32, position + 32
             for _ in range(count):
                 offset, size, id_size = struct.unpack_from("<QQQ", view, cursor)

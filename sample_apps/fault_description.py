@@ -51,8 +51,9 @@ def _bytes(count: int) -> str:
     return f"{count} byte" if count == 1 else f"{count} bytes"
 
 
-def describe_address(address: int, table: list[Allocation],
-                     device_memory: tuple[int, int]) -> tuple[str, Allocation | None]:
+def describe_address(
+    address: int, table: list[Allocation], device_memory: tuple[int, int]
+) -> tuple[str, Allocation | None]:
     """What `address` is in or near, in the runtime's words, and the
     allocation named (None when far from any, or not device memory).
     `table` is sorted by base; `device_memory` is the range hipMalloc
@@ -61,8 +62,10 @@ def describe_address(address: int, table: list[Allocation],
     before = next((a for a in reversed(table) if a.base <= address), None)
     after = next((a for a in table if a.base > address), None)
     if before is not None and address < before.base + before.size:
-        return (f"{_bytes(address - before.base)} into a {_freed(before)}{before.size}-byte allocation at "
-                f"{before.base:#x} ({_origin(before)})"), before  # fmt: skip
+        return (
+            f"{_bytes(address - before.base)} into a {_freed(before)}{before.size}-byte allocation at "
+            f"{before.base:#x} ({_origin(before)})"
+        ), before
     past = address - (before.base + before.size) if before is not None else None
     ahead = after.base - address if after is not None else None
     null = f"not device memory: {_bytes(address)} from a null pointer" if address < NULL_REACH else "not device memory"
@@ -72,18 +75,41 @@ def describe_address(address: int, table: list[Allocation],
     nearest, distance = (before, past) if is_past else (after, ahead)
     relation = "past the end of" if is_past else "before"
     if distance < NEAR:
-        return (f"{_bytes(distance)} {relation} a {_freed(nearest)}{nearest.size}-byte allocation at "
-                f"{nearest.base:#x} ({_origin(nearest)})"), nearest  # fmt: skip
+        return (
+            f"{_bytes(distance)} {relation} a {_freed(nearest)}{nearest.size}-byte allocation at "
+            f"{nearest.base:#x} ({_origin(nearest)})"
+        ), nearest
     if in_range:
-        return (f"far from any allocation: {distance} bytes {relation} the nearest, a {_freed(nearest)}"
-                f"{nearest.size}-byte allocation at {nearest.base:#x}"), None  # fmt: skip
+        return (
+            f"far from any allocation: {distance} bytes {relation} the nearest, a {_freed(nearest)}"
+            f"{nearest.size}-byte allocation at {nearest.base:#x}"
+        ), None
     return null, None
 
 
 # -- read or write, from the faulting instruction ---------------------------------
 
-_PREFIXES = {"lock", "rep", "repz", "repe", "repnz", "repne", "data16", "data32", "addr32", "cs", "ds", "es",
-             "ss", "fs", "gs", "notrack", "bnd", "xacquire", "xrelease"}  # fmt: skip
+_PREFIXES = {
+    "lock",
+    "rep",
+    "repz",
+    "repe",
+    "repnz",
+    "repne",
+    "data16",
+    "data32",
+    "addr32",
+    "cs",
+    "ds",
+    "es",
+    "ss",
+    "fs",
+    "gs",
+    "notrack",
+    "bnd",
+    "xacquire",
+    "xrelease",
+}
 #: Instructions that only read their memory operand, wherever it is.
 _READ_ONLY = re.compile(
     r"(cmp[bwlq]?|test[bwlq]?|bt[bwlq]?|v?u?comis[sd]|v?ptest|push[wlq]?|call[q]?|jmp[q]?|j[a-z]{1,3}|"
@@ -189,8 +215,12 @@ class Fault:
             }
         fault: dict[str, Any] = {"kind": kind, "description": self.description}
         if self.assertion is not None:
-            fault.update(assertion=self.assertion.condition, file=self.assertion.file, line=self.assertion.line,
-                         function=self.assertion.function)  # fmt: skip
+            fault.update(
+                assertion=self.assertion.condition,
+                file=self.assertion.file,
+                line=self.assertion.line,
+                function=self.assertion.function,
+            )
         return fault
 
 
@@ -213,11 +243,17 @@ def memory_fault(seen: MemorySignal) -> Fault:
     """The fault `seen` is, described as the runtime reports it."""
     address = seen.address
     if seen.signal == "SIGSEGV" and seen.code == SI_KERNEL:
-        return Fault(FaultKind.MEMORY, "invalid memory access at an unknown address (a general protection fault: a "
-                                       "non-canonical pointer?)")  # fmt: skip
+        return Fault(
+            FaultKind.MEMORY,
+            "invalid memory access at an unknown address (a general protection fault: a non-canonical pointer?)",
+        )
     if address < seen.stack_pointer + PAGE and address + STACK_REACH >= seen.stack_pointer:
-        return Fault(FaultKind.STACK, f"stack overflow at {address:#x}: the lane's stack of {seen.stack_size} bytes "
-                                      "is exhausted (GPUSYM_STACK_SIZE)", address)  # fmt: skip
+        return Fault(
+            FaultKind.STACK,
+            f"stack overflow at {address:#x}: the lane's stack of {seen.stack_size} bytes "
+            "is exhausted (GPUSYM_STACK_SIZE)",
+            address,
+        )
     if seen.recorded_access is not None:  # the runtime's handler ran: its word is exact
         access = seen.recorded_access if seen.recorded_access != Access.UNKNOWN else None
     elif seen.code > 0 and seen.instruction is not None:
@@ -239,8 +275,10 @@ def recorded_fault(kind: int, assertion: Assertion | None) -> Fault | None:
     if kind == FaultKind.ABORT:
         return Fault(FaultKind.ABORT, "abort() called in device code")
     if kind == FaultKind.ASSERTION and assertion is not None:
-        description = (f"{assertion.file}:{assertion.line}: {assertion.function}: Device-side assertion "
-                       f"`{assertion.condition}' failed.")  # fmt: skip
+        description = (
+            f"{assertion.file}:{assertion.line}: {assertion.function}: Device-side assertion "
+            f"`{assertion.condition}' failed."
+        )
         return Fault(FaultKind.ASSERTION, description, assertion=assertion)
     return None
 

@@ -96,7 +96,7 @@ echo "HIP_PATH: "{quoted}
 echo "HIP_PLATFORM: amd (the gpusym simulated device, {DEVICE_ARCH})"
 echo "HIP_COMPILER: clang (gpusym build over clang-19)"
 echo "HIP_RUNTIME: rocclr"
-"""
+"""  # noqa: E501 (hipconfig's usage line, as ROCm's prints it)
 
 
 def _hip_config() -> str:

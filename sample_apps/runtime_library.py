@@ -16,8 +16,15 @@ HIP_VERSION = "6.2.0"
 #: hiprtc compiles through the gpusym command beside the Python that builds
 #: the runtime (the one gpusym itself runs in), else the one on PATH.
 _GPUSYM = Path(sys.executable).with_name("gpusym")
-_FLAGS = ["-std=c++20", "-O2", "-g", "-Wall", "-Wextra", "-pthread",
-          f'-DGPUSYM_BUILD_COMMAND="{_GPUSYM if _GPUSYM.is_file() else "gpusym"}"']  # fmt: skip
+_FLAGS = [
+    "-std=c++20",
+    "-O2",
+    "-g",
+    "-Wall",
+    "-Wextra",
+    "-pthread",
+    f'-DGPUSYM_BUILD_COMMAND="{_GPUSYM if _GPUSYM.is_file() else "gpusym"}"',
+]
 #: The lane switching in assembly gets no line information: gdb's step and
 #: next then never stop in it, and a kernel's frames are its callers' only.
 _ASSEMBLY_FLAGS = ["-Wall"]
@@ -31,6 +38,11 @@ def runtime_path(verbose: bool = False) -> Path:
     there yet."""
     sources = [path for path in (RUNTIME_DIR / "src").iterdir() if path.suffix in (".cpp", ".S")]
     return native_build.shared_library(
-        LIBRARY_NAME, sources, flags=_FLAGS, libs=_LIBS, include_dirs=[INCLUDE_DIR],
-        assembly_flags=_ASSEMBLY_FLAGS, verbose=verbose,
+        LIBRARY_NAME,
+        sources,
+        flags=_FLAGS,
+        libs=_LIBS,
+        include_dirs=[INCLUDE_DIR],
+        assembly_flags=_ASSEMBLY_FLAGS,
+        verbose=verbose,
     )

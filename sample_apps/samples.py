@@ -37,7 +37,11 @@ SAMPLES = (
     Sample("matmul", ("matmul.hip",), "a tiled matrix multiply: template kernel, __shared__ tiles, 2D blocks"),
     Sample("reduction", ("reduction.hip",), "__shared__, __syncthreads, atomics, device and constant variables"),
     Sample("interop", ("kernels.hip", "main.cpp"), "hipLaunchKernel on a handle from plain C++, hipLaunchKernelGGL"),
-    Sample("multi_device", ("multi_device.hip",), "two host threads on two devices, streams ordered by events, hipMemcpyPeer"),
+    Sample(
+        "multi_device",
+        ("multi_device.hip",),
+        "two host threads on two devices, streams ordered by events, hipMemcpyPeer",
+    ),
     Sample(
         "plugin",
         ("main.c",),

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, NamedTuple
 
-from symbols import containers, demangle as demangling, device_code, registration, roles
+from symbols import containers, device_code, registration, roles
+from symbols import demangle as demangling
 from symbols.device_code import Summary
 from symbols.elf import ET_DYN, ET_EXEC, ET_REL, ElfFile, Symbol
 from symbols.errors import FormatError
@@ -109,8 +110,10 @@ def _host_notes(elf: ElfFile) -> list[str]:
     if not elf.sections:
         return ["no section headers: no symbols and no device code can be found"]
     if not elf.symtab_section or next(elf.iter_symbols(elf.symtab_section), None) is None:
-        return ["no .symtab (stripped): only dynamic symbols are known; local stubs, handles and"
-                " registration functions are invisible"]  # fmt: skip
+        return [
+            "no .symtab (stripped): only dynamic symbols are known; local stubs, handles and"
+            " registration functions are invisible"
+        ]
     return []
 
 
@@ -118,8 +121,9 @@ def _host_symbols(elf: ElfFile, keep: Callable[[Symbol], bool] | None = None) ->
     """.symtab and .dynsym merged (a stripped file has only the latter);
     with `keep`, only the symbols it keeps, the others never held at once."""
     sections = [elf.symtab_section, elf.dynsym_section]
-    static, dynamic = ([s for s in elf.iter_symbols(section) if keep is None or keep(s)] if section else []
-                       for section in sections)  # fmt: skip
+    static, dynamic = (
+        [s for s in elf.iter_symbols(section) if keep is None or keep(s)] if section else [] for section in sections
+    )
     seen = {(s.name, s.value) for s in static}
     return static + [s for s in dynamic if (s.name, s.value) not in seen]
 
@@ -145,9 +149,12 @@ def _read_device(reads: Iterable[list[containers.Read]], report: BinaryReport, w
         code_object.index = len(device.code_objects)
         device.code_objects.append(code_object)
         if summary is None:
-            report.notes.append(f"code object {code_object.index} ({code_object.target}): {read.error}" if read.error
-                                else f"code object {code_object.index} ({code_object.target}) is compressed in a"
-                                " format gpusym cannot read: its symbols are unknown")  # fmt: skip
+            report.notes.append(
+                f"code object {code_object.index} ({code_object.target}): {read.error}"
+                if read.error
+                else f"code object {code_object.index} ({code_object.target}) is compressed in a"
+                " format gpusym cannot read: its symbols are unknown"
+            )
             device.summaries.append(None)
             continue
         source = summary.args_source
@@ -163,8 +170,14 @@ def _read_device(reads: Iterable[list[containers.Read]], report: BinaryReport, w
 PTX_NOT_READ = "PTX, not read (gpusym query --ptx reads it)"
 
 
-def analyze(path: str | Path, host_roles: set[Role] | None = None, with_args: bool = True,
-            jobs: int = 1, demangle: Demangler = demangling.demangle, with_ptx: bool = True) -> Analysis:  # fmt: skip
+def analyze(
+    path: str | Path,
+    host_roles: set[Role] | None = None,
+    with_args: bool = True,
+    jobs: int = 1,
+    demangle: Demangler = demangling.demangle,
+    with_ptx: bool = True,
+) -> Analysis:
     """Reads `path` (a host binary, a container or a code object).
 
     `host_roles`: which host symbols the report lists (default: every role
@@ -179,15 +192,21 @@ def analyze(path: str | Path, host_roles: set[Role] | None = None, with_args: bo
         return _analyze(map_file(path), str(path), host_roles, with_args, workers, demangle, with_ptx)
 
 
-def analyze_data(data: bytes | memoryview, path: str, host_roles: set[Role] | None = None,
-                 with_args: bool = True, demangle: Demangler = demangling.demangle) -> Analysis:  # fmt: skip
+def analyze_data(
+    data: bytes | memoryview,
+    path: str,
+    host_roles: set[Role] | None = None,
+    with_args: bool = True,
+    demangle: Demangler = demangling.demangle,
+) -> Analysis:
     """`analyze` of a file's bytes, already read (`path` names it in the
     report).  Raises FormatError for bad input."""
     return _analyze(memoryview(data), path, host_roles, with_args, Workers(None), demangle, True)
 
 
-def _reads(data: memoryview, jobs: list[containers.Job], workers: Workers, with_ptx: bool
-           ) -> Iterator[list[containers.Read]]:  # fmt: skip
+def _reads(
+    data: memoryview, jobs: list[containers.Job], workers: Workers, with_ptx: bool
+) -> Iterator[list[containers.Read]]:
     """The code objects of `jobs`, in order; without `with_ptx`, PTX unread."""
     skipped = [not with_ptx and job.code_object is not None and job.code_object.format == "ptx" for job in jobs]
     reads = workers.read(data, [job for job, skip in zip(jobs, skipped) if not skip])
@@ -195,8 +214,15 @@ def _reads(data: memoryview, jobs: list[containers.Job], workers: Workers, with_
         yield [containers.Read(job.code_object, None, PTX_NOT_READ)] if job.code_object and skip else next(reads)
 
 
-def _analyze(data: memoryview, path: str, host_roles: set[Role] | None, with_args: bool,
-             workers: Workers, demangle: Demangler, with_ptx: bool) -> Analysis:  # fmt: skip
+def _analyze(
+    data: memoryview,
+    path: str,
+    host_roles: set[Role] | None,
+    with_args: bool,
+    workers: Workers,
+    demangle: Demangler,
+    with_ptx: bool,
+) -> Analysis:
     jobs = containers.in_container_file(data)
     elf: ElfFile | None = None
     if jobs is None:
@@ -213,8 +239,9 @@ def _analyze(data: memoryview, path: str, host_roles: set[Role] | None, with_arg
     return Analysis(report, addresses)
 
 
-def _registered(report: BinaryReport, elf: ElfFile | None, host: list[Symbol], kernels: dict[str, None]
-                ) -> dict[str, Symbol]:  # fmt: skip
+def _registered(
+    report: BinaryReport, elf: ElfFile | None, host: list[Symbol], kernels: dict[str, None]
+) -> dict[str, Symbol]:
     """Each kernel's handle as CUDA's registration code gives it; none (and
     a note saying why) when that code cannot be read."""
     try:
@@ -244,8 +271,12 @@ class _HostScan:
         return symbols
 
     def _keeps(self, symbol: Symbol) -> bool:
-        return (symbol.name in self.names or STUB_PREFIX in symbol.name
-                or (self.functions and symbol.type == "FUNC") or roles.general_role(symbol) is not None)  # fmt: skip
+        return (
+            symbol.name in self.names
+            or STUB_PREFIX in symbol.name
+            or (self.functions and symbol.type == "FUNC")
+            or roles.general_role(symbol) is not None
+        )
 
     def widen(self, names: set[str], functions: bool) -> None:
         """Reads again if `names` or `functions` ask for symbols not kept."""
@@ -271,8 +302,14 @@ class _Entities(NamedTuple):
     variables: dict[str, DeviceEntity]
 
 
-def _correlate(report: BinaryReport, elf: ElfFile | None, device: _Device, host_roles: set[Role] | None,
-               workers: Workers, demangle: Demangler) -> AddressIndex:  # fmt: skip
+def _correlate(
+    report: BinaryReport,
+    elf: ElfFile | None,
+    device: _Device,
+    host_roles: set[Role] | None,
+    workers: Workers,
+    demangle: Demangler,
+) -> AddressIndex:
     """Fills `report` from the device code read and the host's symbols;
     the summaries of `device` are taken apart (and freed) on the way."""
     wanted = host_roles if host_roles is not None else set(Role) - NOT_GPU_ROLES
@@ -286,9 +323,12 @@ def _correlate(report: BinaryReport, elf: ElfFile | None, device: _Device, host_
     entities = _take_apart(device, kernel_names)
     report.notes += _link_kernels(entities, host, registered, kernel_targets, device.args)
     handles = {k.handle.symbol: k.name for k in entities.kernels.values() if k.handle and k.handle.kind != "stub"}
-    listed = [(symbol, role, kernel) for symbol in host.symbols
-              for role, kernel in [_host_role(symbol, host.stub_of, handles, entities.variables)]
-              if role in wanted]  # fmt: skip
+    listed = [
+        (symbol, role, kernel)
+        for symbol in host.symbols
+        for role, kernel in [_host_role(symbol, host.stub_of, handles, entities.variables)]
+        if role in wanted
+    ]
     report.kernels = sorted(entities.kernels.values(), key=lambda k: k.name)
     report.device_functions = sorted(entities.functions.values(), key=lambda f: f.name)
     report.device_variables = sorted(entities.variables.values(), key=lambda v: v.name)
@@ -296,8 +336,10 @@ def _correlate(report: BinaryReport, elf: ElfFile | None, device: _Device, host_
     demangled = workers.demangle([*(e.name for e in named), *(symbol.name for symbol, _, _ in listed)], demangle)
     for entity in named:
         entity.demangled = demangled[entity.name] or entity.name
-    report.host_symbols = [HostSymbol(symbol.name, demangled[symbol.name] or symbol.name, symbol.value, symbol.size,
-                                      role, kernel) for symbol, role, kernel in listed]  # fmt: skip
+    report.host_symbols = [
+        HostSymbol(symbol.name, demangled[symbol.name] or symbol.name, symbol.value, symbol.size, role, kernel)
+        for symbol, role, kernel in listed
+    ]
 
     def fill(index: AddressIndex) -> None:
         for entity in named:
@@ -336,10 +378,13 @@ def _kernel_targets(device: _Device, kernel_names: dict[str, None]) -> list[str]
     """The targets that have kernels, over every container of the binary (a
     program links one per translation unit, and nvcc adds a device link's
     code objects without kernels)."""
-    return list(dict.fromkeys(
-        code_object.target for code_object, summary in zip(device.code_objects, device.summaries)
-        if summary and (summary.kernels or any(place[0] in kernel_names for place in summary.exported_functions))
-    ))  # fmt: skip
+    return list(
+        dict.fromkeys(
+            code_object.target
+            for code_object, summary in zip(device.code_objects, device.summaries)
+            if summary and (summary.kernels or any(place[0] in kernel_names for place in summary.exported_functions))
+        )
+    )
 
 
 def _take_apart(device: _Device, kernel_names: dict[str, None]) -> _Entities:
@@ -357,23 +402,32 @@ def _take_apart(device: _Device, kernel_names: dict[str, None]) -> _Entities:
         functions = [*summary.functions, *(p for p in summary.exported_functions if p[0] not in kernel_names)]
         for name, value, size in kernels:
             entities.kernels[name].device.append(DeviceSymbol(index, target, name, value, size, Role.DEVICE_KERNEL))
-        for places, table, role in ((functions, entities.functions, Role.DEVICE_FUNCTION),
-                                    (summary.variables, entities.variables, Role.DEVICE_VARIABLE)):  # fmt: skip
+        for places, table, role in (
+            (functions, entities.functions, Role.DEVICE_FUNCTION),
+            (summary.variables, entities.variables, Role.DEVICE_VARIABLE),
+        ):
             for name, value, size in places:
                 entity = table.get(name) or table.setdefault(name, DeviceEntity(name, ""))
                 entity.device.append(DeviceSymbol(index, target, name, value, size, role))
     return entities
 
 
-def _link_kernels(entities: _Entities, host: _Host, registered: dict[str, Symbol], kernel_targets: list[str],
-                  args: dict[str, list[KernelArg]]) -> list[str]:  # fmt: skip
+def _link_kernels(
+    entities: _Entities,
+    host: _Host,
+    registered: dict[str, Symbol],
+    kernel_targets: list[str],
+    args: dict[str, list[KernelArg]],
+) -> list[str]:
     """Gives each kernel its stub, handle, arguments and missing targets, and
     each device variable its host shadow; the notes this leaves."""
     notes = []
     list_missing = len(kernel_targets) <= MAX_TARGETS_LISTED
     if not list_missing:
-        notes.append(f"code objects for {len(kernel_targets)} different targets: more than"
-                     f" {MAX_TARGETS_LISTED}, so no kernel's missing_targets are listed")  # fmt: skip
+        notes.append(
+            f"code objects for {len(kernel_targets)} different targets: more than"
+            f" {MAX_TARGETS_LISTED}, so no kernel's missing_targets are listed"
+        )
     for name, kernel in entities.kernels.items():
         if kernel.device and name in args:
             kernel.args = args[name]
@@ -398,8 +452,9 @@ def _link_kernels(entities: _Entities, host: _Host, registered: dict[str, Symbol
     return notes
 
 
-def _stubs(host: list[Symbol], device_kernels: dict[str, None], by_undecorated: dict[str, str]
-           ) -> tuple[dict[str, Symbol], dict[str, str]]:  # fmt: skip
+def _stubs(
+    host: list[Symbol], device_kernels: dict[str, None], by_undecorated: dict[str, str]
+) -> tuple[dict[str, Symbol], dict[str, str]]:
     """(kernel -> its stub, stub name -> its kernel) of the host's stub functions."""
     stubs: dict[str, Symbol] = {}
     stub_of: dict[str, str] = {}
@@ -413,8 +468,9 @@ def _stubs(host: list[Symbol], device_kernels: dict[str, None], by_undecorated: 
     return stubs, stub_of
 
 
-def _host_role(symbol: Symbol, stub_of: dict[str, str], handles: dict[str, str],
-               variables: dict[str, DeviceEntity]) -> tuple[Role | None, str | None]:  # fmt: skip
+def _host_role(
+    symbol: Symbol, stub_of: dict[str, str], handles: dict[str, str], variables: dict[str, DeviceEntity]
+) -> tuple[Role | None, str | None]:
     if symbol.name in stub_of:
         return Role.KERNEL_STUB, stub_of[symbol.name]
     if symbol.defined and symbol.name in handles:

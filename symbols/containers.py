@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from symbols import amdgpu_metadata, compressed_bundle, device_code, nv_fatbin, offload_binary, offload_bundle
+from symbols.device_code import SIM_KERNEL_TABLE, Summary
 from symbols.elf import EM_AMDGPU, EM_CUDA, EM_X86_64, SHT_NOBITS, ElfFile, Section, check_disjoint
 from symbols.elf import MAGIC as ELF_MAGIC
 from symbols.errors import FormatError
-from symbols.device_code import SIM_KERNEL_TABLE, Summary
 from symbols.model import CodeObject
 
 #: Decompression limits: never more than this in all, nor this many times the
@@ -63,8 +63,9 @@ class Read(NamedTuple):
     error: str | None
 
 
-def _code_object(target: str, triple: str, container: str, offset: int, size: int, compressed: bool,
-                 image_format: str) -> CodeObject:  # fmt: skip
+def _code_object(
+    target: str, triple: str, container: str, offset: int, size: int, compressed: bool, image_format: str
+) -> CodeObject:
     return CodeObject(-1, target, triple, container, offset, size, compressed, image_format)
 
 
@@ -93,7 +94,9 @@ class _Planner:
 
     def offload_binaries(self, data: memoryview, file_offset: int) -> None:
         for image in offload_binary.read_images(data):
-            image_format = {"elf": "elf", "object": "elf", "cubin": "elf", "ptx": "ptx"}.get(image.image_kind, "unknown")
+            image_format = {"elf": "elf", "object": "elf", "cubin": "elf", "ptx": "ptx"}.get(
+                image.image_kind, "unknown"
+            )
             self.image(image.arch, image.triple, "offload-binary", file_offset + image.offset, image.size, image_format)
 
     def nv_fatbins(self, data: memoryview, file_offset: int) -> None:
@@ -101,8 +104,9 @@ class _Planner:
             readable = not entry.compressed or entry.compression in nv_fatbin.INFLATABLE
             image_format = "unknown" if not readable else ("elf" if entry.kind == "cubin" else "ptx")
             offset = file_offset + entry.offset
-            code_object = _code_object(entry.target, "nvptx64-nvidia-cuda", "nv-fatbin", offset, entry.size,
-                                       entry.compressed, image_format)  # fmt: skip
+            code_object = _code_object(
+                entry.target, "nvptx64-nvidia-cuda", "nv-fatbin", offset, entry.size, entry.compressed, image_format
+            )
             self.jobs.append(Job("fatbin", offset, entry.size, code_object, dataclasses.replace(entry, offset=offset)))
 
 

@@ -69,9 +69,17 @@ def string_table(names: list[str]) -> tuple[bytes, list[int]]:
     return bytes(table), offsets
 
 
-def write_elf(sections: list[Section], symbols: list[Sym] | None = None, *, machine: int = EM_X86_64,
-              type: int = ET_DYN, is64: bool = True, little: bool = True, flags: int = 0,
-              symbol_table: str = ".symtab") -> bytes:  # fmt: skip
+def write_elf(
+    sections: list[Section],
+    symbols: list[Sym] | None = None,
+    *,
+    machine: int = EM_X86_64,
+    type: int = ET_DYN,
+    is64: bool = True,
+    little: bool = True,
+    flags: int = 0,
+    symbol_table: str = ".symtab",
+) -> bytes:
     """An ELF file of `sections` (after the null section), with `symbols`
     in a symbol table named `symbol_table` (``.dynsym`` makes it DYNSYM)."""
     elf = layouts(is64, little)
@@ -81,13 +89,27 @@ def write_elf(sections: list[Section], symbols: list[Sym] | None = None, *, mach
         names, offsets = string_table([s.name for s in symbols])
         table = bytearray(elf.symbol.size)  # the null symbol
         for symbol, name in zip(symbols, offsets):
-            table += elf.symbol.pack(name=name, info=symbol.bind << 4 | symbol.type, other=symbol.other,
-                                     shndx=index[symbol.section] if symbol.section else 0, value=symbol.value,
-                                     size=symbol.size)  # fmt: skip
+            table += elf.symbol.pack(
+                name=name,
+                info=symbol.bind << 4 | symbol.type,
+                other=symbol.other,
+                shndx=index[symbol.section] if symbol.section else 0,
+                value=symbol.value,
+                size=symbol.size,
+            )
         dynamic = symbol_table == ".dynsym"
         strtab = len(sections) + 2
-        sections.append(Section(symbol_table, SHT_DYNSYM if dynamic else SHT_SYMTAB, bytes(table),
-                                SHF_ALLOC if dynamic else 0, link=strtab, info=1, entsize=elf.symbol.size))  # fmt: skip
+        sections.append(
+            Section(
+                symbol_table,
+                SHT_DYNSYM if dynamic else SHT_SYMTAB,
+                bytes(table),
+                SHF_ALLOC if dynamic else 0,
+                link=strtab,
+                info=1,
+                entsize=elf.symbol.size,
+            )
+        )
         sections.append(Section(".dynstr" if dynamic else ".strtab", SHT_STRTAB, names, align=1))
     shstrtab, name_offsets = string_table([s.name for s in sections] + [".shstrtab"])
     sections.append(Section(".shstrtab", SHT_STRTAB, shstrtab, align=1))
@@ -105,35 +127,67 @@ def write_elf(sections: list[Section], symbols: list[Sym] | None = None, *, mach
     shoff = len(out)
     out += bytes(elf.section.size)  # the null section
     for section, name, offset in zip(sections, name_offsets, offsets):
-        out += elf.section.pack(name=name, type=section.type, flags=section.flags, addr=section.addr,
-                                offset=offset if section.offset is None else section.offset,
-                                size=len(section.data) if section.size is None else section.size,
-                                link=section.link, info=section.info, addralign=section.align,
-                                entsize=section.entsize)  # fmt: skip
-    out[:header_size] = ident + elf.header.pack(type=type, machine=machine, version=1, shoff=shoff, flags=flags,
-                                                ehsize=header_size, shentsize=elf.section.size,
-                                                shnum=len(sections) + 1, shstrndx=len(sections))  # fmt: skip
+        out += elf.section.pack(
+            name=name,
+            type=section.type,
+            flags=section.flags,
+            addr=section.addr,
+            offset=offset if section.offset is None else section.offset,
+            size=len(section.data) if section.size is None else section.size,
+            link=section.link,
+            info=section.info,
+            addralign=section.align,
+            entsize=section.entsize,
+        )
+    out[:header_size] = ident + elf.header.pack(
+        type=type,
+        machine=machine,
+        version=1,
+        shoff=shoff,
+        flags=flags,
+        ehsize=header_size,
+        shentsize=elf.section.size,
+        shnum=len(sections) + 1,
+        shstrndx=len(sections),
+    )
     return bytes(out)
 
 
 def note(owner: str, note_type: int, desc: bytes, little: bool = True) -> bytes:
     name = owner.encode() + b"\0"
-    header = layouts(True, little).note.pack(namesz=len(name), descsz=len(desc), type=note_type)  # alike in both classes
+    header = layouts(True, little).note.pack(
+        namesz=len(name), descsz=len(desc), type=note_type
+    )  # alike in both classes
     return header + name + padding(len(name), 4) + desc + padding(len(desc), 4)
 
 
 def amdgpu_metadata(kernels: list[str], arch: str = "gfx90a") -> bytes:
     """The msgpack of an ``NT_AMDGPU_METADATA`` note: each kernel takes one
     pointer argument."""
-    def kernel(name: str) -> dict:
-        return {".name": name, ".symbol": f"{name}.kd", ".kernarg_segment_size": 8,
-                ".group_segment_fixed_size": 0, ".private_segment_fixed_size": 0,
-                ".max_flat_workgroup_size": 1024, ".wavefront_size": 64, ".sgpr_count": 8, ".vgpr_count": 4,
-                ".args": [{".name": "out", ".offset": 0, ".size": 8, ".value_kind": "global_buffer",
-                           ".address_space": "global"}]}  # fmt: skip
 
-    return msgpack.packb({"amdhsa.version": [1, 2], "amdhsa.target": f"amdgcn-amd-amdhsa--{arch}",
-                          "amdhsa.kernels": [kernel(name) for name in kernels]})  # fmt: skip
+    def kernel(name: str) -> dict:
+        return {
+            ".name": name,
+            ".symbol": f"{name}.kd",
+            ".kernarg_segment_size": 8,
+            ".group_segment_fixed_size": 0,
+            ".private_segment_fixed_size": 0,
+            ".max_flat_workgroup_size": 1024,
+            ".wavefront_size": 64,
+            ".sgpr_count": 8,
+            ".vgpr_count": 4,
+            ".args": [
+                {".name": "out", ".offset": 0, ".size": 8, ".value_kind": "global_buffer", ".address_space": "global"}
+            ],
+        }
+
+    return msgpack.packb(
+        {
+            "amdhsa.version": [1, 2],
+            "amdhsa.target": f"amdgcn-amd-amdhsa--{arch}",
+            "amdhsa.kernels": [kernel(name) for name in kernels],
+        }
+    )
 
 
 def amdgpu_code_object(kernels: list[str], arch: str = "gfx90a", *, metadata: bool = True, **elf) -> bytes:
@@ -143,7 +197,9 @@ def amdgpu_code_object(kernels: list[str], arch: str = "gfx90a", *, metadata: bo
     rodata = Section(".rodata", data=bytes(64 * len(kernels)), flags=SHF_ALLOC, addr=0x1000 + 16 * len(kernels))
     sections = [text, rodata]
     if metadata:
-        sections.append(Section(".note", SHT_NOTE, note("AMDGPU", 32, amdgpu_metadata(kernels, arch)), SHF_ALLOC, align=4))
+        sections.append(
+            Section(".note", SHT_NOTE, note("AMDGPU", 32, amdgpu_metadata(kernels, arch)), SHF_ALLOC, align=4)
+        )
     symbols = []
     for index, name in enumerate(kernels):
         symbols.append(Sym(name, text.addr + 16 * index, 16, STT_FUNC, STB_GLOBAL, ".text"))
@@ -173,8 +229,11 @@ def nested_bundles(depth: int) -> bytes:
     inner = b""
     for _ in range(depth):
         entry_id = b"x" + inner
-        inner = (offload_bundle.HEADER.pack(magic=offload_bundle.MAGIC, count=1)
-                 + offload_bundle.ENTRY.pack(id_size=len(entry_id)) + entry_id)  # fmt: skip
+        inner = (
+            offload_bundle.HEADER.pack(magic=offload_bundle.MAGIC, count=1)
+            + offload_bundle.ENTRY.pack(id_size=len(entry_id))
+            + entry_id
+        )
     return inner
 
 
@@ -184,8 +243,12 @@ def host_program(kernels: list[str], fatbin: bytes, **elf) -> bytes:
     variable named like the kernel."""
     text = Section(".text", data=bytes(16 * len(kernels)), flags=SHF_ALLOC | SHF_EXECINSTR, addr=0x1000, align=16)
     fatbin_section = Section(".hip_fatbin", data=fatbin, flags=SHF_ALLOC, addr=0x1000 + len(text.data), align=4096)
-    data = Section(".data", data=bytes(8 * len(kernels)), flags=SHF_ALLOC | SHF_WRITE,
-                   addr=fatbin_section.addr + len(fatbin) + 4096)  # fmt: skip
+    data = Section(
+        ".data",
+        data=bytes(8 * len(kernels)),
+        flags=SHF_ALLOC | SHF_WRITE,
+        addr=fatbin_section.addr + len(fatbin) + 4096,
+    )
     symbols = [Sym("hipLaunchKernel", section=None)]
     for index, name in enumerate(kernels):
         symbols.append(Sym(f"__device_stub__{name}", text.addr + 16 * index, 16))
@@ -196,8 +259,12 @@ def host_program(kernels: list[str], fatbin: bytes, **elf) -> bytes:
 def hip_program(kernels: list[str], arch: str = "gfx90a", **elf) -> bytes:
     """A whole program: host, and a bundle of an AMDGPU and a simulated
     code object defining the same kernels."""
-    fatbin = bundle({offload_bundle.amdgpu_id(arch): amdgpu_code_object(kernels, arch),
-                     offload_bundle.SIM_ID: sim_code_object(kernels)})  # fmt: skip
+    fatbin = bundle(
+        {
+            offload_bundle.amdgpu_id(arch): amdgpu_code_object(kernels, arch),
+            offload_bundle.SIM_ID: sim_code_object(kernels),
+        }
+    )
     return host_program(kernels, fatbin, **elf)
 
 

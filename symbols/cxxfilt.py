@@ -59,7 +59,9 @@ def _printed(names: list[str]) -> list[str] | None:
     if tool is None or not names:
         return None
     try:
-        with subprocess.Popen([tool], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL) as child:
+        with subprocess.Popen(
+            [tool], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+        ) as child:
             # Set before the child reads anything: it waits for its input.
             resource.prlimit(child.pid, resource.RLIMIT_DATA, (MEMORY_LIMIT, MEMORY_LIMIT))
             data = "\n".join(names).encode("utf-8", "surrogateescape") + b"\n"

@@ -56,7 +56,12 @@ _libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
 
 _cxa_demangle = _libstdcxx.__cxa_demangle
 # char *__cxa_demangle(const char *mangled, char *buffer, size_t *length, int *status)
-_cxa_demangle.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_size_t), ctypes.POINTER(ctypes.c_int)]
+_cxa_demangle.argtypes = [
+    ctypes.c_char_p,
+    ctypes.c_char_p,
+    ctypes.POINTER(ctypes.c_size_t),
+    ctypes.POINTER(ctypes.c_int),
+]
 _cxa_demangle.restype = ctypes.c_void_p  # not c_char_p: the buffer must be freed
 _free = _libc.free
 _free.argtypes = [ctypes.c_void_p]

@@ -30,7 +30,9 @@ SIM_KERNEL_TABLE = "__gpusym_kernels"
 
 # Symbols every code object of a kind carries that are not the program's own.
 _AMDGPU_INTERNAL = re.compile(r"^(__hip_cuid_|__oclc_|__ockl_|__ocml_|llvm\.|\.)")
-_SIM_INTERNAL = re.compile(r"^(__gpusym_|__hip_cuid_|_ZT[WH]|_init$|_fini$|_DYNAMIC$|_GLOBAL_OFFSET_TABLE_$|_end$|_edata$|__bss_start$)")
+_SIM_INTERNAL = re.compile(
+    r"^(__gpusym_|__hip_cuid_|_ZT[WH]|_init$|_fini$|_DYNAMIC$|_GLOBAL_OFFSET_TABLE_$|_end$|_edata$|__bss_start$)"
+)
 # One directive per line, as nvcc and LLVM write them: [ \t], never \s, so
 # that no attempt reads past its line (\s* at each of a million blank lines'
 # starts would read all the blank lines after it, the square of the text).
@@ -92,8 +94,13 @@ def summarize(contents: DeviceContents) -> Summary:
     def places(symbols: list[Symbol]) -> list[Place]:
         return [(s.name, s.value, s.size) for s in symbols]
 
-    return Summary(places(contents.kernels), places(contents.functions), places(contents.variables),
-                   places(contents.exported_functions), contents.args_source)  # fmt: skip
+    return Summary(
+        places(contents.kernels),
+        places(contents.functions),
+        places(contents.variables),
+        places(contents.exported_functions),
+        contents.args_source,
+    )
 
 
 def _defined(symbols: list[Symbol], kind: str) -> list[Symbol]:
@@ -167,8 +174,9 @@ def _nv_info_sections(elf: ElfFile, kernel_symbols: list[Symbol]) -> ArgsSource:
     prefix = nv_info.SECTION_PREFIX
     sections = [s for s in elf.sections if s.name.startswith(prefix) and s.name[len(prefix) :] in kernels]
     # The kernel's own name object: a summary sent between processes holds each name once.
-    return ArgsSource("cubin", [(kernels[s.name[len(prefix) :]], s.name, bytes(elf.contents(s)))
-                                for s in elf.disjoint(sections)])  # fmt: skip
+    return ArgsSource(
+        "cubin", [(kernels[s.name[len(prefix) :]], s.name, bytes(elf.contents(s))) for s in elf.disjoint(sections)]
+    )
 
 
 def _cubin_args(sections: list[tuple[str, str, bytes]]) -> dict[str, list[KernelArg]]:
@@ -212,9 +220,11 @@ def _ptx(text: bytes | memoryview) -> DeviceContents:
     def fake(name: str, kind: str) -> Symbol:  # PTX has no addresses
         return Symbol(name, 0, 0, kind, "GLOBAL", 0, 1)
 
-    return DeviceContents(kernels=[fake(name, "FUNC") for name in found[_PTX_ENTRY]],
-                          functions=[fake(name, "FUNC") for name in found[_PTX_FUNC]],
-                          variables=[fake(name, "OBJECT") for name in found[_PTX_VARIABLE]])  # fmt: skip
+    return DeviceContents(
+        kernels=[fake(name, "FUNC") for name in found[_PTX_ENTRY]],
+        functions=[fake(name, "FUNC") for name in found[_PTX_FUNC]],
+        variables=[fake(name, "OBJECT") for name in found[_PTX_VARIABLE]],
+    )
 
 
 def _unique(symbols: list[Symbol]) -> list[Symbol]:

@@ -57,11 +57,33 @@ def layouts(is64: bool, little: bool) -> ElfLayouts:
     """The structs of 64-bit (or 32-bit), little- (or big-) endian ELF files."""
     order = "<" if little else ">"
     word = "Q" if is64 else "I"  # addresses, offsets and sizes (ElfN_Addr, ElfN_Off, ElfN_Xword / Word)
-    header = [("type", "H"), ("machine", "H"), ("version", "I"), ("entry", word), ("phoff", word), ("shoff", word),
-              ("flags", "I"), ("ehsize", "H"), ("phentsize", "H"), ("phnum", "H"), ("shentsize", "H"),
-              ("shnum", "H"), ("shstrndx", "H")]  # fmt: skip
-    section = [("name", "I"), ("type", "I"), ("flags", word), ("addr", word), ("offset", word), ("size", word),
-               ("link", "I"), ("info", "I"), ("addralign", word), ("entsize", word)]  # fmt: skip
+    header = [
+        ("type", "H"),
+        ("machine", "H"),
+        ("version", "I"),
+        ("entry", word),
+        ("phoff", word),
+        ("shoff", word),
+        ("flags", "I"),
+        ("ehsize", "H"),
+        ("phentsize", "H"),
+        ("phnum", "H"),
+        ("shentsize", "H"),
+        ("shnum", "H"),
+        ("shstrndx", "H"),
+    ]
+    section = [
+        ("name", "I"),
+        ("type", "I"),
+        ("flags", word),
+        ("addr", word),
+        ("offset", word),
+        ("size", word),
+        ("link", "I"),
+        ("info", "I"),
+        ("addralign", word),
+        ("entsize", word),
+    ]
     if is64:
         symbol = [("name", "I"), ("info", "B"), ("other", "B"), ("shndx", "H"), ("value", "Q"), ("size", "Q")]
     else:
@@ -130,7 +152,12 @@ class ElfFile:
         self.layouts = layouts(self.is64, ei_data == 1)
         self._header = header = self._read(self.layouts.header, 16, "ELF header")
         self.type, self.machine, self.entry, self.phoff, self.flags = (
-            header.type, header.machine, header.entry, header.phoff, header.flags)  # fmt: skip
+            header.type,
+            header.machine,
+            header.entry,
+            header.phoff,
+            header.flags,
+        )
 
     # ---- raw access ----
 
@@ -141,7 +168,9 @@ class ElfFile:
 
     def bytes_at(self, offset: int, size: int, what: str) -> memoryview:
         if offset < 0 or size < 0 or not fits(offset, size, len(self.data)):
-            raise FormatError(f"{what} ({size} bytes at offset {offset}) lies outside the file ({len(self.data)} bytes)")
+            raise FormatError(
+                f"{what} ({size} bytes at offset {offset}) lies outside the file ({len(self.data)} bytes)"
+            )
         return self.data[offset : offset + size]
 
     # ---- sections ----
@@ -164,12 +193,18 @@ class ElfFile:
         if names_index >= count:
             raise FormatError(f"section name table index {names_index} out of range")
         names_header = entry.unpack_from(table, names_index * entry.size)
-        names = (memoryview(b"") if names_header.type == SHT_NOBITS
-                 else self.bytes_at(names_header.offset, names_header.size, "section name table"))  # fmt: skip
+        names = (
+            memoryview(b"")
+            if names_header.type == SHT_NOBITS
+            else self.bytes_at(names_header.offset, names_header.size, "section name table")
+        )
         name_of = _string_table(names, len(table), "section name table")
-        return [Section(index, name_of(name), type_, flags, addr, offset, size, link, info, entsize)
-                for index, (name, type_, flags, addr, offset, size, link, info, _addralign, entsize)
-                in enumerate(entry.iter_fields(table))]  # fmt: skip
+        return [
+            Section(index, name_of(name), type_, flags, addr, offset, size, link, info, entsize)
+            for index, (name, type_, flags, addr, offset, size, link, info, _addralign, entsize) in enumerate(
+                entry.iter_fields(table)
+            )
+        ]
 
     @cached_property
     def _sections_by_name(self) -> dict[str, Section]:
@@ -198,8 +233,11 @@ class ElfFile:
     def file_offset(self, address: int) -> int | None:
         """The file offset of virtual `address` in an allocated section."""
         for section in self.sections:
-            if (section.flags & SHF_ALLOC and section.type != SHT_NOBITS
-                    and section.addr <= address < section.addr + section.size):  # fmt: skip
+            if (
+                section.flags & SHF_ALLOC
+                and section.type != SHT_NOBITS
+                and section.addr <= address < section.addr + section.size
+            ):
                 return section.offset + address - section.addr
         return None
 
@@ -261,8 +299,10 @@ class ElfFile:
         if section.size % entry.size:
             raise FormatError(f"{section.name}: size {section.size} is not a multiple of {entry.size}")
         shift, mask = (32, 0xFFFFFFFF) if self.is64 else (8, 0xFF)
-        return [Relocation(offset, info & mask, info >> shift, addend)
-                for offset, info, addend in entry.iter_fields(self.contents(section))]  # fmt: skip
+        return [
+            Relocation(offset, info & mask, info >> shift, addend)
+            for offset, info, addend in entry.iter_fields(self.contents(section))
+        ]
 
     # ---- notes ----
 

@@ -33,11 +33,48 @@ _PARAM_DECLS = frozenset("yknpt")  # Ty Tk Tn Tp Tt: a generic lambda's template
 _BASE36 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 #: Expression operators by their code, with their operand count.
 _OPERATORS = {
-    **dict.fromkeys(("ps", "ng", "ad", "de", "co", "nt", "pp", "mm", "dl", "da", "aw", "sz", "az", "te", "nx",
-                     "tw", "sp"), 1),  # fmt: skip
-    **dict.fromkeys(("pl", "mi", "ml", "dv", "rm", "an", "or", "eo", "aS", "pL", "mI", "mL", "dV", "rM", "aN", "oR",
-                     "eO", "ls", "rs", "lS", "rS", "eq", "ne", "lt", "gt", "le", "ge", "ss", "aa", "oo", "cm", "pm",
-                     "ix", "ds"), 2),  # fmt: skip
+    **dict.fromkeys(
+        ("ps", "ng", "ad", "de", "co", "nt", "pp", "mm", "dl", "da", "aw", "sz", "az", "te", "nx", "tw", "sp"), 1
+    ),
+    **dict.fromkeys(
+        (
+            "pl",
+            "mi",
+            "ml",
+            "dv",
+            "rm",
+            "an",
+            "or",
+            "eo",
+            "aS",
+            "pL",
+            "mI",
+            "mL",
+            "dV",
+            "rM",
+            "aN",
+            "oR",
+            "eO",
+            "ls",
+            "rs",
+            "lS",
+            "rS",
+            "eq",
+            "ne",
+            "lt",
+            "gt",
+            "le",
+            "ge",
+            "ss",
+            "aa",
+            "oo",
+            "cm",
+            "pm",
+            "ix",
+            "ds",
+        ),
+        2,
+    ),
     "qu": 3,
 }
 #: Operator names that may name a function (``operator+``), besides the expression operators.

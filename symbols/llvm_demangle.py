@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import functools
 
-from symbols import llvm_expressions as x, llvm_nodes as n
+from symbols import llvm_expressions as x
+from symbols import llvm_nodes as n
 from symbols.llvm_expression_parser import CCAST, MEMBER, NAMED_CAST, ExpressionParser
 from symbols.llvm_reader import Fail, is_digit
 
@@ -28,19 +29,52 @@ from symbols.llvm_reader import Fail, is_digit
 OUTPUT_RATIO = 64
 
 _BUILTINS = {
-    "v": "void", "w": "wchar_t", "b": "bool", "c": "char", "a": "signed char", "h": "unsigned char", "s": "short",
-    "t": "unsigned short", "i": "int", "j": "unsigned int", "l": "long", "m": "unsigned long", "x": "long long",
-    "y": "unsigned long long", "n": "__int128", "o": "unsigned __int128", "f": "float", "d": "double",
-    "e": "long double", "g": "__float128", "z": "...",
-}  # fmt: skip
-_D_BUILTINS = {"d": "decimal64", "e": "decimal128", "f": "decimal32", "h": "half", "i": "char32_t", "s": "char16_t",
-               "u": "char8_t", "a": "auto", "c": "decltype(auto)", "n": "std::nullptr_t"}  # fmt: skip
+    "v": "void",
+    "w": "wchar_t",
+    "b": "bool",
+    "c": "char",
+    "a": "signed char",
+    "h": "unsigned char",
+    "s": "short",
+    "t": "unsigned short",
+    "i": "int",
+    "j": "unsigned int",
+    "l": "long",
+    "m": "unsigned long",
+    "x": "long long",
+    "y": "unsigned long long",
+    "n": "__int128",
+    "o": "unsigned __int128",
+    "f": "float",
+    "d": "double",
+    "e": "long double",
+    "g": "__float128",
+    "z": "...",
+}
+_D_BUILTINS = {
+    "d": "decimal64",
+    "e": "decimal128",
+    "f": "decimal32",
+    "h": "half",
+    "i": "char32_t",
+    "s": "char16_t",
+    "u": "char8_t",
+    "a": "auto",
+    "c": "decltype(auto)",
+    "n": "std::nullptr_t",
+}
 _ELABORATED = {"Ts": "struct ", "Tu": "union ", "Te": "enum "}
 
 
 class _NameState:
-    __slots__ = ("ctor_dtor_conversion", "ends_with_template_args", "quals", "ref", "forward_refs_begin",
-                 "explicit_object")  # fmt: skip
+    __slots__ = (
+        "ctor_dtor_conversion",
+        "ends_with_template_args",
+        "quals",
+        "ref",
+        "forward_refs_begin",
+        "explicit_object",
+    )
 
     def __init__(self, forward_refs_begin: int) -> None:
         self.ctor_dtor_conversion = self.ends_with_template_args = self.explicit_object = False
@@ -584,8 +618,9 @@ class _Parser(ExpressionParser):
                 if self.look(after) == qualifier:
                     after += 1
             following = self.look(after)
-            if following == "F" or (following == "D" and self.look(after + 1) in ("o", "O", "w", "x")
-                                    and self.look(after + 1)):  # fmt: skip
+            if following == "F" or (
+                following == "D" and self.look(after + 1) in ("o", "O", "w", "x") and self.look(after + 1)
+            ):
                 result = self.function_type()
             else:
                 result = self.qualified_type()
@@ -650,7 +685,11 @@ class _Parser(ExpressionParser):
         elif char in ("P", "R", "O"):
             self.at += 1
             pointee = self.type()
-            result = n.PointerType(pointee) if char == "P" else n.ReferenceType(pointee, n.LVALUE if char == "R" else n.RVALUE)
+            result = (
+                n.PointerType(pointee)
+                if char == "P"
+                else n.ReferenceType(pointee, n.LVALUE if char == "R" else n.RVALUE)
+            )
         elif char in ("C", "G"):
             self.at += 1
             result = n.PostfixQualifiedType(self.type(), " complex" if char == "C" else " imaginary")

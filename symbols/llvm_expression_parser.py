@@ -5,49 +5,94 @@ parser `symbols.llvm_demangle` ports."""
 
 from __future__ import annotations
 
-from symbols import llvm_expressions as x, llvm_nodes as n
+from symbols import llvm_expressions as x
+from symbols import llvm_nodes as n
 from symbols.llvm_reader import Fail, Reader, is_digit
 
-_INTEGER_LITERALS = {"w": "wchar_t", "c": "char", "a": "signed char", "h": "unsigned char", "s": "short",
-                     "t": "unsigned short", "i": "", "j": "u", "l": "l", "m": "ul", "x": "ll", "y": "ull",
-                     "n": "__int128", "o": "unsigned __int128"}  # fmt: skip
+_INTEGER_LITERALS = {
+    "w": "wchar_t",
+    "c": "char",
+    "a": "signed char",
+    "h": "unsigned char",
+    "s": "short",
+    "t": "unsigned short",
+    "i": "",
+    "j": "u",
+    "l": "l",
+    "m": "ul",
+    "x": "ll",
+    "y": "ull",
+    "n": "__int128",
+    "o": "unsigned __int128",
+}
 
 # Operator kinds (OperatorInfo::OIKind); those from NAMED_CAST on cannot be named.
 PREFIX, POSTFIX_OP, BINARY, ARRAY, MEMBER, NEW, DEL, CALL, CCAST, CONDITIONAL, NAME_ONLY, NAMED_CAST, OF_ID = range(13)
 #: Encoding -> (kind, flag, precedence, name), as LLVM's table.
 _OPERATORS = {
-    "aN": (BINARY, False, n.ASSIGN, "operator&="), "aS": (BINARY, False, n.ASSIGN, "operator="),
-    "aa": (BINARY, False, n.ANDIF, "operator&&"), "ad": (PREFIX, False, n.UNARY, "operator&"),
-    "an": (BINARY, False, n.AND, "operator&"), "at": (OF_ID, True, n.UNARY, "alignof "),
-    "aw": (NAME_ONLY, False, n.PRIMARY, "operator co_await"), "az": (OF_ID, False, n.UNARY, "alignof "),
-    "cc": (NAMED_CAST, False, n.POSTFIX, "const_cast"), "cl": (CALL, False, n.POSTFIX, "operator()"),
-    "cm": (BINARY, False, n.COMMA, "operator,"), "co": (PREFIX, False, n.UNARY, "operator~"),
-    "cv": (CCAST, False, n.CAST, "operator"), "dV": (BINARY, False, n.ASSIGN, "operator/="),
-    "da": (DEL, True, n.UNARY, "operator delete[]"), "dc": (NAMED_CAST, False, n.POSTFIX, "dynamic_cast"),
-    "de": (PREFIX, False, n.UNARY, "operator*"), "dl": (DEL, False, n.UNARY, "operator delete"),
-    "ds": (MEMBER, False, n.PTRMEM, "operator.*"), "dt": (MEMBER, False, n.POSTFIX, "operator."),
-    "dv": (BINARY, False, n.ASSIGN, "operator/"), "eO": (BINARY, False, n.ASSIGN, "operator^="),
-    "eo": (BINARY, False, n.XOR, "operator^"), "eq": (BINARY, False, n.EQUALITY, "operator=="),
-    "ge": (BINARY, False, n.RELATIONAL, "operator>="), "gt": (BINARY, False, n.RELATIONAL, "operator>"),
-    "ix": (ARRAY, False, n.POSTFIX, "operator[]"), "lS": (BINARY, False, n.ASSIGN, "operator<<="),
-    "le": (BINARY, False, n.RELATIONAL, "operator<="), "ls": (BINARY, False, n.SHIFT, "operator<<"),
-    "lt": (BINARY, False, n.RELATIONAL, "operator<"), "mI": (BINARY, False, n.ASSIGN, "operator-="),
-    "mL": (BINARY, False, n.ASSIGN, "operator*="), "mi": (BINARY, False, n.ADDITIVE, "operator-"),
-    "ml": (BINARY, False, n.MULTIPLICATIVE, "operator*"), "mm": (POSTFIX_OP, False, n.POSTFIX, "operator--"),
-    "na": (NEW, True, n.UNARY, "operator new[]"), "ne": (BINARY, False, n.EQUALITY, "operator!="),
-    "ng": (PREFIX, False, n.UNARY, "operator-"), "nt": (PREFIX, False, n.UNARY, "operator!"),
-    "nw": (NEW, False, n.UNARY, "operator new"), "oR": (BINARY, False, n.ASSIGN, "operator|="),
-    "oo": (BINARY, False, n.ORIF, "operator||"), "or": (BINARY, False, n.IOR, "operator|"),
-    "pL": (BINARY, False, n.ASSIGN, "operator+="), "pl": (BINARY, False, n.ADDITIVE, "operator+"),
-    "pm": (MEMBER, False, n.PTRMEM, "operator->*"), "pp": (POSTFIX_OP, False, n.POSTFIX, "operator++"),
-    "ps": (PREFIX, False, n.UNARY, "operator+"), "pt": (MEMBER, True, n.POSTFIX, "operator->"),
-    "qu": (CONDITIONAL, False, n.CONDITIONAL, "operator?"), "rM": (BINARY, False, n.ASSIGN, "operator%="),
-    "rS": (BINARY, False, n.ASSIGN, "operator>>="), "rc": (NAMED_CAST, False, n.POSTFIX, "reinterpret_cast"),
-    "rm": (BINARY, False, n.MULTIPLICATIVE, "operator%"), "rs": (BINARY, False, n.SHIFT, "operator>>"),
-    "sc": (NAMED_CAST, False, n.POSTFIX, "static_cast"), "ss": (BINARY, False, n.SPACESHIP, "operator<=>"),
-    "st": (OF_ID, True, n.UNARY, "sizeof "), "sz": (OF_ID, False, n.UNARY, "sizeof "),
-    "te": (OF_ID, False, n.POSTFIX, "typeid "), "ti": (OF_ID, True, n.POSTFIX, "typeid "),
-}  # fmt: skip
+    "aN": (BINARY, False, n.ASSIGN, "operator&="),
+    "aS": (BINARY, False, n.ASSIGN, "operator="),
+    "aa": (BINARY, False, n.ANDIF, "operator&&"),
+    "ad": (PREFIX, False, n.UNARY, "operator&"),
+    "an": (BINARY, False, n.AND, "operator&"),
+    "at": (OF_ID, True, n.UNARY, "alignof "),
+    "aw": (NAME_ONLY, False, n.PRIMARY, "operator co_await"),
+    "az": (OF_ID, False, n.UNARY, "alignof "),
+    "cc": (NAMED_CAST, False, n.POSTFIX, "const_cast"),
+    "cl": (CALL, False, n.POSTFIX, "operator()"),
+    "cm": (BINARY, False, n.COMMA, "operator,"),
+    "co": (PREFIX, False, n.UNARY, "operator~"),
+    "cv": (CCAST, False, n.CAST, "operator"),
+    "dV": (BINARY, False, n.ASSIGN, "operator/="),
+    "da": (DEL, True, n.UNARY, "operator delete[]"),
+    "dc": (NAMED_CAST, False, n.POSTFIX, "dynamic_cast"),
+    "de": (PREFIX, False, n.UNARY, "operator*"),
+    "dl": (DEL, False, n.UNARY, "operator delete"),
+    "ds": (MEMBER, False, n.PTRMEM, "operator.*"),
+    "dt": (MEMBER, False, n.POSTFIX, "operator."),
+    "dv": (BINARY, False, n.ASSIGN, "operator/"),
+    "eO": (BINARY, False, n.ASSIGN, "operator^="),
+    "eo": (BINARY, False, n.XOR, "operator^"),
+    "eq": (BINARY, False, n.EQUALITY, "operator=="),
+    "ge": (BINARY, False, n.RELATIONAL, "operator>="),
+    "gt": (BINARY, False, n.RELATIONAL, "operator>"),
+    "ix": (ARRAY, False, n.POSTFIX, "operator[]"),
+    "lS": (BINARY, False, n.ASSIGN, "operator<<="),
+    "le": (BINARY, False, n.RELATIONAL, "operator<="),
+    "ls": (BINARY, False, n.SHIFT, "operator<<"),
+    "lt": (BINARY, False, n.RELATIONAL, "operator<"),
+    "mI": (BINARY, False, n.ASSIGN, "operator-="),
+    "mL": (BINARY, False, n.ASSIGN, "operator*="),
+    "mi": (BINARY, False, n.ADDITIVE, "operator-"),
+    "ml": (BINARY, False, n.MULTIPLICATIVE, "operator*"),
+    "mm": (POSTFIX_OP, False, n.POSTFIX, "operator--"),
+    "na": (NEW, True, n.UNARY, "operator new[]"),
+    "ne": (BINARY, False, n.EQUALITY, "operator!="),
+    "ng": (PREFIX, False, n.UNARY, "operator-"),
+    "nt": (PREFIX, False, n.UNARY, "operator!"),
+    "nw": (NEW, False, n.UNARY, "operator new"),
+    "oR": (BINARY, False, n.ASSIGN, "operator|="),
+    "oo": (BINARY, False, n.ORIF, "operator||"),
+    "or": (BINARY, False, n.IOR, "operator|"),
+    "pL": (BINARY, False, n.ASSIGN, "operator+="),
+    "pl": (BINARY, False, n.ADDITIVE, "operator+"),
+    "pm": (MEMBER, False, n.PTRMEM, "operator->*"),
+    "pp": (POSTFIX_OP, False, n.POSTFIX, "operator++"),
+    "ps": (PREFIX, False, n.UNARY, "operator+"),
+    "pt": (MEMBER, True, n.POSTFIX, "operator->"),
+    "qu": (CONDITIONAL, False, n.CONDITIONAL, "operator?"),
+    "rM": (BINARY, False, n.ASSIGN, "operator%="),
+    "rS": (BINARY, False, n.ASSIGN, "operator>>="),
+    "rc": (NAMED_CAST, False, n.POSTFIX, "reinterpret_cast"),
+    "rm": (BINARY, False, n.MULTIPLICATIVE, "operator%"),
+    "rs": (BINARY, False, n.SHIFT, "operator>>"),
+    "sc": (NAMED_CAST, False, n.POSTFIX, "static_cast"),
+    "ss": (BINARY, False, n.SPACESHIP, "operator<=>"),
+    "st": (OF_ID, True, n.UNARY, "sizeof "),
+    "sz": (OF_ID, False, n.UNARY, "sizeof "),
+    "te": (OF_ID, False, n.POSTFIX, "typeid "),
+    "ti": (OF_ID, True, n.POSTFIX, "typeid "),
+}
 
 
 def _symbol(kind: int, name: str) -> str:
@@ -64,7 +109,6 @@ class ExpressionParser(Reader):
         if info is not None:
             self.at += 2
         return info
-
 
     def expression(self) -> n.Node:
         global_scope = self.take("gs")

@@ -7,8 +7,17 @@ from __future__ import annotations
 
 import struct
 
-from symbols.llvm_nodes import (ASSIGN, CAST, ORIF, PRIMARY, ClosureTypeName, Node, Output, ParameterPackExpansion,
-                                print_list)
+from symbols.llvm_nodes import (
+    ASSIGN,
+    CAST,
+    ORIF,
+    PRIMARY,
+    ClosureTypeName,
+    Node,
+    Output,
+    ParameterPackExpansion,
+    print_list,
+)
 
 
 class BinaryExpr(Node):
@@ -165,8 +174,9 @@ class CallExpr(Node):
 class NewExpr(Node):
     __slots__ = ("expressions", "type", "inits", "global_", "array_")
 
-    def __init__(self, expressions: list[Node], type_: Node, inits: list[Node], global_: bool, array: bool,
-                 prec: int) -> None:  # fmt: skip
+    def __init__(
+        self, expressions: list[Node], type_: Node, inits: list[Node], global_: bool, array: bool, prec: int
+    ) -> None:
         super().__init__(prec)
         self.expressions, self.type, self.inits, self.global_, self.array_ = expressions, type_, inits, global_, array
 

@@ -15,8 +15,28 @@ print gigabytes (each substitution prints its referent again).
 from __future__ import annotations
 
 # Precedences, from Node::Prec.
-PRIMARY, POSTFIX, UNARY, CAST, PTRMEM, MULTIPLICATIVE, ADDITIVE, SHIFT, SPACESHIP, RELATIONAL, EQUALITY, AND, XOR, \
-    IOR, ANDIF, ORIF, CONDITIONAL, ASSIGN, COMMA, DEFAULT = range(20)  # fmt: skip
+(
+    PRIMARY,
+    POSTFIX,
+    UNARY,
+    CAST,
+    PTRMEM,
+    MULTIPLICATIVE,
+    ADDITIVE,
+    SHIFT,
+    SPACESHIP,
+    RELATIONAL,
+    EQUALITY,
+    AND,
+    XOR,
+    IOR,
+    ANDIF,
+    ORIF,
+    CONDITIONAL,
+    ASSIGN,
+    COMMA,
+    DEFAULT,
+) = range(20)
 # Node::Cache.
 YES, NO, UNKNOWN = range(3)
 # Qualifiers and reference qualifiers.
@@ -556,8 +576,16 @@ class DynamicExceptionSpec(Node):
 class FunctionEncoding(Node):
     __slots__ = ("ret", "name", "params", "attrs", "requires", "quals", "ref")
 
-    def __init__(self, ret: Node | None, name: Node, params: list[Node], attrs: Node | None, requires: Node | None,
-                 quals: int, ref: int) -> None:  # fmt: skip
+    def __init__(
+        self,
+        ret: Node | None,
+        name: Node,
+        params: list[Node],
+        attrs: Node | None,
+        requires: Node | None,
+        quals: int,
+        ref: int,
+    ) -> None:
         super().__init__(PRIMARY, YES, NO, YES)
         self.ret, self.name, self.params, self.attrs = ret, name, params, attrs
         self.requires, self.quals, self.ref = requires, quals, ref
@@ -934,8 +962,14 @@ class GlobalQualifiedName(Node):
 
 
 #: Special substitutions (Sa, Sb, Ss, Si, So, Sd): base name, whether an instantiation.
-SPECIAL = {"a": ("allocator", False), "b": ("basic_string", False), "s": ("basic_string", True),
-           "i": ("basic_istream", True), "o": ("basic_ostream", True), "d": ("basic_iostream", True)}  # fmt: skip
+SPECIAL = {
+    "a": ("allocator", False),
+    "b": ("basic_string", False),
+    "s": ("basic_string", True),
+    "i": ("basic_istream", True),
+    "o": ("basic_ostream", True),
+    "d": ("basic_iostream", True),
+}
 
 
 class ExpandedSpecialSubstitution(Node):
@@ -997,8 +1031,14 @@ class DtorName(Node):
 class ClosureTypeName(Node):
     __slots__ = ("template_params", "requires1", "params", "requires2", "count")
 
-    def __init__(self, template_params: list[Node], requires1: Node | None, params: list[Node],
-                 requires2: Node | None, count: str) -> None:  # fmt: skip
+    def __init__(
+        self,
+        template_params: list[Node],
+        requires1: Node | None,
+        params: list[Node],
+        requires2: Node | None,
+        count: str,
+    ) -> None:
         super().__init__()
         self.template_params, self.requires1, self.params = template_params, requires1, params
         self.requires2, self.count = requires2, count

@@ -33,11 +33,25 @@ from symbols.errors import FormatError
 MAGIC = 0xBA55ED50
 WRAPPER_MAGIC = 0x466243B1
 HEADER = Layout("FatbinHeader", [("magic", "I"), ("version", "H"), ("header_size", "H"), ("size", "Q")])
-ENTRY = Layout("FatbinEntryHeader", [
-    ("kind", "H"), ("version", "H"), ("header_size", "I"), ("padded_size", "Q"), ("compressed_size", "I"),
-    ("unknown_1", "I"), ("minor", "H"), ("major", "H"), ("sm", "I"), ("name_offset", "I"), ("name_size", "I"),
-    ("flags", "Q"), ("unknown_2", "Q"), ("uncompressed_size", "Q"),
-])  # fmt: skip
+ENTRY = Layout(
+    "FatbinEntryHeader",
+    [
+        ("kind", "H"),
+        ("version", "H"),
+        ("header_size", "I"),
+        ("padded_size", "Q"),
+        ("compressed_size", "I"),
+        ("unknown_1", "I"),
+        ("minor", "H"),
+        ("major", "H"),
+        ("sm", "I"),
+        ("name_offset", "I"),
+        ("name_size", "I"),
+        ("flags", "Q"),
+        ("unknown_2", "Q"),
+        ("uncompressed_size", "Q"),
+    ],
+)
 WRAPPER = Layout("FatbinWrapper", [("magic", "I"), ("version", "I"), ("fatbin", "Q"), ("filename_or_fatbins", "Q")])
 KINDS: dict[int, Literal["cubin", "ptx"]] = {1: "ptx", 2: "cubin"}
 #: Compression flag -> format; None: compressed in a format nobody
@@ -180,8 +194,17 @@ def write(entries: list[tuple[int, int, bytes, bool]]) -> bytes:
         stored = zstandard.ZstdCompressor().compress(payload) if compress else payload
         padded = stored + padding(len(stored), 8)
         compressed_size, uncompressed_size = (len(stored), len(payload)) if compress else (0, 0)
-        body += ENTRY.pack(kind=kind, version=0x101, header_size=ENTRY.size, padded_size=len(padded),
-                           compressed_size=compressed_size, minor=8, major=1, sm=sm,
-                           flags=0x11 | (0x8000 if compress else 0), uncompressed_size=uncompressed_size)  # fmt: skip
+        body += ENTRY.pack(
+            kind=kind,
+            version=0x101,
+            header_size=ENTRY.size,
+            padded_size=len(padded),
+            compressed_size=compressed_size,
+            minor=8,
+            major=1,
+            sm=sm,
+            flags=0x11 | (0x8000 if compress else 0),
+            uncompressed_size=uncompressed_size,
+        )
         body += padded
     return HEADER.pack(magic=MAGIC, version=1, header_size=HEADER.size, size=len(body)) + body

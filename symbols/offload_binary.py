@@ -31,13 +31,28 @@ from symbols.errors import FormatError
 
 MAGIC = b"\x10\xff\x10\xad"
 ALIGNMENT = 8
-HEADER = Layout("OffloadBinaryHeader", [
-    ("magic", "4s"), ("version", "I"), ("size", "Q"), ("entry_offset", "Q"), ("entry_size", "Q"),
-])  # fmt: skip
-ENTRY = Layout("OffloadBinaryEntry", [
-    ("image_kind", "H"), ("offload_kind", "H"), ("flags", "I"), ("string_offset", "Q"), ("string_count", "Q"),
-    ("image_offset", "Q"), ("image_size", "Q"),
-])  # fmt: skip
+HEADER = Layout(
+    "OffloadBinaryHeader",
+    [
+        ("magic", "4s"),
+        ("version", "I"),
+        ("size", "Q"),
+        ("entry_offset", "Q"),
+        ("entry_size", "Q"),
+    ],
+)
+ENTRY = Layout(
+    "OffloadBinaryEntry",
+    [
+        ("image_kind", "H"),
+        ("offload_kind", "H"),
+        ("flags", "I"),
+        ("string_offset", "Q"),
+        ("string_count", "Q"),
+        ("image_offset", "Q"),
+        ("image_size", "Q"),
+    ],
+)
 STRING = Layout("OffloadBinaryString", [("key_offset", "Q"), ("value_offset", "Q")])
 #: ImageKind of llvm/Object/OffloadBinary.h, by the enumerators' names.
 IMAGE_KINDS = {0: "none", 1: "object", 2: "bitcode", 3: "cubin", 4: "fatbinary", 5: "ptx", 6: "spirv"}
@@ -155,8 +170,17 @@ _LEGACY = {
 }
 #: ``llvm::offloading::EntryTy`` of LLVM 20 and later (reserved 0, version
 #: 1), 64-bit hosts only.
-_VERSIONED = [("reserved", "Q"), ("version", "H"), ("kind", "H"), ("flags", "I"), ("address", "Q"), ("name", "Q"),
-              ("size", "Q"), ("data", "Q"), ("aux", "Q")]  # fmt: skip
+_VERSIONED = [
+    ("reserved", "Q"),
+    ("version", "H"),
+    ("kind", "H"),
+    ("flags", "I"),
+    ("address", "Q"),
+    ("name", "Q"),
+    ("size", "Q"),
+    ("data", "Q"),
+    ("aux", "Q"),
+]
 
 
 @cache
@@ -184,8 +208,10 @@ def read_offloading_entries(
     layout = _entry_layout(versioned, pointer_size, order)
     if len(view) % layout.size:
         raise FormatError(f"offloading entry table of {len(view)} bytes is not made of {layout.size}-byte entries")
-    return [OffloadingEntry(address, read_string(name), size, flags)
-            for address, name, size, flags in layout.iter_fields(view, "address", "name", "size", "flags")]  # fmt: skip
+    return [
+        OffloadingEntry(address, read_string(name), size, flags)
+        for address, name, size, flags in layout.iter_fields(view, "address", "name", "size", "flags")
+    ]
 
 
 def _is_versioned(view: memoryview, order: str) -> bool:
@@ -207,9 +233,16 @@ def write(image: bytes, image_kind: int, offload_kind: int, strings: dict[str, s
     image_offset = align_up(table_start + len(table), ALIGNMENT)
     size = align_up(image_offset + len(image), ALIGNMENT)
     header = HEADER.pack(magic=MAGIC, version=1, size=size, entry_offset=HEADER.size, entry_size=ENTRY.size)
-    entry = ENTRY.pack(image_kind=image_kind, offload_kind=offload_kind, string_offset=string_offset,
-                       string_count=len(strings), image_offset=image_offset, image_size=len(image))  # fmt: skip
-    string_map = b"".join(STRING.pack(key_offset=positions[key], value_offset=positions[value])
-                          for key, value in strings.items())  # fmt: skip
+    entry = ENTRY.pack(
+        image_kind=image_kind,
+        offload_kind=offload_kind,
+        string_offset=string_offset,
+        string_count=len(strings),
+        image_offset=image_offset,
+        image_size=len(image),
+    )
+    string_map = b"".join(
+        STRING.pack(key_offset=positions[key], value_offset=positions[value]) for key, value in strings.items()
+    )
     body = header + entry + string_map + table
     return body + bytes(image_offset - len(body)) + image + padding(len(image), ALIGNMENT)

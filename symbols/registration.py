@@ -263,6 +263,9 @@ def _slot(relocation: Relocation, table: list[Symbol]) -> tuple[str, int | None]
     symbol = table[relocation.symbol - 1] if 0 < relocation.symbol <= len(table) else None
     if symbol is None:
         return ("", None)
-    held = symbol.value + relocation.addend if symbol.defined and relocation.type in (
-        R_X86_64_64, R_X86_64_GLOB_DAT, R_X86_64_JUMP_SLOT) else None
+    held = (
+        symbol.value + relocation.addend
+        if symbol.defined and relocation.type in (R_X86_64_64, R_X86_64_GLOB_DAT, R_X86_64_JUMP_SLOT)
+        else None
+    )
     return (symbol.name, held)

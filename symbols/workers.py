@@ -92,8 +92,9 @@ class Workers:
             return self._pool().map(_read, jobs)
         return (_read(job, data) for job in jobs)
 
-    def demangle(self, names: Iterable[str], demangle: Callable[[str], str | None] | None = None
-                 ) -> dict[str, str | None]:  # fmt: skip
+    def demangle(
+        self, names: Iterable[str], demangle: Callable[[str], str | None] | None = None
+    ) -> dict[str, str | None]:
         """Each of `names`, demangled by `demangle` (default:
         ``demangle.demangle``, as gdb prints names).  A worker is sent
         `demangle` by name: it must be a module's function.  One with a

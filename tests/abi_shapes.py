@@ -11,7 +11,7 @@ difference, naming the case, the parameter and the byte, then
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 SEED = 0x5EED_AB1
 LANES = 2  # a second lane runs the same call image on another stack
@@ -67,9 +67,7 @@ def vector(element: str, count: int) -> Type:
     return Type(name, tuple(Leaf(f"[{i}]", element, vector="", index=i) for i in range(count)), definition)
 
 
-def record(
-    name: str, *fields: tuple, keyword: str = "struct", head: str = "", base: str = "", body: str = ""
-) -> Type:
+def record(name: str, *fields: tuple, keyword: str = "struct", head: str = "", base: str = "", body: str = "") -> Type:
     """A record of `fields`: (Type, name), (Type, name, count) for an array,
     (Type, name, 0, bits) for a bit-field; "[[no_unique_address]]" may prefix
     a name; `head` goes before the name (alignas), `base` is an empty base.
@@ -105,8 +103,15 @@ def _catalog() -> list[Type]:
     xyzw = record("Xyzw", (f, "x"), (f, "y"), (f, "z"), (f, "w"))
     types = [
         *s.values(),
-        fv4, fv3, fv2, dv2, cv4, iv2, hv4,
-        empty, functor,
+        fv4,
+        fv3,
+        fv2,
+        dv2,
+        cv4,
+        iv2,
+        hv4,
+        empty,
+        functor,
         record("EmptyBase", base="Empty"),
         record("TwoEmpties", (empty, "a"), (empty, "b")),
         record("EmptyThenInt", (empty, "e"), (i, "x")),
@@ -159,17 +164,30 @@ def _catalog() -> list[Type]:
         record("Aligned32", (i, "x"), (f, "y"), head="alignas(32) "),
         record("Aligned64", (d, "d"), (c, "c", 5), head="alignas(64) "),
         record("AlignedMember32", (i, "alignas(32) x"), (c, "c")),
-        record("Copyable", (i, "a"), (d, "b"), (c, "c", 3),
-               body="__host__ __device__ Copyable() {} __host__ __device__ Copyable(const Copyable& o) "
-                    ": a(o.a), b(o.b) { for (int k = 0; k < 3; k++) c[k] = o.c[k]; } "),
-        record("SmallCopyable", (i, "x"),
-               body="__host__ __device__ SmallCopyable() {} "
-                    "__host__ __device__ SmallCopyable(const SmallCopyable& o) : x(o.x) {} "),
+        record(
+            "Copyable",
+            (i, "a"),
+            (d, "b"),
+            (c, "c", 3),
+            body="__host__ __device__ Copyable() {} __host__ __device__ Copyable(const Copyable& o) "
+            ": a(o.a), b(o.b) { for (int k = 0; k < 3; k++) c[k] = o.c[k]; } ",
+        ),
+        record(
+            "SmallCopyable",
+            (i, "x"),
+            body="__host__ __device__ SmallCopyable() {} "
+            "__host__ __device__ SmallCopyable(const SmallCopyable& o) : x(o.x) {} ",
+        ),
         record("Destructible", (ll, "x", 3), body="__host__ __device__ ~Destructible() {} "),
-        record("AlignedCopyable", (i, "x"), (f, "y"), head="alignas(32) ",
-               body="__host__ __device__ AlignedCopyable() {} "
-                    "__host__ __device__ AlignedCopyable(const AlignedCopyable& o) : x(o.x), y(o.y) {} "),
-    ]  # fmt: skip
+        record(
+            "AlignedCopyable",
+            (i, "x"),
+            (f, "y"),
+            head="alignas(32) ",
+            body="__host__ __device__ AlignedCopyable() {} "
+            "__host__ __device__ AlignedCopyable(const AlignedCopyable& o) : x(o.x), y(o.y) {} ",
+        ),
+    ]
     return types
 
 
@@ -193,14 +211,54 @@ def _cases(types: list[Type]) -> list[tuple[str, list[Type]]]:
         ("empty first", [empty, i, d]),
         ("empty last", [i, d, empty]),
         ("empties in a row", [empty, e2, i, empty, empty, by_name["TwoEmpties"], d, empty]),
-        ("many integers", [by_name[n] for n in ("char", "short", "int", "long long", "bool", "unsigned char",
-                                                 "signed char", "unsigned short", "unsigned", "__int128", "short")]),
+        (
+            "many integers",
+            [
+                by_name[n]
+                for n in (
+                    "char",
+                    "short",
+                    "int",
+                    "long long",
+                    "bool",
+                    "unsigned char",
+                    "signed char",
+                    "unsigned short",
+                    "unsigned",
+                    "__int128",
+                    "short",
+                )
+            ],
+        ),
         ("many floats", [f, d, by_name["_Float16"], f, d, f, d, f, d, by_name["_Float16"], f, d, i, f]),
-        ("stack mix", [*[d] * 8, *[i] * 6] + [by_name[n] for n in (
-            "char", "float", "long double", "__int128", "_Float16", "short", "HipFloat3", "IntFloat", "bool",
-            "Aligned32", "double", "Bytes3", "Copyable", "Empty", "Aligned64", "HipFloat4", "int")]),
+        (
+            "stack mix",
+            [*[d] * 8, *[i] * 6]
+            + [
+                by_name[n]
+                for n in (
+                    "char",
+                    "float",
+                    "long double",
+                    "__int128",
+                    "_Float16",
+                    "short",
+                    "HipFloat3",
+                    "IntFloat",
+                    "bool",
+                    "Aligned32",
+                    "double",
+                    "Bytes3",
+                    "Copyable",
+                    "Empty",
+                    "Aligned64",
+                    "HipFloat4",
+                    "int",
+                )
+            ],
+        ),
         ("two left one", [*[i] * 5, by_name["Longs2"], i, *[d] * 7, by_name["Doubles2"], d]),
-    ]  # fmt: skip
+    ]
     return cases
 
 
@@ -242,26 +300,36 @@ def _functions(t: Type) -> str:
         fill.append(f"  {value} = ({leaf.scalar})({_SCALARS[leaf.scalar]});")
         fold.append(f"  h = mix(h, fold_scalar(({leaf.scalar})({value}), {width}));")
         if leaf.bits:
-            mark.append(f"  {{ {t.name} z; memset((void *)&z, 0, sizeof z); z{leaf.path} = ({leaf.scalar})~(u64)z{leaf.path};"
-                        f" or_bytes(m, &z, sizeof z); }}")
+            mark.append(
+                f"  {{ {t.name} z; memset((void *)&z, 0, sizeof z); z{leaf.path} = ({leaf.scalar})~(u64)z{leaf.path};"
+                f" or_bytes(m, &z, sizeof z); }}"
+            )
         elif leaf.vector is not None:
-            mark.append(f"  mark_bytes(m, (const char *)&v{leaf.vector} - (const char *)&v + {leaf.index} * sizeof({leaf.scalar}),"
-                        f" sizeof({leaf.scalar}));")
+            mark.append(
+                f"  mark_bytes(m, (const char *)&v{leaf.vector} - (const char *)&v"
+                f" + {leaf.index} * sizeof({leaf.scalar}), sizeof({leaf.scalar}));"
+            )
         else:
             mark.append(f"  mark_bytes(m, (const char *)&{value} - (const char *)&v, {width});")
     tag = t.name.replace(" ", "_")
-    return "\n".join([
-        f"static void fill({t.name} &v, Rng &r) {{",
-        "  for (unsigned k = 0; k < sizeof v; k++) ((unsigned char *)&v)[k] = (unsigned char)r.next();",
-        *fill, "}",
-        f"static void mark(const {t.name} *, unsigned char *m) {{",
-        f"  static {t.name} v_{tag};",
-        f"  {t.name} &v = v_{tag};",
-        *mark, "}",
-        f"__host__ __device__ u64 fold(const {t.name} &v) {{",
-        "  u64 h = 0x84222325cbf29ce4ull;",
-        *fold, "  return h;", "}",
-    ])  # fmt: skip
+    return "\n".join(
+        [
+            f"static void fill({t.name} &v, Rng &r) {{",
+            "  for (unsigned k = 0; k < sizeof v; k++) ((unsigned char *)&v)[k] = (unsigned char)r.next();",
+            *fill,
+            "}",
+            f"static void mark(const {t.name} *, unsigned char *m) {{",
+            f"  static {t.name} v_{tag};",
+            f"  {t.name} &v = v_{tag};",
+            *mark,
+            "}",
+            f"__host__ __device__ u64 fold(const {t.name} &v) {{",
+            "  u64 h = 0x84222325cbf29ce4ull;",
+            *fold,
+            "  return h;",
+            "}",
+        ]
+    )
 
 
 def source() -> tuple[str, int]:
@@ -274,7 +342,10 @@ def source() -> tuple[str, int]:
     sizes = ", ".join("+".join(f"sizeof({t.name})" for t in params) for _, params in cases)
     out.append(f"#define LANES {LANES}\n#define ECHO_PARAMS {most_params}")
     out.append(f"constexpr unsigned case_bytes[] = {{{sizes}}};")
-    out.append("constexpr unsigned most_bytes() {\n  unsigned most = 0;\n  for (unsigned b : case_bytes) most = b > most ? b : most;\n  return most;\n}")
+    out.append(
+        "constexpr unsigned most_bytes() {\n  unsigned most = 0;\n"
+        "  for (unsigned b : case_bytes) most = b > most ? b : most;\n  return most;\n}"
+    )
     out.append("#define ECHO_BYTES most_bytes()")
     out.append("__device__ unsigned char echo_bytes[LANES][ECHO_BYTES];")
     out.append("__device__ u64 echo_folds[LANES][ECHO_PARAMS];")
@@ -331,7 +402,7 @@ static void clear_echo() {
   hipMemcpyToSymbol(HIP_SYMBOL(echo_bytes), got, sizeof got, 0, hipMemcpyHostToDevice);
   hipMemcpyToSymbol(HIP_SYMBOL(echo_folds), got_folds, sizeof got_folds, 0, hipMemcpyHostToDevice);
 }
-"""
+"""  # noqa: E501 (C++ written as it reads)
 
 
 def _case(number: int, label: str, params: list[Type]) -> str:

@@ -19,8 +19,13 @@ def source_line(path: Path, text: str) -> int:
 
 def capture(*arguments, stdin: str | None = None) -> tuple[subprocess.CompletedProcess, list[dict]]:
     """``gpusym capture --jsonl ARGUMENTS``; the result and its events."""
-    result = subprocess.run([str(GPUSYM), "capture", "--jsonl", *map(str, arguments)], input=stdin,
-                            capture_output=True, text=True, timeout=120)  # fmt: skip
+    result = subprocess.run(
+        [str(GPUSYM), "capture", "--jsonl", *map(str, arguments)],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     events = [json.loads(line) for line in result.stdout.splitlines()]
     return result, events
 

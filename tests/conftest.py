@@ -157,16 +157,43 @@ def build_program(tmp_path_factory) -> ProgramBuilds:
 #: ``make check`` runs the rest, in seconds: ``-m "not toolchain and not gdb
 #: and not slow"``.  test_layers.py checks that every module is classified.
 NEEDS_NO_TOOLCHAIN = {
-    "test_capture_events", "test_container_properties", "test_debug_interface", "test_docs",
-    "test_fault_description", "test_layers", "test_parser_regressions", "test_resource_bounds", "test_text_tables",
-}  # fmt: skip
+    "test_capture_events",
+    "test_container_properties",
+    "test_debug_interface",
+    "test_docs",
+    "test_lint",
+    "test_fault_description",
+    "test_layers",
+    "test_parser_regressions",
+    "test_resource_bounds",
+    "test_text_tables",
+}
 DRIVES_GDB = {
-    "test_capture", "test_capture_cuda", "test_checks", "test_device_reset", "test_devices_streams", "test_faults",
-    "test_gdb_builtins", "test_gdb_cuda", "test_gdb_fault_cycles", "test_gdb_frames", "test_gdb_lane_watch",
-    "test_gdb_lanes", "test_gdb_mi", "test_gdb_plain", "test_gdb_stepping", "test_gdb_stress", "test_gdbext",
-    "test_hip_headers", "test_hipcc", "test_hiprtc", "test_lockstep", "test_modules", "test_security",
+    "test_capture",
+    "test_capture_cuda",
+    "test_checks",
+    "test_device_reset",
+    "test_devices_streams",
+    "test_faults",
+    "test_gdb_builtins",
+    "test_gdb_cuda",
+    "test_gdb_fault_cycles",
+    "test_gdb_frames",
+    "test_gdb_lane_watch",
+    "test_gdb_lanes",
+    "test_gdb_mi",
+    "test_gdb_plain",
+    "test_gdb_stepping",
+    "test_gdb_stress",
+    "test_gdbext",
+    "test_hip_headers",
+    "test_hipcc",
+    "test_hiprtc",
+    "test_lockstep",
+    "test_modules",
+    "test_security",
     "test_warp_functions",
-}  # fmt: skip
+}
 SLOW = {"test_abi_conformance", "test_fuzz", "test_gdb_stress", "test_hostile_binaries", "test_real_wheels"}
 
 

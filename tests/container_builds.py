@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, TEST_PROGRAMS, describe, run
 
 SOURCES = TEST_PROGRAMS / "containers"

@@ -144,8 +144,11 @@ def registered_functions(path: Path) -> dict[str, int]:
     with path.open("rb") as stream:
         elf = ELFFile(stream)
         symtab = elf.get_section_by_name(".symtab").iter_symbols()
-        functions = {(s["st_value"], s["st_value"] + s["st_size"]) for s in symtab
-                     if s["st_info"]["type"] == "STT_FUNC" and s["st_size"] and _REGISTRATION_CODE.search(s.name)}
+        functions = {
+            (s["st_value"], s["st_value"] + s["st_size"])
+            for s in symtab
+            if s["st_info"]["type"] == "STT_FUNC" and s["st_size"] and _REGISTRATION_CODE.search(s.name)
+        }
         dynsym = elf.get_section_by_name(".dynsym")
         got = {}
         for section in elf.iter_sections():
@@ -163,8 +166,15 @@ def registered_functions(path: Path) -> dict[str, int]:
     found = {}
     for start, stop in sorted(functions):
         registers: dict[str, int | None] = {}
-        command = [OBJDUMP, "-d", "--no-show-raw-insn", "-w", f"--start-address={start}", f"--stop-address={stop}",
-                   path]  # fmt: skip
+        command = [
+            OBJDUMP,
+            "-d",
+            "--no-show-raw-insn",
+            "-w",
+            f"--start-address={start}",
+            f"--stop-address={stop}",
+            path,
+        ]
         for line in check_output(command).splitlines():
             match = _INSTRUCTION.match(line)
             if not match:

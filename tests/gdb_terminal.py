@@ -24,8 +24,22 @@ class GdbTerminal:
     """gdb with the extension on a pty, `program` given with --args."""
 
     def __init__(self, program: Path, *args: str):
-        argv = ["gdb", "-nx", "-q", "-iex", "set height 0", "-iex", "set width 0", "-iex", "set confirm off",
-                "-iex", f"source {EXTENSION}", "--args", str(program), *args]  # fmt: skip
+        argv = [
+            "gdb",
+            "-nx",
+            "-q",
+            "-iex",
+            "set height 0",
+            "-iex",
+            "set width 0",
+            "-iex",
+            "set confirm off",
+            "-iex",
+            f"source {EXTENSION}",
+            "--args",
+            str(program),
+            *args,
+        ]
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: gdb on the terminal
             os.execvp("gdb", argv)

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 import abi_shapes
+import pytest
 from conftest import describe, run, run_gpusym
 
 

@@ -7,7 +7,6 @@ at the end a valid launch must still work."""
 from __future__ import annotations
 
 import pytest
-
 from conftest import describe, run
 
 EXPECTED = {

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import elf_oracles as elf
 import pytest
 
-import elf_oracles as elf
 from symbols import offload_bundle
 
 HOST_ID = "host-x86_64-unknown-linux--"

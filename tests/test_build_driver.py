@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 import elf_oracles as elf
+import pytest
 from conftest import TEST_PROGRAMS, describe, run, run_gpusym
+
 from sample_apps.driver.driver import build
 from sample_apps.samples import PROGRAMS_DIR
 

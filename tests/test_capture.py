@@ -12,10 +12,10 @@ import time
 from pathlib import Path
 
 import pytest
-from elftools.elf.elffile import ELFFile
-
 from capture_runs import capture, of_kind, source_line, table_rows
 from conftest import GPUSYM, REPO, TEST_PROGRAMS, describe, run, run_gpusym
+from elftools.elf.elffile import ELFFile
+
 from native import toolchain
 
 SOURCE = TEST_PROGRAMS / "capture_kernels.hip"
@@ -62,13 +62,22 @@ def test_a_launch_names_its_stub_frame_or_the_line_that_launched_through_the_han
     # <<<>>> and hipLaunchKernelGGL go through the stub; the last calls hipLaunchKernel on the handle.
     assert [e["via"] for e in launches] == ["<<<>>>"] * 21 + ["handle"]
     stub = launches[0]["backtrace"][0]
-    assert (stub["function"], stub["symbol"]) == ("capture::__device_stub__tick(unsigned int*)", "_ZN7capture19__device_stub__tickEPj")
+    assert (stub["function"], stub["symbol"]) == (
+        "capture::__device_stub__tick(unsigned int*)",
+        "_ZN7capture19__device_stub__tickEPj",
+    )
     assert (stub["role"], stub["kernel"]) == ("kernel-stub", "capture::tick(unsigned int*)")
     caller = launches[0]["backtrace"][1]
-    assert (caller["function"], caller["line"]) == ("loop(int)", source_line(SOURCE, "i < launches; i++) capture::tick<<<2, 32>>>"))
+    assert (caller["function"], caller["line"]) == (
+        "loop(int)",
+        source_line(SOURCE, "i < launches; i++) capture::tick<<<2, 32>>>"),
+    )
     assert caller["file"].endswith("tests/programs/capture_kernels.hip")
     direct = launches[-1]["backtrace"][0]
-    assert (direct["function"], direct["line"]) == ("loop(int)", source_line(SOURCE, "hipLaunchKernel(reinterpret_cast"))
+    assert (direct["function"], direct["line"]) == (
+        "loop(int)",
+        source_line(SOURCE, "hipLaunchKernel(reinterpret_cast"),
+    )
     assert [f["function"] for f in launches[-1]["backtrace"][:2]] == ["loop(int)", "main"]
 
 
@@ -133,11 +142,17 @@ def test_a_crash_in_a_kernel_has_its_lane_device_frames_and_launching_host_stack
     (crash,) = of_kind(events, "crash")
     assert crash["signal"] == "SIGSEGV" and crash["address"]
     lane = crash["lane"]
-    assert lane["kernel"] == {"name": "_ZN7capture7scatterIfEEvPT_l", "demangled": "void capture::scatter<float>(float*, long)"}
+    assert lane["kernel"] == {
+        "name": "_ZN7capture7scatterIfEEvPT_l",
+        "demangled": "void capture::scatter<float>(float*, long)",
+    }
     assert (lane["grid"], lane["block_dim"]) == ([2, 1, 1], [64, 1, 1])
     assert lane["block"][0] in (0, 1) and 0 <= lane["thread_index"][0] < 64
     frames = crash["backtrace"]
-    assert (frames[0]["function"], frames[0]["line"]) == ("capture::scatter<float>", source_line(SOURCE, "data[(blockIdx.x"))
+    assert (frames[0]["function"], frames[0]["line"]) == (
+        "capture::scatter<float>",
+        source_line(SOURCE, "data[(blockIdx.x"),
+    )
     assert frames[0]["note"].startswith("device gpusym, block (")
     assert "__device_stub__scatter<float>" in frames[1]["function"]
     assert "launched dispatch 1 from host thread" in frames[1]["note"]
@@ -183,7 +198,11 @@ def test_failing_api_calls_are_errors_with_the_call_code_and_stack(build_program
         ("hipMemcpyToSymbol", "hipErrorInvalidSymbol", 13),
     ]
     stub_launch = of_kind(events, "error")[1]["backtrace"]
-    assert [f["function"] for f in stub_launch[:3]] == ["hipLaunchKernel", "__device_stub__increment(int*, int)", "main"]
+    assert [f["function"] for f in stub_launch[:3]] == [
+        "hipLaunchKernel",
+        "__device_stub__increment(int*, int)",
+        "main",
+    ]
     assert events[-1]["errors"] == 14
 
 
@@ -191,8 +210,10 @@ def test_failing_api_calls_are_errors_with_the_call_code_and_stack(build_program
 def api_errors_report(build_program, tmp_path_factory) -> tuple[str, list[dict]]:
     """The 80-column report of api_errors and the events it shows."""
     output = tmp_path_factory.mktemp("api_errors") / "capture.json"
-    result = run([GPUSYM, "capture", "--json", "-o", output, "--report", "--", build_program("api_errors.hip")],
-                 env={"COLUMNS": "80"})  # fmt: skip
+    result = run(
+        [GPUSYM, "capture", "--json", "-o", output, "--report", "--", build_program("api_errors.hip")],
+        env={"COLUMNS": "80"},
+    )
     assert result.returncode == 0, describe(result)
     return result.stdout, json.loads(output.read_text())["events"]
 
@@ -252,7 +273,7 @@ def test_stdin_passes_through_and_output_stays_apart(host_only):
 
 def test_env_reaches_the_program(host_only, tmp_path):
     script = tmp_path / "show_env"
-    script.write_text("#!/bin/sh\necho \"$GPUSYM_TEST_VALUE\"\n")
+    script.write_text('#!/bin/sh\necho "$GPUSYM_TEST_VALUE"\n')
     script.chmod(0o755)
     result, events = capture("--env", "GPUSYM_TEST_VALUE=a b", "--", "/bin/sh", script)
     assert result.returncode == 0, describe(result)
@@ -272,20 +293,25 @@ def test_break_stops_in_a_kernels_first_thread_for_its_device_backtrace(kernels)
 
 def test_json_document_and_report(kernels, tmp_path):
     output = tmp_path / "capture.json"
-    result = run([GPUSYM, "capture", "--json", "--report", "-o", output, "--", kernels, "loop", 2], env={"COLUMNS": "200"})
+    result = run(
+        [GPUSYM, "capture", "--json", "--report", "-o", output, "--", kernels, "loop", 2], env={"COLUMNS": "200"}
+    )
     assert result.returncode == 0, describe(result)
     document = json.loads(output.read_text())
     assert document["schema"] == 1
     assert [e["event"] for e in document["events"]] == ["start"] + ["launch"] * 4 + ["exit"]
     assert "Kernel launches: 4" in result.stdout and "capture::tick(unsigned int*)" in result.stdout
     assert "blocks 11 expected 11" in result.stdout
-    assert f"loop at {SOURCE.name}:{source_line(SOURCE, 'i < launches; i++) capture::tick<<<2, 32>>>')}" in result.stdout
+    assert (
+        f"loop at {SOURCE.name}:{source_line(SOURCE, 'i < launches; i++) capture::tick<<<2, 32>>>')}" in result.stdout
+    )
 
 
 def test_a_killed_capture_leaves_every_event_so_far(kernels, tmp_path):
     output = tmp_path / "events.jsonl"
-    process = subprocess.Popen([str(GPUSYM), "capture", "--jsonl", "-o", str(output), "--", str(kernels), "hang", "3"],
-                               start_new_session=True)  # fmt: skip
+    process = subprocess.Popen(
+        [str(GPUSYM), "capture", "--jsonl", "-o", str(output), "--", str(kernels), "hang", "3"], start_new_session=True
+    )
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -326,7 +352,9 @@ def test_gdb_missing_is_a_capture_failure(kernels, tmp_path):
     assert result.stderr == "gpusym capture: gdb is not installed (make demo installs it)\n"
 
 
-MISSING = "the Python package '{}' is missing; run 'make demo' in " + f"{REPO} (it installs gpusym for the Python gdb embeds)"
+MISSING = (
+    "the Python package '{}' is missing; run 'make demo' in " + f"{REPO} (it installs gpusym for the Python gdb embeds)"
+)
 
 
 @pytest.mark.parametrize(
@@ -355,14 +383,19 @@ def hiding(paths: list[Path], command: list, empty: Path, **env: str) -> subproc
         pytest.skip("user and mount namespaces are not available here")
     empty.mkdir()
     mounts = "".join(f"mount --bind {'/dev/null' if Path(path).is_file() else empty} {path} && " for path in paths)
-    return run(["unshare", "--user", "--map-root-user", "--mount", "sh", "-c", mounts + 'exec "$@"', "sh", *command],
-               env=env)  # fmt: skip
+    return run(
+        ["unshare", "--user", "--map-root-user", "--mount", "sh", "-c", mounts + 'exec "$@"', "sh", *command], env=env
+    )
 
 
 def test_the_interposer_is_built_by_the_systems_cc_without_llvm(kernels, tmp_path):
     cache = tmp_path / "cache"
-    result = hiding([toolchain.LLVM_BIN], [GPUSYM, "capture", "--jsonl", "--", kernels, "loop", 2], tmp_path / "empty",
-                    GPUSYM_CACHE_DIR=str(cache))  # fmt: skip
+    result = hiding(
+        [toolchain.LLVM_BIN],
+        [GPUSYM, "capture", "--jsonl", "--", kernels, "loop", 2],
+        tmp_path / "empty",
+        GPUSYM_CACHE_DIR=str(cache),
+    )
     assert result.returncode == 0, describe(result)
     events = [json.loads(line) for line in result.stdout.splitlines()]
     assert len(of_kind(events, "launch")) == 4
@@ -373,11 +406,16 @@ def test_the_interposer_is_built_by_the_systems_cc_without_llvm(kernels, tmp_pat
 
 def test_no_c_compiler_at_all_is_one_line(kernels, tmp_path):
     compilers = [toolchain.LLVM_BIN, Path(shutil.which("cc")).resolve()]
-    result = hiding(compilers, [GPUSYM, "capture", "--", kernels, "loop", 1], tmp_path / "empty",
-                    GPUSYM_CACHE_DIR=str(tmp_path / "cache"))  # fmt: skip
+    result = hiding(
+        compilers,
+        [GPUSYM, "capture", "--", kernels, "loop", 1],
+        tmp_path / "empty",
+        GPUSYM_CACHE_DIR=str(tmp_path / "cache"),
+    )
     assert result.returncode == CAPTURE_FAILED, describe(result)
-    assert result.stderr == ("gpusym capture: cannot build the launch interposer: no C compiler: "
-                             "neither clang-19 nor cc is installed\n")  # fmt: skip
+    assert result.stderr == (
+        "gpusym capture: cannot build the launch interposer: no C compiler: neither clang-19 nor cc is installed\n"
+    )
 
 
 def test_launches_from_another_thread_name_it(build_program):
@@ -421,11 +459,30 @@ def test_launches_through_another_hip_runtime(tmp_path):
     runtime, program = tmp_path / "libotherhip.so", tmp_path / "program"
     for command in (
         [toolchain.tool("clang"), "-shared", "-fPIC", TEST_PROGRAMS / "other_runtime_entry_points.c", "-o", runtime],
-        [toolchain.tool("clang++"), "-x", "hip", "-nogpuinc", "-nogpulib", "--offload-arch=gfx90a", f"-I{include}",
-         "-g", "-c", TEST_PROGRAMS / "other_runtime.hip", "-o", tmp_path / "program.o"],
-        [toolchain.tool("clang++"), tmp_path / "program.o", f"-L{tmp_path}", "-lotherhip", f"-Wl,-rpath,{tmp_path}",
-         "-o", program],
-    ):  # fmt: skip
+        [
+            toolchain.tool("clang++"),
+            "-x",
+            "hip",
+            "-nogpuinc",
+            "-nogpulib",
+            "--offload-arch=gfx90a",
+            f"-I{include}",
+            "-g",
+            "-c",
+            TEST_PROGRAMS / "other_runtime.hip",
+            "-o",
+            tmp_path / "program.o",
+        ],
+        [
+            toolchain.tool("clang++"),
+            tmp_path / "program.o",
+            f"-L{tmp_path}",
+            "-lotherhip",
+            f"-Wl,-rpath,{tmp_path}",
+            "-o",
+            program,
+        ],
+    ):
         built = run(command)
         assert built.returncode == 0, describe(built)
     result, events = capture("--", program)

@@ -10,9 +10,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from capture_runs import capture, of_kind, source_line, table_rows
 from conftest import GPUSYM, TEST_PROGRAMS, describe, run
+
 from native import toolchain
 
 NVCC = shutil.which("nvcc")
@@ -52,8 +52,11 @@ def test_each_launch_is_recorded_once_with_its_kernel_configuration_and_stack(ca
     ]
     assert [e["kernel"] for e in launches] == [{**KERNEL, "module": str(program)}] * 3
     mains = [next(frame["line"] for frame in e["backtrace"] if frame["function"] == "main") for e in launches]
-    assert mains == [source_line(SOURCE, "g<<<2, 32>>>(p, n)"), source_line(SOURCE, "cudaLaunchKernel((const void*)g"),
-                     source_line(SOURCE, "cudaLaunchKernelExC(&config")]  # fmt: skip
+    assert mains == [
+        source_line(SOURCE, "g<<<2, 32>>>(p, n)"),
+        source_line(SOURCE, "cudaLaunchKernel((const void*)g"),
+        source_line(SOURCE, "cudaLaunchKernelExC(&config"),
+    ]
 
 
 def test_each_launch_carries_the_result_the_program_got(captured):

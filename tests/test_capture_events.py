@@ -6,8 +6,20 @@ from __future__ import annotations
 import pytest
 
 from capture import events
-from capture.events import (CaptureErrorEvent, CrashEvent, ErrorEvent, HostThread, KernelName, KernelStopEvent, Lane,
-                            LaneKernel, ProgramEnd, SessionEvent, StopEvent, ThreadStack)
+from capture.events import (
+    CaptureErrorEvent,
+    CrashEvent,
+    ErrorEvent,
+    HostThread,
+    KernelName,
+    KernelStopEvent,
+    Lane,
+    LaneKernel,
+    ProgramEnd,
+    SessionEvent,
+    StopEvent,
+    ThreadStack,
+)
 
 THREAD = HostThread(tid=41, name="worker", number=2)
 LANE = Lane(3, [0, 1, 0], [5, 0, 0], LaneKernel("_Z1kPi", "k(int*)"), [2, 2, 1], [64, 1, 1])
@@ -37,8 +49,15 @@ def test_every_event_starts_with_its_kind_and_time():
 
 def test_an_error_has_the_same_fields_from_gdb_and_from_a_refused_launch():
     from_gdb = ErrorEvent(1, "hipLaunchKernel", 9, "hipErrorInvalidConfiguration", THREAD, FRAMES)
-    from_launch = ErrorEvent(1, "hipLaunchKernel", 9, "hipErrorInvalidConfiguration", HostThread(41, "worker"),
-                             FRAMES, KernelName("_Z1kPi", "k(int*)", "/bin/program"))  # fmt: skip
+    from_launch = ErrorEvent(
+        1,
+        "hipLaunchKernel",
+        9,
+        "hipErrorInvalidConfiguration",
+        HostThread(41, "worker"),
+        FRAMES,
+        KernelName("_Z1kPi", "k(int*)", "/bin/program"),
+    )
     assert list(from_gdb.to_json()) == list(from_launch.to_json())
     assert from_gdb.to_json()["kernel"] is None
     assert from_launch.to_json()["kernel"] == {"name": "_Z1kPi", "demangled": "k(int*)", "module": "/bin/program"}

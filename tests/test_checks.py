@@ -12,7 +12,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from conftest import GPUSYM, REPO, TEST_PROGRAMS, describe, run
 from fault_runs import base_of, crash_of, report
 from gdb_batch import gdb
@@ -42,10 +41,15 @@ def test_a_read_one_byte_past_a_4000_byte_allocation_is_reported_to_the_byte(pro
     result = checked(program, "past-end")
     assert result.returncode == -signal.SIGSEGV, describe(result)
     base = base_of(result.stdout)
-    assert report(result) == ("scale(float*, float, int)", "1", "3,0,0", "232,0,0",
-                              f"invalid read of 4 bytes at {base + 4000:#x}: 0 bytes past the end of a 4000-byte "
-                              f"allocation at {base:#x} (hipMalloc), at {source_line('scale: the access')}"
-                              " (memcheck)")  # fmt: skip
+    assert report(result) == (
+        "scale(float*, float, int)",
+        "1",
+        "3,0,0",
+        "232,0,0",
+        f"invalid read of 4 bytes at {base + 4000:#x}: 0 bytes past the end of a 4000-byte "
+        f"allocation at {base:#x} (hipMalloc), at {source_line('scale: the access')}"
+        " (memcheck)",
+    )
     assert "done" not in result.stdout
 
 
@@ -53,26 +57,35 @@ def test_a_misaligned_store_is_reported(program):
     result = checked(program, "misaligned")
     assert result.returncode == -signal.SIGBUS, describe(result)
     base = base_of(result.stdout)
-    assert report(result) == ("store_at(char*, int)", "1", "0,0,0", "0,0,0",
-                              f"misaligned write of 4 bytes at {base + 2:#x}: not aligned to the 4 bytes the code "
-                              f"assumes, at {source_line('store_at: the access')} (memcheck)")  # fmt: skip
+    assert report(result) == (
+        "store_at(char*, int)",
+        "1",
+        "0,0,0",
+        "0,0,0",
+        f"misaligned write of 4 bytes at {base + 2:#x}: not aligned to the 4 bytes the code "
+        f"assumes, at {source_line('store_at: the access')} (memcheck)",
+    )
 
 
 def test_a_read_of_a_freed_allocation_is_reported(program):
     result = checked(program, "after-free")
     assert result.returncode == -signal.SIGSEGV, describe(result)
     base = base_of(result.stdout)
-    assert report(result)[4] == (f"invalid read of 4 bytes at {base:#x}: 0 bytes into a freed 4000-byte allocation "
-                                 f"at {base:#x} (hipMalloc, then hipFree), at {source_line('scale: the access')}"
-                                 " (memcheck)")  # fmt: skip
+    assert report(result)[4] == (
+        f"invalid read of 4 bytes at {base:#x}: 0 bytes into a freed 4000-byte allocation "
+        f"at {base:#x} (hipMalloc, then hipFree), at {source_line('scale: the access')}"
+        " (memcheck)"
+    )
 
 
 def test_allocations_never_freed_are_listed_at_exit(program):
     result = checked(program, "leak")
     assert result.returncode == 0, describe(result)
     base = base_of(result.stdout)
-    assert result.stderr.splitlines() == ["gpusym: memcheck: 1 allocation of device memory (4000 bytes) never freed:",
-                                          f"gpusym:   4000 bytes at {base:#x} (hipMalloc)"]  # fmt: skip
+    assert result.stderr.splitlines() == [
+        "gpusym: memcheck: 1 allocation of device memory (4000 bytes) never freed:",
+        f"gpusym:   4000 bytes at {base:#x} (hipMalloc)",
+    ]
 
 
 @pytest.mark.parametrize("mode", ["in-bounds", "aligned", "freed"])
@@ -85,7 +98,10 @@ def test_clean_twins_run_without_a_report(program, mode):
 def test_gpusym_check_runs_the_program_and_says_what_it_found(program):
     found = run([GPUSYM, "check", "--tool", "memcheck", "--", program, "past-end"])
     assert found.returncode == 128 + signal.SIGSEGV, describe(found)
-    assert found.stderr.splitlines()[-1] == f"gpusym check: memcheck: {program} ended at an invalid access (reported above)"
+    assert (
+        found.stderr.splitlines()[-1]
+        == f"gpusym check: memcheck: {program} ended at an invalid access (reported above)"
+    )
     clean = run([GPUSYM, "check", "--", program, "in-bounds"])
     assert clean.returncode == 0 and clean.stdout.endswith("done\n"), describe(clean)
     assert clean.stderr == f"gpusym check: memcheck: no invalid access in the kernels {program} ran\n"

@@ -17,14 +17,22 @@ import shutil
 import struct
 from pathlib import Path
 
+import elf_oracles as elf
 import msgpack
 import pytest
+from conftest import describe, run
+from container_builds import (
+    ARCHS,
+    KERNELS,
+    NEW_DRIVER,
+    OTHER_KERNELS,
+    Builds,
+    builds,  # noqa: F401 (fixture)
+    new_driver_object,
+    new_driver_program,
+)
 from elftools.elf.elffile import ELFFile
 
-import elf_oracles as elf
-from conftest import describe, run
-from container_builds import ARCHS, KERNELS, NEW_DRIVER, OTHER_KERNELS, Builds, new_driver_object, new_driver_program
-from container_builds import builds  # noqa: F401 (fixture)
 from symbols import amdgpu_metadata, compressed_bundle, nv_fatbin, offload_binary, offload_bundle
 from symbols.errors import FormatError
 
@@ -170,7 +178,8 @@ def test_kernel_metadata(builds):
         ],
     }
     assert {name: kernel.group_segment_fixed_size for name, kernel in by_name.items()} == {
-        name: 256 if name == "_Z5apply6ParamsPf" else 0 for name in KERNELS  # apply's tile: 64 floats
+        name: 256 if name == "_Z5apply6ParamsPf" else 0
+        for name in KERNELS  # apply's tile: 64 floats
     }
     for kernel in by_name.values():
         last = max(arg.offset + arg.size for arg in kernel.args)
@@ -180,15 +189,25 @@ def test_kernel_metadata(builds):
 
 
 def test_optional_metadata_fields():
-    desc = msgpack.packb({
-        "amdhsa.target": "amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-",
-        "amdhsa.kernels": [{
-            ".name": "k", ".symbol": "k.kd", ".kernarg_segment_size": 8, ".group_segment_fixed_size": 0,
-            ".private_segment_fixed_size": 16, ".max_flat_workgroup_size": 256, ".wavefront_size": 64,
-            ".sgpr_count": 8, ".vgpr_count": 2,
-            ".args": [{".size": 4, ".offset": 0, ".value_kind": "by_value", ".type_name": "int", ".name": "n"}],
-        }],
-    })  # fmt: skip
+    desc = msgpack.packb(
+        {
+            "amdhsa.target": "amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-",
+            "amdhsa.kernels": [
+                {
+                    ".name": "k",
+                    ".symbol": "k.kd",
+                    ".kernarg_segment_size": 8,
+                    ".group_segment_fixed_size": 0,
+                    ".private_segment_fixed_size": 16,
+                    ".max_flat_workgroup_size": 256,
+                    ".wavefront_size": 64,
+                    ".sgpr_count": 8,
+                    ".vgpr_count": 2,
+                    ".args": [{".size": 4, ".offset": 0, ".value_kind": "by_value", ".type_name": "int", ".name": "n"}],
+                }
+            ],
+        }
+    )
     (kernel,) = amdgpu_metadata.kernels(desc)
     assert kernel.args == [amdgpu_metadata.KernelArg("n", "int", 4, 0, "by_value", None)]
     assert (kernel.private_segment_fixed_size, kernel.max_flat_workgroup_size) == (16, 256)
@@ -443,8 +462,10 @@ def test_fatbin_compressed_with_lz4_inflates_to_nvccs_own_cubins(cuda):
     data = section(path, ".nv_fatbin")
     entries = nv_fatbin.read_entries(data)
     assert [(e.kind, e.sm, e.compressed, e.compression) for e in entries] == [
-        ("cubin", 90, True, "lz4"), ("cubin", 80, True, "lz4"), ("ptx", 80, True, "lz4")
-    ]  # fmt: skip
+        ("cubin", 90, True, "lz4"),
+        ("cubin", 80, True, "lz4"),
+        ("ptx", 80, True, "lz4"),
+    ]
     keep = kept_files(path)
     cubins = [keep / "kernels.compute_90.cubin", keep / "kernels.compute_80.sm_80.cubin"]
     for entry, cubin in zip(entries, cubins):

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from conftest import describe, run
 
 
@@ -18,8 +17,11 @@ def program(build_program, request):
     return build_program("cooperative_groups.hip", flags=request.param)
 
 
-@pytest.mark.parametrize("environment", [{"GPUSYM_WORKERS": "1"}, {"GPUSYM_WORKERS": "3"},
-                                         {"GPUSYM_LAUNCH_BLOCKING": "1"}], ids=["1 worker", "3 workers", "blocking"])
+@pytest.mark.parametrize(
+    "environment",
+    [{"GPUSYM_WORKERS": "1"}, {"GPUSYM_WORKERS": "3"}, {"GPUSYM_LAUNCH_BLOCKING": "1"}],
+    ids=["1 worker", "3 workers", "blocking"],
+)
 def test_every_cooperative_groups_call_gives_each_lane_its_result(program, environment):
     result = run([program], env=environment)
     cases = dict(re.findall(r"^cooperative_groups: (.+): (\d+) wrong$", result.stdout, re.M))

@@ -38,12 +38,15 @@ def test_each_enum_is_the_headers(enum):
     assert {prefix + member.name: member.value for member in enum} == header_enum(c_name)
 
 
-@pytest.mark.parametrize(("name", "define"), [
-    ("DISPATCH_SLOTS", "GPUSYM_DEBUG_DISPATCH_SLOTS"),
-    ("CAPTURE_HOST_STACKS", "GPUSYM_DEBUG_CAPTURE_HOST_STACKS"),
-    ("WATCH_ANY", "GPUSYM_WATCH_ANY"),
-    ("WAVE_SIZE", "GPUSYM_WAVE_SIZE"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("name", "define"),
+    [
+        ("DISPATCH_SLOTS", "GPUSYM_DEBUG_DISPATCH_SLOTS"),
+        ("CAPTURE_HOST_STACKS", "GPUSYM_DEBUG_CAPTURE_HOST_STACKS"),
+        ("WATCH_ANY", "GPUSYM_WATCH_ANY"),
+        ("WAVE_SIZE", "GPUSYM_WAVE_SIZE"),
+    ],
+)
 def test_each_constant_is_the_headers(name, define):
     assert getattr(debug_interface, name) == header_define(define)
 

@@ -12,7 +12,6 @@ import signal
 from pathlib import Path
 
 import pytest
-
 from conftest import describe, run
 from fault_runs import base_of, capture, crash_of, report
 from gdb_batch import gdb
@@ -85,9 +84,14 @@ def test_a_kernel_reading_memory_freed_by_the_reset_is_a_reported_fault(program)
     result = run([program, "fault"])
     assert result.returncode == -signal.SIGSEGV, describe(result)
     base = base_of(result.stdout)
-    assert report(result) == ("peek(float const*, float*)", "1", "1,0,0", "17,0,0",
-                              f"invalid read at {base + 20:#x}: 20 bytes into a freed 256-byte allocation at "
-                              f"{base:#x} (hipMalloc, then hipDeviceReset)")  # fmt: skip
+    assert report(result) == (
+        "peek(float const*, float*)",
+        "1",
+        "1,0,0",
+        "17,0,0",
+        f"invalid read at {base + 20:#x}: 20 bytes into a freed 256-byte allocation at "
+        f"{base:#x} (hipMalloc, then hipDeviceReset)",
+    )
     assert "not reached" not in result.stdout
 
 
@@ -97,17 +101,38 @@ def test_capture_explains_the_fault_in_the_runtimes_words(program):
     fault = crash_of(result, events)["fault"]
     base = base_of(events[-1]["stdout"])
     assert fault["allocation"] == {"base": base, "size": 256, "state": "freed"}
-    assert fault["description"] == (f"invalid read at {base + 20:#x}: 20 bytes into a freed 256-byte allocation at "
-                                    f"{base:#x} (hipMalloc, then hipDeviceReset)")  # fmt: skip
+    assert fault["description"] == (
+        f"invalid read at {base + 20:#x}: 20 bytes into a freed 256-byte allocation at "
+        f"{base:#x} (hipMalloc, then hipDeviceReset)"
+    )
 
 
 def test_info_devices_before_and_after_the_reset(program):
-    output = gdb(program, "set args after", "break before_reset", "break after_reset", "run", "info devices",
-                 "continue", "info devices")  # fmt: skip
+    output = gdb(
+        program,
+        "set args after",
+        "break before_reset",
+        "break after_reset",
+        "run",
+        "info devices",
+        "continue",
+        "info devices",
+    )
     devices = re.findall(r"^[* ]\s+(\d)\s+gpusym simulated device \d\s+(\d+)\s+\d+\s+\d+\s+(.*)$", output, re.M)
     # (ordinal, streams, allocations): device 0 loses its stream and allocation, device 1 keeps its own.
-    assert devices == [("0", "2", "1 (256 bytes)"), ("1", "2", "1 (256 bytes)"),
-                       ("0", "1", "0"), ("1", "2", "1 (256 bytes)")], output  # fmt: skip
+    assert devices == [
+        ("0", "2", "1 (256 bytes)"),
+        ("1", "2", "1 (256 bytes)"),
+        ("0", "1", "0"),
+        ("1", "2", "1 (256 bytes)"),
+    ], output
     streams = re.findall(r"^(null|\d+)\s+(\d)\s+0x[0-9a-f]+\s+blocking\s+\d+$", output, re.M)
-    assert streams == [("null", "0"), ("2", "0"), ("null", "1"), ("1", "1"),
-                       ("null", "0"), ("null", "1"), ("1", "1")], output  # fmt: skip
+    assert streams == [
+        ("null", "0"),
+        ("2", "0"),
+        ("null", "1"),
+        ("1", "1"),
+        ("null", "0"),
+        ("null", "1"),
+        ("1", "1"),
+    ], output

@@ -9,12 +9,12 @@ import re
 from pathlib import Path
 
 import pytest
-
-from capture import interposer
-from capture.records import Launch, Thread, read_records
 from conftest import describe, run
 from gdb_batch import gdb
 from program_cases import case
+
+from capture import interposer
+from capture.records import Launch, Thread, read_records
 
 #: Cases whose kernels wait for each other need workers for both.
 WORKERS = {"GPUSYM_WORKERS": "4"}
@@ -69,8 +69,11 @@ def test_destroyed_handles_and_bad_flags(program):
     assert lines["event flags 0x100"] == "hipErrorInvalidValue"
 
 
-@pytest.mark.parametrize("env", [{"GPUSYM_WORKERS": "1"}, WORKERS, {"GPUSYM_LAUNCH_BLOCKING": "1"}],
-                         ids=["1 worker", "4 workers", "blocking"])  # fmt: skip
+@pytest.mark.parametrize(
+    "env",
+    [{"GPUSYM_WORKERS": "1"}, WORKERS, {"GPUSYM_LAUNCH_BLOCKING": "1"}],
+    ids=["1 worker", "4 workers", "blocking"],
+)
 def test_stream_wait_event_orders_a_kernel_after_another_streams(program, env):
     # Stream a: a slow kernel writes round + 100, then an event; stream b
     # waits for the event, copies the value with a kernel and reads it back.
@@ -143,8 +146,10 @@ def test_two_devices_by_default_with_their_properties(program):
     lines = case(program, "devices")
     assert lines["count"] == "2"
     for device in (0, 1):
-        assert lines[f"device {device}"] == (f"gpusym simulated device {device}, warpSize 64, maxThreadsPerBlock 1024, "
-                                             "memory yes, multiProcessorCount yes, concurrentKernels 1")  # fmt: skip
+        assert lines[f"device {device}"] == (
+            f"gpusym simulated device {device}, warpSize 64, maxThreadsPerBlock 1024, "
+            "memory yes, multiProcessorCount yes, concurrentKernels 1"
+        )
     assert lines["hipSetDevice(2)"] == "hipErrorInvalidDevice"
     assert lines["hipSetDevice(1)"] == "hipSuccess"
     assert lines["hipSetDevice(-1)"] == "hipErrorInvalidDevice"
@@ -182,25 +187,49 @@ def test_interposer_records_a_launch_on_device_1_from_a_second_thread(program, t
 def test_info_devices_and_info_dispatches_in_gdb(program):
     # The thread "device1" stops before its launch, then a worker stops in
     # the kernel it launched on its stream (id 1) of device 1.
-    output = gdb(program, "set args launches", "break on_device_1", "run", "info devices", "kbreak second_kernel",
-                 "continue", "info devices", "info dispatches", "thread 1", "info devices")  # fmt: skip
+    output = gdb(
+        program,
+        "set args launches",
+        "break on_device_1",
+        "run",
+        "info devices",
+        "kbreak second_kernel",
+        "continue",
+        "info devices",
+        "info dispatches",
+        "thread 1",
+        "info devices",
+    )
     devices = re.findall(r"^([* ])\s+(\d)\s+gpusym simulated device (\d)\s+(\d+)\s+(\d+)\s+(\d+)\s+(.*)$", output, re.M)
     # (selected, ordinal, streams, queued, running, allocations), three times
-    rows = [(star, ordinal, streams, queued, running, allocations)
-            for star, ordinal, name, streams, queued, running, allocations in devices if ordinal == name]  # fmt: skip
+    rows = [
+        (star, ordinal, streams, queued, running, allocations)
+        for star, ordinal, name, streams, queued, running, allocations in devices
+        if ordinal == name
+    ]
     assert rows == [
         # stopped in host thread "device1", after its hipSetDevice(1)
-        (" ", "0", "1", "0", "0", "1 (256 bytes)"), ("*", "1", "2", "0", "0", "1 (256 bytes)"),
+        (" ", "0", "1", "0", "0", "1 (256 bytes)"),
+        ("*", "1", "2", "0", "0", "1 (256 bytes)"),
         # stopped in the kernel on device 1
-        (" ", "0", "1", "0", "0", "1 (256 bytes)"), ("*", "1", "2", "0", "1", "1 (256 bytes)"),
+        (" ", "0", "1", "0", "0", "1 (256 bytes)"),
+        ("*", "1", "2", "0", "1", "1 (256 bytes)"),
         # the main thread never left device 0
-        ("*", "0", "1", "0", "0", "1 (256 bytes)"), (" ", "1", "2", "0", "1", "1 (256 bytes)"),
-    ], output  # fmt: skip
+        ("*", "0", "1", "0", "0", "1 (256 bytes)"),
+        (" ", "1", "2", "0", "1", "1 (256 bytes)"),
+    ], output
     streams = re.findall(r"^(null|\d+)\s+(\d)\s+(0x[0-9a-f]+)\s+(blocking|non-blocking)\s+(\d+)$", output, re.M)
     assert [(name, device, flags) for name, device, _, flags, _ in streams[:3]] == [
-        ("null", "0", "blocking"), ("null", "1", "blocking"), ("1", "1", "non-blocking")]  # fmt: skip
+        ("null", "0", "blocking"),
+        ("null", "1", "blocking"),
+        ("1", "1", "non-blocking"),
+    ]
     assert streams[0][2] == streams[1][2] == "0x0" and streams[2][2] != "0x0"
     assert [pending for *_, pending in streams[3:6]] == ["0", "0", "1"]  # the kernel runs on stream 1
-    dispatches = re.findall(r"^([* ])\s+(\d+)\s+(\w+)\s+(\S+)\s+\(.*?\)\s+\(.*?\)\s+\d+\s+(\d+)\s+(\S+)\s+\d+$", output, re.M)
-    assert dispatches == [(" ", "1", "complete", "first_kernel(int*)", "0", "null"),
-                          ("*", "2", "running", "second_kernel(int*)", "1", "1")], output  # fmt: skip
+    dispatches = re.findall(
+        r"^([* ])\s+(\d+)\s+(\w+)\s+(\S+)\s+\(.*?\)\s+\(.*?\)\s+\d+\s+(\d+)\s+(\S+)\s+\d+$", output, re.M
+    )
+    assert dispatches == [
+        (" ", "1", "complete", "first_kernel(int*)", "0", "null"),
+        ("*", "2", "running", "second_kernel(int*)", "1", "1"),
+    ], output

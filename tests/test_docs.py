@@ -47,8 +47,9 @@ def anchors(path: Path) -> set[str]:
 
 def links(path: Path) -> list[str]:
     """The relative link targets of `path` (no scheme, no mail address)."""
-    return [target for line in prose(path) for target in LINK.findall(line)
-            if not re.match(r"[a-z][a-z0-9+.-]*:", target)]
+    return [
+        target for line in prose(path) for target in LINK.findall(line) if not re.match(r"[a-z][a-z0-9+.-]*:", target)
+    ]
 
 
 def test_the_readme_is_an_overview():
@@ -78,7 +79,14 @@ def test_every_relative_link_resolves(page):
 def test_the_anchor_rule_matches_githubs(tmp_path):
     """Headings of the kinds the pages use, with the fragments GitHub makes."""
     page = tmp_path / "page.md"
-    page.write_text("# `gpusym query`\n## JSON (schema 1; fields are only ever added)\n"
-                    "```\n# not a heading\n```\n## Device code: the headers\n## `gpusym query`\n", encoding="utf-8")
-    assert anchors(page) == {"gpusym-query", "json-schema-1-fields-are-only-ever-added",
-                             "device-code-the-headers", "gpusym-query-1"}
+    page.write_text(
+        "# `gpusym query`\n## JSON (schema 1; fields are only ever added)\n"
+        "```\n# not a heading\n```\n## Device code: the headers\n## `gpusym query`\n",
+        encoding="utf-8",
+    )
+    assert anchors(page) == {
+        "gpusym-query",
+        "json-schema-1-fields-are-only-ever-added",
+        "device-code-the-headers",
+        "gpusym-query-1",
+    }

@@ -13,7 +13,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from conftest import GPUSYM, REPO, TEST_PROGRAMS, describe, run
 from fault_runs import base_of, capture, crash_of, report
 from gdb_batch import gdb
@@ -43,9 +42,13 @@ def test_a_write_just_past_the_end_of_an_allocation(program, blocking):
     result = run_mode(program, "past-end", blocking)
     assert result.returncode == -signal.SIGSEGV, describe(result)
     base = base_of(result.stdout)
-    assert report(result) == (POKE, "1", "1,0,0", "17,0,0",
-                              f"invalid write at {base + 256:#x}: 0 bytes past the end of a 256-byte allocation at "
-                              f"{base:#x} (hipMalloc)")  # fmt: skip
+    assert report(result) == (
+        POKE,
+        "1",
+        "1,0,0",
+        "17,0,0",
+        f"invalid write at {base + 256:#x}: 0 bytes past the end of a 256-byte allocation at {base:#x} (hipMalloc)",
+    )
     assert "not reached" not in result.stdout
 
 
@@ -53,18 +56,28 @@ def test_a_write_far_from_any_allocation(program):
     result = run_mode(program, "far")
     assert result.returncode == -signal.SIGSEGV, describe(result)
     base = base_of(result.stdout)
-    assert report(result) == (POKE, "1", "1,0,0", "17,0,0",
-                              f"invalid write at {base + GIB:#x}: far from any allocation: {GIB - 256} bytes past the "
-                              f"end of the nearest, a 256-byte allocation at {base:#x}")  # fmt: skip
+    assert report(result) == (
+        POKE,
+        "1",
+        "1,0,0",
+        "17,0,0",
+        f"invalid write at {base + GIB:#x}: far from any allocation: {GIB - 256} bytes past the "
+        f"end of the nearest, a 256-byte allocation at {base:#x}",
+    )
 
 
 def test_a_read_from_a_freed_allocation(program):
     result = run_mode(program, "freed")
     assert result.returncode == -signal.SIGSEGV, describe(result)
     base = base_of(result.stdout)
-    assert report(result) == ("fault::peek(float const*, float*)", "1", "1,0,0", "17,0,0",
-                              f"invalid read at {base + 20:#x}: 20 bytes into a freed 256-byte allocation at "
-                              f"{base:#x} (hipMalloc, then hipFree)")  # fmt: skip
+    assert report(result) == (
+        "fault::peek(float const*, float*)",
+        "1",
+        "1,0,0",
+        "17,0,0",
+        f"invalid read at {base + 20:#x}: 20 bytes into a freed 256-byte allocation at "
+        f"{base:#x} (hipMalloc, then hipFree)",
+    )
 
 
 @pytest.mark.parametrize("blocking", ["0", "1"])
@@ -72,9 +85,13 @@ def test_a_failed_device_assert(program, blocking):
     result = run_mode(program, "assert", blocking)
     assert result.returncode == -signal.SIGABRT, describe(result)
     line = source_line("assert(data[i] == 0)")
-    assert report(result) == ("fault::check(int const*)", "1", "1,0,0", "17,0,0",
-                              f"{SOURCE}:{line}: void fault::check(const int *): Device-side assertion "
-                              "`data[i] == 0' failed.")  # fmt: skip
+    assert report(result) == (
+        "fault::check(int const*)",
+        "1",
+        "1,0,0",
+        "17,0,0",
+        f"{SOURCE}:{line}: void fault::check(const int *): Device-side assertion `data[i] == 0' failed.",
+    )
 
 
 def test_device_abort(program):
@@ -88,8 +105,11 @@ def test_a_lane_stack_overflow(program):
     assert result.returncode == -signal.SIGSEGV, describe(result)
     *lane, what = report(result)
     assert lane == ["fault::recurse(int*, int)", "1", "1,0,0", "17,0,0"]
-    assert re.fullmatch(r"stack overflow at 0x[0-9a-f]+: the lane's stack of 262144 bytes is exhausted "
-                        r"\(GPUSYM_STACK_SIZE\)", what), what  # fmt: skip
+    assert re.fullmatch(
+        r"stack overflow at 0x[0-9a-f]+: the lane's stack of 262144 bytes is exhausted "
+        r"\(GPUSYM_STACK_SIZE\)",
+        what,
+    ), what
 
 
 def test_a_fault_in_host_code_is_not_the_runtimes(program):
@@ -125,8 +145,8 @@ def test_capture_explains_a_write_past_the_end(program):
         "allocation": {"base": base, "size": 256, "state": "live"},
         "offset": 256,
         "description": f"invalid write at {base + 256:#x}: 0 bytes past the end of a 256-byte allocation at "
-                       f"{base:#x} (hipMalloc)",
-    }  # fmt: skip
+        f"{base:#x} (hipMalloc)",
+    }
     assert crash["address"] == base + 256
     assert crash["backtrace"][0]["function"] == "fault::poke<float>"
 
@@ -136,11 +156,19 @@ def test_capture_explains_a_read_after_free_and_a_far_write(program):
     fault = crash_of(result, events)["fault"]
     base = base_of(events[-1]["stdout"])
     assert (fault["access"], fault["allocation"], fault["offset"]) == (
-        "read", {"base": base, "size": 256, "state": "freed"}, 20)  # fmt: skip
+        "read",
+        {"base": base, "size": 256, "state": "freed"},
+        20,
+    )
     result, events = capture(program, "far")
     fault = crash_of(result, events)["fault"]
     base = base_of(events[-1]["stdout"])
-    assert (fault["address"], fault["access"], fault["allocation"], fault["offset"]) == (base + GIB, "write", None, None)
+    assert (fault["address"], fault["access"], fault["allocation"], fault["offset"]) == (
+        base + GIB,
+        "write",
+        None,
+        None,
+    )
     assert fault["description"].startswith(f"invalid write at {base + GIB:#x}: far from any allocation: ")
 
 
@@ -148,7 +176,11 @@ def test_capture_explains_a_failed_assert(program):
     result, events = capture(program, "assert")
     assert result.returncode == 128 + signal.SIGABRT, describe(result)
     crash = crash_of(result, events)
-    assert (crash["signal"], crash["lane"]["block"], crash["lane"]["thread_index"]) == ("SIGABRT", [1, 0, 0], [17, 0, 0])
+    assert (crash["signal"], crash["lane"]["block"], crash["lane"]["thread_index"]) == (
+        "SIGABRT",
+        [1, 0, 0],
+        [17, 0, 0],
+    )
     line = source_line("assert(data[i] == 0)")
     assert crash["fault"] == {
         "kind": "assertion",
@@ -173,20 +205,38 @@ def test_capture_report_prints_the_explanation(program):
     result = run([GPUSYM, "capture", "--", program, "past-end"], env={"COLUMNS": "300"})
     assert result.returncode == 128 + signal.SIGSEGV, describe(result)
     base = base_of(result.stdout)
-    assert (f"invalid write at {base + 256:#x}: 0 bytes past the end of a 256-byte allocation at {base:#x} "
-            "(hipMalloc)") in result.stdout  # fmt: skip
+    assert (
+        f"invalid write at {base + 256:#x}: 0 bytes past the end of a 256-byte allocation at {base:#x} (hipMalloc)"
+    ) in result.stdout
 
 
 def test_gdb_stops_at_the_fault_explains_it_and_the_runtime_reports_it_on_continue(program):
-    argv = ["gdb", "-nx", "-batch", "-ex", f"source {EXTENSION}", "-ex", "run", "-ex", "continue", "-ex", "kill",
-            "--args", str(program), "past-end"]  # fmt: skip
+    argv = [
+        "gdb",
+        "-nx",
+        "-batch",
+        "-ex",
+        f"source {EXTENSION}",
+        "-ex",
+        "run",
+        "-ex",
+        "continue",
+        "-ex",
+        "kill",
+        "--args",
+        str(program),
+        "past-end",
+    ]
     output = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120).stdout
     assert "Traceback" not in output and "Python Exception" not in output, output
     base = base_of(output)
-    explanation = f"invalid write at {base + 256:#x}: 0 bytes past the end of a 256-byte allocation at {base:#x} (hipMalloc)"
+    explanation = (
+        f"invalid write at {base + 256:#x}: 0 bytes past the end of a 256-byte allocation at {base:#x} (hipMalloc)"
+    )
     first = output.index("received signal SIGSEGV")
     assert output.index("[gpusym: block (1,0,0) thread (17,0,0) of dispatch 1, wavefront 0]", first) < output.index(
-        f"[gpusym: {explanation}]", first)  # fmt: skip
+        f"[gpusym: {explanation}]", first
+    )
     # Continued, the runtime's handler reports it and returns to the faulting
     # instruction with the default action: the same stop, which ends the program.
     runtime_report = output.index(f"gpusym: kernel '{POKE}' (dispatch 1) block (1,0,0) thread (17,0,0): {explanation}")

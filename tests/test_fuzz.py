@@ -9,7 +9,6 @@ import json
 import sys
 
 import pytest
-
 from conftest import REPO, describe, run
 
 if str(REPO) not in sys.path:
@@ -34,8 +33,11 @@ def test_kept_input(path):
 
 
 def test_every_target_fuzzed_briefly_finds_nothing(tmp_path):
-    result = run([sys.executable, "-m", "fuzz.run", "--seconds", str(SECONDS), "--no-nvcc", "--out", tmp_path],
-                 cwd=REPO, timeout=SECONDS * len(fuzz_run.TARGETS) + 300)  # fmt: skip
+    result = run(
+        [sys.executable, "-m", "fuzz.run", "--seconds", str(SECONDS), "--no-nvcc", "--out", tmp_path],
+        cwd=REPO,
+        timeout=SECONDS * len(fuzz_run.TARGETS) + 300,
+    )
     assert result.returncode == 0, describe(result)
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert [t["target"] for t in summary["targets"]] == fuzz_run.TARGETS

@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from gdb_terminal import GdbTerminal
 
 CYCLES = 20
@@ -21,10 +20,16 @@ CYCLES = 20
 STEP_TIMEOUT = 30
 #: Every third cycle kills the program at the fault instead of continuing.
 KILLED_EVERY = 3
-EXPLANATION = re.compile(r"^\[gpusym: invalid write at 0x[0-9a-f]+: 0 bytes past the end of a 256-byte allocation "
-                         r"at 0x[0-9a-f]+ \(hipMalloc\)\]$", re.M)  # fmt: skip
-RUNTIME_REPORT = re.compile(r"^gpusym: kernel 'void fault::poke<float>\(float\*, long\)' \(dispatch 1\) "
-                            r"block \(1,0,0\) thread \(17,0,0\): invalid write at ", re.M)  # fmt: skip
+EXPLANATION = re.compile(
+    r"^\[gpusym: invalid write at 0x[0-9a-f]+: 0 bytes past the end of a 256-byte allocation "
+    r"at 0x[0-9a-f]+ \(hipMalloc\)\]$",
+    re.M,
+)
+RUNTIME_REPORT = re.compile(
+    r"^gpusym: kernel 'void fault::poke<float>\(float\*, long\)' \(dispatch 1\) "
+    r"block \(1,0,0\) thread \(17,0,0\): invalid write at ",
+    re.M,
+)
 WEDGES = ("Couldn't get registers", "No unwaited-for children", "Traceback", "Python Exception", "(running)")
 
 

@@ -20,20 +20,39 @@ def _line_of(text: str) -> int:
 
 def test_the_frame_bt_numbers_is_the_frame_selected(samples):
     launch, call = _line_of("ns::fill<T><<<"), _line_of("check_fill<float>(0.5f, 1000)")
-    output = gdb(samples["templates"], "kbreak ns::fill<float> -block 1", "run", "echo --bt\\n", "bt",
-                 "echo --frame\\n", "frame 1", "echo --up\\n", "up", "echo --function\\n", "frame function main",
-                 "echo --down\\n", "down", "echo --mi\\n", 'interpreter-exec mi "-stack-select-frame 3"',
-                 'interpreter-exec mi "-stack-info-frame"')  # fmt: skip
+    output = gdb(
+        samples["templates"],
+        "kbreak ns::fill<float> -block 1",
+        "run",
+        "echo --bt\\n",
+        "bt",
+        "echo --frame\\n",
+        "frame 1",
+        "echo --up\\n",
+        "up",
+        "echo --function\\n",
+        "frame function main",
+        "echo --down\\n",
+        "down",
+        "echo --mi\\n",
+        'interpreter-exec mi "-stack-select-frame 3"',
+        'interpreter-exec mi "-stack-info-frame"',
+    )
     sections = dict(re.findall(r"^--(\S+)\n(.*?)(?=^--|\Z)", output, re.M | re.S))
     listed = {int(n): text for n, text in re.findall(r"^#(\d+)\s+(.*)$", sections["bt"], re.M)}
     assert "__device_stub__fill<float>" in listed[1] and "main ()" in listed[3], sections["bt"]
     assert not re.search(r"gpusym_run_lanes|gpusym_fiber|call_kernel\.S", output), output
-    assert re.match(r"#1  0x[0-9a-f]+ in void ns::__device_stub__fill<float>\(float\*, float, int\) \(\)", sections["frame"])
+    assert re.match(
+        r"#1  0x[0-9a-f]+ in void ns::__device_stub__fill<float>\(float\*, float, int\) \(\)", sections["frame"]
+    )
     assert re.match(rf"#2  0x[0-9a-f]+ in check_fill<float> \(.*\) at \S+templates\.hip:{launch}\n", sections["up"])
     assert re.match(rf"#3  0x[0-9a-f]+ in main \(\) at \S+templates\.hip:{call}\n", sections["function"])
     assert re.match(r"#2  0x[0-9a-f]+ in check_fill<float>", sections["down"])
-    frame = re.search(r'\^done,frame=\{level="3",addr="0x[0-9a-f]+",func="main",file="[^"]+",fullname="[^"]+",'
-                      rf'line="{call}"', sections["mi"])  # fmt: skip
+    frame = re.search(
+        r'\^done,frame=\{level="3",addr="0x[0-9a-f]+",func="main",file="[^"]+",fullname="[^"]+",'
+        rf'line="{call}"',
+        sections["mi"],
+    )
     assert frame, sections["mi"]
 
 
@@ -60,8 +79,11 @@ def test_selecting_a_recorded_frame_says_what_it_cannot_show(samples):
         session.command("run")
         selected = session.command("frame 2")
         assert re.match(r"#2  0x[0-9a-f]+ in main \(\) at \S+reduction\.hip:\d+", selected), selected
-        assert re.search(r"\[gpusym: frame 2 was recorded when dispatch 1 was launched; host thread \d+ has moved on "
-                         r"since, so its registers, arguments and locals cannot be read\]", selected), selected  # fmt: skip
+        assert re.search(
+            r"\[gpusym: frame 2 was recorded when dispatch 1 was launched; host thread \d+ has moved on "
+            r"since, so its registers, arguments and locals cannot be read\]",
+            selected,
+        ), selected
         assert session.command("print n").strip() == "value has been optimized out"
         assert "recorded" not in session.command("frame 2")  # said once per stop
         assert "[gpusym:" not in session.command("frame 0")  # a device frame: everything readable
@@ -73,4 +95,7 @@ def test_a_launch_record_cut_short_ends_the_stack_saying_so(build_program):
     frames = re.findall(r"^#(\d+)\s+(.*)$", output, re.M)
     assert [int(n) for n, _ in frames] == list(range(len(frames))), output
     assert sum(bool(re.search(r" in recurse\b", text)) for _, text in frames) == 31, output
-    assert frames[-1][1] == "0x0000000000000000 in ??  [the host stack recorded at the launch ends here: its first 32 frames] ()"
+    assert (
+        frames[-1][1]
+        == "0x0000000000000000 in ??  [the host stack recorded at the launch ends here: its first 32 frames] ()"
+    )

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from gdb_batch import gdb
 from gdb_terminal import GdbTerminal
 
@@ -44,12 +43,30 @@ def test_info_lanes_lists_states_places_and_the_other_blocks(program):
 
 
 def test_focus_on_a_lane_at_a_barrier_reads_its_frames_and_variables(program):
-    output = gdb(program, *STOP, "gpu focus thread 1", "bt", "print threadIdx.x", "print $_thread", "up",
-                 "print mine", "print t", "gpu focus thread 2", "print threadIdx.x", "bt 1")  # fmt: skip
-    assert re.search(r"\[gpusym: block \(1,0,0\) thread \(1,0,0\) of dispatch 1 waits at a barrier on thread \d+;", output), output
+    output = gdb(
+        program,
+        *STOP,
+        "gpu focus thread 1",
+        "bt",
+        "print threadIdx.x",
+        "print $_thread",
+        "up",
+        "print mine",
+        "print t",
+        "gpu focus thread 2",
+        "print threadIdx.x",
+        "bt 1",
+    )
+    assert re.search(
+        r"\[gpusym: block \(1,0,0\) thread \(1,0,0\) of dispatch 1 waits at a barrier on thread \d+;", output
+    ), output
     frames = re.findall(r"^#(\d+)\s+(.*)$", output, re.M)
-    assert frames[1][1].startswith("[gpusym: block (1,0,0) thread (1,0,0) waits at a barrier; its frames follow]"), frames
-    assert re.match(r"0x[0-9a-f]+ in neighbour .* \(tile=0x[0-9a-f]+, t=1, n=64\) at \S+lane_focus.hip:9", frames[2][1]), frames
+    assert frames[1][1].startswith("[gpusym: block (1,0,0) thread (1,0,0) waits at a barrier; its frames follow]"), (
+        frames
+    )
+    assert re.match(
+        r"0x[0-9a-f]+ in neighbour .* \(tile=0x[0-9a-f]+, t=1, n=64\) at \S+lane_focus.hip:9", frames[2][1]
+    ), frames
     assert "rotate" in frames[3][1] and "__device_stub__rotate" in frames[4][1], frames
     values = re.findall(r"^\$\d+ = (.*)$", output, re.M)
     assert values[:4] == ["1", "{x = 1, y = 0, z = 0}", "11", "1"], output
@@ -67,8 +84,16 @@ def test_focus_says_where_a_lane_is_not(program):
 
 
 def test_run_to_a_lane_not_started(program):
-    output = gdb(program, *STOP, "gpu run-to block 3 thread 5", "print threadIdx", "print blockIdx.x", "info breakpoints",
-                 "gpu run-to block 3 thread 5", "gpu run-to block 0 thread 1")  # fmt: skip
+    output = gdb(
+        program,
+        *STOP,
+        "gpu run-to block 3 thread 5",
+        "print threadIdx",
+        "print blockIdx.x",
+        "info breakpoints",
+        "gpu run-to block 3 thread 5",
+        "gpu run-to block 0 thread 1",
+    )
     assert "[gpusym: running to block (3,0,0) thread (5,0,0) of dispatch 1]" in output, output
     assert "[gpusym: block (3,0,0) thread (5,0,0) of dispatch 1, wavefront 0]" in output, output
     values = re.findall(r"^\$\d+ = (.*)$", output, re.M)
@@ -80,7 +105,9 @@ def test_run_to_a_lane_not_started(program):
 
 def test_worker_threads_are_named_by_their_lanes(program):
     output = gdb(program, *STOP, "info threads", "continue", "print $_block", "print $_kernel")
-    assert re.search(r'^\* \d+\s+Thread .* "gpusym-w\d block \(1,0,0\) thread \(2,0,0\)"\s+rotate', output, re.M), output
+    assert re.search(r'^\* \d+\s+Thread .* "gpusym-w\d block \(1,0,0\) thread \(2,0,0\)"\s+rotate', output, re.M), (
+        output
+    )
     # The process has ended: the variables no longer name a lane.
     assert re.findall(r"^\$\d+ = (.*)$", output, re.M) == ["void", "void"], output
 
@@ -91,9 +118,13 @@ def test_selecting_a_thread_says_its_lane_and_moves_the_variables(program):
             session.command(command)
         worker = re.search(r"^\* (\d+)\s+Thread", session.command("info threads"), re.M).group(1)
         host = session.command("thread 1")
-        assert "[gpusym:" not in host and session.command("print $_block").strip().endswith("= void"), session.transcript
+        assert "[gpusym:" not in host and session.command("print $_block").strip().endswith("= void"), (
+            session.transcript
+        )
         back = session.command(f"thread {worker}")
-        assert re.search(rf"\[gpusym: thread {worker} runs block \(1,0,0\) thread \(2,0,0\) of dispatch 1\]", back), back
+        assert re.search(rf"\[gpusym: thread {worker} runs block \(1,0,0\) thread \(2,0,0\) of dispatch 1\]", back), (
+            back
+        )
         assert session.command("print $_block").strip().endswith("= {x = 1, y = 0, z = 0}"), session.transcript
         # Focus on a waiting lane moves them too; a resume ends the focus.
         session.command("gpu focus thread 1")

@@ -11,9 +11,8 @@ import time
 from collections.abc import Callable
 
 import pytest
-from pygdbmi.gdbcontroller import GdbController
-
 from gdb_batch import EXTENSION
+from pygdbmi.gdbcontroller import GdbController
 
 #: Seconds to wait for a record gdb owes us.
 TIMEOUT = 120
@@ -101,7 +100,10 @@ def test_variable_objects_read_locals_arguments_and_shared_memory_across_steps(m
     mine = mi.command("-var-create - * mine")
     out = mi.command("-var-create - * out")
     tile = mi.command("-var-create - * tile")
-    assert (mine["type"], out["type"], out["value"]) == ("int", "int *", mi.stop["frame"]["args"][0]["value"]), (mine, out)
+    assert (mine["type"], out["type"], out["value"]) == ("int", "int *", mi.stop["frame"]["args"][0]["value"]), (
+        mine,
+        out,
+    )
     assert (tile["type"], tile["numchild"]) == ("int [64]", "64"), tile
     children = mi.command(f"-var-list-children --all-values {tile['name']} 0 3")["children"]
     # Lanes 0 and 1 of block 1 stored theirs before waiting at the barrier; lane 2's slot holds block 0's.

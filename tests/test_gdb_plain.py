@@ -11,8 +11,8 @@ import re
 from pathlib import Path
 
 import pytest
-
 from conftest import describe, run
+
 from sample_apps.samples import PROGRAMS_DIR
 
 VECTOR_ADD_SOURCE = PROGRAMS_DIR / "vector_add" / "vector_add.hip"

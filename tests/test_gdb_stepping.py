@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from gdb_batch import gdb
 
 #: Every lane of every block reaches this breakpoint.
@@ -21,7 +20,9 @@ def program(build_program):
 
 
 def _lanes(output: str) -> list[str]:
-    return re.findall(r"^\[gpusym: (block \(\d+,\d+,\d+\) thread \(\d+,\d+,\d+\)) of dispatch 1, wavefront \d+\]$", output, re.M)
+    return re.findall(
+        r"^\[gpusym: (block \(\d+,\d+,\d+\) thread \(\d+,\d+,\d+\)) of dispatch 1, wavefront \d+\]$", output, re.M
+    )
 
 
 def _lines(output: str) -> list[int]:
@@ -49,17 +50,33 @@ def test_step_goes_over_syncthreads_and_stays_on_the_lane(program):
 
 def test_finish_and_next_off_the_end_of_a_kernel_say_the_lane_finished(program):
     output = gdb(program, *STOP, "finish", "continue", "until 20", "next")
-    finished = re.findall(r"^\[gpusym: (block .*) of dispatch 1 has finished: its kernel returned; continue runs the "
-                          r"other lanes\]$", output, re.M)  # fmt: skip
+    finished = re.findall(
+        r"^\[gpusym: (block .*) of dispatch 1 has finished: its kernel returned; continue runs the "
+        r"other lanes\]$",
+        output,
+        re.M,
+    )
     lanes = _lanes(output)
     assert len(finished) == 2 and finished[0] == lanes[0] and finished[1] == lanes[-1], output
     assert "call_kernel.S" not in output and "Single stepping until exit" not in output, output
 
 
 def test_stepping_with_a_waiting_lane_in_focus_steps_the_running_lane(program):
-    output = gdb(program, "set environment GPUSYM_WORKERS 1", "kbreak rotate -block 1 -thread 2", "run",
-                 "gpu focus thread 1", "next", "print threadIdx.x", "bt 1")  # fmt: skip
-    assert re.search(r"^\[gpusym: block \(1,0,0\) thread \(1,0,0\) waits at a barrier and cannot be stepped; stepping "
-                     r"block \(1,0,0\) thread \(2,0,0\), which thread \d+ runs\]$", output, re.M), output  # fmt: skip
+    output = gdb(
+        program,
+        "set environment GPUSYM_WORKERS 1",
+        "kbreak rotate -block 1 -thread 2",
+        "run",
+        "gpu focus thread 1",
+        "next",
+        "print threadIdx.x",
+        "bt 1",
+    )
+    assert re.search(
+        r"^\[gpusym: block \(1,0,0\) thread \(1,0,0\) waits at a barrier and cannot be stepped; stepping "
+        r"block \(1,0,0\) thread \(2,0,0\), which thread \d+ runs\]$",
+        output,
+        re.M,
+    ), output
     assert _lines(output)[-2:] == [9, 16] and re.findall(r"^\$\d+ = (.*)$", output, re.M) == ["2"], output
     assert re.search(r"^#0\s+rotate .*lane_focus.hip:16$", output, re.M), output

@@ -9,14 +9,17 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from conftest import GPUSYM, REPO, describe, run, run_gpusym
 from gdb_batch import EXTENSION, gdb, stops
 
+
 def test_kbreak_stops_in_the_device_kernel_with_its_arguments(vector_add):
     output = gdb(vector_add, "kbreak vector_add", "run", "info args")
-    assert re.search(r"Breakpoint 1: kernel vector_add\(float const\*, float const\*, float\*, float, int\) — device code "
-                     r"\(gfx90a, gpusym\), pending until its code object is loaded", output), output  # fmt: skip
+    assert re.search(
+        r"Breakpoint 1: kernel vector_add\(float const\*, float const\*, float\*, float, int\) — device code "
+        r"\(gfx90a, gpusym\), pending until its code object is loaded",
+        output,
+    ), output
     assert stops(output)[0].startswith("vector_add (a=0x")
     assert "scale = 2.5" in output and "n = 100000" in output
     # Two workers run blocks at once: the first to reach the kernel stops.
@@ -27,11 +30,15 @@ def test_kbreak_locations_are_in_device_code_never_the_handle_or_stub(samples):
     output = gdb(samples["templates"], "kbreak twice", "kbreak ns::fill", "start", "info breakpoints")
     locations = re.findall(r"^\d+(?:\.\d+)?\s+(?:breakpoint\s+keep\s+)?y\s+(0x[0-9a-f]+) in (.*?) at ", output, re.M)
     functions = sorted(function for _, function in locations)
-    assert functions == sorted([
-        "twice(float*, int)", "twice(int*, int)",
-        "ns::fill<float>(float*, float, int)", "ns::fill<int>(int*, int, int)",
-        "ns::fill<double>(double*, double, int)",
-    ])  # fmt: skip
+    assert functions == sorted(
+        [
+            "twice(float*, int)",
+            "twice(int*, int)",
+            "ns::fill<float>(float*, float, int)",
+            "ns::fill<int>(int*, int, int)",
+            "ns::fill<double>(double*, double, int)",
+        ]
+    )
     for address, _ in locations:
         where = gdb(samples["templates"], "start", f"info symbol {address}")
         assert re.search(r"in section \.text of \S+\.gpusym\.\d+\.so", where), where
@@ -51,8 +58,13 @@ def test_kbreak_accepts_source_and_mangled_names(samples, name, expected):
 
 
 def test_kbreak_block_and_thread_select_one_simulated_thread(vector_add):
-    output = gdb(vector_add, "kbreak vector_add -block 1,0,0 -thread 17", "run", "print __gpusym_lane->block_idx",
-                 "print __gpusym_lane->thread_idx")  # fmt: skip
+    output = gdb(
+        vector_add,
+        "kbreak vector_add -block 1,0,0 -thread 17",
+        "run",
+        "print __gpusym_lane->block_idx",
+        "print __gpusym_lane->thread_idx",
+    )
     assert "[gpusym: block (1,0,0) thread (17,0,0) of dispatch 1, wavefront 0]" in output
     assert "{x = 1, y = 0, z = 0}" in output and "{x = 17, y = 0, z = 0}" in output
 
@@ -69,16 +81,20 @@ def test_kbreak_launch_stops_at_the_stub_with_kernel_and_configuration(vector_ad
     output = gdb(vector_add, "kbreak -launch vector_add", "run", "bt 2")
     frame = next(line for line in output.splitlines() if line.startswith("#0"))
     assert "__device_stub__vector_add(float const*, float const*, float*, float, int)" in frame
-    assert "[kernel vector_add(float const*, float const*, float*, float, int) <<<grid (391,1,1), block (256,1,1), " \
-           "shmem 0, stream 0x0>>>]" in frame  # fmt: skip
+    assert (
+        "[kernel vector_add(float const*, float const*, float*, float, int) <<<grid (391,1,1), block (256,1,1), "
+        "shmem 0, stream 0x0>>>]" in frame
+    )
     assert re.search(r"^#1 .* in main \(\) at .*vector_add\.hip:\d+", output, re.M)
 
 
 def test_kbreak_launch_catches_hip_launch_kernel_on_the_handle_from_plain_cpp(samples):
     output = gdb(samples["interop"], "kbreak -launch scale", "run", "bt 2")
     frame = next(line for line in output.splitlines() if line.startswith("#0"))
-    assert "hipLaunchKernel  [launching kernel scale(float*, float, int) <<<grid (4,1,1), block (256,1,1), shmem 0, " \
-           "stream 0x0>>>]" in frame, output  # fmt: skip
+    assert (
+        "hipLaunchKernel  [launching kernel scale(float*, float, int) <<<grid (4,1,1), block (256,1,1), shmem 0, "
+        "stream 0x0>>>]" in frame
+    ), output
     # The stop and the frame show the arguments the annotation shows (the
     # breakpoint is past the prologue, where their locations are right).
     stop = re.search(r"Breakpoint \d+, hipLaunchKernel \((.*)\) at ", output).group(1)
@@ -87,15 +103,23 @@ def test_kbreak_launch_catches_hip_launch_kernel_on_the_handle_from_plain_cpp(sa
 
 
 def test_mi_stack_listing_has_the_same_annotation(vector_add):
-    output = gdb(vector_add, "kbreak -launch vector_add", "run", 'interpreter-exec mi "-enable-frame-filters"',
-                 'interpreter-exec mi "-stack-list-frames 0 0"')  # fmt: skip
-    assert re.search(r'func="__device_stub__vector_add\(.*\)  \[kernel vector_add\(.*\) <<<grid \(391,1,1\)', output), output
+    output = gdb(
+        vector_add,
+        "kbreak -launch vector_add",
+        "run",
+        'interpreter-exec mi "-enable-frame-filters"',
+        'interpreter-exec mi "-stack-list-frames 0 0"',
+    )
+    assert re.search(r'func="__device_stub__vector_add\(.*\)  \[kernel vector_add\(.*\) <<<grid \(391,1,1\)', output), (
+        output
+    )
 
 
 def test_kbreak_without_debug_info(vector_add_nodebug):
     output = gdb(vector_add_nodebug, "kbreak vector_add", "run")
-    assert re.search(r"hit Breakpoint 1, 0x[0-9a-f]+ in vector_add\(float const\*, float const\*, float\*, float, int\)",
-                     output), output  # fmt: skip
+    assert re.search(
+        r"hit Breakpoint 1, 0x[0-9a-f]+ in vector_add\(float const\*, float const\*, float\*, float, int\)", output
+    ), output
 
 
 def test_errors_are_one_line(vector_add):
@@ -120,8 +144,10 @@ def test_loading_twice_is_harmless_and_a_missing_package_is_one_line(vector_add)
     assert output.count("Breakpoint 1: kernel vector_add") == 1
     blocked = gdb(vector_add, "echo still usable\\n", before=("python import sys; sys.modules['zstandard'] = None",))
     lines = [line for line in blocked.splitlines() if line.startswith("gpusym:")]
-    assert lines == [f"gpusym: not loaded: the Python package 'zstandard' is missing; run 'make demo' in {REPO} "
-                     "(it installs gpusym for the Python gdb embeds)"]  # fmt: skip
+    assert lines == [
+        f"gpusym: not loaded: the Python package 'zstandard' is missing; run 'make demo' in {REPO} "
+        "(it installs gpusym for the Python gdb embeds)"
+    ]
     assert "still usable" in blocked
 
 
@@ -137,21 +163,40 @@ def test_backtrace_in_a_kernel_continues_with_the_launching_host_stack(samples, 
     source = (REPO / "sample_apps/programs/templates/templates.hip").read_text().splitlines()
     launch_line = next(n for n, text in enumerate(source, 1) if "ns::fill<T><<<" in text)
     call_line = next(n for n, text in enumerate(source, 1) if "check_fill<float>(0.5f, 1000)" in text)
-    output = gdb(samples["templates"], f"set environment GPUSYM_LAUNCH_BLOCKING {blocking}",
-                 "kbreak ns::fill<float> -block 1", "run", "bt", "bt full")  # fmt: skip
+    output = gdb(
+        samples["templates"],
+        f"set environment GPUSYM_LAUNCH_BLOCKING {blocking}",
+        "kbreak ns::fill<float> -block 1",
+        "run",
+        "bt",
+        "bt full",
+    )
     frames = [line for line in output.splitlines() if line.startswith("#")]
     assert frames[0].startswith("#0  ns::fill<float>  [device gpusym, block (1,0,0) thread (0,0,0)] (out=0x")
-    assert re.match(r"#1  0x[0-9a-f]+ in void ns::__device_stub__fill<float>\(float\*, float, int\)  \[kernel void "
-                    r"ns::fill<float>\(float\*, float, int\) <<<grid \(16,1,1\), block \(64,1,1\), shmem 0, stream 0x0>>>; "
-                    r"launched dispatch 1 from host thread \d+\]", frames[1]), frames[1]  # fmt: skip
-    assert re.match(rf"#2  0x[0-9a-f]+ in check_fill<float> \(\) at \S+templates\.hip:{launch_line}$", frames[2]), frames[2]
+    assert re.match(
+        r"#1  0x[0-9a-f]+ in void ns::__device_stub__fill<float>\(float\*, float, int\)  \[kernel void "
+        r"ns::fill<float>\(float\*, float, int\) <<<grid \(16,1,1\), block \(64,1,1\), shmem 0, stream 0x0>>>; "
+        r"launched dispatch 1 from host thread \d+\]",
+        frames[1],
+    ), frames[1]
+    assert re.match(rf"#2  0x[0-9a-f]+ in check_fill<float> \(\) at \S+templates\.hip:{launch_line}$", frames[2]), (
+        frames[2]
+    )
     assert re.match(rf"#3  0x[0-9a-f]+ in main \(\) at \S+templates\.hip:{call_line}$", frames[3]), frames[3]
     assert not any("ffi_call" in f or "lane_main" in f or "gpusym_fiber_entry" in f for f in frames)
 
 
 def test_info_dispatches_and_convenience_variables(samples):
-    output = gdb(samples["templates"], "kbreak ns::fill<int> -block 2 -thread 5", "run", "info dispatches",
-                 "print $_kernel", "print $_dispatch", "print $_block", "print $_thread")  # fmt: skip
+    output = gdb(
+        samples["templates"],
+        "kbreak ns::fill<int> -block 2 -thread 5",
+        "run",
+        "info dispatches",
+        "print $_kernel",
+        "print $_dispatch",
+        "print $_block",
+        "print $_thread",
+    )
     rows = [line.split() for line in output.splitlines() if re.match(r"^[* ]\s+\d+\s+(queued|running|complete)", line)]
     assert [row[:3] for row in rows] == [["1", "complete", "void"], ["*", "2", "running"]], output
     # shmem 0, device 0, the null stream, the launching thread
@@ -161,25 +206,47 @@ def test_info_dispatches_and_convenience_variables(samples):
 
 
 def test_gpu_focus_within_the_running_block_and_errors_outside_it(samples):
-    output = gdb(samples["templates"], "kbreak ns::fill<int> -block 2 -thread 5", "run", "gpu focus thread 9",
-                 "gpu focus thread 2000", "gpu focus block 15,0,0")  # fmt: skip
-    assert re.search(r"\[gpusym: block \(2,0,0\) thread \(9,0,0\) has not started yet \(gpu run-to block 2,0,0 "
-                     r"thread 9,0,0\); thread \d+ runs that block", output), output  # fmt: skip
+    output = gdb(
+        samples["templates"],
+        "kbreak ns::fill<int> -block 2 -thread 5",
+        "run",
+        "gpu focus thread 9",
+        "gpu focus thread 2000",
+        "gpu focus block 15,0,0",
+    )
+    assert re.search(
+        r"\[gpusym: block \(2,0,0\) thread \(9,0,0\) has not started yet \(gpu run-to block 2,0,0 "
+        r"thread 9,0,0\); thread \d+ runs that block",
+        output,
+    ), output
     assert "gpu focus: thread (2000,0,0) is outside the block (64,1,1)" in output
-    assert re.search(r"gpu focus: block \(15,0,0\) of dispatch 2 has (not started yet \(gpu run-to block 15,0,0 runs "
-                     r"to it\)|finished)", output), output  # fmt: skip
+    assert re.search(
+        r"gpu focus: block \(15,0,0\) of dispatch 2 has (not started yet \(gpu run-to block 15,0,0 runs "
+        r"to it\)|finished)",
+        output,
+    ), output
 
 
 def test_api_errors_stop_names_the_failing_call(build_program):
     program = build_program("api_errors.hip")
-    output = gdb(program, "set gpusym api-errors on", "run", "print $_hiperr", "print $_hiperr_name", "continue",
-                 "set gpusym api-errors off", "continue")  # fmt: skip
+    output = gdb(
+        program,
+        "set gpusym api-errors on",
+        "run",
+        "print $_hiperr",
+        "print $_hiperr_name",
+        "continue",
+        "set gpusym api-errors off",
+        "continue",
+    )
     assert "[gpusym: hipLaunchKernel failed: hipErrorInvalidDeviceFunction (98)]" in output
     assert "= 98\n" in output and '= "hipErrorInvalidDeviceFunction"' in output
     assert "[gpusym: hipLaunchKernel failed: hipErrorInvalidConfiguration (9)]" in output
     assert "exited normally" in output and output.count("failed: ") == 2
     # Each stop shows the program's call, selected, not the runtime's reporting function.
-    callers = re.findall(r"failed: \w+ \(\d+\)\]\n#(\d+) +0x[0-9a-f]+ in (\w+) \(\) at \S+api_errors\.hip:(\d+)\n", output)
+    callers = re.findall(
+        r"failed: \w+ \(\d+\)\]\n#(\d+) +0x[0-9a-f]+ in (\w+) \(\) at \S+api_errors\.hip:(\d+)\n", output
+    )
     assert [name for _, name, _ in callers] == ["main", "main"], output
     assert "Breakpoint -" not in output and "api_call_failed" not in output, output
 
@@ -190,8 +257,12 @@ def test_kbreak_holds_across_run_kill_run_and_start(vector_add):
 
 
 def test_loading_with_python_import(vector_add):
-    output = gdb(vector_add, "kbreak vector_add", "run",
-                 before=(f"python import sys; sys.path.insert(0, '{REPO}')", "python import gdbext.gpusym_gdb"))  # fmt: skip
+    output = gdb(
+        vector_add,
+        "kbreak vector_add",
+        "run",
+        before=(f"python import sys; sys.path.insert(0, '{REPO}')", "python import gdbext.gpusym_gdb"),
+    )
     assert output.count("Breakpoint 1: kernel vector_add") == 1 and stops(output)
 
 
@@ -201,18 +272,32 @@ def test_static_parts_work_with_another_hip_runtime(tmp_path):
     include = REPO / "sample_apps/runtime/include"
     objects = [tmp_path / "program.o", tmp_path / "runtime.o"]
     for command in (
-        ["clang++-19", "-x", "hip", "-nogpuinc", "-nogpulib", "--offload-arch=gfx90a", f"-I{include}", "-g", "-c",
-         REPO / "tests/programs/other_runtime.hip", "-o", objects[0]],
+        [
+            "clang++-19",
+            "-x",
+            "hip",
+            "-nogpuinc",
+            "-nogpulib",
+            "--offload-arch=gfx90a",
+            f"-I{include}",
+            "-g",
+            "-c",
+            REPO / "tests/programs/other_runtime.hip",
+            "-o",
+            objects[0],
+        ],
         ["clang-19", "-c", REPO / "tests/programs/other_runtime_entry_points.c", "-o", objects[1]],
         ["clang++-19", *objects, "-o", tmp_path / "program"],
-    ):  # fmt: skip
+    ):
         result = run(command)
         assert result.returncode == 0, describe(result)
     output = gdb(tmp_path / "program", "kbreak -launch poke", "run", "bt 1", "continue", "bt 1")
     frames = [line for line in output.splitlines() if line.startswith("#0")]
     assert "__device_stub__poke(int*, int)  [kernel poke(int*, int)]" in frames[0], output
-    assert "hipLaunchKernel  [launching kernel poke(int*, int) <<<grid (2,1,1), block (64,1,1), shmem 0, stream 0x0>>>]" \
-        in frames[1], output  # fmt: skip
+    assert (
+        "hipLaunchKernel  [launching kernel poke(int*, int) <<<grid (2,1,1), block (64,1,1), shmem 0, stream 0x0>>>]"
+        in frames[1]
+    ), output
 
 
 def test_a_deep_launch_stack_is_shown_whole(build_program):
@@ -225,13 +310,23 @@ def test_a_deep_launch_stack_is_shown_whole(build_program):
 
 def test_kernels_launched_from_several_host_threads(build_program):
     # Two host threads launch 3,000 times each; the stop names its launcher.
-    output = gdb(build_program("launch_storm.hip", flags=("-g",), output="launch_storm_g"),
-                 "kbreak count_blocks -block 2", "run", "bt", "info dispatches")  # fmt: skip
+    output = gdb(
+        build_program("launch_storm.hip", flags=("-g",), output="launch_storm_g"),
+        "kbreak count_blocks -block 2",
+        "run",
+        "bt",
+        "info dispatches",
+    )
     assert re.search(r"\[gpusym: block \(2,0,0\) thread \(0,0,0\) of dispatch \d+, wavefront 0\]", output), output
-    assert re.search(r"__device_stub__count_blocks\(unsigned int\*, int\)  \[kernel count_blocks\(unsigned int\*, int\) "
-                     r"<<<grid \(3,1,1\), block \(32,1,1\).*launched dispatch \d+ from host thread \d+\]", output), output  # fmt: skip
-    assert re.search(r"#2  0x[0-9a-f]+ in main::\{lambda\(int\)#1\}::operator\(\)\(int\) const \(\) at \S+launch_storm\.hip:\d+",
-                     output), output  # fmt: skip
+    assert re.search(
+        r"__device_stub__count_blocks\(unsigned int\*, int\)  \[kernel count_blocks\(unsigned int\*, int\) "
+        r"<<<grid \(3,1,1\), block \(32,1,1\).*launched dispatch \d+ from host thread \d+\]",
+        output,
+    ), output
+    assert re.search(
+        r"#2  0x[0-9a-f]+ in main::\{lambda\(int\)#1\}::operator\(\)\(int\) const \(\) at \S+launch_storm\.hip:\d+",
+        output,
+    ), output
     # The launching thread's stack, to its start, numbered like any other.
     assert re.search(r"#\d+ +0x[0-9a-f]+ in clone3 \(\)", output), output
 
@@ -241,17 +336,31 @@ def test_kbreak_pending_waits_for_a_library_loaded_later(build_program, tmp_path
 
     library = build_program("shared_kernels.hip", flags=("-g", "-shared"), output="libshared_kernels.so")
     program = tmp_path / "late_loader"
-    built = run([toolchain.tool("clang"), "-g", REPO / "tests/programs/late_loader.c", "-o", program, "-ldl", "-pthread"])
+    built = run(
+        [toolchain.tool("clang"), "-g", REPO / "tests/programs/late_loader.c", "-o", program, "-ldl", "-pthread"]
+    )
     assert built.returncode == 0, describe(built)
-    output = gdb(program, f"set args {library}", "kbreak square", "kbreak -pending square", "info breakpoints", "run",
-                 "info breakpoints", "bt 4")  # fmt: skip
+    output = gdb(
+        program,
+        f"set args {library}",
+        "kbreak square",
+        "kbreak -pending square",
+        "info breakpoints",
+        "run",
+        "info breakpoints",
+        "bt 4",
+    )
     assert "kbreak: no GPU code in the program" in output  # without -pending: the one-line error
-    assert ("Breakpoint 1: no kernel named 'square' in the files loaded so far: pending until a library that defines"
-            " it is loaded") in output  # fmt: skip
+    assert (
+        "Breakpoint 1: no kernel named 'square' in the files loaded so far: pending until a library that defines"
+        " it is loaded"
+    ) in output
     # Numbered and listed while it waits; replaced by the kernel's breakpoint when the library is loaded.
     assert re.search(r"^1\s+breakpoint\s+keep\s+y\s+<PENDING>\s+'kbreak square'$", output, re.M), output
-    assert ("Breakpoint 2: kernel square(int*, int) — device code (gfx90a, gpusym), pending until its code object is"
-            " loaded (was pending Breakpoint 1)") in output  # fmt: skip
+    assert (
+        "Breakpoint 2: kernel square(int*, int) — device code (gfx90a, gpusym), pending until its code object is"
+        " loaded (was pending Breakpoint 1)"
+    ) in output
     assert stops(output)[0].startswith("square (data=0x")
     listed = output.split("hit Breakpoint", 1)[1]
     assert re.search(r"^2\s+breakpoint\s+keep\s+y\s+0x[0-9a-f]+ in square\(int\*, int\) at ", listed, re.M), output
@@ -265,7 +374,9 @@ def test_kbreak_pending_breakpoint_deleted_is_forgotten(build_program, tmp_path)
 
     library = build_program("shared_kernels.hip", flags=("-g", "-shared"), output="libshared_kernels.so")
     program = tmp_path / "late_loader"
-    built = run([toolchain.tool("clang"), "-g", REPO / "tests/programs/late_loader.c", "-o", program, "-ldl", "-pthread"])
+    built = run(
+        [toolchain.tool("clang"), "-g", REPO / "tests/programs/late_loader.c", "-o", program, "-ldl", "-pthread"]
+    )
     assert built.returncode == 0, describe(built)
     output = gdb(program, f"set args {library}", "kbreak -pending square", "delete 1", "info breakpoints", "run")
     assert "No breakpoints or watchpoints." in output and stops(output) == [], output
@@ -287,15 +398,31 @@ def test_template_kernels_read_in_gdb_as_gpusym_query_reads_them(names):
     demangled = sorted(k["demangled"] for k in query["kernels"])
     assert "void la::matmul_tiled<double>(double const*, double const*, double*, la::Dims)" in demangled
     assert "halve(_Float16*)" in demangled
-    output = gdb(names, "info kernels", "kbreak la::matmul_tiled<double> -thread 1,2", "run", "bt 1", "info dispatches",
-                 "info breakpoints", "print $_kernel")  # fmt: skip
+    output = gdb(
+        names,
+        "info kernels",
+        "kbreak la::matmul_tiled<double> -thread 1,2",
+        "run",
+        "bt 1",
+        "info dispatches",
+        "info breakpoints",
+        "print $_kernel",
+    )
     rows = [line for line in output.splitlines() if re.search(r"\s+names\s+yes\s+variable", line)]
     assert sorted(re.split(r"\s{2,}", row)[0] for row in rows) == demangled, output
-    assert "Breakpoint 1: kernel void la::matmul_tiled<double>(double const*, double const*, double*, la::Dims) — " in output
+    assert (
+        "Breakpoint 1: kernel void la::matmul_tiled<double>(double const*, double const*, double*, la::Dims) — "
+        in output
+    )
     assert stops(output)[0].startswith("la::matmul_tiled<double> (a=0x"), output
-    assert re.search(r"^#0  la::matmul_tiled<double>  \[device gpusym, block \(\d,\d,0\) thread \(1,2,0\)\]", output, re.M)
-    assert re.search(r"running\s+void la::matmul_tiled<double>\(double const\*, double const\*, double\*, la::Dims\)\s+"
-                     r"\(2,2,1\)\s+\(4,4,1\)", output), output  # fmt: skip
+    assert re.search(
+        r"^#0  la::matmul_tiled<double>  \[device gpusym, block \(\d,\d,0\) thread \(1,2,0\)\]", output, re.M
+    )
+    assert re.search(
+        r"running\s+void la::matmul_tiled<double>\(double const\*, double const\*, double\*, la::Dims\)\s+"
+        r"\(2,2,1\)\s+\(4,4,1\)",
+        output,
+    ), output
     assert "in la::matmul_tiled<double>(double const*, double const*, double*, la::Dims) at " in output
     assert '= "void la::matmul_tiled<double>(double const*, double const*, double*, la::Dims)"' in output
     assert "_ZN2la" not in output, output
@@ -310,13 +437,21 @@ def test_template_kernels_read_in_gdb_as_gpusym_query_reads_them(names):
         ("kbreak -qualified zoo::inner::fill", ["void zoo::inner::fill<int, 200>(int*)"]),
         ("kbreak hidden_scale", ["(anonymous namespace)::hidden_scale(float*, float)"]),
         ("kbreak (anonymous namespace)::hidden_scale -block 0", ["(anonymous namespace)::hidden_scale(float*, float)"]),
-        ("kbreak -qualified (anonymous namespace)::hidden_scale", ["(anonymous namespace)::hidden_scale(float*, float)"]),
+        (
+            "kbreak -qualified (anonymous namespace)::hidden_scale",
+            ["(anonymous namespace)::hidden_scale(float*, float)"],
+        ),
         ("kbreak 'twice(int*)'", ["twice(int*)"]),
         ("kbreak twice(int*)", ["twice(int*)"]),
         ("kbreak twice(float *) -thread 3", ["twice(float*)"]),
         ("kbreak twice", ["twice(float*)", "twice(int*)"]),
-        ("kbreak matmul_tiled", ["void la::matmul_tiled<double>(double const*, double const*, double*, la::Dims)",
-                                 "void la::matmul_tiled<float>(float const*, float const*, float*, la::Dims)"]),
+        (
+            "kbreak matmul_tiled",
+            [
+                "void la::matmul_tiled<double>(double const*, double const*, double*, la::Dims)",
+                "void la::matmul_tiled<float>(float const*, float const*, float*, la::Dims)",
+            ],
+        ),
         ("kbreak halve", ["halve(_Float16*)"]),
     ],
 )
@@ -326,8 +461,9 @@ def test_kbreak_matches_names_as_gdb_linespecs_do(names, command, kernels):
 
 
 def test_kbreak_qualified_wants_the_whole_name_and_unknown_names_get_the_nearest(names):
-    output = gdb(names, "kbreak -qualified inner::fill", "kbreak -qualified hidden_scale", "kbreak twice(double*)",
-                 "kbreak fil")  # fmt: skip
+    output = gdb(
+        names, "kbreak -qualified inner::fill", "kbreak -qualified hidden_scale", "kbreak twice(double*)", "kbreak fil"
+    )
     assert "kbreak: no kernel named 'inner::fill'; did you mean zoo::inner::fill<int, 200>?" in output, output
     assert "kbreak: no kernel named 'hidden_scale'; did you mean (anonymous namespace)::hidden_scale?" in output, output
     assert "kbreak: no kernel named 'twice(double*)'; did you mean twice?" in output, output
@@ -335,18 +471,27 @@ def test_kbreak_qualified_wants_the_whole_name_and_unknown_names_get_the_nearest
 
 
 def test_kbreak_by_wild_names_stops_in_those_kernels(names):
-    output = gdb(names, "kbreak hidden_scale -thread 0", "kbreak 'twice(int*)' -thread 0", "run", "continue", "continue")
+    output = gdb(
+        names, "kbreak hidden_scale -thread 0", "kbreak 'twice(int*)' -thread 0", "run", "continue", "continue"
+    )
     assert [stop.split(" (")[0] for stop in stops(output)] == ["twice", "(anonymous namespace)::hidden_scale"], output
     assert "exited normally" in output
 
 
 def test_kbreak_completes_namespaced_and_template_names(samples, names):
-    output = gdb(samples["templates"], "complete kbreak ns::fi", "complete kbreak ns::fill<f", "complete kbreak twice(i",
-                 "complete kbreak -qu", "complete kbreak -qualified fi")  # fmt: skip
+    output = gdb(
+        samples["templates"],
+        "complete kbreak ns::fi",
+        "complete kbreak ns::fill<f",
+        "complete kbreak twice(i",
+        "complete kbreak -qu",
+        "complete kbreak -qualified fi",
+    )
     lines = set(output.splitlines())
     assert {"kbreak ns::fill", "kbreak ns::fill<float>", "kbreak ns::fill<int>", "kbreak ns::fill<double>"} <= lines
     assert {"kbreak ns::fill<float>", "kbreak ns::fill<float>(float*, float, int)"} == {
-        line for line in lines if line.startswith("kbreak ns::fill<f")}, output  # fmt: skip
+        line for line in lines if line.startswith("kbreak ns::fill<f")
+    }, output
     assert "kbreak twice(int*, int)" in lines and "kbreak twice(float*, int)" not in lines
     assert "kbreak -qualified" in lines
     assert not any(line.startswith("kbreak -qualified fi") for line in lines), output  # fill is ns::fill
@@ -356,8 +501,13 @@ def test_kbreak_completes_namespaced_and_template_names(samples, names):
 
 
 def test_info_breakpoints_shows_kernels_demangled_and_lane_filters_readably(samples):
-    output = gdb(samples["templates"], "kbreak ns::fill<int> -block 2 -thread 5", "kbreak twice -thread 7 if n > 0",
-                 "run", "info breakpoints")  # fmt: skip
+    output = gdb(
+        samples["templates"],
+        "kbreak ns::fill<int> -block 2 -thread 5",
+        "kbreak twice -thread 7 if n > 0",
+        "run",
+        "info breakpoints",
+    )
     assert "[gpusym: block (2,0,0) thread (5,0,0) of dispatch 2, wavefront 0]" in output, output
     listed = output.split("hit Breakpoint", 1)[1]
     assert re.search(r"^1\s+breakpoint\s+keep\s+y\s+0x[0-9a-f]+ in ns::fill<int>\(int\*, int, int\) at ", listed, re.M)

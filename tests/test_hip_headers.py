@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from conftest import describe, run
 
 #: Programs and the number of checks each makes: a check skipped by mistake
@@ -68,9 +67,9 @@ def test_code_for_older_compilers_and_older_hip_builds_warning_free(build_progra
         "device name: gpusym simulated device 0",
         "library: 42 7x 5",
         "float4: 3 5 7 9 (host 3 5 7 9)",
-        "int3: -8 -6 -4",               # (~(0, 1, 2) ^ 3) << 1
+        "int3: -8 -6 -4",  # (~(0, 1, 2) ^ 3) << 1
         "directed: 16777216.0 16777218.0",  # 2^24 + 1 rounded down and up to float
-        "bfloat16: 0x3eab",             # 1/3 (0x3eaaaaab) rounded to nearest even
+        "bfloat16: 0x3eab",  # 1/3 (0x3eaaaaab) rounded to nearest even
         "features: device 11, host 0, clang 1",  # doubles and reducing barriers, no shuffles yet
         "hipSuccess",
     ], describe(result)
@@ -90,7 +89,7 @@ def test_device_heap_reducing_barriers_sleep_and_packed_atomics(build_program, l
         "block 0: 0 10 20 30 40 1 0 1 0 34",
         "block 1: 1 11 21 31 41 1 0 1 0 34",
         "slept at least 300 us: 1",
-        "half2 sum: 200 100",      # 200 threads add (1, 0.5)
+        "half2 sum: 200 100",  # 200 threads add (1, 0.5)
         "bfloat162 sum: 200 400",  # and (1, 2): exact in bfloat16
         "float max: 36",
         "hipSuccess",
@@ -101,5 +100,8 @@ def test_device_free_of_foreign_memory_is_reported_and_ignored(build_program):
     result = run([build_program("device_library.hip", flags=("-O2",), output="device_library-O2"), "free-foreign"])
     assert result.returncode == 0, describe(result)
     assert result.stdout == "hipSuccess\n", describe(result)
-    assert re.fullmatch(r"gpusym: free\(0x[0-9a-f]+\) in kernel free_foreign\(int\*\): "
-                        r"not an allocation of device malloc; ignored\n", result.stderr), describe(result)
+    assert re.fullmatch(
+        r"gpusym: free\(0x[0-9a-f]+\) in kernel free_foreign\(int\*\): "
+        r"not an allocation of device malloc; ignored\n",
+        result.stderr,
+    ), describe(result)

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import TEST_PROGRAMS, describe, run
+
 from native import toolchain
 from symbols import offload_bundle
 
@@ -73,10 +73,20 @@ def test_host_only_object_with_a_hand_made_bundle_fails_launches_by_name(tmp_pat
     hipcc("-c", "--cuda-host-only", source, "-o", "host.o", cwd=tmp_path)
     # The device side made by clang alone: AMDGPU code, nothing for the simulated device.
     bundle = [
-        toolchain.tool("clang++"), "-x", "hip", "--cuda-device-only", "-nogpuinc", "-nogpulib",
-        "-I", Path(__file__).resolve().parent.parent / "sample_apps/runtime/include",
-        "--offload-arch=gfx90a", "-c", source, "-o", "device.hipfb",
-    ]  # fmt: skip
+        toolchain.tool("clang++"),
+        "-x",
+        "hip",
+        "--cuda-device-only",
+        "-nogpuinc",
+        "-nogpulib",
+        "-I",
+        Path(__file__).resolve().parent.parent / "sample_apps/runtime/include",
+        "--offload-arch=gfx90a",
+        "-c",
+        source,
+        "-o",
+        "device.hipfb",
+    ]
     assert run(bundle, cwd=tmp_path).returncode == 0
     (tmp_path / "fatbin.s").write_text((HIPCC_PROGRAMS / "hand_bundle.s").read_text().replace("BUNDLE", "device.hipfb"))
     assert run([toolchain.tool("clang"), "-c", "fatbin.s", "-o", "fatbin.o"], cwd=tmp_path).returncode == 0
@@ -97,7 +107,10 @@ def test_device_only_compile_writes_the_device_bundle(tmp_path):
 
 @pytest.mark.parametrize(
     "source, construct",
-    [("inline_asm.hip", "inline assembly in device code (v_mov_b32_e32)"), ("amdgcn_builtin.hip", "__builtin_amdgcn_s_sleep")],
+    [
+        ("inline_asm.hip", "inline assembly in device code (v_mov_b32_e32)"),
+        ("amdgcn_builtin.hip", "__builtin_amdgcn_s_sleep"),
+    ],
 )
 def test_amdgpu_only_device_code_is_refused_naming_the_construct(tmp_path, source, construct):
     result = run([HIPCC, "-c", HIPCC_PROGRAMS / source, "-o", "x.o"], cwd=tmp_path)
@@ -125,7 +138,19 @@ def test_hipcc_verbose_prints_each_command(tmp_path):
 
 def test_kernel_of_relocatable_device_code_stops_at_its_source_line_in_gdb(rdc_objects):
     hipcc("main.o", "launch.o", "-L.", "-lcounters", "-o", "rdc-gdb", cwd=rdc_objects)
-    gdb = [Path(sys.executable).parent / "gpusym", "gdb", "-batch", "-ex", "kbreak apply", "-ex", "run", "-ex", "bt", "--", "./rdc-gdb"]
+    gdb = [
+        Path(sys.executable).parent / "gpusym",
+        "gdb",
+        "-batch",
+        "-ex",
+        "kbreak apply",
+        "-ex",
+        "run",
+        "-ex",
+        "bt",
+        "--",
+        "./rdc-gdb",
+    ]
     result = run(gdb, cwd=rdc_objects)
     frame = next((line for line in result.stdout.splitlines() if line.startswith("#0")), "")
     assert "apply" in frame and "(out=0x" in frame, describe(result)
@@ -134,7 +159,16 @@ def test_kernel_of_relocatable_device_code_stops_at_its_source_line_in_gdb(rdc_o
 
 def test_device_only_ir_is_clangs_amdgpu_bitcode(tmp_path):
     # For pipelines that make their own code objects (no simulated device).
-    hipcc("--cuda-device-only", "-c", "-emit-llvm", "--offload-arch=gfx90a", RDC / "counters.hip", "-o", "c.bc", cwd=tmp_path)
+    hipcc(
+        "--cuda-device-only",
+        "-c",
+        "-emit-llvm",
+        "--offload-arch=gfx90a",
+        RDC / "counters.hip",
+        "-o",
+        "c.bc",
+        cwd=tmp_path,
+    )
     assert (tmp_path / "c.bc").read_bytes()[:4] == b"BC\xc0\xde"
 
 

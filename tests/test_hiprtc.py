@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from conftest import describe, run
 from gdb_batch import gdb
 
@@ -32,6 +31,9 @@ def test_gdb_breaks_in_a_kernel_compiled_at_run_time(program):
     assert "Breakpoint 2: kernel void scale<float>(float*, float, int) — device code (gpusym), set" in output, output
     assert re.search(r"hit Breakpoint 2, scale<float> \(data=0x[0-9a-f]+, factor=2, n=1000\) at \S*scale\.cu:5", output)
     assert "[gpusym: block (1,0,0) thread (3,0,0) of dispatch 1, wavefront 0]" in output, output
-    assert re.search(r"^#1 .* in main .*\[kernel void scale<float>\(float\*, float, int\) <<<grid \(4,1,1\)", output, re.M)
-    assert re.search(r"^void scale<float>\(float\*, float, int\)\s+image \(module 0\)\s+no\s+none\s+gpusym\s+1$", output,
-                     re.M), output  # fmt: skip
+    assert re.search(
+        r"^#1 .* in main .*\[kernel void scale<float>\(float\*, float, int\) <<<grid \(4,1,1\)", output, re.M
+    )
+    assert re.search(
+        r"^void scale<float>\(float\*, float, int\)\s+image \(module 0\)\s+no\s+none\s+gpusym\s+1$", output, re.M
+    ), output

@@ -8,52 +8,99 @@ clock rate, the PCI bus id)."""
 from __future__ import annotations
 
 import pytest
-
 from conftest import describe, run
 
-CASES = ["pinned", "managed", "1d", "2d", "3d", "queries", "symbols", "callbacks", "errors", "last_error",
-         "lookups"]
+CASES = ["pinned", "managed", "1d", "2d", "3d", "queries", "symbols", "callbacks", "errors", "last_error", "lookups"]
 
 # Every hipError_t code with HIP's name for it (codes with two names: the first).
 HIP_ERRORS = {
-    0: "hipSuccess", 1: "hipErrorInvalidValue", 2: "hipErrorOutOfMemory", 3: "hipErrorNotInitialized",
-    4: "hipErrorDeinitialized", 5: "hipErrorProfilerDisabled", 6: "hipErrorProfilerNotInitialized",
-    7: "hipErrorProfilerAlreadyStarted", 8: "hipErrorProfilerAlreadyStopped", 9: "hipErrorInvalidConfiguration",
-    12: "hipErrorInvalidPitchValue", 13: "hipErrorInvalidSymbol", 17: "hipErrorInvalidDevicePointer",
-    21: "hipErrorInvalidMemcpyDirection", 35: "hipErrorInsufficientDriver", 52: "hipErrorMissingConfiguration",
-    53: "hipErrorPriorLaunchFailure", 98: "hipErrorInvalidDeviceFunction", 100: "hipErrorNoDevice",
-    101: "hipErrorInvalidDevice", 200: "hipErrorInvalidImage", 201: "hipErrorInvalidContext",
-    202: "hipErrorContextAlreadyCurrent", 205: "hipErrorMapFailed", 206: "hipErrorUnmapFailed",
-    207: "hipErrorArrayIsMapped", 208: "hipErrorAlreadyMapped", 209: "hipErrorNoBinaryForGpu",
-    210: "hipErrorAlreadyAcquired", 211: "hipErrorNotMapped", 212: "hipErrorNotMappedAsArray",
-    213: "hipErrorNotMappedAsPointer", 214: "hipErrorECCNotCorrectable", 215: "hipErrorUnsupportedLimit",
-    216: "hipErrorContextAlreadyInUse", 217: "hipErrorPeerAccessUnsupported", 218: "hipErrorInvalidKernelFile",
-    219: "hipErrorInvalidGraphicsContext", 300: "hipErrorInvalidSource", 301: "hipErrorFileNotFound",
-    302: "hipErrorSharedObjectSymbolNotFound", 303: "hipErrorSharedObjectInitFailed",
-    304: "hipErrorOperatingSystem", 400: "hipErrorInvalidHandle", 401: "hipErrorIllegalState",
-    500: "hipErrorNotFound", 600: "hipErrorNotReady", 700: "hipErrorIllegalAddress",
-    701: "hipErrorLaunchOutOfResources", 702: "hipErrorLaunchTimeOut", 704: "hipErrorPeerAccessAlreadyEnabled",
-    705: "hipErrorPeerAccessNotEnabled", 708: "hipErrorSetOnActiveProcess", 709: "hipErrorContextIsDestroyed",
-    710: "hipErrorAssert", 712: "hipErrorHostMemoryAlreadyRegistered", 713: "hipErrorHostMemoryNotRegistered",
-    719: "hipErrorLaunchFailure", 720: "hipErrorCooperativeLaunchTooLarge", 801: "hipErrorNotSupported",
-    900: "hipErrorStreamCaptureUnsupported", 901: "hipErrorStreamCaptureInvalidated",
-    902: "hipErrorStreamCaptureMerge", 903: "hipErrorStreamCaptureUnmatched", 904: "hipErrorStreamCaptureUnjoined",
-    905: "hipErrorStreamCaptureIsolation", 906: "hipErrorStreamCaptureImplicit", 907: "hipErrorCapturedEvent",
-    908: "hipErrorStreamCaptureWrongThread", 910: "hipErrorGraphExecUpdateFailure",
-    911: "hipErrorInvalidChannelDescriptor", 912: "hipErrorInvalidTexture", 999: "hipErrorUnknown",
-    1052: "hipErrorRuntimeMemory", 1053: "hipErrorRuntimeOther",
+    0: "hipSuccess",
+    1: "hipErrorInvalidValue",
+    2: "hipErrorOutOfMemory",
+    3: "hipErrorNotInitialized",
+    4: "hipErrorDeinitialized",
+    5: "hipErrorProfilerDisabled",
+    6: "hipErrorProfilerNotInitialized",
+    7: "hipErrorProfilerAlreadyStarted",
+    8: "hipErrorProfilerAlreadyStopped",
+    9: "hipErrorInvalidConfiguration",
+    12: "hipErrorInvalidPitchValue",
+    13: "hipErrorInvalidSymbol",
+    17: "hipErrorInvalidDevicePointer",
+    21: "hipErrorInvalidMemcpyDirection",
+    35: "hipErrorInsufficientDriver",
+    52: "hipErrorMissingConfiguration",
+    53: "hipErrorPriorLaunchFailure",
+    98: "hipErrorInvalidDeviceFunction",
+    100: "hipErrorNoDevice",
+    101: "hipErrorInvalidDevice",
+    200: "hipErrorInvalidImage",
+    201: "hipErrorInvalidContext",
+    202: "hipErrorContextAlreadyCurrent",
+    205: "hipErrorMapFailed",
+    206: "hipErrorUnmapFailed",
+    207: "hipErrorArrayIsMapped",
+    208: "hipErrorAlreadyMapped",
+    209: "hipErrorNoBinaryForGpu",
+    210: "hipErrorAlreadyAcquired",
+    211: "hipErrorNotMapped",
+    212: "hipErrorNotMappedAsArray",
+    213: "hipErrorNotMappedAsPointer",
+    214: "hipErrorECCNotCorrectable",
+    215: "hipErrorUnsupportedLimit",
+    216: "hipErrorContextAlreadyInUse",
+    217: "hipErrorPeerAccessUnsupported",
+    218: "hipErrorInvalidKernelFile",
+    219: "hipErrorInvalidGraphicsContext",
+    300: "hipErrorInvalidSource",
+    301: "hipErrorFileNotFound",
+    302: "hipErrorSharedObjectSymbolNotFound",
+    303: "hipErrorSharedObjectInitFailed",
+    304: "hipErrorOperatingSystem",
+    400: "hipErrorInvalidHandle",
+    401: "hipErrorIllegalState",
+    500: "hipErrorNotFound",
+    600: "hipErrorNotReady",
+    700: "hipErrorIllegalAddress",
+    701: "hipErrorLaunchOutOfResources",
+    702: "hipErrorLaunchTimeOut",
+    704: "hipErrorPeerAccessAlreadyEnabled",
+    705: "hipErrorPeerAccessNotEnabled",
+    708: "hipErrorSetOnActiveProcess",
+    709: "hipErrorContextIsDestroyed",
+    710: "hipErrorAssert",
+    712: "hipErrorHostMemoryAlreadyRegistered",
+    713: "hipErrorHostMemoryNotRegistered",
+    719: "hipErrorLaunchFailure",
+    720: "hipErrorCooperativeLaunchTooLarge",
+    801: "hipErrorNotSupported",
+    900: "hipErrorStreamCaptureUnsupported",
+    901: "hipErrorStreamCaptureInvalidated",
+    902: "hipErrorStreamCaptureMerge",
+    903: "hipErrorStreamCaptureUnmatched",
+    904: "hipErrorStreamCaptureUnjoined",
+    905: "hipErrorStreamCaptureIsolation",
+    906: "hipErrorStreamCaptureImplicit",
+    907: "hipErrorCapturedEvent",
+    908: "hipErrorStreamCaptureWrongThread",
+    910: "hipErrorGraphExecUpdateFailure",
+    911: "hipErrorInvalidChannelDescriptor",
+    912: "hipErrorInvalidTexture",
+    999: "hipErrorUnknown",
+    1052: "hipErrorRuntimeMemory",
+    1053: "hipErrorRuntimeOther",
 }
 
 
 def memset_oracle() -> str:
     """The 64 bytes the 1d case's memsets leave, as HIP defines each call."""
     data = bytearray(64)
-    data[2:12] = (0xABCD).to_bytes(2, "little") * 5           # hipMemsetD16(d + 2, 0xABCD, 5)
-    data[16:28] = (0x11223344).to_bytes(4, "little") * 3      # hipMemsetD32(d + 16, 0x11223344, 3)
-    data[40:44] = b"\x7f" * 4                                 # hipMemsetD8(d + 40, 0x7f, 4)
-    data[48:52] = (0x0102).to_bytes(2, "little") * 2          # hipMemsetD16Async(d + 48, 0x0102, 2)
-    data[56:60] = (-2).to_bytes(4, "little", signed=True)     # hipMemsetD32Async(d + 56, -2, 1)
-    data[60:63] = b"\x55" * 3                                 # hipMemsetD8Async(d + 60, 0x55, 3)
+    data[2:12] = (0xABCD).to_bytes(2, "little") * 5  # hipMemsetD16(d + 2, 0xABCD, 5)
+    data[16:28] = (0x11223344).to_bytes(4, "little") * 3  # hipMemsetD32(d + 16, 0x11223344, 3)
+    data[40:44] = b"\x7f" * 4  # hipMemsetD8(d + 40, 0x7f, 4)
+    data[48:52] = (0x0102).to_bytes(2, "little") * 2  # hipMemsetD16Async(d + 48, 0x0102, 2)
+    data[56:60] = (-2).to_bytes(4, "little", signed=True)  # hipMemsetD32Async(d + 56, -2, 1)
+    data[60:63] = b"\x55" * 3  # hipMemsetD8Async(d + 60, 0x55, 3)
     return data.hex()
 
 
@@ -102,8 +149,9 @@ def test_device_identity(outputs):
 
 
 def test_callbacks_run_in_stream_order(outputs):
-    order = [line.removeprefix("order: ") for line in outputs["callbacks"].stdout.splitlines()
-             if line.startswith("order: ")]
+    order = [
+        line.removeprefix("order: ") for line in outputs["callbacks"].stdout.splitlines() if line.startswith("order: ")
+    ]
     # The callback sees the kernel before it (3 * 5), the host function the copy before it.
     assert order == ["callback sees 15 status hipSuccess", "host function sees 77"], describe(outputs["callbacks"])
 

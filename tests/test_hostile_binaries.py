@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from conftest import GPUSYM, describe, run, run_gpusym
 from elftools.elf.elffile import ELFFile
 
-from conftest import GPUSYM, describe, run, run_gpusym
 from symbols import crafted, offload_bundle
 
 #: Generous: the whole batch (100,000 kernels twice over included) takes
@@ -122,8 +122,11 @@ def cases(program: Path, long_names: Path, root: Path) -> list[Case]:
     add("fatbin-outside", edited(real, ".hip_fatbin", offset=1 << 40), "outside the file")
     add("comment-outside", edited(real, ".comment", offset=1 << 40, size=1 << 40), None, 1)  # never read
     fatbin_offset = field(real, ".hip_fatbin", "offset")
-    add("sections-overlap", edited(real, ".hipFatBinSegment", name=field(real, ".hip_fatbin", "name"),
-                                   offset=fatbin_offset + 16, size=64), "overlap")  # fmt: skip
+    add(
+        "sections-overlap",
+        edited(real, ".hipFatBinSegment", name=field(real, ".hip_fatbin", "name"), offset=fatbin_offset + 16, size=64),
+        "overlap",
+    )
     add("symtab-outside", edited(real, ".symtab", size=24 << 40), "outside the file")
     add("symtab-strings-bad", edited(real, ".symtab", link=9999), "string table index")
     add("strtab-unterminated", edited(real, ".strtab", size=field(real, ".strtab", "size") - 1), None, 1)
@@ -135,8 +138,12 @@ def cases(program: Path, long_names: Path, root: Path) -> list[Case]:
         add(f"crafted-{label}", crafted.hip_program(["axpy", "scale"], **elf), None, 2)
     names = [f"k{index}_" + "n" * 20_000 for index in range(3)]
     add("names-of-20000-characters", crafted.hip_program(names), None, 3)
-    add("hundred-thousand-kernels", crafted.hip_program([f"kernel_{i}" for i in range(HUNDRED_THOUSAND)]), None,
-        HUNDRED_THOUSAND)  # fmt: skip
+    add(
+        "hundred-thousand-kernels",
+        crafted.hip_program([f"kernel_{i}" for i in range(HUNDRED_THOUSAND)]),
+        None,
+        HUNDRED_THOUSAND,
+    )
     bundle = bytearray(offload_bundle.write([(offload_bundle.HOST_ID, b""), ("evil\n\x1b[2J", b"x" * 64)]))
     entry = len(offload_bundle.MAGIC) + 8 + 24 + len(offload_bundle.HOST_ID)
     bundle[entry : entry + 8] = (1 << 40).to_bytes(8, "little")
@@ -251,5 +258,7 @@ def test_recursive_reading_survives_symbolic_link_loops(vector_add, tmp_path):
     assert looped.stderr.splitlines() == [f"gpusym query: {tree / 'a'}: Too many levels of symbolic links"]
     document = json.loads(looped.stdout)
     # sub/up is tree itself, read recursively: links inside it are not followed.
-    assert [b["path"] for b in document["binaries"]] == [str(tree / "sub" / "up" / "sub" / "program"),
-                                                         str(tree / "sub" / "program")]  # fmt: skip
+    assert [b["path"] for b in document["binaries"]] == [
+        str(tree / "sub" / "up" / "sub" / "program"),
+        str(tree / "sub" / "program"),
+    ]

@@ -16,9 +16,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import RUN_TIMEOUT, describe, run
 from elftools.elf.elffile import ELFFile
 
-from conftest import RUN_TIMEOUT, describe, run
 from capture import interposer
 from capture.records import HEADER, Launch, Modules, Record, RecordTail, Result, Thread, encode, read_records
 from symbols.errors import FormatError
@@ -132,7 +132,9 @@ def test_first_frame_is_the_caller_of_hipLaunchKernel(launches, symbols, load_bi
     for launch, (kernel, *_, how) in zip(launches, EXPECTED, strict=True):
         caller = symbols[STUB[kernel]] if how == "<<<>>>" else symbols["main"]
         assert launch.detailed and launch.frames, launch
-        assert within(launch.frames[0], caller, load_bias), f"launch {launch.seq}: {launch.frames[0]:#x} outside its caller"
+        assert within(launch.frames[0], caller, load_bias), (
+            f"launch {launch.seq}: {launch.frames[0]:#x} outside its caller"
+        )
 
 
 def test_stacks_reach_main(launches, symbols, load_bias):
@@ -226,8 +228,7 @@ def test_a_process_that_never_launches_opens_no_file(preload, tmp_path):
 def test_through_a_shell_only_the_program_records(program, preload, tmp_path, script):
     path = tmp_path / "launches.bin"
     env = {"LD_PRELOAD": preload, "GPUSYM_CAPTURE_RECORDS": str(path)}
-    shell = subprocess.Popen(["/bin/sh", "-c", script.format(program=program, n=N)], env=env,
-                             stdout=subprocess.DEVNULL)  # fmt: skip
+    shell = subprocess.Popen(["/bin/sh", "-c", script.format(program=program, n=N)], env=env, stdout=subprocess.DEVNULL)
     assert shell.wait(timeout=RUN_TIMEOUT) == 0
     records, _ = read_records(path.read_bytes())
     pids = {record.pid for record in records}

@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO
 
 #: Each top-level package's layer, lowest first.
@@ -64,17 +63,22 @@ def test_a_package_imports_only_lower_layers(package):
 
 @pytest.mark.parametrize("folder", USERS)
 def test_no_module_imports_a_test_module(folder):
-    found = [f"{path.relative_to(REPO)}:{line}: imports {module}"
-             for path in sorted((REPO / folder).rglob("*.py"))
-             for line, module in imported(path)
-             if module.split(".")[-1].startswith("test_")]  # fmt: skip
+    found = [
+        f"{path.relative_to(REPO)}:{line}: imports {module}"
+        for path in sorted((REPO / folder).rglob("*.py"))
+        for line, module in imported(path)
+        if module.split(".")[-1].startswith("test_")
+    ]
     assert found == []
 
 
 def test_everything_in_gdbext_runs_in_gdb():
     modules = [path for path in sorted((REPO / "gdbext").rglob("*.py")) if path.name not in GDB_FREE]
-    pure = [str(path.relative_to(REPO)) for path in modules
-            if "gdb" not in {module.split(".")[0] for _, module in imported(path)}]  # fmt: skip
+    pure = [
+        str(path.relative_to(REPO))
+        for path in modules
+        if "gdb" not in {module.split(".")[0] for _, module in imported(path)}
+    ]
     assert pure == []
 
 
@@ -93,5 +97,7 @@ def test_every_test_module_is_classified_for_the_markers():
 
     modules = {path.stem for path in (REPO / "tests").glob("test_*.py")}
     assert (NEEDS_NO_TOOLCHAIN | DRIVES_GDB | SLOW) <= modules
-    drives_gdb = {m for m in modules if re.search(r"^from gdb_batch import", (REPO / "tests" / f"{m}.py").read_text(), re.M)}
+    drives_gdb = {
+        m for m in modules if re.search(r"^from gdb_batch import", (REPO / "tests" / f"{m}.py").read_text(), re.M)
+    }
     assert drives_gdb <= DRIVES_GDB

@@ -17,12 +17,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import elf_oracles as elf
 import pytest
+from conftest import REPO, TEST_PROGRAMS
 from hypothesis import given
 from hypothesis import strategies as st
 
-import elf_oracles as elf
-from conftest import REPO, TEST_PROGRAMS
 from symbols import crafted, cxxfilt, itanium, llvm_demangle
 from symbols.demangle import demangle
 from symbols.errors import FormatError
@@ -35,7 +35,16 @@ NM = "llvm-nm-19"
 LLVM_DIS = "llvm-dis-19"
 AMDGPU_TARGET = "hipv4-amdgcn-amd-amdhsa--gfx90a"
 AMDGPU_RDC_TARGET = "hip-amdgcn-amd-amdhsa--gfx90a"
-CLANG_CUDA = [CLANG, "-std=c++17", "-x", "cuda", "-nocudainc", "-nocudalib", "--cuda-gpu-arch=sm_90", "-Wno-unknown-cuda-version"]
+CLANG_CUDA = [
+    CLANG,
+    "-std=c++17",
+    "-x",
+    "cuda",
+    "-nocudainc",
+    "-nocudalib",
+    "--cuda-gpu-arch=sm_90",
+    "-Wno-unknown-cuda-version",
+]
 NVCC = ["nvcc", "-std=c++17", "-arch=sm_90", "--extended-lambda"]
 #: A cubin's kernels: FUNC symbols marked as entry points (st_other 0x10).
 _CUBIN_ENTRY = re.compile(r"\sFUNC\s.*\[<other: 0x10>\]\s+\d+\s+(\S+)\s*$")
@@ -95,8 +104,24 @@ def amdgpu_kernels(code_object: Path) -> frozenset[str]:
 def build_hip(out: Path, rdc: bool) -> Build:
     obj = out / "shapes.o"
     flags = ["-fgpu-rdc"] if rdc else []
-    elf.check_output([CLANG, "-std=c++17", "-x", "hip", "-nogpuinc", "-nogpulib", "--offload-arch=gfx90a",
-                      *flags, "-I", HIP_INCLUDE, "-c", SOURCES / "shapes.hip", "-o", obj])
+    elf.check_output(
+        [
+            CLANG,
+            "-std=c++17",
+            "-x",
+            "hip",
+            "-nogpuinc",
+            "-nogpulib",
+            "--offload-arch=gfx90a",
+            *flags,
+            "-I",
+            HIP_INCLUDE,
+            "-c",
+            SOURCES / "shapes.hip",
+            "-o",
+            obj,
+        ]
+    )
     device = out / "device"
     if rdc:  # the object is a bundle; the device part is bitcode
         assert elf.unbundle(obj, AMDGPU_RDC_TARGET, device).returncode == 0
@@ -219,20 +244,30 @@ def cuid_hash(build: Build) -> str:
 def test_clang_hip_device_names(builds):
     build = builds("clang-hip")
     stubs = build.stubs()
-    assert stubs["_ZL26__device_stub__file_staticPi"] == Stub("_ZL26__device_stub__file_staticPi", "_ZL11file_staticPi", "clang")
+    assert stubs["_ZL26__device_stub__file_staticPi"] == Stub(
+        "_ZL26__device_stub__file_staticPi", "_ZL11file_staticPi", "clang"
+    )
     assert stubs["_ZN12_GLOBAL__N_124__device_stub__anonymousEPi"].kernel == "_ZN12_GLOBAL__N_19anonymousEPi"
     assert stubs["__device_stub__c_kernel"].kernel == "c_kernel"
     assert stubs["__device_stub__c_kernel_in_namespace"].kernel == "c_kernel_in_namespace"
     assert stubs["_ZN2nsL34__device_stub__static_in_namespaceEPi"].kernel == "_ZN2nsL19static_in_namespaceEPi"
-    assert {"_ZL11file_staticPi", "_ZN12_GLOBAL__N_19anonymousEPi", "c_kernel", "_ZN2nsL19static_in_namespaceEPi"} <= build.kernels
+    assert {
+        "_ZL11file_staticPi",
+        "_ZN12_GLOBAL__N_19anonymousEPi",
+        "c_kernel",
+        "_ZN2nsL19static_in_namespaceEPi",
+    } <= build.kernels
 
 
 def test_clang_hip_rdc_device_names_carry_the_cuid_hash(builds):
     build = builds("clang-hip-rdc")
     suffix = ".intern." + cuid_hash(build)
     internal = {
-        "_ZL11file_staticPi", "_ZL15static_templateIiEvPT_", "_ZN2nsL19static_in_namespaceEPi",
-        "_ZN12_GLOBAL__N_19anonymousEPi", "_ZN12_GLOBAL__N_118anonymous_templateIfEEvPT_",
+        "_ZL11file_staticPi",
+        "_ZL15static_templateIiEvPT_",
+        "_ZN2nsL19static_in_namespaceEPi",
+        "_ZN12_GLOBAL__N_19anonymousEPi",
+        "_ZN12_GLOBAL__N_118anonymous_templateIfEEvPT_",
         "_Z9with_typeIN12_GLOBAL__N_16HiddenEEvPT_",
     }
     assert {name for name in build.kernels if ".intern." in name} == {name + suffix for name in internal}
@@ -245,8 +280,11 @@ def test_clang_cuda_rdc_device_names_carry_the_cuid_hash(builds):
     assert len(decorated) == 6
     assert any(re.fullmatch(r"_ZL11file_staticPi__intern__[0-9a-f]+", name) for name in decorated)
     assert {undecorated_kernel(name) for name in decorated} == {
-        "_ZL11file_staticPi", "_ZL15static_templateIiEvPT_", "_ZN2nsL19static_in_namespaceEPi",
-        "_ZN12_GLOBAL__N_19anonymousEPi", "_ZN12_GLOBAL__N_118anonymous_templateIfEEvPT_",
+        "_ZL11file_staticPi",
+        "_ZL15static_templateIiEvPT_",
+        "_ZN2nsL19static_in_namespaceEPi",
+        "_ZN12_GLOBAL__N_19anonymousEPi",
+        "_ZN12_GLOBAL__N_118anonymous_templateIfEEvPT_",
         "_Z9with_typeIN12_GLOBAL__N_16HiddenEEvPT_",
     }
 
@@ -254,7 +292,9 @@ def test_clang_cuda_rdc_device_names_carry_the_cuid_hash(builds):
 def test_nvcc_device_names(builds):
     build = builds("nvcc")
     stubs = build.stubs()
-    assert stubs["_ZL31__device_stub__Z11file_staticPiPi"] == Stub("_ZL31__device_stub__Z11file_staticPiPi", "_Z11file_staticPi", "nvcc")
+    assert stubs["_ZL31__device_stub__Z11file_staticPiPi"] == Stub(
+        "_ZL31__device_stub__Z11file_staticPiPi", "_Z11file_staticPi", "nvcc"
+    )
     assert "_Z11file_staticPi" in build.kernels  # no L on the device
     assert stubs["_Z27__device_stub__Z8c_kernelPiPi"].device_names == ("_Z8c_kernelPi", "c_kernel")
     assert "c_kernel" in build.kernels and "_Z8c_kernelPi" not in build.kernels
@@ -268,7 +308,9 @@ def test_nvcc_rdc_device_names_carry_the_unit_name(builds):
     build = builds("nvcc-rdc")
     decorated = {name for name in build.kernels if name.startswith("__nv_static_")}
     assert len(decorated) == 6
-    assert any(re.fullmatch(r"__nv_static_30__[0-9a-f]{8}_9_shapes_cu_[0-9a-f]{8}__Z11file_staticPi", n) for n in decorated)
+    assert any(
+        re.fullmatch(r"__nv_static_30__[0-9a-f]{8}_9_shapes_cu_[0-9a-f]{8}__Z11file_staticPi", n) for n in decorated
+    )
     assert "_Z11file_staticPi" in {undecorated_kernel(name) for name in decorated}
 
 
@@ -334,13 +376,32 @@ def test_nvcc_stub_symbol_stops_before_the_parameter_types():
 @pytest.mark.parametrize(
     "symbol",
     [
-        "main", "", "_Z", "_ZN", "_ZL", "_Z3fooPi", "_ZN2ns3barIfEEvPT_i", "__device_stub__", "__device_stub__1x",
-        "__device_stub__a.b", "_Z15__device_stub__v", "_ZN15__device_stub__x3fooEv",
-        "_Z18__device_stub__fooPi.cold", "_ZL19__device_stub__sfooPi.llvm.42",
-        "_ZZ22__device_stub__Z3fooPiPiE3__f", "_ZGVZ22__device_stub__Z3fooPiPiE5__tmp",
-        "_ZN2nsL26__wrapper__device_stub_barIfEEvRPT_Ri", "_ZTV15__device_stub__x", "_ZTI15__device_stub__x",
-        "_Z99__device_stub__x", "_Z0__device_stub__x", "_Z018__device_stub__fooPi", "_Z9999999999999__device_stub__x",
-        "_ZN2ns18__device_stub__foo", "_ZN2ns18__device_stub__foo3barEv", "__device_stub_foo",
+        "main",
+        "",
+        "_Z",
+        "_ZN",
+        "_ZL",
+        "_Z3fooPi",
+        "_ZN2ns3barIfEEvPT_i",
+        "__device_stub__",
+        "__device_stub__1x",
+        "__device_stub__a.b",
+        "_Z15__device_stub__v",
+        "_ZN15__device_stub__x3fooEv",
+        "_Z18__device_stub__fooPi.cold",
+        "_ZL19__device_stub__sfooPi.llvm.42",
+        "_ZZ22__device_stub__Z3fooPiPiE3__f",
+        "_ZGVZ22__device_stub__Z3fooPiPiE5__tmp",
+        "_ZN2nsL26__wrapper__device_stub_barIfEEvRPT_Ri",
+        "_ZTV15__device_stub__x",
+        "_ZTI15__device_stub__x",
+        "_Z99__device_stub__x",
+        "_Z0__device_stub__x",
+        "_Z018__device_stub__fooPi",
+        "_Z9999999999999__device_stub__x",
+        "_ZN2ns18__device_stub__foo",
+        "_ZN2ns18__device_stub__foo3barEv",
+        "__device_stub_foo",
     ],
 )
 def test_not_stubs(symbol):
@@ -351,7 +412,10 @@ def test_not_stubs(symbol):
     ("stub", "names"),
     [
         (Stub("_Z23__device_stub__Z4cfooPiPi", "_Z4cfooPi", "nvcc"), ("_Z4cfooPi", "cfoo")),
-        (Stub("s", "_ZN2ns21c_kernel_in_namespaceEPi", "nvcc"), ("_ZN2ns21c_kernel_in_namespaceEPi", "c_kernel_in_namespace")),
+        (
+            Stub("s", "_ZN2ns21c_kernel_in_namespaceEPi", "nvcc"),
+            ("_ZN2ns21c_kernel_in_namespaceEPi", "c_kernel_in_namespace"),
+        ),
         (Stub("s", "_ZN2ns3barIfEEvPT_i", "nvcc"), ("_ZN2ns3barIfEEvPT_i",)),
         (Stub("s", "_Z3fooIiEvv", "nvcc"), ("_Z3fooIiEvv",)),
         (Stub("_Z18__device_stub__fooPi", "_Z3fooPi", "clang"), ("_Z3fooPi",)),
@@ -369,7 +433,10 @@ def test_device_names(stub, names):
         ("_ZN12_GLOBAL__N_14afooEPi.intern.d45bb3b00908ca", "_ZN12_GLOBAL__N_14afooEPi"),
         ("_ZL15static_templateIiEvPT___intern__e0c5db73efdf8b88", "_ZL15static_templateIiEvPT_"),
         ("__nv_static_25__4dd20304_4_a_cu__Z3fooPi__Z4sfooPi", "_Z4sfooPi"),
-        ("__nv_static_30__4d85dfda_9_shapes_cu_3c7ab8be__ZN2ns19static_in_namespaceEPi", "_ZN2ns19static_in_namespaceEPi"),
+        (
+            "__nv_static_30__4d85dfda_9_shapes_cu_3c7ab8be__ZN2ns19static_in_namespaceEPi",
+            "_ZN2ns19static_in_namespaceEPi",
+        ),
         ("__nv_static_99_short", "__nv_static_99_short"),
         ("__nv_static_" + "9" * 5000 + "_x", "__nv_static_" + "9" * 5000 + "_x"),
         ("_Z3fooPi", "_Z3fooPi"),
@@ -392,7 +459,9 @@ def test_stub_symbol_rejects_what_names_no_stub():
         stub_symbol("_Z3foov", "hip")
 
 
-identifiers = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,120}", fullmatch=True).filter(lambda name: not name.startswith("Z"))
+identifiers = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,120}", fullmatch=True).filter(
+    lambda name: not name.startswith("Z")
+)
 
 
 def source_name(identifier: str) -> str:
@@ -449,8 +518,10 @@ def test_nvcc_round_trip(namespaces, name, internal):
         ("_Z3foov.Hot.2.x", "foo() [clone .Hot.2] [clone .x]"),
         ("_Z3foov.", "foo() [clone .]"),
         # References to references: two const T* parameters of a template.
-        ("_ZN2la12matmul_tiledIdEEvPKT_S3_PS1_NS_4DimsE",
-         "void la::matmul_tiled<double>(double const*, double const*, double*, la::Dims)"),
+        (
+            "_ZN2la12matmul_tiledIdEEvPKT_S3_PS1_NS_4DimsE",
+            "void la::matmul_tiled<double>(double const*, double const*, double*, la::Dims)",
+        ),
         ("_ZN3zoo5inner4fillIiLi200EEEvPT_", "void zoo::inner::fill<int, 200>(int*)"),
         # Extended floating-point types, as c++filt prints them.
         ("_Z3fooDF16_", "foo(_Float16)"),
@@ -469,9 +540,25 @@ def test_demangle(name, text):
 @pytest.mark.parametrize(
     "name",
     [
-        "main", "foo", "f", "i", "", "_Z", "_Zap", "garbage!", "_Z3fo", "_Z3foov\0x", "_Z3foov extra",
-        ".kd", "_Z.kd", "_ZL4sfooPi__intern__e0c5db73efdf8b88", "_Z" + "P" * 200_000 + "i",
-        "_Z" + "N1a" * 100_000, "_Z" + "x" * 1_000_000, "_Z9999999999999999999999a", "_Z3\udcff",
+        "main",
+        "foo",
+        "f",
+        "i",
+        "",
+        "_Z",
+        "_Zap",
+        "garbage!",
+        "_Z3fo",
+        "_Z3foov\0x",
+        "_Z3foov extra",
+        ".kd",
+        "_Z.kd",
+        "_ZL4sfooPi__intern__e0c5db73efdf8b88",
+        "_Z" + "P" * 200_000 + "i",
+        "_Z" + "N1a" * 100_000,
+        "_Z" + "x" * 1_000_000,
+        "_Z9999999999999999999999a",
+        "_Z3\udcff",
     ],
 )
 def test_demangle_rejects(name):
@@ -528,82 +615,94 @@ def test_demangle_from_threads():
 #: every floating-point type, requires-expressions) and what llvm-cxxfilt-19
 #: prints for each: the name itself where it gives up.
 LLVM_NAMES = [
-        ('_Z3fooDF16_', 'foo(_Float16)'),
-        ('_Z1fDF32_DF64_DF128_', 'f(_Float32, _Float64, _Float128)'),
-        ('_Z1fDF16b', '_Z1fDF16b'),
-        ('_Z1fDF32x', '_Z1fDF32x'),
-        ('_Z1fPDxFvvE', 'f(void (*)())'),
-        ('_Z1fPDoFvvE', 'f(void (*)() noexcept)'),
-        ('_Z5applyIZ10launch_allPiPfEUliE_EvT_S0_', "void apply<launch_all(int*, float*)::'lambda'(int)>(launch_all(int*, float*)::'lambda'(int), int*)"),
-        ('_Z5applyIZ10launch_allPiPfEUliE0_EvT_S0_', "void apply<launch_all(int*, float*)::'lambda0'(int)>(launch_all(int*, float*)::'lambda0'(int), int*)"),
-        ('_Z1fIiEvT_DTplfp_Li1EE', 'void f<int>(int, decltype(fp + 1))'),
-        ('_ZN18transformer_engine12unary_kernelILi16ELb0EfNS_5EmptyEXadL_ZNS_4geluIffEET_T0_RKS1_EE13__nv_bfloat16S7_EEvPKT4_PKT1_PT5_SD_PSB_SG_T2_mm', 'void transformer_engine::unary_kernel<16, false, float, transformer_engine::Empty, &float transformer_engine::gelu<float, float>(float, transformer_engine::Empty const&), __nv_bfloat16, __nv_bfloat16>(__nv_bfloat16 const*, float const*, __nv_bfloat16*, float const*, float*, float*, transformer_engine::Empty, unsigned long, unsigned long)'),
-        ('_Z1fIJifEEvDpT_', 'void f<int, float>(int, float)'),
-        ('_Z1fIJEEvDpT_', 'void f<>()'),
-        ('_Z1fI1AEvDTsrT_1xE', 'void f<A>(decltype(A::x))'),
-        ('_Z1fI1AEDtsrNT_1BE1cEv', 'decltype(A::B::c) f<A>()'),
-        ('_Z1fDn', 'f(std::nullptr_t)'),
-        ('_Z1fLDnE', '_Z1fLDnE'),
-        ('_Z3fooB5cxx11v', 'foo[abi:cxx11]()'),
-        ('_Z1fIN1AIN1BIiEEEEEvv', 'void f<A<B<int>>>()'),
-        ('_ZTSZ4mainE1S', 'typeinfo name for main::S'),
-        ('_ZTSZ4mainEUlvE_', "typeinfo name for main::'lambda'()"),
-        ('_Z3foov.cold.1', 'foo() (.cold.1)'),
-        ('_ZL4sfooPi.intern.faf0d31dde65e436', 'sfoo(int*) (.intern.faf0d31dde65e436)'),
-        ('_Z3fooPi.kd', 'foo(int*) (.kd)'),
-        ('_ZN1AUt_E', "A::'unnamed'"),
-        ('_ZN1AUt0_E', "A::'unnamed0'"),
-        ('_Z1fIXgtLi1ELi0EEEvv', 'void f<(1 > 0)>()'),
-        ('_Z1fIXrsLi4ELi1EEEvv', 'void f<(4 >> 1)>()'),
-        ('_Z1fILb1ELc65ELj3ELl4ELm5ELx6ELy7ELin8EEvv', 'void f<true, (char)65, 3u, 4l, 5ul, 6ll, 7ull, -8>()'),
-        ('_Z1fIL_Z1gvEEvv', 'void f<g()>()'),
-        ('_Z1fRA3_i', 'f(int (&) [3])'),
-        ('_Z1fPFviE', 'f(void (*)(int))'),
-        ('_Z1fPA3_A4_i', 'f(int (*) [3][4])'),
-        ('_Z1fM1AFviE', 'f(void (A::*)(int))'),
-        ('_Z1fM1AKFviE', 'f(void (A::*)(int) const)'),
-        ('_Z1fDv4_f', 'f(float vector[4])'),
-        ('_ZNKSt6vectorIiSaIiEE4sizeEv', 'std::vector<int, std::allocator<int>>::size() const'),
-        ('_ZNSsC1Ev', 'std::basic_string<char, std::char_traits<char>, std::allocator<char>>::basic_string()'),
-        ('_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEC1Ev', 'std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char>>::basic_string()'),
-        ('_ZN12_GLOBAL__N_14afooEPi', '(anonymous namespace)::afoo(int*)'),
-        ('_ZN41_GLOBAL__N__12345678_9_shapes_cu_abcdef019anonymousEPi', '(anonymous namespace)::anonymous(int*)'),
-        ('_ZZ4mainENKUlvE_clEv', "main::'lambda'()::operator()() const"),
-        ('_ZZZ4mainENKUlvE_clEvE1x', "main::'lambda'()::operator()() const::x"),
-        ('_ZGVZ4mainE1x', 'guard variable for main::x'),
-        ('_ZTV1A', 'vtable for A'),
-        ('_ZTI1A', 'typeinfo for A'),
-        ('_ZThn8_N1A1fEv', 'non-virtual thunk to A::f()'),
-        ('_Z1fIiEvPU3AS1T_', 'void f<int>(int AS1*)'),
-        ('_ZN1AcviEv', 'A::operator int()'),
-        ('_ZN1AcvT_IiEEv', 'A::operator int<int>()'),
-        ('_ZN1AplERKS_', 'A::operator+(A const&)'),
-        ('_Z1fIJLi1ELi2EEEvv', 'void f<1, 2>()'),
-        ('_Z1fILf3f800000EEvv', 'void f<0x1p+0f>()'),
-        ('_Z1fILd3ff0000000000000EEvv', 'void f<0x1p+0>()'),
-        ('_Z1fIiEvT_DTcl1gfp_EE', 'void f<int>(int, decltype(g(fp)))'),
-        ('_Z1fIiEDTcmfp_fp_ET_', 'decltype(fp, fp) f<int>(int)'),
-        ('_Z1fIiEvDTstT_E', 'void f<int>(decltype(sizeof (int)))'),
-        ('_Z1fIiEvDTszfp_E', 'void f<int>(decltype(sizeof (fp)))'),
-        ('_ZN2ns1fB5cxx11IiEEvv', 'void ns::f[abi:cxx11]<int>()'),
-        ('_Z1fIZ1gvE1AEvv', 'void f<g()::A>()'),
-        ('_Z1fIiEvT_DtfL0p_E', 'void f<int>(int, decltype(fp))'),
-        ('_Z1fIiJEEvv', 'void f<int>()'),
-        ('_Z1fIJiiEEvDpRKT_', 'void f<int, int>(int const&, int const&)'),
-        ('_ZN3FooIiE3barIJEEEvDpT_', 'void Foo<int>::bar<>()'),
-        ('_Z1fILe3fff8000000000000000EEvv', 'void f<0x8p-3L>()'),
-        ('_Z1fILe4000c000000000000000EEvv', 'void f<0xcp-2L>()'),
-        ('_Z1fILe00000000000000000000EEvv', 'void f<0x0p+0L>()'),
-        ('_Z1fILebfffc000000000000000EEvv', 'void f<-0xcp-3L>()'),
-        ('_Z1fILe3ffe8000000000000001EEvv', 'void f<0x8.000000000000001p-4L>()'),
-        ('_Z1fILe7fff8000000000000000EEvv', 'void f<infL>()'),
-        ('_Z1fILe00000000000000000001EEvv', 'void f<0x0.000000000000001p-16385L>()'),
-        ('_Z1fILeffff8000000000000000EEvv', 'void f<-infL>()'),
-        ('_Z1fILe7fffc000000000000000EEvv', 'void f<nanL>()'),
-        ('_Z1fILe80000000000000000000EEvv', 'void f<-0x0p+0L>()'),
-        ('_Z1fIXrqXfp_EEEvv', 'void f<requires { fp; }>()'),
-        ('_Z1fIXrqXfp_NR1CEEEvv', 'void f<requires { {fp} noexcept -> C; }>()'),
-        ('_Z1fIXrqXfp_NEEEvv', 'void f<requires { {fp} noexcept; }>()'),
+    ("_Z3fooDF16_", "foo(_Float16)"),
+    ("_Z1fDF32_DF64_DF128_", "f(_Float32, _Float64, _Float128)"),
+    ("_Z1fDF16b", "_Z1fDF16b"),
+    ("_Z1fDF32x", "_Z1fDF32x"),
+    ("_Z1fPDxFvvE", "f(void (*)())"),
+    ("_Z1fPDoFvvE", "f(void (*)() noexcept)"),
+    (
+        "_Z5applyIZ10launch_allPiPfEUliE_EvT_S0_",
+        "void apply<launch_all(int*, float*)::'lambda'(int)>(launch_all(int*, float*)::'lambda'(int), int*)",
+    ),
+    (
+        "_Z5applyIZ10launch_allPiPfEUliE0_EvT_S0_",
+        "void apply<launch_all(int*, float*)::'lambda0'(int)>(launch_all(int*, float*)::'lambda0'(int), int*)",
+    ),
+    ("_Z1fIiEvT_DTplfp_Li1EE", "void f<int>(int, decltype(fp + 1))"),
+    (
+        "_ZN18transformer_engine12unary_kernelILi16ELb0EfNS_5EmptyEXadL_ZNS_4geluIffEET_T0_RKS1_EE13__nv_bfloat16S7_EEvPKT4_PKT1_PT5_SD_PSB_SG_T2_mm",
+        "void transformer_engine::unary_kernel<16, false, float, transformer_engine::Empty, &float transformer_engine::gelu<float, float>(float, transformer_engine::Empty const&), __nv_bfloat16, __nv_bfloat16>(__nv_bfloat16 const*, float const*, __nv_bfloat16*, float const*, float*, float*, transformer_engine::Empty, unsigned long, unsigned long)",  # noqa: E501 (one name)
+    ),
+    ("_Z1fIJifEEvDpT_", "void f<int, float>(int, float)"),
+    ("_Z1fIJEEvDpT_", "void f<>()"),
+    ("_Z1fI1AEvDTsrT_1xE", "void f<A>(decltype(A::x))"),
+    ("_Z1fI1AEDtsrNT_1BE1cEv", "decltype(A::B::c) f<A>()"),
+    ("_Z1fDn", "f(std::nullptr_t)"),
+    ("_Z1fLDnE", "_Z1fLDnE"),
+    ("_Z3fooB5cxx11v", "foo[abi:cxx11]()"),
+    ("_Z1fIN1AIN1BIiEEEEEvv", "void f<A<B<int>>>()"),
+    ("_ZTSZ4mainE1S", "typeinfo name for main::S"),
+    ("_ZTSZ4mainEUlvE_", "typeinfo name for main::'lambda'()"),
+    ("_Z3foov.cold.1", "foo() (.cold.1)"),
+    ("_ZL4sfooPi.intern.faf0d31dde65e436", "sfoo(int*) (.intern.faf0d31dde65e436)"),
+    ("_Z3fooPi.kd", "foo(int*) (.kd)"),
+    ("_ZN1AUt_E", "A::'unnamed'"),
+    ("_ZN1AUt0_E", "A::'unnamed0'"),
+    ("_Z1fIXgtLi1ELi0EEEvv", "void f<(1 > 0)>()"),
+    ("_Z1fIXrsLi4ELi1EEEvv", "void f<(4 >> 1)>()"),
+    ("_Z1fILb1ELc65ELj3ELl4ELm5ELx6ELy7ELin8EEvv", "void f<true, (char)65, 3u, 4l, 5ul, 6ll, 7ull, -8>()"),
+    ("_Z1fIL_Z1gvEEvv", "void f<g()>()"),
+    ("_Z1fRA3_i", "f(int (&) [3])"),
+    ("_Z1fPFviE", "f(void (*)(int))"),
+    ("_Z1fPA3_A4_i", "f(int (*) [3][4])"),
+    ("_Z1fM1AFviE", "f(void (A::*)(int))"),
+    ("_Z1fM1AKFviE", "f(void (A::*)(int) const)"),
+    ("_Z1fDv4_f", "f(float vector[4])"),
+    ("_ZNKSt6vectorIiSaIiEE4sizeEv", "std::vector<int, std::allocator<int>>::size() const"),
+    ("_ZNSsC1Ev", "std::basic_string<char, std::char_traits<char>, std::allocator<char>>::basic_string()"),
+    (
+        "_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEC1Ev",
+        "std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char>>::basic_string()",
+    ),
+    ("_ZN12_GLOBAL__N_14afooEPi", "(anonymous namespace)::afoo(int*)"),
+    ("_ZN41_GLOBAL__N__12345678_9_shapes_cu_abcdef019anonymousEPi", "(anonymous namespace)::anonymous(int*)"),
+    ("_ZZ4mainENKUlvE_clEv", "main::'lambda'()::operator()() const"),
+    ("_ZZZ4mainENKUlvE_clEvE1x", "main::'lambda'()::operator()() const::x"),
+    ("_ZGVZ4mainE1x", "guard variable for main::x"),
+    ("_ZTV1A", "vtable for A"),
+    ("_ZTI1A", "typeinfo for A"),
+    ("_ZThn8_N1A1fEv", "non-virtual thunk to A::f()"),
+    ("_Z1fIiEvPU3AS1T_", "void f<int>(int AS1*)"),
+    ("_ZN1AcviEv", "A::operator int()"),
+    ("_ZN1AcvT_IiEEv", "A::operator int<int>()"),
+    ("_ZN1AplERKS_", "A::operator+(A const&)"),
+    ("_Z1fIJLi1ELi2EEEvv", "void f<1, 2>()"),
+    ("_Z1fILf3f800000EEvv", "void f<0x1p+0f>()"),
+    ("_Z1fILd3ff0000000000000EEvv", "void f<0x1p+0>()"),
+    ("_Z1fIiEvT_DTcl1gfp_EE", "void f<int>(int, decltype(g(fp)))"),
+    ("_Z1fIiEDTcmfp_fp_ET_", "decltype(fp, fp) f<int>(int)"),
+    ("_Z1fIiEvDTstT_E", "void f<int>(decltype(sizeof (int)))"),
+    ("_Z1fIiEvDTszfp_E", "void f<int>(decltype(sizeof (fp)))"),
+    ("_ZN2ns1fB5cxx11IiEEvv", "void ns::f[abi:cxx11]<int>()"),
+    ("_Z1fIZ1gvE1AEvv", "void f<g()::A>()"),
+    ("_Z1fIiEvT_DtfL0p_E", "void f<int>(int, decltype(fp))"),
+    ("_Z1fIiJEEvv", "void f<int>()"),
+    ("_Z1fIJiiEEvDpRKT_", "void f<int, int>(int const&, int const&)"),
+    ("_ZN3FooIiE3barIJEEEvDpT_", "void Foo<int>::bar<>()"),
+    ("_Z1fILe3fff8000000000000000EEvv", "void f<0x8p-3L>()"),
+    ("_Z1fILe4000c000000000000000EEvv", "void f<0xcp-2L>()"),
+    ("_Z1fILe00000000000000000000EEvv", "void f<0x0p+0L>()"),
+    ("_Z1fILebfffc000000000000000EEvv", "void f<-0xcp-3L>()"),
+    ("_Z1fILe3ffe8000000000000001EEvv", "void f<0x8.000000000000001p-4L>()"),
+    ("_Z1fILe7fff8000000000000000EEvv", "void f<infL>()"),
+    ("_Z1fILe00000000000000000001EEvv", "void f<0x0.000000000000001p-16385L>()"),
+    ("_Z1fILeffff8000000000000000EEvv", "void f<-infL>()"),
+    ("_Z1fILe7fffc000000000000000EEvv", "void f<nanL>()"),
+    ("_Z1fILe80000000000000000000EEvv", "void f<-0x0p+0L>()"),
+    ("_Z1fIXrqXfp_EEEvv", "void f<requires { fp; }>()"),
+    ("_Z1fIXrqXfp_NR1CEEEvv", "void f<requires { {fp} noexcept -> C; }>()"),
+    ("_Z1fIXrqXfp_NEEEvv", "void f<requires { {fp} noexcept; }>()"),
 ]
 
 
@@ -630,8 +729,20 @@ def test_llvm_demangle_agrees_with_llvm_cxxfilt_on_every_build(builds):
 
 @pytest.mark.parametrize(
     "name",
-    ["main", "", "_Z", "_Zap", "_Z3fo", "_Z3foov\0x", "_Z3foov extra", "_Z" + "P" * 200_000 + "i",
-     "_Z" + "N1a" * 100_000, "_Z9999999999999999999999a", "_Z" + "9" * 5000 + "a", "_Z3\udcff"],
+    [
+        "main",
+        "",
+        "_Z",
+        "_Zap",
+        "_Z3fo",
+        "_Z3foov\0x",
+        "_Z3foov extra",
+        "_Z" + "P" * 200_000 + "i",
+        "_Z" + "N1a" * 100_000,
+        "_Z9999999999999999999999a",
+        "_Z" + "9" * 5000 + "a",
+        "_Z3\udcff",
+    ],
 )
 def test_llvm_demangle_rejects(name):
     assert llvm_demangle.demangle(name) is None
@@ -660,7 +771,9 @@ def test_cxxfilt_reads_many_names_as_the_port_does(builds):
 def test_cxxfilt_gives_the_ports_answers_when_a_name_would_print_without_bound():
     """A name of 300 characters printing 35 GB: the tool runs out of the
     memory it is given, and every name is read by the port instead."""
-    names = [crafted.pairs_name(30), crafted.pairs_name(10), crafted.pairs_name(3)] + [f"_Z1fILi{i}EEvv" for i in range(100)]
+    names = [crafted.pairs_name(30), crafted.pairs_name(10), crafted.pairs_name(3)] + [
+        f"_Z1fILi{i}EEvv" for i in range(100)
+    ]
     assert cxxfilt._printed(names) is None
     read = cxxfilt.demangle_many(names)
     assert read[names[0]] is read[names[1]] is None

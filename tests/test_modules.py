@@ -9,10 +9,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from capture_runs import capture
 from conftest import describe, run, run_gpusym
 from gdb_batch import gdb, stops
+
 from sample_apps.samples import PROGRAMS_DIR
 from symbols import offload_bundle
 
@@ -21,8 +21,14 @@ SIM_TARGET = "hipv4-x86_64-unknown-linux-gnu-gpusym"
 
 
 def unbundle(bundle: Path, target: str, output: Path) -> Path:
-    command = ["clang-offload-bundler-19", "--unbundle", "--type=o", f"--input={bundle}", f"--targets={target}",
-               f"--output={output}"]  # fmt: skip
+    command = [
+        "clang-offload-bundler-19",
+        "--unbundle",
+        "--type=o",
+        f"--input={bundle}",
+        f"--targets={target}",
+        f"--output={output}",
+    ]
     subprocess.run(command, check=True, capture_output=True)
     return output
 
@@ -49,8 +55,9 @@ def calls(result: subprocess.CompletedProcess) -> dict[str, str]:
 
 def test_genco_bundle_holds_every_target_and_lists_the_kernels_clang_made(code_object, tmp_path):
     listed = run(["clang-offload-bundler-19", "--list", "--type=o", f"--input={code_object}"])
-    assert sorted(listed.stdout.split()) == sorted([f"{SIM_TARGET}-", "hipv4-amdgcn-amd-amdhsa--gfx90a",
-                                                    "host-x86_64-unknown-linux--"]), describe(listed)  # fmt: skip
+    assert sorted(listed.stdout.split()) == sorted(
+        [f"{SIM_TARGET}-", "hipv4-amdgcn-amd-amdhsa--gfx90a", "host-x86_64-unknown-linux--"]
+    ), describe(listed)
     amdgpu = unbundle(code_object, "hipv4-amdgcn-amd-amdhsa--gfx90a", tmp_path / "gfx90a.co")
     descriptors = run(["llvm-nm-19", "--defined-only", amdgpu]).stdout
     expected = sorted(name[:-3] for name in re.findall(r"\S+\.kd$", descriptors, re.M))
@@ -87,8 +94,9 @@ def test_query_reads_a_simulated_code_object_on_its_own(code_object, tmp_path):
 def test_refused_module_calls_give_hip_errors(modules, code_object, tmp_path):
     amdgpu = unbundle(code_object, "hipv4-amdgcn-amd-amdhsa--gfx90a", tmp_path / "gfx90a.co")
     amdgpu_only = tmp_path / "amdgpu-only.co"
-    amdgpu_only.write_bytes(offload_bundle.write([(offload_bundle.HOST_ID, b""),
-                                                  (offload_bundle.amdgpu_id("gfx90a"), amdgpu.read_bytes())]))
+    amdgpu_only.write_bytes(
+        offload_bundle.write([(offload_bundle.HOST_ID, b""), (offload_bundle.amdgpu_id("gfx90a"), amdgpu.read_bytes())])
+    )
     result = run([modules, "errors", code_object, KERNELS, amdgpu_only])
     assert calls(result) == {
         "load-missing": "hipErrorFileNotFound",
@@ -113,16 +121,25 @@ def test_refused_module_calls_give_hip_errors(modules, code_object, tmp_path):
 def test_the_same_file_loaded_twice_is_two_modules(modules, code_object):
     result = run([modules, "twice", code_object])
     assert calls(result) == {
-        "load": "hipSuccess", "load-again": "hipSuccess", "distinct": "yes",
-        "launch-first": "hipSuccess", "launch-second": "hipSuccess", "sync": "hipSuccess",
-        "unload": "hipSuccess", "launch-second-after-first-unloaded": "hipSuccess", "unload-second": "hipSuccess",
-    }  # fmt: skip
+        "load": "hipSuccess",
+        "load-again": "hipSuccess",
+        "distinct": "yes",
+        "launch-first": "hipSuccess",
+        "launch-second": "hipSuccess",
+        "sync": "hipSuccess",
+        "unload": "hipSuccess",
+        "launch-second-after-first-unloaded": "hipSuccess",
+        "unload-second": "hipSuccess",
+    }
 
 
 def test_module_load_data_takes_a_simulated_code_object_itself(modules, code_object, tmp_path):
     sim = unbundle(code_object, SIM_TARGET, tmp_path / "sim.so")
-    assert calls(run([modules, "image", sim])) == {"load-data": "hipSuccess", "function": "hipSuccess",
-                                                   "unload": "hipSuccess"}  # fmt: skip
+    assert calls(run([modules, "image", sim])) == {
+        "load-data": "hipSuccess",
+        "function": "hipSuccess",
+        "unload": "hipSuccess",
+    }
 
 
 def test_leak_check_names_a_module_never_unloaded(modules, code_object):
@@ -139,30 +156,47 @@ def test_leak_check_names_a_module_never_unloaded(modules, code_object):
 
 
 def test_kbreak_before_dlopen_is_hit_in_each_load_of_a_kernel_library(samples):
-    output = gdb(samples["plugin"], "kbreak -pending square -block 0 -thread 5", "run", "info kernels", "bt 4",
-                 "continue", "info kernels", "bt 4", "continue")  # fmt: skip
+    output = gdb(
+        samples["plugin"],
+        "kbreak -pending square -block 0 -thread 5",
+        "run",
+        "info kernels",
+        "bt 4",
+        "continue",
+        "info kernels",
+        "bt 4",
+        "continue",
+    )
     hits = stops(output)
     assert len(hits) == 2 and all(hit.startswith("square (data=0x") for hit in hits), output
-    frames = re.findall(r"#0  square  \[device gpusym, block \(0,0,0\) thread \(5,0,0\)\].*\n#1 .*"
-                        r"launched dispatch (\d+)", output)  # fmt: skip
+    frames = re.findall(
+        r"#0  square  \[device gpusym, block \(0,0,0\) thread \(5,0,0\)\].*\n#1 .*"
+        r"launched dispatch (\d+)",
+        output,
+    )
     assert frames == ["1", "2"], output
     assert output.count("in plugin_square ()") == 2 and output.count("in main () at ") == 2, output
-    rows = re.findall(r"^square\(int\*, int\)\s+libplugin_kernels\.so\s+yes\s+variable\s+gfx90a, gpusym\s+(\d+)$",
-                      output, re.M)  # fmt: skip
+    rows = re.findall(
+        r"^square\(int\*, int\)\s+libplugin_kernels\.so\s+yes\s+variable\s+gfx90a, gpusym\s+(\d+)$", output, re.M
+    )
     assert rows == ["1", "1"], output  # each load is registered anew
     assert "exited normally" in output, output
 
 
 def test_kbreak_on_a_kernel_of_a_module_loaded_at_run_time(samples):
-    output = gdb(samples["module_load"], "kbreak -pending saxpy -block 0 -thread 0", "run", "info kernels", "bt 2",
-                 "continue")  # fmt: skip
+    output = gdb(
+        samples["module_load"], "kbreak -pending saxpy -block 0 -thread 0", "run", "info kernels", "bt 2", "continue"
+    )
     hits = stops(output)
     # saxpy runs once from the file and once from memory: two modules.
     assert len(hits) == 2 and all(h.startswith("saxpy (a=2, x=0x") for h in hits), output
     assert re.search(r"^saxpy\s+module_load_kernels\.co \(module 0\)\s+no\s+none\s+gpusym\s+1$", output, re.M), output
     # No stub: the launching frame itself names the kernel and the launch.
-    assert re.search(r"#1 .* in main  \[kernel saxpy <<<grid \(40,1,1\), block \(128,1,1\), shmem 0, stream 0x0>>>; "
-                     r"launched dispatch 1 from host thread \d+\].*main\.cpp:\d+", output), output  # fmt: skip
+    assert re.search(
+        r"#1 .* in main  \[kernel saxpy <<<grid \(40,1,1\), block \(128,1,1\), shmem 0, stream 0x0>>>; "
+        r"launched dispatch 1 from host thread \d+\].*main\.cpp:\d+",
+        output,
+    ), output
 
 
 def test_info_kernels_lists_one_kernel_per_module(modules, code_object):
@@ -178,11 +212,19 @@ def test_capture_names_module_launches_and_their_files(samples):
     launches = [e for e in events if e["event"] == "launch"]
     source = (PROGRAMS_DIR / "module_load" / "main.cpp").read_text().splitlines()
     code_object = str(program.parent / "module_load_kernels.co")
-    expected = [("saxpy", "saxpy", code_object), ("_Z4fillIiEvPT_S0_i", "void fill<int>(int*, int, int)", code_object),
-                ("saxpy", "saxpy", None)]  # fmt: skip
+    expected = [
+        ("saxpy", "saxpy", code_object),
+        ("_Z4fillIiEvPT_S0_i", "void fill<int>(int*, int, int)", code_object),
+        ("saxpy", "saxpy", None),
+    ]
     assert [(e["kernel"]["name"], e["kernel"]["demangled"], e["kernel"]["module"]) for e in launches] == expected
     for event in launches:
-        assert (event["api"], event["via"], event["device"], event["stream"]) == ("hipModuleLaunchKernel", "module", 0, 0)
+        assert (event["api"], event["via"], event["device"], event["stream"]) == (
+            "hipModuleLaunchKernel",
+            "module",
+            0,
+            0,
+        )
         caller = event["backtrace"][0]
         assert caller["function"] == "main" and "hipModuleLaunchKernel" in source[caller["line"] - 1], caller
 
@@ -193,6 +235,10 @@ def test_capture_gives_a_library_kernel_its_library(samples):
     assert result.returncode == 0, describe(result)
     launches = [e for e in events if e["event"] == "launch"]
     assert [e["kernel"] for e in launches] == [
-        {"name": "_Z6squarePii", "demangled": "square(int*, int)", "module": str(program.parent / "libplugin_kernels.so")}
+        {
+            "name": "_Z6squarePii",
+            "demangled": "square(int*, int)",
+            "module": str(program.parent / "libplugin_kernels.so"),
+        }
     ] * 2
     assert all(e["via"] == "<<<>>>" and e["backtrace"][1]["function"] == "plugin_square" for e in launches)

@@ -7,8 +7,8 @@ from __future__ import annotations
 import time
 
 from symbols import crafted, offload_bundle
-from symbols.crafted import SHT_NOBITS, Section
 from symbols.analysis import analyze, analyze_data
+from symbols.crafted import SHT_NOBITS, Section
 from symbols.demangle import demangle
 from symbols.lookup import near_names
 
@@ -18,8 +18,9 @@ GFX90A, GFX942 = offload_bundle.amdgpu_id("gfx90a"), offload_bundle.amdgpu_id("g
 def test_a_nobits_bundler_section_holds_no_code_object():
     """Found by the fuzzer: a NOBITS section named like clang-offload-
     bundler's was reported as a code object of the size it records."""
-    data = crafted.write_elf([Section(f"__CLANG_OFFLOAD_BUNDLE__{GFX90A}", SHT_NOBITS, size=1 << 62, flags=2)],
-                             type=crafted.ET_REL)  # fmt: skip
+    data = crafted.write_elf(
+        [Section(f"__CLANG_OFFLOAD_BUNDLE__{GFX90A}", SHT_NOBITS, size=1 << 62, flags=2)], type=crafted.ET_REL
+    )
     assert analyze_data(data, "nobits").report.code_objects == []
 
 
@@ -28,8 +29,12 @@ def test_names_that_demangle_to_gigabytes_are_left_mangled_in_bounded_time():
     assert demangle(crafted.pairs_name(30)) is None  # 35 GB of text
     assert demangle(crafted.pairs_name(10)) is None  # 33,640 characters: over 64 times its 105
     assert time.monotonic() - started < 1
-    assert demangle(crafted.pairs_name(3)) == "f(std::pair<int, int>, std::pair<std::pair<int, int>, std::pair<int, int> >, " \
-        "std::pair<std::pair<std::pair<int, int>, std::pair<int, int> >, std::pair<std::pair<int, int>, std::pair<int, int> > >)"
+    assert (
+        demangle(crafted.pairs_name(3))
+        == "f(std::pair<int, int>, std::pair<std::pair<int, int>, std::pair<int, int> >, "
+        "std::pair<std::pair<std::pair<int, int>, std::pair<int, int> >, "
+        "std::pair<std::pair<int, int>, std::pair<int, int> > >)"
+    )
 
 
 def test_many_template_argument_lists_and_references_are_read_in_linear_time():

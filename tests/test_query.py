@@ -10,10 +10,10 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
-
 import elf_oracles as elf
+import pytest
 from conftest import GPUSYM, describe, on_terminal, run, run_gpusym
+
 from gpusym import query_text
 from symbols import offload_bundle
 
@@ -129,7 +129,9 @@ def test_bad_inputs_each_get_one_line_and_the_rest_is_reported(samples, tmp_path
     truncated = tmp_path / "truncated"
     truncated.write_bytes(samples["vector_add"].read_bytes()[:3000])
     outside = tmp_path / "outside.bundle"
-    bundle = bytearray(offload_bundle.write([(offload_bundle.HOST_ID, b""), ("hipv4-amdgcn-amd-amdhsa--gfx90a", b"x" * 64)]))
+    bundle = bytearray(
+        offload_bundle.write([(offload_bundle.HOST_ID, b""), ("hipv4-amdgcn-amd-amdhsa--gfx90a", b"x" * 64)])
+    )
     entry = len(offload_bundle.MAGIC) + 8 + 24 + len(offload_bundle.HOST_ID)
     bundle[entry : entry + 8] = (1 << 40).to_bytes(8, "little")  # the second entry's offset
     outside.write_bytes(bytes(bundle))
@@ -167,8 +169,13 @@ def test_stdin_batch_answers_names_and_addresses_in_order(samples):
         f"gfx90a:{gfx90a['address'] + 4:#x}",  # inside the kernel, on the device
         "no_such_kernel",
     ]
-    result = subprocess.run([GPUSYM, "query", "--jsonl", program, "-"], input="\n".join(queries) + "\n",
-                            capture_output=True, text=True, timeout=60)  # fmt: skip
+    result = subprocess.run(
+        [GPUSYM, "query", "--jsonl", program, "-"],
+        input="\n".join(queries) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stderr
     answers = [json.loads(line) for line in result.stdout.splitlines()]
     assert [a["query"] for a in answers] == [queries[0]] * 3 + [queries[1]] * 2 + queries[2:]
@@ -210,8 +217,11 @@ def test_jsonl_csv_and_filters(samples):
 
 
 def test_kernels_present_only_in_some_places_are_reported_as_such(build_program):
-    objects = build_program("partial_kernels.hip", flags=("-c", "--offload-arch=gfx90a", "--offload-arch=gfx942"),
-                            output="partial_kernels.o")  # fmt: skip
+    objects = build_program(
+        "partial_kernels.hip",
+        flags=("-c", "--offload-arch=gfx90a", "--offload-arch=gfx942"),
+        output="partial_kernels.o",
+    )
     kernels = {k["demangled"]: k for k in query_json(objects)["binaries"][0]["kernels"]}
     assert set(kernels) == {"everywhere(int*)", "only_gfx90a(int*)", "host_pass_only(int*)", "device_only(int*)"}
     targets = {name: sorted(d["target"] for d in k["device"]) for name, k in kernels.items()}
@@ -325,8 +335,13 @@ def test_a_reader_that_stopped_reading_gets_no_traceback(samples, output):
     reader, writer = os.pipe()
     os.close(reader)
     try:
-        result = subprocess.run([GPUSYM, "query", output, samples["templates"]], stdout=writer,
-                                stderr=subprocess.PIPE, text=True, timeout=60)  # fmt: skip
+        result = subprocess.run(
+            [GPUSYM, "query", output, samples["templates"]],
+            stdout=writer,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+        )
     finally:
         os.close(writer)
     assert (result.returncode, result.stderr) == (141, "")

@@ -18,15 +18,20 @@ import shutil
 import struct
 from pathlib import Path
 
+import elf_oracles as elf
 import pytest
+from conftest import TEST_PROGRAMS, describe, run, run_gpusym
 from elftools.elf.elffile import ELFFile
 
-import elf_oracles as elf
-from conftest import TEST_PROGRAMS, describe, run, run_gpusym
-
 SOURCES = TEST_PROGRAMS / "cuda_query"
-CUDA13 = ["-gencode", "arch=compute_90a,code=sm_90a", "-gencode", "arch=compute_100f,code=sm_100f",
-          "-gencode", "arch=compute_90,code=compute_90"]  # fmt: skip
+CUDA13 = [
+    "-gencode",
+    "arch=compute_90a,code=sm_90a",
+    "-gencode",
+    "arch=compute_100f,code=sm_100f",
+    "-gencode",
+    "arch=compute_90,code=compute_90",
+]
 CUDA13_TARGETS = ["sm_90a", "sm_100f", "compute_90"]
 CUDA12 = ["-arch=sm_80", "-static-global-template-stub=false"]
 CUDA12_TARGETS = ["sm_80", "compute_80"]
@@ -34,8 +39,11 @@ SUBROUTINES = ["-gencode", "arch=compute_75,code=sm_75", "-gencode", "arch=compu
 BUILDS = {"cuda13": (CUDA13, CUDA13_TARGETS), "cuda12": (CUDA12, CUDA12_TARGETS)}
 #: Kernel -> (stub, handle) as nvcc names them; CUDA 13 gives template
 #: instances a host function with internal linkage, as static kernels get.
-STUBS = {"_Z1gPfi": "_Z21__device_stub__Z1gPfiPfi", "_Z1sPi": "_ZL20__device_stub__Z1sPiPi",
-         "_ZN1a1tIiEEvPT_S1_": "_ZL32__device_stub__ZN1a1tIiEEvPT_S1_Pii"}  # fmt: skip
+STUBS = {
+    "_Z1gPfi": "_Z21__device_stub__Z1gPfiPfi",
+    "_Z1sPi": "_ZL20__device_stub__Z1sPiPi",
+    "_ZN1a1tIiEEvPT_S1_": "_ZL32__device_stub__ZN1a1tIiEEvPT_S1_Pii",
+}
 HANDLES = {
     "cuda13": {"_Z1gPfi": "_Z1gPfi", "_Z1sPi": "_ZL1sPi", "_ZN1a1tIiEEvPT_S1_": "_ZN1aL1tIiEEvPT_S1_"},
     "cuda12": {"_Z1gPfi": "_Z1gPfi", "_Z1sPi": "_ZL1sPi", "_ZN1a1tIiEEvPT_S1_": "_ZN1a1tIiEEvPT_S1_"},
@@ -132,12 +140,15 @@ def test_a_cubin_file_is_named_by_its_ptxas_arch_or_else_its_elf_flags(nvcc):
 def test_ptxas_subroutines_are_device_functions_not_kernels(nvcc):
     """In relocatable device code ptxas's subroutines are functions of their own,
     with a ``.nv.info.<name>`` section as kernels have, but no entry flag."""
-    library = nvcc("subroutines.so", "-rdc=true", "-shared", "-Xcompiler", "-fPIC", *SUBROUTINES,
-                   SOURCES / "subroutines.cu")  # fmt: skip
+    library = nvcc(
+        "subroutines.so", "-rdc=true", "-shared", "-Xcompiler", "-fPIC", *SUBROUTINES, SOURCES / "subroutines.cu"
+    )
     report = query(library)
     assert [c["target"] for c in report["code_objects"] if c["format"] == "elf"] == ["sm_75", "sm_90"]
-    assert [k["demangled"] for k in report["kernels"]] == ["divide(unsigned long long*, unsigned long long)",
-                                                           "shuffle(float*, unsigned int, int)"]  # fmt: skip
+    assert [k["demangled"] for k in report["kernels"]] == [
+        "divide(unsigned long long*, unsigned long long)",
+        "shuffle(float*, unsigned int, int)",
+    ]
     for kernel in report["kernels"]:
         assert sorted(d["target"] for d in kernel["device"]) == ["sm_75", "sm_90"]
     functions = {f["name"]: sorted(d["target"] for d in f["device"]) for f in report["device_functions"]}
@@ -247,9 +258,15 @@ def test_handles_in_an_object_are_those_of_the_program(nvcc):
     }
 
 
-@pytest.mark.parametrize("flags", [["-Xcompiler", "-O2"], ["-Xcompiler", "-fno-pie", "-Xlinker", "-no-pie"],
-                                   ["-shared", "-Xcompiler", "-fPIC,-fno-plt", "-cudart", "shared"]],
-                         ids=["optimised", "not-pie", "library-through-got"])  # fmt: skip
+@pytest.mark.parametrize(
+    "flags",
+    [
+        ["-Xcompiler", "-O2"],
+        ["-Xcompiler", "-fno-pie", "-Xlinker", "-no-pie"],
+        ["-shared", "-Xcompiler", "-fPIC,-fno-plt", "-cudart", "shared"],
+    ],
+    ids=["optimised", "not-pie", "library-through-got"],
+)
 def test_handles_whatever_code_loads_and_calls_them(nvcc, flags):
     """Loads from the GOT or of an immediate, calls through the PLT or the GOT."""
     program = nvcc(f"handles-{'-'.join(flags).replace(',', '')}", "-arch=sm_90", *flags, SOURCES / "handles.cu")

@@ -10,10 +10,16 @@ import json
 import shutil
 
 import pytest
-
 from conftest import TEST_PROGRAMS, describe, run, run_gpusym
-from container_builds import ARCHS, KERNELS, OTHER_KERNELS, new_driver_object, new_driver_program
-from container_builds import builds  # noqa: F401 (fixture)
+from container_builds import (
+    ARCHS,
+    KERNELS,
+    OTHER_KERNELS,
+    builds,  # noqa: F401 (fixture)
+    new_driver_object,
+    new_driver_program,
+)
+
 from symbols import nv_fatbin
 
 NVCC_TARGETS = ["sm_90", "sm_80", "compute_80"]  # two cubins and the PTX
@@ -75,14 +81,18 @@ def test_new_driver_object_holds_bitcode_whose_kernels_come_from_the_stubs(build
         assert kernel["device"] == [] and kernel["stub"] and kernel["handle"]["kind"] == "variable"
 
 
-@pytest.mark.parametrize("flags", [[], ["-Xfatbin", "-compress-all"], ["-Xfatbin", "-compress-all", "-Xfatbin", "-compress-mode=speed"]])
+@pytest.mark.parametrize(
+    "flags", [[], ["-Xfatbin", "-compress-all"], ["-Xfatbin", "-compress-all", "-Xfatbin", "-compress-mode=speed"]]
+)
 def test_nvcc(builds, flags):
     if shutil.which("nvcc") is None:
         pytest.skip("nvcc is not installed")
     report = query(builds.nvcc(f"query{len(flags)}.o", "-c", *flags))
     assert [(c["target"], c["format"]) for c in report["code_objects"]] == [
-        ("sm_90", "elf"), ("sm_80", "elf"), ("compute_80", "ptx")
-    ]  # fmt: skip
+        ("sm_90", "elf"),
+        ("sm_80", "elf"),
+        ("compute_80", "ptx"),
+    ]
     check_kernels(report, NVCC_TARGETS, "nvcc", "function")
 
 
@@ -92,9 +102,20 @@ def test_clang_cuda_stub_is_the_handle(tmp_path):
     if shutil.which("nvcc") is None:
         pytest.skip("no CUDA toolkit for ptxas")
     source = TEST_PROGRAMS / "containers" / "kernels.cu"
-    clang_cuda = ["clang++-19", "-x", "cuda", "-nocudainc", "-nocudalib", "--cuda-gpu-arch=sm_90",
-                  "-Wno-unknown-cuda-version", "-include", str(TEST_PROGRAMS / "mangling" / "cuda_shim.h"),
-                  "-include", "__clang_cuda_builtin_vars.h", "-D__shared__=__attribute__((shared))"]  # fmt: skip
+    clang_cuda = [
+        "clang++-19",
+        "-x",
+        "cuda",
+        "-nocudainc",
+        "-nocudalib",
+        "--cuda-gpu-arch=sm_90",
+        "-Wno-unknown-cuda-version",
+        "-include",
+        str(TEST_PROGRAMS / "mangling" / "cuda_shim.h"),
+        "-include",
+        "__clang_cuda_builtin_vars.h",
+        "-D__shared__=__attribute__((shared))",
+    ]
     cubin, fatbin, host = tmp_path / "kernels.cubin", tmp_path / "kernels.fatbin", tmp_path / "kernels.o"
     result = run([*clang_cuda, "--cuda-device-only", "-c", source, "-o", cubin])
     assert result.returncode == 0, describe(result)

@@ -35,10 +35,10 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pytest
-
 import elf_oracles
+import pytest
 from conftest import describe, run, run_gpusym
+
 from real_binaries import wheels
 
 OBJCOPY, BUNDLER, LLVM_NM, NM, CXXFILT = "llvm-objcopy-19", "clang-offload-bundler-19", "llvm-nm-19", "nm", "c++filt"
@@ -46,8 +46,11 @@ LLVM_CXXFILT = elf_oracles.LLVM_CXXFILT
 #: The libraries read: every one with GPU code in the pinned wheels, except
 #: ROCm's thrust (80 MB, built the same way as cub).
 ROCM_LIBRARIES = ["cupy/random/_generator_api", "cupy/cuda/cub"]
-CUDA_LIBRARIES = [(wheel, library) for wheel in (wheels.CUPY_CUDA, wheels.CUPY_CUDA13)
-                  for library in ("cupy/random/_generator_api", "cupy/cuda/cub", "cupy/cuda/thrust")]  # fmt: skip
+CUDA_LIBRARIES = [
+    (wheel, library)
+    for wheel in (wheels.CUPY_CUDA, wheels.CUPY_CUDA13)
+    for library in ("cupy/random/_generator_api", "cupy/cuda/cub", "cupy/cuda/thrust")
+]
 SUFFIX = ".cpython-311-x86_64-linux-gnu.so"
 SHOWN = 10  # items of a difference printed
 
@@ -157,8 +160,16 @@ def rocm_oracle(library: Path, workdir: Path) -> RocmOracle:
     sliced = None
     for bundle_id, target in zip(ids, oracle.targets):
         code_object = workdir / f"{target.replace(':', '_')}.co"
-        unbundled = run([BUNDLER, "--unbundle", "--type=o", f"--input={bundle}", f"--targets={bundle_id}",
-                         f"--output={code_object}"])  # fmt: skip
+        unbundled = run(
+            [
+                BUNDLER,
+                "--unbundle",
+                "--type=o",
+                f"--input={bundle}",
+                f"--targets={bundle_id}",
+                f"--output={code_object}",
+            ]
+        )
         if unbundled.returncode != 0:
             oracle.not_unbundled.append(target)
             sliced = sliced or {e.id: e.data for e in wheels.bundle_entries(bundle.read_bytes())}
@@ -221,8 +232,11 @@ def test_rocm_stubs_are_the_device_stub_functions_nm_lists(rocm_library, rocm):
     assert stubs, "nm lists no __device_stub__ function"
     reported = {k["stub"]["symbol"]: k for k in report["kernels"] if k["stub"]}
     assert_same(set(reported), set(stubs), "kernel stubs")
-    assert_same({(n, k["stub"]["address"]) for n, k in reported.items()}, {(n, s.value) for n, s in stubs.items()},
-                "(stub, address)")  # fmt: skip
+    assert_same(
+        {(n, k["stub"]["address"]) for n, k in reported.items()},
+        {(n, s.value) for n, s in stubs.items()},
+        "(stub, address)",
+    )
     # clang's stub is the kernel's name with __device_stub__ before its identifier.
     names = demangle_all(sorted(set(reported) | {k["name"] for k in reported.values()}))
     unstubbed = {(names[n].replace("__device_stub__", "", 1), names[k["name"]]) for n, k in reported.items()}
@@ -235,11 +249,16 @@ def test_rocm_handles_are_the_variables_named_like_kernels(rocm_library, rocm):
     host = nm_symbols(NM, rocm_library)
     kernel_names = {k for kernels in oracle.kernels.values() for k in kernels}
     handles = {k["handle"]["symbol"]: k for k in report["kernels"] if k["handle"]}
-    assert_same({(n, k["handle"]["kind"], k["handle"]["address"]) for n, k in handles.items()},
-                {(n, "variable", host[n].value) for n in handles if n in host and host[n].type == "OBJECT"},
-                "handles that are OBJECT symbols of that name and address")  # fmt: skip
-    assert_same(set(handles), {n for n, s in host.items() if s.type == "OBJECT" and n in kernel_names},
-                "host variables named like a kernel")  # fmt: skip
+    assert_same(
+        {(n, k["handle"]["kind"], k["handle"]["address"]) for n, k in handles.items()},
+        {(n, "variable", host[n].value) for n in handles if n in host and host[n].type == "OBJECT"},
+        "handles that are OBJECT symbols of that name and address",
+    )
+    assert_same(
+        set(handles),
+        {n for n, s in host.items() if s.type == "OBJECT" and n in kernel_names},
+        "host variables named like a kernel",
+    )
     assert all(k["handle"]["symbol"] == k["name"] for k in handles.values())
 
 
@@ -252,8 +271,11 @@ def test_rocm_demangled_names_are_llvm_cxxfilts(rocm):
 # ---- names as llvm-cxxfilt prints them, from the largest GPU libraries ----
 
 
-@pytest.fixture(params=[(wheels.TRANSFORMER_ENGINE_CU13, ".nv_fatbin"), (wheels.JAX_ROCM7_PJRT, ".hip_fatbin")],
-                ids=lambda param: param[0].package, scope="module")  # fmt: skip
+@pytest.fixture(
+    params=[(wheels.TRANSFORMER_ENGINE_CU13, ".nv_fatbin"), (wheels.JAX_ROCM7_PJRT, ".hip_fatbin")],
+    ids=lambda param: param[0].package,
+    scope="module",
+)
 def named_library(request) -> Path:
     require_tools(LLVM_CXXFILT)
     wheel, section = request.param
@@ -271,7 +293,9 @@ def test_every_name_is_demangled_as_llvm_cxxfilt_demangles_it(named_library):
     to the character, and so is the mangled name where that gives up."""
     report = gpusym_report(named_library)
     entities = [*report["kernels"], *report["device_functions"], *report["device_variables"]]
-    names = {e["name"]: e["demangled"] for e in entities} | {s["symbol"]: s["demangled"] for s in report["host_symbols"]}
+    names = {e["name"]: e["demangled"] for e in entities} | {
+        s["symbol"]: s["demangled"] for s in report["host_symbols"]
+    }
     names = {name: text for name, text in names.items() if name.startswith("_Z")}
     assert len(names) > 40_000
     expected = elf_oracles.demangle(sorted(names), LLVM_CXXFILT)
@@ -325,8 +349,9 @@ def fatbin_entries(library: Path) -> list[FatbinEntry]:
                 header = start + cursor
                 stored = compressed if method else padded
                 kind_name = "ptx" if kind == 1 else "cubin"
-                entries.append(FatbinEntry(kind_name, sm, flags, header, header + entry_size, stored, method,
-                                           uncompressed))  # fmt: skip
+                entries.append(
+                    FatbinEntry(kind_name, sm, flags, header, header + entry_size, stored, method, uncompressed)
+                )
             cursor += entry_size + padded
     return entries
 
@@ -371,8 +396,9 @@ def entry_kernels(payload: bytes, kind: str) -> set[str]:
     return kernels
 
 
-@pytest.fixture(params=CUDA_LIBRARIES, ids=[f"{w.package}-{name.rsplit('/', 1)[1]}" for w, name in CUDA_LIBRARIES],
-                scope="module")  # fmt: skip
+@pytest.fixture(
+    params=CUDA_LIBRARIES, ids=[f"{w.package}-{name.rsplit('/', 1)[1]}" for w, name in CUDA_LIBRARIES], scope="module"
+)
 def cuda_library(request) -> Path:
     require_tools(NM, CXXFILT)
     return fetch(*request.param[:1], ".nv_fatbin", request.param[1])
@@ -499,8 +525,9 @@ def test_cuda_stubs_map_to_kernels_found_in_the_cubins(cuda_library, cuda):
     stubs = {n for n, s in host.items() if s.type == "FUNC" and "__device_stub__" in n and "." not in n}
     reported = {k["stub"]["symbol"]: k for k in report["kernels"] if k["stub"]}
     assert_same(set(reported), stubs, "kernel stubs")
-    assert_same({(n, k["stub"]["address"]) for n, k in reported.items()}, {(n, host[n].value) for n in stubs},
-                "(stub, address)")  # fmt: skip
+    assert_same(
+        {(n, k["stub"]["address"]) for n, k in reported.items()}, {(n, host[n].value) for n in stubs}, "(stub, address)"
+    )
     # nvcc's stub: _Z[L]<length>__device_stub__<the kernel's name without its leading _><parameters>.
     pattern = re.compile(r"_ZL?(\d+)__device_stub__")
     named = set()
@@ -513,8 +540,11 @@ def test_cuda_stubs_map_to_kernels_found_in_the_cubins(cuda_library, cuda):
     cubin_kernels = {name for index, names in kernels.items() if entries[index].kind == "cubin" for name in names}
     if not cubin_kernels:
         pytest.skip("this test can inflate no cubin of this library")
-    assert_same({k["name"] for k in reported.values()} & cubin_kernels, {k["name"] for k in reported.values()},
-                "kernels of stubs found in the cubins")  # fmt: skip
+    assert_same(
+        {k["name"] for k in reported.values()} & cubin_kernels,
+        {k["name"] for k in reported.values()},
+        "kernels of stubs found in the cubins",
+    )
 
 
 def functions_by_address(library: Path) -> dict[int, set[str]]:
@@ -541,15 +571,19 @@ def test_cuda_handles_are_the_functions_the_registration_code_registers(cuda_lib
     assert registered, "objdump finds no call to __cudaRegisterFunction"
     assert_same({(n, h["address"]) for n, h in handles.items()}, set(registered.items()), "(kernel, handle address)")
     functions = functions_by_address(cuda_library)
-    assert_same({(n, h["symbol"], h["kind"]) for n, h in handles.items()},
-                {(n, h["symbol"], "function") for n, h in handles.items()
-                 if h["symbol"] in functions.get(h["address"], ())},
-                "(kernel, handle, kind) with a function of that name at that address")  # fmt: skip
+    assert_same(
+        {(n, h["symbol"], h["kind"]) for n, h in handles.items()},
+        {(n, h["symbol"], "function") for n, h in handles.items() if h["symbol"] in functions.get(h["address"], ())},
+        "(kernel, handle, kind) with a function of that name at that address",
+    )
     kernel_names = {name for names in kernels.values() for name in names}
     if len(kernels) == len(report["code_objects"]):  # this test read every entry: every kernel is known
         named = {(n, n) for names in functions.values() for n in names if n in kernel_names}
-        assert_same({(n, h["symbol"]) for n, h in handles.items() if (h["symbol"], h["symbol"]) in named}, named,
-                    "host functions named like a kernel, and the kernel whose handle they are")  # fmt: skip
+        assert_same(
+            {(n, h["symbol"]) for n, h in handles.items() if (h["symbol"], h["symbol"]) in named},
+            named,
+            "host functions named like a kernel, and the kernel whose handle they are",
+        )
 
 
 # ---- JAX's ROCm plugin: compressed bundles, inflated without gpusym ----
@@ -585,8 +619,11 @@ def amdgpu_kernels(image: bytes) -> set[tuple[str, int, int]]:
 
     symbols = list(ELFFile(io.BytesIO(image)).get_section_by_name(".symtab").iter_symbols())
     descriptors = {s.name for s in symbols}
-    return {(s.name, s["st_value"], s["st_size"]) for s in symbols
-            if s["st_info"]["type"] == "STT_FUNC" and s["st_shndx"] != "SHN_UNDEF" and f"{s.name}.kd" in descriptors}  # fmt: skip
+    return {
+        (s.name, s["st_value"], s["st_size"])
+        for s in symbols
+        if s["st_info"]["type"] == "STT_FUNC" and s["st_shndx"] != "SHN_UNDEF" and f"{s.name}.kd" in descriptors
+    }
 
 
 def test_jax_code_objects_and_one_targets_kernels_are_the_inflated_bundles(jax_library):
@@ -611,9 +648,11 @@ def test_jax_code_objects_and_one_targets_kernels_are_the_inflated_bundles(jax_l
     result = run_gpusym("query", "--jsonl", "--role", "device-kernel", "--target", target, jax_library)
     assert result.returncode == 0, describe(result)
     instances = [d for line in result.stdout.splitlines() for d in json.loads(line)["device"]]
-    assert_same({(d["code_object"], d["symbol"], d["address"], d["size"]) for d in instances},
-                {(index, *kernel) for index, found in kernels.items() for kernel in found},
-                f"(code object, kernel, address, size) of {target}")  # fmt: skip
+    assert_same(
+        {(d["code_object"], d["symbol"], d["address"], d["size"]) for d in instances},
+        {(index, *kernel) for index, found in kernels.items() for kernel in found},
+        f"(code object, kernel, address, size) of {target}",
+    )
 
 
 def test_download_failure_is_a_reason_not_a_crash(tmp_path, monkeypatch):

@@ -73,8 +73,9 @@ def measure(path: Path, timeout: float = PROCESS_TIMEOUT, symbols_from: str | No
     """Time and peak memory growth of reading `path` in a fresh process."""
     code = (ANOTHER_TREE.format(symbols_from) if symbols_from else "") + MEASURE
     try:
-        result = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True,
-                                timeout=timeout)  # fmt: skip
+        result = subprocess.run(
+            [sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=timeout
+        )
     except subprocess.TimeoutExpired:
         pytest.fail(f"reading {path.name} ({path.stat().st_size} bytes) took over {timeout} s")
     assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
@@ -108,9 +109,14 @@ def overlapping_symbol_names() -> bytes:
     symbols = bytearray(24)
     for index in range(20_000):
         symbols += struct.pack("<IBBHQQ", 1 + index, 0x12, 0, 1, 0x1000 + index, 1)
-    return crafted.write_elf([Section(".text", data=bytes(16), flags=6, addr=0x1000),
-                              Section(".symtab", 2, bytes(symbols), link=3, info=1, entsize=24),
-                              Section(".strtab", 3, strtab, align=1)], type=2)  # fmt: skip
+    return crafted.write_elf(
+        [
+            Section(".text", data=bytes(16), flags=6, addr=0x1000),
+            Section(".symtab", 2, bytes(symbols), link=3, info=1, entsize=24),
+            Section(".strtab", 3, strtab, align=1),
+        ],
+        type=2,
+    )
 
 
 def overlapping_section_names() -> bytes:
@@ -193,8 +199,9 @@ def kernels_named_pairs_of_pairs() -> bytes:
 def kernels_times_targets() -> bytes:
     """20,000 kernels in one code object, 3,000 other targets without them."""
     tiny = crafted.write_elf([], machine=crafted.EM_AMDGPU)
-    code_objects = {offload_bundle.amdgpu_id("gfx90a"): crafted.amdgpu_code_object([f"k{i}" for i in range(20_000)],
-                                                                                   metadata=False)}  # fmt: skip
+    code_objects = {
+        offload_bundle.amdgpu_id("gfx90a"): crafted.amdgpu_code_object([f"k{i}" for i in range(20_000)], metadata=False)
+    }
     code_objects |= {offload_bundle.amdgpu_id(f"gfx{i}"): tiny for i in range(3000)}
     return crafted.bundle(code_objects)
 
@@ -214,10 +221,22 @@ def declared_decompression_bomb() -> bytes:
     return bytes(data)
 
 
-HOSTILE = [overlapping_symbol_names, overlapping_section_names, overlapping_fatbin_sections,
-           overlapping_bundle_entries, overlapping_note_sections, compressed_bundles_back_to_back,
-           bundles_nested_in_entry_ids, ptx_of_blank_lines, ptx_of_unclosed_parameter_lists, kernel_named_by_dots,
-           kernels_named_pairs_of_pairs, kernels_times_targets, decompression_bomb, declared_decompression_bomb]  # fmt: skip
+HOSTILE = [
+    overlapping_symbol_names,
+    overlapping_section_names,
+    overlapping_fatbin_sections,
+    overlapping_bundle_entries,
+    overlapping_note_sections,
+    compressed_bundles_back_to_back,
+    bundles_nested_in_entry_ids,
+    ptx_of_blank_lines,
+    ptx_of_unclosed_parameter_lists,
+    kernel_named_by_dots,
+    kernels_named_pairs_of_pairs,
+    kernels_times_targets,
+    decompression_bomb,
+    declared_decompression_bomb,
+]
 
 
 @pytest.mark.parametrize("make", HOSTILE, ids=[make.__name__ for make in HOSTILE])
@@ -267,4 +286,7 @@ if __name__ == "__main__":
             print(f"{name:36} {size:>12,} {'>' + format(args.timeout, 'g'):>8} {'':>10}  {str(error).splitlines()[0]}")
             continue
         outcome = measured["outcome"][:70]
-        print(f"{name:36} {size:>12,} {measured['seconds']:8.2f} {measured['grown_kb'] / 1024:10.1f}  {outcome}", flush=True)
+        print(
+            f"{name:36} {size:>12,} {measured['seconds']:8.2f} {measured['grown_kb'] / 1024:10.1f}  {outcome}",
+            flush=True,
+        )

@@ -6,9 +6,9 @@ device unchanged."""
 from __future__ import annotations
 
 import pytest
+from conftest import TEST_PROGRAMS, describe, run, run_gpusym
 from elftools.elf.elffile import ELFFile
 
-from conftest import TEST_PROGRAMS, describe, run, run_gpusym
 from sample_apps import runtime_library
 
 PROGRAMS = TEST_PROGRAMS / "rocm_prefix"
@@ -48,9 +48,16 @@ def test_gpp_links_a_hip_static_library_with_lamdhip64_and_runs_without_a_librar
     library = run([hipcc, "--emit-static-lib", "-fPIC", PROGRAMS / "scaling.hip", "-o", "libscaling.a"], cwd=tmp_path)
     assert library.returncode == 0, describe(library)
     link = [
-        "g++", f"-I{PROGRAMS}", PROGRAMS / "host_main.cpp", "-L.", "-lscaling",
-        f"-L{prefix / 'lib'}", "-lamdhip64", "-o", "host_main",
-    ]  # fmt: skip
+        "g++",
+        f"-I{PROGRAMS}",
+        PROGRAMS / "host_main.cpp",
+        "-L.",
+        "-lscaling",
+        f"-L{prefix / 'lib'}",
+        "-lamdhip64",
+        "-o",
+        "host_main",
+    ]
     linked = run(link, cwd=tmp_path)
     assert linked.returncode == 0, describe(linked)
     result = run([tmp_path / "host_main"], env={"LD_LIBRARY_PATH": ""})
@@ -59,7 +66,10 @@ def test_gpp_links_a_hip_static_library_with_lamdhip64_and_runs_without_a_librar
 
 def test_amdgpu_target_compiles_are_clangs_own(prefix, tmp_path):
     # ROCm's examples assemble device code with `clang -target amdgcn-amd-amdhsa`.
-    ir = run([prefix / "bin" / "hipcc", "--cuda-device-only", "-emit-llvm", "-c", PROGRAMS / "scaling.hip", "-o", "k.bc"], cwd=tmp_path)
+    ir = run(
+        [prefix / "bin" / "hipcc", "--cuda-device-only", "-emit-llvm", "-c", PROGRAMS / "scaling.hip", "-o", "k.bc"],
+        cwd=tmp_path,
+    )
     assert ir.returncode == 0, describe(ir)
     clang = prefix / "llvm" / "bin" / "clang"
     result = run([clang, "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx90a", "-c", "k.bc", "-o", "k.o"], cwd=tmp_path)
@@ -70,9 +80,13 @@ def test_amdgpu_target_compiles_are_clangs_own(prefix, tmp_path):
 
 def test_cmake_project_with_the_hip_language_and_find_package_hip(prefix, tmp_path):
     configure = [
-        "cmake", "-S", PROGRAMS / "cmake", "-B", tmp_path,
+        "cmake",
+        "-S",
+        PROGRAMS / "cmake",
+        "-B",
+        tmp_path,
         f"-DCMAKE_TOOLCHAIN_FILE={prefix / 'gpusym-toolchain.cmake'}",
-    ]  # fmt: skip
+    ]
     configured = run(configure, timeout=300)
     assert configured.returncode == 0, describe(configured)
     assert "The HIP compiler identification is Clang 19" in configured.stdout, describe(configured)

@@ -4,7 +4,6 @@ tests/programs, their results checked exactly."""
 from __future__ import annotations
 
 import pytest
-
 from conftest import describe, run
 
 
@@ -24,8 +23,16 @@ def test_device_math_matches_the_host_libm(build_program):
     assert result.returncode == 0, describe(result)
     lines = [line.split() for line in result.stdout.splitlines()]
     assert [name for name, *_ in lines] == [
-        "sqrtf", "expf", "sinf", "powf", "rsqrtf", "tanh", "exp", "log", "atan2",
-    ]  # fmt: skip
+        "sqrtf",
+        "expf",
+        "sinf",
+        "powf",
+        "rsqrtf",
+        "tanh",
+        "exp",
+        "log",
+        "atan2",
+    ]
     for name, device, host in lines:
         assert device == host, f"{name}: device {device}, host {host}"
 

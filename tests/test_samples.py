@@ -10,7 +10,6 @@ import re
 import signal
 
 import pytest
-
 from conftest import SAMPLES_BY_NAME, describe, run
 
 SAMPLE_NAMES = sorted(name for name, sample in SAMPLES_BY_NAME.items() if not sample.faults)
@@ -57,9 +56,11 @@ def test_fault_sample_is_reported_with_kernel_block_and_thread(samples, blocking
     result = run([samples["fault"]], env={"GPUSYM_LAUNCH_BLOCKING": blocking})
     assert result.returncode == -signal.SIGSEGV, describe(result)
     assert "went unnoticed" not in result.stdout, describe(result)
-    report = re.search(r"gpusym: kernel 'scale\(float\*, float\)' \(dispatch 1\) block \(3,0,0\) thread \(192,0,0\): "
-                       r"invalid read at (0x[0-9a-f]+): 0 bytes past the end of a 3840-byte allocation at (0x[0-9a-f]+)",
-                       result.stderr)
+    report = re.search(
+        r"gpusym: kernel 'scale\(float\*, float\)' \(dispatch 1\) block \(3,0,0\) thread \(192,0,0\): "
+        r"invalid read at (0x[0-9a-f]+): 0 bytes past the end of a 3840-byte allocation at (0x[0-9a-f]+)",
+        result.stderr,
+    )
     assert report, describe(result)
     assert int(report.group(1), 16) == int(report.group(2), 16) + 3840
 

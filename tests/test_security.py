@@ -10,7 +10,6 @@ import stat
 import subprocess
 
 import pytest
-
 from conftest import GPUSYM, describe, run, run_gpusym
 from gdb_batch import EXTENSION
 
@@ -54,8 +53,11 @@ def test_a_directory_others_can_write_is_refused(stress, tmp_path):
 
 
 def test_the_extension_leaves_auto_load_as_it_was():
-    shows = [arg for setting in ("safe-path", "scripts-directory", "python-scripts", "gdb-scripts")
-             for arg in ("-ex", f"show auto-load {setting}")]  # fmt: skip
+    shows = [
+        arg
+        for setting in ("safe-path", "scripts-directory", "python-scripts", "gdb-scripts")
+        for arg in ("-ex", f"show auto-load {setting}")
+    ]
     result = run(["gdb", "-nx", "-batch", *shows, "-ex", f"source {EXTENSION}", *shows])
     lines = result.stdout.splitlines()
     assert len(lines) == 8 and lines[:4] == lines[4:], describe(result)

@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import elf_oracles as elf
 import pytest
 
-import elf_oracles as elf
 from symbols.lines import LineTable
 from symbols.symbolize import HostFrame, Symbolizer
 
@@ -44,12 +44,16 @@ def segments(path: Path, base: int) -> list[tuple[int, int]]:
 
 def calls(path: Path, function: str) -> list[tuple[int, int, str]]:
     """(call address, return address, callee) of each call in `function`."""
-    listing = elf.check_output(["llvm-objdump-19", "-d", "--no-show-raw-insn", f"--disassemble-symbols={function}", path])
+    listing = elf.check_output(
+        ["llvm-objdump-19", "-d", "--no-show-raw-insn", f"--disassemble-symbols={function}", path]
+    )
     instructions = [line for line in listing.splitlines() if _INSTRUCTION.match(line)]
     found = []
     for line, following in zip(instructions, instructions[1:]):
         if match := _CALL.match(line):
-            found.append((int(match.group(1), 16), int(_INSTRUCTION.match(following).group(1), 16), match.group(3) or ""))
+            found.append(
+                (int(match.group(1), 16), int(_INSTRUCTION.match(following).group(1), 16), match.group(3) or "")
+            )
     assert found, f"no calls in {function} of {path}"
     return found
 
@@ -62,7 +66,9 @@ def llvm_symbolizer(path: Path, addresses: list[int]) -> list[tuple[str | None, 
     for block in output.strip("\n").split("\n\n"):
         function, location = block.splitlines()
         file, line, _ = location.rsplit(":", 2)
-        answers.append((None if function == "??" else function, None if file == "??" or line == "0" else (file, int(line))))
+        answers.append(
+            (None if function == "??" else function, None if file == "??" or line == "0" else (file, int(line)))
+        )
     assert len(answers) == len(addresses)
     return answers
 
@@ -160,7 +166,11 @@ def test_the_handle_variable_names_its_kernel(vector_add):
     symbolizer = loaded((vector_add, PIE_BASE))
     for offset in range(size):
         frame = symbolizer.data_symbol(PIE_BASE + handle + offset)
-        assert (frame.function, frame.demangled, frame.function_offset) == ("_Z10vector_addPKfS0_Pffi", VECTOR_ADD, offset)
+        assert (frame.function, frame.demangled, frame.function_offset) == (
+            "_Z10vector_addPKfS0_Pffi",
+            VECTOR_ADD,
+            offset,
+        )
         assert (frame.role, frame.kernel, frame.file, frame.line) == ("kernel-handle", VECTOR_ADD, None, None)
     # No byte before: data addresses are not return addresses.
     assert symbolizer.data_symbol(PIE_BASE + handle).function_offset == 0
@@ -190,7 +200,11 @@ def test_a_shared_library_and_the_program_together(shared_kernels, build_program
     assert len(launches) == 1
     frame = symbolizer.frame(LIBRARY_BASE + launches[0])
     assert (frame.module, frame.offset, frame.function, frame.demangled) == (
-        str(shared_kernels), launches[0], "library_square", None)  # fmt: skip
+        str(shared_kernels),
+        launches[0],
+        "library_square",
+        None,
+    )
     assert (frame.line, frame.role) == (16, "host-code")  # square<<<...>>>(data, n)
     assert (frame.file, frame.line) == llvm_symbolizer(shared_kernels, [launches[0] - 1])[0][1]
     stub = symbolizer.frame(LIBRARY_BASE + library["_Z21__device_stub__squarePii"][0] + 1)
@@ -207,8 +221,13 @@ def test_unreadable_modules_and_unmapped_addresses_give_bare_frames(vector_add, 
     empty = tmp_path / "empty.so"
     empty.touch()
     symbolizer = loaded((vector_add, PIE_BASE))
-    modules = [("linux-vdso.so.1", 0x7FFFF7FC1000), (str(tmp_path / "gone.so"), 0x7FFFF7E00000),
-               (str(not_elf), 0x7FFFF7D00000), (str(empty), 0x7FFFF7C00000), (str(tmp_path), 0x7FFFF7B00000)]  # fmt: skip
+    modules = [
+        ("linux-vdso.so.1", 0x7FFFF7FC1000),
+        (str(tmp_path / "gone.so"), 0x7FFFF7E00000),
+        (str(not_elf), 0x7FFFF7D00000),
+        (str(empty), 0x7FFFF7C00000),
+        (str(tmp_path), 0x7FFFF7B00000),
+    ]
     for path, base in modules:
         symbolizer.add_module(path, base, [(base, 0x2000)])
     for path, base in modules:
@@ -227,9 +246,17 @@ def test_unreadable_modules_and_unmapped_addresses_give_bare_frames(vector_add, 
     for address in (0, beyond + 1, 1 << 64, -5):
         assert symbolizer.frame(address) == HostFrame(address)
         assert symbolizer.frame(address).to_json() == {
-            "address": address, "module": None, "offset": None, "function": None, "demangled": None,
-            "function_offset": None, "file": None, "line": None, "role": None, "kernel": None,
-        }  # fmt: skip
+            "address": address,
+            "module": None,
+            "offset": None,
+            "function": None,
+            "demangled": None,
+            "function_offset": None,
+            "file": None,
+            "line": None,
+            "role": None,
+            "kernel": None,
+        }
 
 
 def test_frames_are_cached_and_a_later_module_is_seen(vector_add):

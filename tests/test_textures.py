@@ -8,7 +8,6 @@ the error cases), and the program exits non-zero when anything differs."""
 from __future__ import annotations
 
 import pytest
-
 from conftest import describe, run
 
 # Program case -> the lines it prints that count mismatches.

@@ -15,7 +15,9 @@ def table_lines(rows: Sequence[Sequence[str]], align: str = "", indent: str = ""
     widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))] if rows else []
     lines = []
     for row in rows:
-        cells = [cell.rjust(width) if align[column:column + 1] == "r" else cell.ljust(width)
-                 for column, (cell, width) in enumerate(zip(row, widths))]  # fmt: skip
+        cells = [
+            cell.rjust(width) if align[column : column + 1] == "r" else cell.ljust(width)
+            for column, (cell, width) in enumerate(zip(row, widths))
+        ]
         lines.append((indent + "  ".join(cells)).rstrip())
     return lines

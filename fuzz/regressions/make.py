@@ -26,14 +26,22 @@ def overlapping_names() -> bytes:
     symbols = bytearray(24)
     for index in range(40):
         symbols += struct.pack("<IBBHQQ", 1 + index, 0x12, 0, 1, 0x1000 + index, 1)
-    return crafted.write_elf([Section(".text", data=bytes(16), flags=6, addr=0x1000),
-                              Section(".symtab", 2, bytes(symbols), link=3, info=1, entsize=24),
-                              Section(".strtab", 3, b"\0" + b"a" * 200, align=1)], type=2)  # fmt: skip
+    return crafted.write_elf(
+        [
+            Section(".text", data=bytes(16), flags=6, addr=0x1000),
+            Section(".symtab", 2, bytes(symbols), link=3, info=1, entsize=24),
+            Section(".strtab", 3, b"\0" + b"a" * 200, align=1),
+        ],
+        type=2,
+    )
 
 
 def section_names_without_nul() -> bytes:
-    data = bytearray(crafted.write_elf([Section(".names", 3, b"\0" + b"s" * 300, align=1)]
-                                       + [Section("x", size=0) for _ in range(8)]))  # fmt: skip
+    data = bytearray(
+        crafted.write_elf(
+            [Section(".names", 3, b"\0" + b"s" * 300, align=1)] + [Section("x", size=0) for _ in range(8)]
+        )
+    )
     struct.pack_into("<H", data, 62, 1)  # .names is the section name table
     return bytes(data)
 
@@ -49,8 +57,8 @@ def overlapping_notes() -> bytes:
 
 def crafted_sections(image: bytes) -> list[tuple[int, int, int]]:
     """(type, offset, size) of each section of an ELF64 little-endian file."""
-    shoff, = struct.unpack_from("<Q", image, 40)
-    count, = struct.unpack_from("<H", image, 60)
+    (shoff,) = struct.unpack_from("<Q", image, 40)
+    (count,) = struct.unpack_from("<H", image, 60)
     return [struct.unpack_from("<4xI16xQQ", image, shoff + 64 * index) for index in range(count)]
 
 
@@ -75,8 +83,9 @@ def compressed_back_to_back() -> bytes:
 def nobits_bundler_section() -> bytes:
     """Found by the fuzzer: a NOBITS section named like a bundler's, of
     2**62 bytes, was reported as a code object of that size."""
-    return crafted.write_elf([Section(f"__CLANG_OFFLOAD_BUNDLE__{GFX90A}", SHT_NOBITS, size=1 << 62, flags=2)],
-                             type=crafted.ET_REL)  # fmt: skip
+    return crafted.write_elf(
+        [Section(f"__CLANG_OFFLOAD_BUNDLE__{GFX90A}", SHT_NOBITS, size=1 << 62, flags=2)], type=crafted.ET_REL
+    )
 
 
 def ptx(text: bytes) -> bytes:

@@ -24,8 +24,21 @@ import gdb
 import gdb.frames
 
 from capture import INTERPOSER
-from capture.events import (CaptureErrorEvent, CrashEvent, ErrorEvent, Frame, GdbEvent, HostThread, KernelStopEvent,
-                            Lane, LaneKernel, ProgramEnd, SessionEvent, StopEvent, ThreadStack)
+from capture.events import (
+    CaptureErrorEvent,
+    CrashEvent,
+    ErrorEvent,
+    Frame,
+    GdbEvent,
+    HostThread,
+    KernelStopEvent,
+    Lane,
+    LaneKernel,
+    ProgramEnd,
+    SessionEvent,
+    StopEvent,
+    ThreadStack,
+)
 from gdbext import extension, faults, runtime_state
 from gdbext.capture import pending_output
 from gdbext.capture.static_launches import StaticLaunches
@@ -98,8 +111,9 @@ class Session:
             return
         code = getattr(event, "exit_code", None)
         died = gdb.convenience_variable("_exitsignal")
-        self.exit = ProgramEnd(time.monotonic_ns(), None if code is None else int(code),
-                               None if died is None else _signal_name(int(died)))  # fmt: skip
+        self.exit = ProgramEnd(
+            time.monotonic_ns(), None if code is None else int(code), None if died is None else _signal_name(int(died))
+        )
 
     # -- the run -------------------------------------------------------------
     def run(self) -> None:
@@ -174,8 +188,17 @@ class Session:
         fault = faults.lane_fault(name) if lane is not None else None
         # A check's report: the runtime sent the signal, whose own address is no access's.
         address = fault.address if fault is not None and fault.address is not None else _fault_address()
-        self.emit(CrashEvent(time.monotonic_ns(), name, address, thread, backtrace(), lane,
-                             fault.json() if fault is not None else None))  # fmt: skip
+        self.emit(
+            CrashEvent(
+                time.monotonic_ns(),
+                name,
+                address,
+                thread,
+                backtrace(),
+                lane,
+                fault.json() if fault is not None else None,
+            )
+        )
 
     def record_kernel_stop(self) -> None:
         self.emit(KernelStopEvent(time.monotonic_ns(), _thread_stack()))
@@ -270,8 +293,11 @@ def _lane() -> Lane | None:
     current = runtime_state.lane()
     if current is None:
         return None
-    lane = Lane(int(current["dispatch_id"]), [int(current["block_idx"][a]) for a in "xyz"],
-                [int(current["thread_idx"][a]) for a in "xyz"])  # fmt: skip
+    lane = Lane(
+        int(current["dispatch_id"]),
+        [int(current["block_idx"][a]) for a in "xyz"],
+        [int(current["thread_idx"][a]) for a in "xyz"],
+    )
     debug = runtime_state.debug_state()
     record = runtime_state.dispatch_record(debug, lane.dispatch) if debug is not None else None
     if record is not None:

@@ -52,9 +52,11 @@ def _definitions(path: str) -> dict[str, int]:
         if names is None or data.find(b"cudaLaunchKernel\0", names.offset, names.offset + names.size) < 0:
             return {}
         exported = {symbol.name for symbol in elf.dynsym if symbol.defined}
-        return {symbol.name: symbol.value for symbol in elf.symtab
-                if symbol.name in ENTRY_POINTS and symbol.defined and symbol.type == "FUNC"
-                and symbol.name not in exported}  # fmt: skip
+        return {
+            symbol.name: symbol.value
+            for symbol in elf.symtab
+            if symbol.name in ENTRY_POINTS and symbol.defined and symbol.type == "FUNC" and symbol.name not in exported
+        }
     except (OSError, ValueError, FormatError):
         return {}
 
@@ -93,8 +95,11 @@ class StaticLaunches:
         if not pid:
             return
         self.map_changed = True
-        paths = {os.path.realpath(path) for path in (event.new_objfile.filename, gdb.current_progspace().filename)
-                 if path and may_hold_kernels(path)} - self.examined  # fmt: skip
+        paths = {
+            os.path.realpath(path)
+            for path in (event.new_objfile.filename, gdb.current_progspace().filename)
+            if path and may_hold_kernels(path)
+        } - self.examined
         self.examined |= paths
         found = {path: definitions for path in paths if (definitions := _definitions(path))}
         for module in process_map.modules(pid) if found else []:
@@ -135,10 +140,27 @@ class StaticLaunches:
             self._write(Thread(now, pid, tid, thread.name or ""))
         index = self.index[(pid, entry)]
         self.index[(pid, entry)] += 1
-        detailed = (self.backtraces and index % self.every == 0
-                    and (self.detail_limit is None or index // self.every < self.detail_limit))  # fmt: skip
-        launch = Launch(now, pid, tid, entry, grid, block, shmem, stream, -1, entry_point, self.seq[pid], index,
-                        detailed, _return_addresses(frame, FRAME_LIMIT if detailed else 1))  # fmt: skip
+        detailed = (
+            self.backtraces
+            and index % self.every == 0
+            and (self.detail_limit is None or index // self.every < self.detail_limit)
+        )
+        launch = Launch(
+            now,
+            pid,
+            tid,
+            entry,
+            grid,
+            block,
+            shmem,
+            stream,
+            -1,
+            entry_point,
+            self.seq[pid],
+            index,
+            detailed,
+            _return_addresses(frame, FRAME_LIMIT if detailed else 1),
+        )
         self.seq[pid] += 1
         self._write(launch)
         self.calls[gdb.FinishBreakpoint(frame, internal=True)] = launch

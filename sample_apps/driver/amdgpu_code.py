@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 
 _UNKNOWN_BUILTIN = re.compile(r"undeclared identifier '(__builtin_amdgcn_\w+)'")
-_INLINE_ASSEMBLY = re.compile(r"^<inline asm>:\d+:\d+: note: instantiated into assembly here\n\s*\d+\s*\|\s*(\S+)", re.M)
+_INLINE_ASSEMBLY = re.compile(
+    r"^<inline asm>:\d+:\d+: note: instantiated into assembly here\n\s*\d+\s*\|\s*(\S+)", re.M
+)
 
 
 def explain(diagnostics: str) -> str | None:

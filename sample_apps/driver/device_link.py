@@ -50,9 +50,7 @@ class DeviceInputs:
     def cuids(self) -> list[str]:
         """Compilation units whose fat binary the link must define."""
         return sorted(
-            name[len(_FATBIN_PREFIX) :]
-            for name in self.wanted - self.defined
-            if name.startswith(_FATBIN_PREFIX)
+            name[len(_FATBIN_PREFIX) :] for name in self.wanted - self.defined if name.startswith(_FATBIN_PREFIX)
         )
 
 

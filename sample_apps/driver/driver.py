@@ -9,7 +9,8 @@ from pathlib import Path
 
 from native import toolchain
 from sample_apps import runtime_library
-from sample_apps.driver import device_link, hip_source, options as build_options, signatures
+from sample_apps.driver import device_link, hip_source, signatures
+from sample_apps.driver import options as build_options
 
 EXIT_USAGE = 2
 

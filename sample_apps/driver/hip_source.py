@@ -173,12 +173,22 @@ def _sim_object(assembly: Path, kernels: set[str] | None, options: BuildOptions,
     # operands of DW_OP_implicit_value), which are not UTF-8.
     marked.write_text(breakpoint_sites.mark(assembly.read_text("latin-1"), kernels), "latin-1")
     device_object = workdir / "sim.o"
-    assemble = [toolchain.tool("clang++"), f"--target={HOST_TRIPLE}", "-Wa,--no-warn", "-c", str(marked), "-o", str(device_object)]
+    assemble = [
+        toolchain.tool("clang++"),
+        f"--target={HOST_TRIPLE}",
+        "-Wa,--no-warn",
+        "-c",
+        str(marked),
+        "-o",
+        str(device_object),
+    ]
     check(toolchain.run(assemble, verbose=options.verbose, capture=True))
     return device_object
 
 
-def sim_code_object(device_objects: list[Path], kernels: list[str], options: BuildOptions, workdir: Path, *, debug: bool) -> bytes:
+def sim_code_object(
+    device_objects: list[Path], kernels: list[str], options: BuildOptions, workdir: Path, *, debug: bool
+) -> bytes:
     """The simulated device's code object: an x86-64 shared object linked
     from `device_objects`, carrying its parameter descriptors and its kernel
     list (see signatures.py), with its DWARF if `debug`.

@@ -390,14 +390,19 @@ def _signature(parameters: list[tuple[str, str]]) -> str:
     )
 
 
-def assembly(functions: dict[str, list[tuple[str, str]]], shared: list[str], kernels: list[str],
-             wave_size: int) -> str:
+def assembly(functions: dict[str, list[tuple[str, str]]], shared: list[str], kernels: list[str], wave_size: int) -> str:
     """Assembly defining ``__gpusym_signatures``, ``__gpusym_kernels``,
     ``__gpusym_wave_size`` (the lanes of a wavefront the code was compiled
     for) and the dynamic shared buffer."""
-    lines = ["\t.section .rodata", "\t.p2align 2", "\t.globl __gpusym_wave_size",
-             "\t.type __gpusym_wave_size,@object", "\t.size __gpusym_wave_size, 4", "__gpusym_wave_size:",
-             f"\t.long {wave_size}"]  # fmt: skip
+    lines = [
+        "\t.section .rodata",
+        "\t.p2align 2",
+        "\t.globl __gpusym_wave_size",
+        "\t.type __gpusym_wave_size,@object",
+        "\t.size __gpusym_wave_size, 4",
+        "__gpusym_wave_size:",
+        f"\t.long {wave_size}",
+    ]
     lines += _string_table(
         "__gpusym_signatures", [f"{name} {_signature(parameters)}" for name, parameters in sorted(functions.items())]
     )
