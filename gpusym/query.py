@@ -9,9 +9,9 @@ import os
 import re
 import shutil
 import sys
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator
 
 from gpusym import __version__, query_text
 from symbols import cxxfilt
@@ -448,15 +448,17 @@ class _Output:
 #: glibc's mallopt parameters, and the sizes up to which large blocks come
 #: from the heap and freed ones stay there (see `_reuse_freed_images`).
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
-_HEAP_BLOCKS = 1 << 30
+_HEAP_BLOCKS = 64 << 20
 
 
 def _reuse_freed_images() -> None:
     """Code objects are inflated one after another into images of tens of
     megabytes.  glibc maps each afresh by default, and the kernel zeroes and
-    faults in every page again: 40% of inflating cupy's thrust.  Taken from
-    the heap and kept there when freed, each image reuses the last one's
-    pages.  Peak memory is unchanged: one image at a time is alive."""
+    faults in every page again: a tenth of reading cupy's thrust.  Taken
+    from the heap and kept there when freed, each image reuses the last
+    one's pages.  Up to 64 MB only: beyond, what the heap keeps costs more
+    memory than it saves time (xla's plugin peaks at 0.67x its size, and
+    at 0.93x with 1 GB)."""
     import ctypes
 
     try:

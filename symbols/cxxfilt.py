@@ -16,6 +16,7 @@ from __future__ import annotations
 import resource
 import shutil
 import subprocess
+import threading
 from collections.abc import Iterable
 
 from symbols import llvm_demangle
@@ -38,8 +39,7 @@ def demangle_many(names: Iterable[str]) -> dict[str, str | None]:
     """Each of `names` as ``llvm_demangle.demangle`` reads it."""
     unique = list(dict.fromkeys(names))
     eligible = [name for name in unique if name.startswith("_Z") and name.split() == [name]]
-    printed = _printed(eligible) if len(eligible) >= FEWEST_NAMES else None
-    read = {} if printed is None else {name: _within_limit(name, text) for name, text in zip(eligible, printed)}
+    read = (_read(eligible) if len(eligible) >= FEWEST_NAMES else None) or {}
     return {name: read[name] if name in read else llvm_demangle.demangle(name) for name in unique}
 
 
@@ -52,27 +52,47 @@ def _within_limit(name: str, text: str) -> str | None:
     return None if text == name or len(text) > llvm_demangle.OUTPUT_RATIO * len(name) + 4096 else text
 
 
-def _printed(names: list[str]) -> list[str] | None:
-    """What the tool prints for each of `names` (one a line), or None when
-    it is missing, fails, or runs out of memory or time."""
+def _read(names: list[str]) -> dict[str, str | None] | None:
+    """What the tool prints for each of `names`, as the port answers; None
+    when it is missing, fails, or runs out of memory or time.  Names go in
+    and come out a line at a time (a large library's are tens of megabytes:
+    never all held as text at once)."""
     tool = shutil.which(TOOL)
-    if tool is None or not names:
+    if tool is None:
         return None
     try:
-        with subprocess.Popen(
-            [tool], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
-        ) as child:
-            # Set before the child reads anything: it waits for its input.
-            resource.prlimit(child.pid, resource.RLIMIT_DATA, (MEMORY_LIMIT, MEMORY_LIMIT))
-            data = "\n".join(names).encode("utf-8", "surrogateescape") + b"\n"
-            try:
-                out, _ = child.communicate(data, timeout=TIMEOUT_SECONDS)
-            except subprocess.TimeoutExpired:
-                child.kill()
-                return None
+        child = subprocess.Popen([tool], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     except OSError:
         return None
-    lines = out.decode("utf-8", "surrogateescape").split("\n")
-    if child.returncode != 0 or lines[-1] != "" or len(lines) - 1 != len(names):
-        return None
-    return lines[:-1]
+    # Set before the child reads anything: it waits for its input.
+    resource.prlimit(child.pid, resource.RLIMIT_DATA, (MEMORY_LIMIT, MEMORY_LIMIT))
+    writer = threading.Thread(target=_write, args=(child, names), daemon=True)
+    writer.start()
+    timer = threading.Timer(TIMEOUT_SECONDS, child.kill)
+    timer.start()
+    read: dict[str, str | None] = {}
+    try:
+        assert child.stdout is not None
+        for name, line in zip(names, child.stdout):
+            if not line.endswith(b"\n"):
+                break
+            read[name] = _within_limit(name, line[:-1].decode("utf-8", "surrogateescape"))
+        rest = child.stdout.read()
+    finally:
+        timer.cancel()
+        child.kill()
+        child.wait()
+        writer.join()
+        child.stdout.close()
+    return read if len(read) == len(names) and not rest else None
+
+
+def _write(child: subprocess.Popen, names: list[str]) -> None:
+    """`names` to the child's input, a line each, then its end."""
+    assert child.stdin is not None
+    try:
+        for start in range(0, len(names), 1024):
+            child.stdin.write(("\n".join(names[start : start + 1024]) + "\n").encode("utf-8", "surrogateescape"))
+        child.stdin.close()
+    except OSError:  # it ended early: its output says how far it went
+        pass

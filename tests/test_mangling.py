@@ -764,7 +764,7 @@ def test_cxxfilt_reads_many_names_as_the_port_does(builds):
         names |= set(builds(build_name).host) | builds(build_name).kernels
     names |= {name for name, _ in LLVM_NAMES} | {"_Z3foov extra", "_Z3foov.cold.1", "main", "_R3foo", "_Zap"}
     assert len(names) >= cxxfilt.FEWEST_NAMES
-    assert cxxfilt._printed(sorted(n for n in names if n.startswith("_Z") and n.split() == [n])) is not None
+    assert cxxfilt._read(sorted(n for n in names if n.startswith("_Z") and n.split() == [n])) is not None
     assert cxxfilt.demangle_many(sorted(names)) == {name: llvm_demangle.demangle(name) for name in sorted(names)}
 
 
@@ -774,7 +774,7 @@ def test_cxxfilt_gives_the_ports_answers_when_a_name_would_print_without_bound()
     names = [crafted.pairs_name(30), crafted.pairs_name(10), crafted.pairs_name(3)] + [
         f"_Z1fILi{i}EEvv" for i in range(100)
     ]
-    assert cxxfilt._printed(names) is None
+    assert cxxfilt._read(names) is None
     read = cxxfilt.demangle_many(names)
     assert read[names[0]] is read[names[1]] is None
     assert read[names[2]] == llvm_demangle.demangle(names[2]) and read["_Z1fILi7EEvv"] == "void f<7>()"
