@@ -4,7 +4,7 @@ the ratio), gpusym query on real GPU libraries against the LLVM tools,
 cuobjdump and the file's size (bench/query_speed.py), the gdb extension
 (bench/gdb_speed.py) and gpusym capture's cost per kernel launch
 (bench/capture_speed.py).  The runtime's kernels are measured again with
-memcheck on, against the unchecked run.
+memcheck and with racecheck on, against the unchecked run.
 
 ``bench/run.py runtime`` runs the runtime part alone."""
 
@@ -68,19 +68,20 @@ def runtime_speed() -> int:
         for figure, baseline, what in COMPARISONS
     ]
     print("\n".join(table_lines([("figure", "value", "baseline", "ratio", "what"), *rows], "lrrrl")))
-    checked = _figures(program, {"GPUSYM_CHECK": "memcheck"})
-    if checked is None:
-        return 1
-    print("\nThe kernels with memcheck on (GPUSYM_CHECK=memcheck), against the same run's figures without:")
-    rows = [
-        (figure, _value(checked[figure]), _value(figures[figure]), f"{checked[figure] / figures[figure]:.2f}x")
-        for figure in CHECKED
-    ]
-    print("\n".join(table_lines([("figure", "memcheck", "unchecked", "ratio"), *rows], "lrrr")))
+    for tool in ("memcheck", "racecheck"):
+        checked = _figures(program, {"GPUSYM_CHECK": tool})
+        if checked is None:
+            return 1
+        print(f"\nThe kernels with {tool} on (GPUSYM_CHECK={tool}), against the same run's figures without:")
+        rows = [
+            (figure, _value(checked[figure]), _value(figures[figure]), f"{checked[figure] / figures[figure]:.2f}x")
+            for figure in CHECKED
+        ]
+        print("\n".join(table_lines([("figure", tool, "unchecked", "ratio"), *rows], "lrrr")))
     return 0
 
 
-#: Figures of kernels that access device memory, measured again with memcheck on.
+#: Figures of kernels that access device and __shared__ memory, measured again with each check on.
 CHECKED = ["vector_add_us", "block_sum_us", "shuffle_sum_us"]
 
 

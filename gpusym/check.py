@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 #: The checks the runtime knows.
-TOOLS = ("memcheck",)
+TOOLS = ("memcheck", "racecheck")
 EXIT_NOT_FOUND = 127  # as a shell says of a program it cannot find
 EXIT_NOT_EXECUTABLE = 126
 
@@ -20,14 +20,19 @@ EXIT_NOT_EXECUTABLE = 126
 def add_parser(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "check",
-        help="run a program with checks of its device code: gpusym check --tool memcheck -- PROGRAM ARGS",
+        help="run a program with checks of its device code: gpusym check --tool memcheck|racecheck -- PROGRAM ARGS",
         description="Runs PROGRAM (built by gpusym build or gpusym-hipcc) with a check of its device code "
         "turned on. memcheck: every access to device memory must lie inside one live hipMalloc allocation, "
         "to the byte, and be aligned as the code assumes; the first that is not ends the program with a report "
         "naming the kernel, block, thread, source line, address and allocation; at exit, the allocations never "
-        "freed are listed. The exit status is the program's (128 + N for a signal N).",
+        "freed are listed. racecheck: an access of __shared__ memory by one lane and a write of the same byte by "
+        "another with no __syncthreads between them is reported once per pair of source lines, and the program "
+        "goes on. "
+        "The exit status is the program's (128 + N for a signal N).",
     )
-    parser.add_argument("--tool", choices=TOOLS, default="memcheck", help="the check (default: %(default)s)")
+    parser.add_argument(
+        "--tool", choices=[*TOOLS, ",".join(TOOLS)], default="memcheck", help="the check (default: %(default)s)"
+    )
     parser.add_argument(
         "program", nargs=argparse.REMAINDER, metavar="-- PROGRAM ARGS", help="the program and its arguments"
     )
@@ -40,17 +45,40 @@ def run(args: argparse.Namespace) -> int:
         return 2
     environment = dict(os.environ, GPUSYM_CHECK=args.tool)
     try:
-        status = subprocess.run(program, env=environment).returncode
+        child = subprocess.Popen(program, env=environment, stderr=subprocess.PIPE)
     except FileNotFoundError:
         print(f"gpusym check: {program[0]}: no such program", file=sys.stderr)
         return EXIT_NOT_FOUND
     except PermissionError:
         print(f"gpusym check: {program[0]}: not executable", file=sys.stderr)
         return EXIT_NOT_EXECUTABLE
-    except KeyboardInterrupt:
-        return 130
-    if status in (-signal.SIGSEGV, -signal.SIGBUS):
-        print(f"gpusym check: {args.tool}: {program[0]} ended at an invalid access (reported above)", file=sys.stderr)
+    reports = _pass_on(child, args.tool)
+    status = child.wait()
+    if status in (-signal.SIGSEGV, -signal.SIGBUS) and reports:
+        found = "ended at an invalid access (reported above)"
+    elif reports:
+        found = f"{reports} report{'s' if reports > 1 else ''} (above)"
     else:
-        print(f"gpusym check: {args.tool}: no invalid access in the kernels {program[0]} ran", file=sys.stderr)
+        found = "nothing to report" + (" (it ended with a signal)" if status < 0 else "")
+    print(f"gpusym check: {args.tool}: {program[0]}: {found}", file=sys.stderr)
     return 128 - status if status < 0 else status
+
+
+#: The start of the runtime's reports, by check.
+_REPORTS = {"memcheck": ("gpusym: kernel '",), "racecheck": ("gpusym: racecheck: kernel '",)}
+
+
+def _pass_on(child: subprocess.Popen, tools: str) -> int:
+    """The child's standard error, passed on line by line as it comes; how
+    many of its lines are the checks' reports."""
+    starts = tuple(start for tool in tools.split(",") for start in _REPORTS[tool])
+    reports = 0
+    assert child.stderr is not None
+    try:
+        for line in child.stderr:
+            sys.stderr.buffer.write(line)
+            sys.stderr.buffer.flush()
+            reports += line.decode("utf-8", "replace").startswith(starts)
+    except KeyboardInterrupt:
+        child.wait()
+    return reports

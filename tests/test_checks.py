@@ -1,12 +1,14 @@
 """Checks of device code on the simulated device (``gpusym check``,
 GPUSYM_CHECK, ``set gpusym check``): each planted bug of
-tests/programs/memcheck.hip is reported to the byte, with its lane and
-source line, and its clean twin runs without a report; under gdb the
-program stops at the lane's access, and capture records the report."""
+tests/programs/memcheck.hip and tests/programs/racecheck.hip is reported
+(to the byte, with its lanes and source lines), and its clean twin runs
+without a report; under gdb the program stops at the lane's access, and
+capture records memcheck's report."""
 
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 from pathlib import Path
@@ -100,11 +102,11 @@ def test_gpusym_check_runs_the_program_and_says_what_it_found(program):
     assert found.returncode == 128 + signal.SIGSEGV, describe(found)
     assert (
         found.stderr.splitlines()[-1]
-        == f"gpusym check: memcheck: {program} ended at an invalid access (reported above)"
+        == f"gpusym check: memcheck: {program}: ended at an invalid access (reported above)"
     )
     clean = run([GPUSYM, "check", "--", program, "in-bounds"])
     assert clean.returncode == 0 and clean.stdout.endswith("done\n"), describe(clean)
-    assert clean.stderr == f"gpusym check: memcheck: no invalid access in the kernels {program} ran\n"
+    assert clean.stderr == f"gpusym check: memcheck: {program}: nothing to report\n"
     missing = run([GPUSYM, "check", "--", str(program) + "-missing"])
     assert missing.returncode == 127 and missing.stderr == f"gpusym check: {program}-missing: no such program\n"
 
@@ -129,3 +131,69 @@ def test_capture_records_the_report_as_the_crash_s_fault(program):
 def capture_checked(program: Path) -> tuple[subprocess.CompletedProcess, list[dict]]:
     result = run([GPUSYM, "capture", "--jsonl", "--", program, "past-end"], env=MEMCHECK)
     return result, [json.loads(line) for line in result.stdout.splitlines()]
+
+
+RACES = TEST_PROGRAMS / "racecheck.hip"
+RACECHECK = {"GPUSYM_CHECK": "racecheck"}
+
+
+def race_line(text: str) -> str:
+    (line,) = [n for n, content in enumerate(RACES.read_text().splitlines(), 1) if text in content]
+    return f"{RACES.relative_to(REPO)}:{line}"
+
+
+@pytest.fixture(scope="module")
+def races(build_program) -> Path:
+    return build_program("racecheck.hip", flags=("-g",))
+
+
+@pytest.mark.parametrize(
+    ("mode", "hazard"),
+    [
+        (
+            "read-after-write",
+            "thread (0,0,0) reads 4 bytes of __shared__ memory at {address} ({read}) that thread (1,0,0) wrote "
+            "({write}) with no barrier between",
+        ),
+        (
+            "write-after-read",
+            "thread (1,0,0) writes 4 bytes of __shared__ memory at {address} ({write}) that thread (0,0,0) read "
+            "({read}) with no barrier between",
+        ),
+    ],
+)
+def test_a_hazard_on_shared_memory_is_reported_once_with_both_lines(races, mode, hazard):
+    result = run([races, mode], env=RACECHECK)
+    assert result.returncode == 0 and result.stdout == "done\n", describe(result)
+    kernel = mode.replace("-", "_")
+    lines = result.stderr.splitlines()
+    assert len(lines) == 2, describe(result)
+    expected = hazard.format(
+        address="ADDRESS", read=race_line(f"{kernel}: the read"), write=race_line(f"{kernel}: the write")
+    )
+    report = re.sub(r"at 0x[0-9a-f]+ \(", "at ADDRESS (", lines[0])
+    assert re.fullmatch(
+        rf"gpusym: racecheck: kernel '{kernel}\(int\*(, bool)?\)' \(dispatch 1\) block \([01],0,0\): "
+        + re.escape(expected),
+        report,
+    ), report
+    assert lines[1] == "gpusym: racecheck: 126 hazards on __shared__ memory (1 pair of lines, each reported once)"
+
+
+@pytest.mark.parametrize("mode", ["barrier", "atomics"])
+def test_barriers_and_atomics_are_no_hazards(races, mode):
+    result = run([races, mode], env=RACECHECK)
+    assert result.returncode == 0 and result.stderr == "" and result.stdout == "done\n", describe(result)
+
+
+def test_gpusym_check_racecheck_goes_on_and_counts_the_reports(races):
+    result = run([GPUSYM, "check", "--tool", "racecheck", "--", races, "read-after-write"])
+    assert result.returncode == 0 and result.stdout == "done\n", describe(result)
+    assert result.stderr.splitlines()[-1] == f"gpusym check: racecheck: {races}: 1 report (above)"
+
+
+def test_gdb_stops_at_the_lane_s_access_after_a_hazard_and_goes_on(races):
+    out = gdb(races, "set gpusym check racecheck", "run read-after-write", "print t", "continue")
+    assert "[gpusym: the check's report is above; continue goes on to the next]" in out, out
+    assert "in read_after_write (out=" in out and race_line("read_after_write: the read") in out, out
+    assert "$1 = 0" in out and "exited normally" in out, out

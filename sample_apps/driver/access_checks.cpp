@@ -3,15 +3,19 @@
 // turns on (gpusym check --tool memcheck, GPUSYM_CHECK=memcheck).
 //
 // Checked off, the cost is a load of one byte (__gpusym_checks) at each
-// function's entry and, at each access, a branch that is not taken; on, the runtime's __gpusym_check_access is called with
-// the address, the size, whether it writes, the alignment the code assumes
-// and the source line, and reports an access outside its allocation to the
+// function's entry and, at each access, a branch that is not taken (each
+// check has its bit: memcheck's calls are made only with memcheck on).
+// With memcheck on, the runtime's __gpusym_check_access is called with the
+// address, the size, whether it writes, the alignment the code assumes and
+// the source line, and reports an access outside its allocation to the
 // byte, as the page guards of hipMalloc cannot (an allocation's pages are
 // rounded up), and a misaligned one.
 //
-// Accesses that cannot reach device memory are left alone: a lane's own
-// stack (allocas), device global variables and __shared__ memory
-// (thread_local variables), and the runtime's own functions (__gpusym*).
+// Plain accesses of __shared__ memory (thread_local variables) call
+// __gpusym_check_shared instead, and each __syncthreads is preceded by
+// __gpusym_check_barrier: racecheck's.  Accesses that reach neither are left
+// alone: a lane's own stack (allocas), device global variables, and the
+// runtime's own functions (__gpusym*) and records.
 // It runs last, after optimisation: accesses that optimisation removed
 // are not checked, as they do not happen.
 #include "llvm/IR/Constants.h"
@@ -29,6 +33,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "shared_memory.h"
 
 using namespace llvm;
 
@@ -37,9 +42,14 @@ namespace {
 constexpr const char *kChecks = "__gpusym_checks";       // nonzero: checks on
 constexpr const char *kCheck = "__gpusym_check_access";  // (address, size, flags, file, line)
 constexpr const char *kChecked = "__gpusym_checked";     // defined by every code object checked
+constexpr const char *kCheckShared = "__gpusym_check_shared";    // __shared__ memory: the same arguments
+constexpr const char *kCheckBarrier = "__gpusym_check_barrier";  // () before each __syncthreads
+constexpr const char *kBarrier = "__gpusym_barrier";
 // Bits of the flags argument; the alignment the code assumes is above them
 // (GPUSYM_ACCESS_* in gpusym/debug_interface.h).
 constexpr uint64_t kWrite = 1;
+// Bits of __gpusym_checks (kCheck* in the runtime's internal.h).
+constexpr uint8_t kMemcheck = 1, kRacecheck = 2;
 constexpr unsigned kAlignShift = 8;
 
 // Whether `object` is a record of the runtime's, reached through one of its
@@ -72,6 +82,8 @@ struct Access {
   Type *type;
   Align align;
   bool write;
+  bool atomic;
+  const char *check = nullptr;  // kCheck, kCheckShared, or none
 };
 
 class CheckAccesses : public PassInfoMixin<CheckAccesses> {
@@ -94,20 +106,30 @@ class CheckAccesses : public PassInfoMixin<CheckAccesses> {
 
   bool check(Function &function) {
     SmallVector<Access, 32> accesses;
+    SmallVector<CallBase *, 4> barriers;
     for (Instruction &inst : instructions(function)) {
       if (auto *load = dyn_cast<LoadInst>(&inst))
-        accesses.push_back({load, load->getPointerOperand(), load->getType(), load->getAlign(), false});
+        accesses.push_back({load, load->getPointerOperand(), load->getType(), load->getAlign(), false, false});
       else if (auto *store = dyn_cast<StoreInst>(&inst))
         accesses.push_back({store, store->getPointerOperand(), store->getValueOperand()->getType(),
-                            store->getAlign(), true});
+                            store->getAlign(), true, false});
       else if (auto *rmw = dyn_cast<AtomicRMWInst>(&inst))
-        accesses.push_back({rmw, rmw->getPointerOperand(), rmw->getValOperand()->getType(), rmw->getAlign(), true});
+        accesses.push_back(
+            {rmw, rmw->getPointerOperand(), rmw->getValOperand()->getType(), rmw->getAlign(), true, true});
       else if (auto *exchange = dyn_cast<AtomicCmpXchgInst>(&inst))
         accesses.push_back({exchange, exchange->getPointerOperand(), exchange->getNewValOperand()->getType(),
-                            exchange->getAlign(), true});
+                            exchange->getAlign(), true, true});
+      else if (auto *call = dyn_cast<CallBase>(&inst);
+               call && call->getCalledFunction() && call->getCalledFunction()->getName() == kBarrier)
+        barriers.push_back(call);
     }
-    llvm::erase_if(accesses, [](const Access &access) { return !may_reach_device_memory(access.pointer); });
-    if (accesses.empty()) return false;
+    // Atomics never race: only plain accesses of __shared__ memory are racecheck's.
+    for (Access &access : accesses)
+      access.check = may_reach_device_memory(access.pointer)                    ? kCheck
+                     : !access.atomic && gpusym_passes::shared_pointer(access.pointer) ? kCheckShared
+                                                                                       : nullptr;
+    llvm::erase_if(accesses, [](const Access &access) { return access.check == nullptr; });
+    if (accesses.empty() && barriers.empty()) return false;
     // Read once, at entry: each access then branches on a register.
     Module &module = *function.getParent();
     auto *int8 = Type::getInt8Ty(module.getContext());
@@ -115,9 +137,25 @@ class CheckAccesses : public PassInfoMixin<CheckAccesses> {
     if (!checks)
       checks = new GlobalVariable(module, int8, false, GlobalValue::ExternalLinkage, nullptr, kChecks);
     IRBuilder<> entry(&*function.getEntryBlock().getFirstInsertionPt());
-    Value *on = entry.CreateICmpNE(entry.CreateLoad(int8, checks, "gpusym.checks"), ConstantInt::get(int8, 0));
-    for (Access &access : accesses) insert_check(function, access, on);
+    Value *flags = entry.CreateLoad(int8, checks, "gpusym.checks");
+    auto on = [&](uint8_t bit) { return entry.CreateICmpNE(entry.CreateAnd(flags, bit), ConstantInt::get(int8, 0)); };
+    Value *memcheck = on(kMemcheck), *racecheck = on(kRacecheck);
+    for (Access &access : accesses) insert_check(function, access, access.check == kCheck ? memcheck : racecheck);
+    for (CallBase *barrier : barriers) insert_barrier_check(*barrier, racecheck);
     return true;
+  }
+
+  // Before a __syncthreads: the lane is past one more barrier (racecheck).
+  void insert_barrier_check(CallBase &barrier, Value *on) {
+    Module &module = *barrier.getModule();
+    FunctionCallee check = module.getOrInsertFunction(kCheckBarrier, Type::getVoidTy(module.getContext()));
+    cast<Function>(check.getCallee())->setCallingConv(CallingConv::PreserveAll);
+    MDNode *unlikely = MDBuilder(module.getContext()).createBranchWeights(1, 1 << 20);
+    Instruction *then = SplitBlockAndInsertIfThen(on, barrier.getIterator(), false, unlikely);
+    IRBuilder<> builder(then);
+    CallInst *call = builder.CreateCall(check);
+    call->setCallingConv(CallingConv::PreserveAll);
+    call->setDebugLoc(barrier.getDebugLoc());
   }
 
   void insert_check(Function &function, const Access &access, Value *on) {
@@ -127,7 +165,8 @@ class CheckAccesses : public PassInfoMixin<CheckAccesses> {
     auto *int32 = Type::getInt32Ty(context), *int64 = Type::getInt64Ty(context);
     auto *pointer_type = PointerType::getUnqual(context);
     FunctionCallee check = module.getOrInsertFunction(
-        kCheck, FunctionType::get(Type::getVoidTy(context), {pointer_type, int64, int64, pointer_type, int32}, false));
+        access.check,
+        FunctionType::get(Type::getVoidTy(context), {pointer_type, int64, int64, pointer_type, int32}, false));
     // It keeps every register (preserve_all): the code around it keeps its
     // values where they are, as if the check were not there.
     cast<Function>(check.getCallee())->setCallingConv(CallingConv::PreserveAll);

@@ -47,8 +47,10 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "shared_memory.h"
 
 using namespace llvm;
+using gpusym_passes::shared_pointer;
 
 namespace {
 
@@ -68,28 +70,6 @@ FunctionCallee wave_op(Module &module) {
                                   Type::getInt64Ty(context), Type::getInt32Ty(context)},
                                  false);
   return module.getOrInsertFunction(kWaveOp, type);
-}
-
-// Whether `pointer` may point into __shared__ memory: into a thread_local
-// variable of device code (the runtime's own, named __gpusym*, are not), or
-// what a thread_local wrapper (_ZTW*, for extern __shared__) returns.
-bool shared_pointer(const Value *pointer) {
-  SmallVector<const Value *, 4> objects;
-  getUnderlyingObjects(pointer, objects, nullptr, 0);
-  for (const Value *object : objects) {
-    if (const auto *call = dyn_cast<CallBase>(object)) {
-      if (const auto *intrinsic = dyn_cast<IntrinsicInst>(call);
-          intrinsic && intrinsic->getIntrinsicID() == Intrinsic::threadlocal_address)
-        object = intrinsic->getArgOperand(0)->stripPointerCasts();
-      else if (const Function *callee = call->getCalledFunction();
-               callee && callee->getName().starts_with("_ZTW"))
-        return true;
-    }
-    if (const auto *global = dyn_cast<GlobalVariable>(object);
-        global && global->isThreadLocal() && !global->getName().starts_with("__gpusym"))
-      return true;
-  }
-  return false;
 }
 
 // Whether `pointer` points into a lane's own stack or a device global

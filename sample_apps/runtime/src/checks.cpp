@@ -12,12 +12,27 @@
 // and be aligned as the code assumes, as a GPU requires; the first that is
 // not is reported as a memory fault (faults.cpp) with its source line, and
 // at exit the allocations never freed are listed (memory.cpp).
+//
+// racecheck: a plain access of __shared__ memory by one lane and a write of
+// the same byte by another (or a read, for a write), with no __syncthreads
+// between them, is a hazard: the GPU orders them no way.  Each lane counts
+// the barriers it has passed (its epoch); each byte of __shared__ memory
+// remembers its last write and its last read, by which lane, in which epoch
+// and where; two accesses of different lanes in the same epoch conflict.
+// Each pair of source lines is reported once, and the program goes on; at
+// exit, the hazards are counted.  Atomics never race.
+#include <cinttypes>
 #include <cstring>
+#include <set>
+#include <tuple>
+#include <unordered_map>
 #include <iterator>
 
 #include "internal.h"
 
 extern "C" uint8_t __gpusym_checks = 0;
+extern "C" __thread __attribute__((tls_model("initial-exec"))) gpusym_lane *__gpusym_lane;
+extern "C" void gpusym_check_reported(void);
 
 namespace gpusym {
 namespace {
@@ -33,8 +48,10 @@ namespace {
     std::string name = list.substr(start, end - start);
     if (name == "memcheck")
       __gpusym_checks |= kCheckMemory;
+    else if (name == "racecheck")
+      __gpusym_checks |= kCheckRaces;
     else if (!name.empty())
-      warn("GPUSYM_CHECK: unknown check '%s' (known: memcheck); it is ignored", name.c_str());
+      warn("GPUSYM_CHECK: unknown check '%s' (known: memcheck, racecheck); it is ignored", name.c_str());
     start = end + 1;
   }
   return true;
@@ -61,6 +78,123 @@ struct Recent {
 // flags: bit 0 a write; above bit 8, the alignment the code assumes.  It
 // keeps every register (preserve_all), as the calls access_checks.cpp
 // writes expect: their callers keep their values where they are.
+namespace {
+
+// One side of a possible hazard: which lane of the block, in which epoch, where.
+struct Side {
+  uint32_t lane = UINT32_MAX;  // flat thread index; UINT32_MAX: none yet
+  uint32_t epoch = 0;
+  const char *file = nullptr;
+  uint32_t line = 0;
+};
+
+struct SharedByte {
+  Side write, read;
+};
+
+// The block this thread runs (a block's lanes all run on one thread) and
+// what racecheck remembers of it.
+struct BlockRaces {
+  uint64_t dispatch = 0;
+  gpusym_dim3 block{UINT32_MAX, 0, 0};
+  std::vector<uint32_t> epochs;  // by flat thread
+  std::unordered_map<uintptr_t, SharedByte> bytes;
+};
+
+thread_local BlockRaces block_races;
+
+std::mutex reported_mutex;
+std::set<std::tuple<std::string, uint32_t, std::string, uint32_t>> reported;  // (file, line) pairs
+std::atomic<uint64_t> hazards{0};
+
+BlockRaces &races_of(const gpusym_lane *lane) {
+  BlockRaces &races = block_races;
+  if (races.dispatch != lane->dispatch_id || races.block.x != lane->block_idx.x ||
+      races.block.y != lane->block_idx.y || races.block.z != lane->block_idx.z) {
+    races.dispatch = lane->dispatch_id;
+    races.block = lane->block_idx;
+    races.epochs.assign(size_t{lane->block_dim.x} * lane->block_dim.y * lane->block_dim.z, 0);
+    races.bytes.clear();
+  }
+  return races;
+}
+
+std::string thread_of(const gpusym_lane *lane, uint32_t flat) {
+  const gpusym_dim3 &dim = lane->block_dim;
+  return "(" + std::to_string(flat % dim.x) + "," + std::to_string(flat / dim.x % dim.y) + "," +
+         std::to_string(flat / (dim.x * dim.y)) + ")";
+}
+
+std::string where(const char *file, uint32_t line) {
+  return file ? std::string(file) + ":" + std::to_string(line) : std::string("an unknown line");
+}
+
+// Reports the hazard between this lane's access and `other`, once per pair of lines.
+void report_hazard(const gpusym_lane *lane, uintptr_t address, uint64_t size, bool write, const Side &other,
+                   bool other_wrote, const char *file, uint32_t line) {
+  hazards.fetch_add(1, std::memory_order_relaxed);
+  {
+    std::lock_guard<std::mutex> lock(reported_mutex);
+    auto key = std::make_tuple(std::string(other.file ? other.file : ""), other.line, std::string(file ? file : ""), line);
+    if (!reported.insert(key).second) return;
+  }
+  const gpusym_dim3 &block = lane->block_idx;
+  warn("racecheck: kernel '%s' (dispatch %" PRIu64 ") block (%u,%u,%u): thread %s %s %" PRIu64
+       " bytes of __shared__ memory at 0x%" PRIxPTR " (%s) that thread %s %s (%s) with no barrier between",
+       running_kernel().display_name.c_str(), lane->dispatch_id, block.x, block.y, block.z,
+       thread_of(lane, lane->flat_thread).c_str(), write ? "writes" : "reads", size, address,
+       where(file, line).c_str(), thread_of(lane, other.lane).c_str(), other_wrote ? "wrote" : "read",
+       where(other.file, other.line).c_str());
+  gpusym_check_reported();
+}
+
+// racecheck: at exit, how many hazards there were.
+__attribute__((destructor)) void report_hazard_count() {
+  uint64_t count = hazards.load();
+  if ((__gpusym_checks & kCheckRaces) && count)
+    warn("racecheck: %" PRIu64 " hazard%s on __shared__ memory (%zu pair%s of lines, each reported once)", count,
+         count == 1 ? "" : "s", reported.size(), reported.size() == 1 ? "" : "s");
+}
+
+}  // namespace
+
+// Called after each report of a check that lets the program go on: gdb's
+// `set gpusym check` stops here.  Kept out of line.
+extern "C" __attribute__((noinline, used)) void gpusym_check_reported(void) { __asm__ volatile("" ::: "memory"); }
+
+extern "C" __attribute__((preserve_all)) void __gpusym_check_barrier(void) {
+  const gpusym_lane *lane = __gpusym_lane;
+  if (!(__gpusym_checks & kCheckRaces) || !lane) return;
+  BlockRaces &races = races_of(lane);
+  if (lane->flat_thread < races.epochs.size()) races.epochs[lane->flat_thread]++;
+}
+
+extern "C" __attribute__((preserve_all)) void __gpusym_check_shared(const void *pointer, uint64_t size, uint64_t flags,
+                                                                    const char *file, uint32_t line) {
+  const gpusym_lane *lane = __gpusym_lane;
+  if (!(__gpusym_checks & kCheckRaces) || !lane) return;
+  BlockRaces &races = races_of(lane);
+  uint32_t self = lane->flat_thread;
+  uint32_t epoch = self < races.epochs.size() ? races.epochs[self] : 0;
+  bool write = flags & 1;
+  uintptr_t address = reinterpret_cast<uintptr_t>(pointer);
+  bool reported_one = false;
+  for (uint64_t i = 0; i < size; i++) {
+    SharedByte &byte = races.bytes[address + i];
+    if (!reported_one) {
+      const Side &w = byte.write, &r = byte.read;
+      if (w.lane != UINT32_MAX && w.lane != self && w.epoch == epoch) {
+        report_hazard(lane, address, size, write, w, true, file, line);
+        reported_one = true;
+      } else if (write && r.lane != UINT32_MAX && r.lane != self && r.epoch == epoch) {
+        report_hazard(lane, address, size, write, r, false, file, line);
+        reported_one = true;
+      }
+    }
+    (write ? byte.write : byte.read) = Side{self, epoch, file, line};
+  }
+}
+
 extern "C" __attribute__((preserve_all)) void __gpusym_check_access(const void *pointer, uint64_t size, uint64_t flags, const char *file,
                                       uint32_t line) {
   if (!(__gpusym_checks & kCheckMemory)) return;

@@ -446,5 +446,6 @@ void prepare_fault_handling();
 // it before each access that may reach device memory (access_checks.cpp).
 extern "C" uint8_t __gpusym_checks;
 constexpr uint8_t kCheckMemory = 1;  // memcheck
+constexpr uint8_t kCheckRaces = 2;   // racecheck
 
 }  // namespace gpusym

@@ -1,0 +1,36 @@
+// What device code's pointers may point to, for the simulated device's
+// pass plugins (wave_lockstep.cpp, access_checks.cpp).
+#pragma once
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IntrinsicInst.h"
+
+namespace gpusym_passes {
+
+using namespace llvm;
+
+// Whether `pointer` may point into __shared__ memory: into a thread_local
+// variable of device code (the runtime's own, named __gpusym*, are not), or
+// what a thread_local wrapper (_ZTW*, for extern __shared__) returns.
+inline bool shared_pointer(const Value *pointer) {
+  SmallVector<const Value *, 4> objects;
+  getUnderlyingObjects(pointer, objects, nullptr, 0);
+  for (const Value *object : objects) {
+    if (const auto *call = dyn_cast<CallBase>(object)) {
+      if (const auto *intrinsic = dyn_cast<IntrinsicInst>(call);
+          intrinsic && intrinsic->getIntrinsicID() == Intrinsic::threadlocal_address)
+        object = intrinsic->getArgOperand(0)->stripPointerCasts();
+      else if (const Function *callee = call->getCalledFunction();
+               callee && callee->getName().starts_with("_ZTW"))
+        return true;
+    }
+    if (const auto *global = dyn_cast<GlobalVariable>(object);
+        global && global->isThreadLocal() && !global->getName().starts_with("__gpusym"))
+      return true;
+  }
+  return false;
+}
+
+}  // namespace gpusym_passes
