@@ -4,12 +4,13 @@ every other GPU-related symbol, for any number of binaries."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import re
 import shutil
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,7 +19,7 @@ from symbols import cxxfilt
 from symbols.analysis import AddressIndex, Analysis, analyze
 from symbols.containers import MAGIC_SIZE, MAGICS
 from symbols.errors import FormatError
-from symbols.model import SCHEMA_VERSION, Role
+from symbols.model import SCHEMA_VERSION, BinaryReport, Role
 
 EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE = 0, 1, 2
 _LARGE_FILE = 32 << 20
@@ -221,69 +222,63 @@ def _stderr_console():
 # ---- filtering and rendering ----
 
 
-def _binary_json(outcome: Outcome, args: argparse.Namespace, lazy: bool = False) -> dict:
-    """The binary's JSON object, filtered as `args` ask; with `lazy`, its
-    lists of symbols are iterators, each item made as it is written."""
-    report = outcome.analysis.report
+def _selected(report: BinaryReport, args: argparse.Namespace) -> BinaryReport:
+    """`report` with only what `args` ask for (--kernel, --target, --role);
+    `report` itself when they ask for everything.  A kernel or entity kept
+    for a target keeps only its instances there."""
     pattern = re.compile(args.kernel) if args.kernel else None
-    code_objects = [c.to_json() for c in report.code_objects]
-    keep = None
-    if args.target:
-        keep = {c["index"] for c in code_objects if c["target"] == args.target}
-        code_objects = [c for c in code_objects if c["index"] in keep]
-    groups = {  # group: (its entities, their JSON, the role --role names them by)
-        "kernels": (report.kernels, lambda k: k.to_json(), "device-kernel"),
-        "device_functions": (report.device_functions, lambda f: f.to_json(with_shadow=False), "device-function"),
-        "device_variables": (report.device_variables, lambda v: v.to_json(with_shadow=True), "device-variable"),
-    }
+    keep = {c.index for c in report.code_objects if c.target == args.target} if args.target else None
+    if pattern is None and keep is None and not args.role:
+        return report
 
-    def items(group: str) -> Iterator[dict]:
-        entities, to_json, role = groups[group]
+    def kept(entities: list, role: str, named: bool) -> list:
         if args.role and role not in args.role:
-            return
+            return []
+        found = []
         for entity in entities:
-            data = to_json(entity)
-            if (
-                pattern
-                and group == "kernels"
-                and not (pattern.search(data["name"]) or pattern.search(data["demangled"]))
-            ):
+            if named and pattern and not (pattern.search(entity.name) or pattern.search(entity.demangled)):
                 continue
             if keep is not None:
-                data["device"] = [d for d in data["device"] if d["code_object"] in keep]
-                if not data["device"]:
+                device = [d for d in entity.device if d.code_object in keep]
+                if not device:
                     continue
-            yield data
+                entity = dataclasses.replace(entity, device=device)
+            found.append(entity)
+        return found
 
-    data: dict = {"path": report.path, "format": report.format, "code_objects": code_objects}
-    for group in groups:
-        data[group] = items(group) if lazy else list(items(group))
-    host = (symbol.to_json() for symbol in report.host_symbols)
-    data["host_symbols"] = host if lazy else list(host)
-    data["notes"] = report.notes
-    return data
+    code_objects = report.code_objects if keep is None else [c for c in report.code_objects if c.index in keep]
+    return BinaryReport(
+        report.path,
+        report.format,
+        code_objects,
+        kept(report.kernels, Role.DEVICE_KERNEL.value, True),
+        kept(report.device_functions, Role.DEVICE_FUNCTION.value, False),
+        kept(report.device_variables, Role.DEVICE_VARIABLE.value, False),
+        report.host_symbols,
+        report.notes,
+    )
 
 
-def _write_json(value: object, write: Callable[[str], object]) -> None:
-    """Writes what ``json.dumps(value)`` gives, with iterators written as
-    lists, item by item: a large library's report is never held whole as
-    text (it can be larger than the library).  json.dumps, compact: the
-    pure-Python encoder (json.dump, indentation) takes longer than reading."""
-    if isinstance(value, Iterator):
-        write("[")
-        for position, item in enumerate(value):
-            if position:
-                write(", ")
-            _write_json(item, write)
-        write("]")
-    elif isinstance(value, dict) and any(isinstance(item, Iterator) for item in value.values()):
-        write("{")
-        for position, (key, item) in enumerate(value.items()):
-            write(f"{', ' if position else ''}{json.dumps(key)}: ")
-            _write_json(item, write)
-        write("}")
-    else:
-        write(json.dumps(value))
+def _json_text(report: BinaryReport) -> Iterator[str]:
+    """``json.dumps(report.to_json())``, a piece at a time: each symbol made
+    and written as its turn comes (a large library's report is never held
+    whole, as objects or as text: it can be larger than the library).
+    json.dumps, compact: the pure-Python encoder (json.dump, indentation)
+    takes longer than reading."""
+    groups = {
+        "kernels": (kernel.to_json() for kernel in report.kernels),
+        "device_functions": (f.to_json(with_shadow=False) for f in report.device_functions),
+        "device_variables": (v.to_json(with_shadow=True) for v in report.device_variables),
+        "host_symbols": (s.to_json() for s in report.host_symbols),
+    }
+    yield f'{{"path": {json.dumps(report.path)}, "format": {json.dumps(report.format)}, "code_objects": '
+    yield json.dumps([c.to_json() for c in report.code_objects])
+    for name, items in groups.items():
+        yield f', "{name}": ['
+        for position, item in enumerate(items):
+            yield (", " if position else "") + json.dumps(item)
+        yield "]"
+    yield f', "notes": {json.dumps(report.notes)}}}'
 
 
 def _parse_address(text: str, report) -> tuple[int | None, int]:
@@ -370,35 +365,29 @@ def _print_answer(answer: dict, fmt: str) -> None:
     print(f"{answer['binary']}: {text}", flush=True)
 
 
-def _csv(binary: dict) -> Iterator[list]:
-    for kernel in binary["kernels"]:
-        stub = kernel["stub"]["symbol"] if kernel["stub"] else ""
-        handle = kernel["handle"] or {}
-        for instance in kernel["device"] or [None]:
-            device = instance or {}
+def _csv(report: BinaryReport) -> Iterator[list]:
+    for kernel in report.kernels:
+        stub, handle = kernel.stub, kernel.handle
+        for instance in kernel.device or [None]:
             yield [
-                binary["path"],
-                kernel["name"],
-                kernel["demangled"],
-                stub,
-                handle.get("symbol", ""),
-                handle.get("kind", ""),
-                device.get("code_object", ""),
-                device.get("target", ""),
-                device.get("address", ""),
-                device.get("size", ""),
+                report.path,
+                kernel.name,
+                kernel.demangled,
+                stub.symbol if stub else "",
+                handle.symbol if handle else "",
+                handle.kind if handle else "",
+                *((instance.code_object, instance.target, instance.address, instance.size) if instance else [""] * 4),
             ]
 
 
 class _Output:
-    """Writes binaries one at a time, in the chosen format: JSON, JSON lines
-    and CSV item by item (`lazy`: a large library's report is never held
-    whole as text), the table and the summary a binary at a time (they count
-    its kernels and targets before the first line)."""
+    """Writes binaries one at a time, in the chosen format, from their
+    reports: JSON, JSON lines and CSV item by item (a large library's report
+    is never held whole as text), the table and the summary a binary at a
+    time (they count its kernels and targets before the first line)."""
 
     def __init__(self, fmt: str, args: argparse.Namespace) -> None:
         self.fmt, self.roles, self.count = fmt, args.role, 0
-        self.lazy = fmt in ("json", "jsonl", "csv")
         color = sys.stdout.isatty() and "NO_COLOR" not in os.environ  # https://no-color.org
         self.style = query_text.Style(color, shutil.get_terminal_size().columns if fmt == "text" else 0)
         if fmt == "json":
@@ -422,21 +411,21 @@ class _Output:
                 ]
             )
 
-    def binary(self, binary: dict) -> None:
+    def binary(self, report: BinaryReport) -> None:
         if self.fmt == "json":
             if self.count:
                 sys.stdout.write(", ")
-            _write_json(binary, sys.stdout.write)
+            sys.stdout.writelines(_json_text(report))
         elif self.fmt == "jsonl":
             sys.stdout.writelines(
-                json.dumps({"binary": binary["path"]} | kernel) + "\n" for kernel in binary["kernels"]
+                json.dumps({"binary": report.path} | kernel.to_json()) + "\n" for kernel in report.kernels
             )
         elif self.fmt == "csv":
-            self.csv.writerows(_csv(binary))
+            self.csv.writerows(_csv(report))
         else:
-            whole = self.fmt == "table" or not query_text.is_big(binary)
+            whole = self.fmt == "table" or not query_text.is_big(report)
             render = query_text.table if whole else query_text.summary
-            sys.stdout.writelines(line + "\n" for line in render(binary, self.roles, self.style))
+            sys.stdout.writelines(line + "\n" for line in render(report, self.roles, self.style))
         sys.stdout.flush()
         self.count += 1
 
@@ -511,6 +500,6 @@ def run(args: argparse.Namespace) -> int:
     output = _Output(fmt, args)
     for outcome in outcomes:
         if not failed(outcome):
-            output.binary(_binary_json(outcome, args, lazy=output.lazy))
+            output.binary(_selected(outcome.analysis.report, args))
     output.end(errors)
     return EXIT_SOME_FAILED if errors else EXIT_OK

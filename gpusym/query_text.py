@@ -2,8 +2,8 @@
 big binary a summary (targets, kernels per target, the gaps, the largest
 kernels).
 
-Both read one binary's JSON form (``gpusym.query`` applies the filters to
-it) and yield lines, so a binary is written out as soon as it is read and no
+Both read one binary's report (``gpusym.query`` applies the filters to it)
+and yield lines, so a binary is written out as soon as it is read and no
 line waits for the others.
 """
 
@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+
+from symbols.model import BinaryReport, Kernel
 
 #: A binary with more kernels than this (after --kernel and --target) is
 #: summarised on a terminal unless --table asks for every row: four screens
@@ -44,29 +46,34 @@ class Style:
         return text[: room - 1 - end] + "…" + text[len(text) - end :]
 
 
-def is_big(binary: dict) -> bool:
-    return len(binary["kernels"]) > BIG
+def is_big(report: BinaryReport) -> bool:
+    return len(report.kernels) > BIG
 
 
-def kernel_targets(binary: dict) -> list[str]:
+def kernel_targets(report: BinaryReport) -> list[str]:
     """The targets of the binary's code objects that have kernels, in the
     order of the code objects (as ``missing_targets`` counts them)."""
-    present = {d["target"] for kernel in binary["kernels"] for d in kernel["device"]}
-    return [t for t in dict.fromkeys(c["target"] for c in binary["code_objects"]) if t in present]
+    present = {d.target for kernel in report.kernels for d in kernel.device}
+    return [t for t in dict.fromkeys(c.target for c in report.code_objects) if t in present]
 
 
-def _title(binary: dict) -> str:
-    targets = list(dict.fromkeys(c["target"] or c["triple"] for c in binary["code_objects"]))
+def _targets(report: BinaryReport) -> list[str]:
+    """Each code object's target (its triple when unknown), once each."""
+    return list(dict.fromkeys(c.target or c.triple for c in report.code_objects))
+
+
+def _title(report: BinaryReport) -> str:
+    targets = _targets(report)
     shown = ", ".join(targets) if targets else "none"
-    return f"{binary['path']} ({binary['format']}; {len(binary['code_objects'])} code objects for {shown})"
+    return f"{report.path} ({report.format}; {len(report.code_objects)} code objects for {shown})"
 
 
-def _device(kernel: dict, everywhere: int, style: Style) -> str:
+def _device(kernel: Kernel, everywhere: int, style: Style) -> str:
     """Where the kernel has device code: its targets (each once), or ``all N
     targets``, and the binary's targets it lacks as ``missing_targets``
     lists them."""
-    present = list(dict.fromkeys(d["target"] for d in kernel["device"]))
-    missing = kernel["missing_targets"]
+    present = list(dict.fromkeys(d.target for d in kernel.device))
+    missing = kernel.missing_targets
     if not present:
         text = style.warn("no device code", _RED)
     elif not missing and len(present) == everywhere and everywhere > LISTED_TARGETS:
@@ -80,60 +87,60 @@ def _device(kernel: dict, everywhere: int, style: Style) -> str:
     return text
 
 
-def table(binary: dict, roles: list[str] | None, style: Style) -> Iterator[str]:
+def table(report: BinaryReport, roles: list[str] | None, style: Style) -> Iterator[str]:
     """Every kernel, one line each: whether it has a stub, its handle's
     kind, its name, and its device code in brackets."""
-    yield _title(binary)
-    everywhere = len(kernel_targets(binary))
+    yield _title(report)
+    everywhere = len(kernel_targets(report))
     none = style.warn("none")
-    if binary["kernels"]:
+    if report.kernels:
         yield f"  {'stub':<5} {'handle':<9} kernel [device code]"
-    for kernel in binary["kernels"]:
-        stub = "yes  " if kernel["stub"] else none + " "
-        handle = f"{kernel['handle']['kind']:<9}" if kernel["handle"] else none + "     "
-        yield f"  {stub} {handle} {kernel['demangled']}  [{_device(kernel, everywhere, style)}]"
-    yield from _tail(binary, roles, style)
+    for kernel in report.kernels:
+        stub = "yes  " if kernel.stub else none + " "
+        handle = f"{kernel.handle.kind:<9}" if kernel.handle else none + "     "
+        yield f"  {stub} {handle} {kernel.demangled}  [{_device(kernel, everywhere, style)}]"
+    yield from _tail(report, roles, style)
 
 
-def summary(binary: dict, roles: list[str] | None, style: Style) -> Iterator[str]:
+def summary(report: BinaryReport, roles: list[str] | None, style: Style) -> Iterator[str]:
     """What a big binary holds, in a screen: its targets and kernels per
     target, the kernels some targets lack, and the largest kernels."""
-    kernels = binary["kernels"]
-    yield _title(binary)
-    per_target = Counter(t for k in kernels for t in dict.fromkeys(d["target"] for d in k["device"]))
-    targets = list(dict.fromkeys(c["target"] or c["triple"] for c in binary["code_objects"]))
+    kernels = report.kernels
+    yield _title(report)
+    per_target = Counter(t for k in kernels for t in dict.fromkeys(d.target for d in k.device))
+    targets = _targets(report)
     yield f"  {len(kernels)} kernels; per target: " + ", ".join(f"{t} {per_target.get(t, 0)}" for t in targets)
-    lacking: dict[str, list[dict]] = {}
+    lacking: dict[str, list[Kernel]] = {}
     for kernel in kernels:
-        for target in kernel["missing_targets"]:
+        for target in kernel.missing_targets:
             lacking.setdefault(target, []).append(kernel)
-    without = [k for k in kernels if not k["device"]]
+    without = [k for k in kernels if not k.device]
     if not lacking and not without:
         yield "  gaps: none (every kernel has code for every target)"
     else:
-        gapped = sum(1 for k in kernels if k["missing_targets"])
+        gapped = sum(1 for k in kernels if k.missing_targets)
         yield f"  gaps: {gapped} kernels lack some targets" + (
             f", {len(without)} have no device code" if without else ""
         )
         for target, missing in sorted(lacking.items(), key=lambda item: -len(item[1])):
             head = f"    {target}: {len(missing)} missing, e.g. "
-            yield head + style.fit("; ".join(k["demangled"] for k in missing[:GAPS_SHOWN]), len(head))
-    sized = [(max(d["size"] for d in k["device"]), k) for k in kernels if k["device"]]
+            yield head + style.fit("; ".join(k.demangled for k in missing[:GAPS_SHOWN]), len(head))
+    sized = [(max(d.size for d in k.device), k) for k in kernels if k.device]
     sized.sort(key=lambda item: -item[0])
     if sized and sized[0][0]:
         yield "  largest kernels (bytes of code, on the target where largest):"
         for size, kernel in sized[:LARGEST]:
-            target = max(kernel["device"], key=lambda d: d["size"])["target"]
+            target = max(kernel.device, key=lambda d: d.size).target
             head = f"    {size:>9}  {target:<8} "
-            yield head + style.fit(kernel["demangled"], len(head))
+            yield head + style.fit(kernel.demangled, len(head))
     yield f"  the table of all {len(kernels)} kernels: --table; some of them: --kernel REGEX"
-    yield from _tail(binary, roles, style)
+    yield from _tail(report, roles, style)
 
 
-def _tail(binary: dict, roles: list[str] | None, style: Style) -> Iterator[str]:
-    yield f"  device functions: {len(binary['device_functions'])}, device variables: {len(binary['device_variables'])}"
+def _tail(report: BinaryReport, roles: list[str] | None, style: Style) -> Iterator[str]:
+    yield f"  device functions: {len(report.device_functions)}, device variables: {len(report.device_variables)}"
     if roles:
-        for symbol in binary["host_symbols"]:
-            yield f"  {symbol['role']:<16} {symbol['demangled']}"
-    for note in binary["notes"]:
+        for symbol in report.host_symbols:
+            yield f"  {symbol.role.value:<16} {symbol.demangled}"
+    for note in report.notes:
         yield f"  {style.warn('note:')} {note}"
