@@ -3,6 +3,7 @@ tools: llvm-readelf, c++filt and clang-offload-bundler."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -15,7 +16,9 @@ import pytest
 from conftest import GPUSYM, describe, on_terminal, run, run_gpusym
 
 from gpusym import query_text
-from symbols import offload_bundle
+from symbols import cxxfilt, offload_bundle
+from symbols.analysis import analyze
+from symbols.model import BinaryReport
 
 SIM_TARGET = "hipv4-x86_64-unknown-linux-gnu-gpusym"
 PROGRAMS = ["vector_add", "templates", "reduction", "interop"]
@@ -297,29 +300,30 @@ def test_kernel_filter_applies_to_the_table_and_the_json(samples):
     assert sorted(k["demangled"] for k in kernels) == sorted(rows)
 
 
-def big_binary(report: dict, copies: int) -> dict:
+def big_binary(report: BinaryReport, copies: int) -> BinaryReport:
     """`report` with each kernel `copies` times (renamed), the copies of the
     first kernel lacking the first target and growing in size."""
     targets = query_text.kernel_targets(report)
     kernels = []
     for index in range(copies):
-        for kernel in report["kernels"]:
-            copy = json.loads(json.dumps(kernel)) | {"demangled": f"{kernel['demangled']} #{index}"}
-            if kernel is report["kernels"][0]:
-                copy["device"] = [d | {"size": 10**6 + index} for d in copy["device"] if d["target"] != targets[0]]
-                copy["missing_targets"] = [targets[0]]
+        for kernel in report.kernels:
+            copy = dataclasses.replace(kernel, demangled=f"{kernel.demangled} #{index}")
+            if kernel is report.kernels[0]:
+                device = [d for d in copy.device if d.target != targets[0]]
+                copy.device = [dataclasses.replace(d, size=10**6 + index) for d in device]
+                copy.missing_targets = [targets[0]]
             kernels.append(copy)
-    return report | {"kernels": kernels}
+    return dataclasses.replace(report, kernels=kernels)
 
 
 def test_summary_of_a_big_binary_counts_targets_gaps_and_largest_kernels(samples):
-    report = query_json(samples["templates"])["binaries"][0]
-    binary = big_binary(report, query_text.BIG // len(report["kernels"]) + 1)
-    count = len(binary["kernels"])
+    report = analyze(samples["templates"], demangle=cxxfilt.demangle).report
+    binary = big_binary(report, query_text.BIG // len(report.kernels) + 1)
+    count = len(binary.kernels)
     assert query_text.is_big(binary) and not query_text.is_big(report)
-    first = report["kernels"][0]["demangled"]
+    first = report.kernels[0].demangled
     lines = list(query_text.summary(binary, None, query_text.Style(False, 100)))
-    copies = count // len(report["kernels"])
+    copies = count // len(report.kernels)
     assert lines[1] == f"  {count} kernels; per target: gfx90a {count - copies}, gpusym {count}"
     assert lines[2] == f"  gaps: {copies} kernels lack some targets"
     assert lines[3].startswith(f"    gfx90a: {copies} missing, e.g. {first} #0; ")
