@@ -14,11 +14,19 @@ from gdbext import runtime_state
 from gdbext.errors import one_line_errors
 
 #: What the runtime checks (sample_apps/runtime/src/checks.cpp), and off.
-CHOICES = ["off", "memcheck", "racecheck", "memcheck,racecheck"]
+CHOICES = [
+    "off",
+    "memcheck",
+    "racecheck",
+    "synccheck",
+    "memcheck,racecheck",
+    "racecheck,synccheck",
+    "memcheck,racecheck,synccheck",
+]
 #: The runtime's function called after each report the program goes on from.
 REPORTED = "gpusym_check_reported"
 #: The runtime's checks, whose caller is the lane's access.
-_CHECKS = ("__gpusym_check_shared", "__gpusym_check_access")
+_CHECKS = ("__gpusym_check_shared", "__gpusym_check_access", "__gpusym_check_barrier")
 
 
 def _access_frame() -> gdb.Frame | None:
@@ -57,9 +65,10 @@ class Check(gdb.Parameter):
     """Which checks of device code the next run of the program makes: off,
     memcheck (every access to device memory inside one live allocation, to
     the byte, and aligned as the code assumes), racecheck (hazards on
-    __shared__ memory between lanes with no barrier between), or both."""
+    __shared__ memory between lanes with no barrier between), synccheck
+    (lanes of a block waiting at different barriers), or several."""
 
-    set_doc = "Set the checks gpusym makes of device code at the next run (off, memcheck, racecheck)."
+    set_doc = "Set the checks gpusym makes of device code at the next run (off, memcheck, racecheck, synccheck)."
     show_doc = "Show the checks gpusym makes of device code at the next run."
 
     def __init__(self) -> None:

@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 #: The checks the runtime knows.
-TOOLS = ("memcheck", "racecheck")
+TOOLS = ("memcheck", "racecheck", "synccheck")
 EXIT_NOT_FOUND = 127  # as a shell says of a program it cannot find
 EXIT_NOT_EXECUTABLE = 126
 
@@ -20,22 +20,38 @@ EXIT_NOT_EXECUTABLE = 126
 def add_parser(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "check",
-        help="run a program with checks of its device code: gpusym check --tool memcheck|racecheck -- PROGRAM ARGS",
+        help="run a program with checks of its device code: gpusym check --tool memcheck|racecheck|synccheck -- "
+        "PROGRAM ARGS",
         description="Runs PROGRAM (built by gpusym build or gpusym-hipcc) with a check of its device code "
         "turned on. memcheck: every access to device memory must lie inside one live hipMalloc allocation, "
         "to the byte, and be aligned as the code assumes; the first that is not ends the program with a report "
         "naming the kernel, block, thread, source line, address and allocation; at exit, the allocations never "
         "freed are listed. racecheck: an access of __shared__ memory by one lane and a write of the same byte by "
         "another with no __syncthreads between them is reported once per pair of source lines, and the program "
-        "goes on. "
+        "goes on. synccheck: the lanes of a block waiting at different __syncthreads (divergent code) are reported "
+        "once per pair of lines, and the program goes on. Several checks: --tool memcheck,racecheck. "
         "The exit status is the program's (128 + N for a signal N).",
     )
     parser.add_argument(
-        "--tool", choices=[*TOOLS, ",".join(TOOLS)], default="memcheck", help="the check (default: %(default)s)"
+        "--tool",
+        type=_tools,
+        default="memcheck",
+        metavar="|".join(TOOLS),
+        help="the check, or several separated by commas (default: %(default)s)",
     )
     parser.add_argument(
         "program", nargs=argparse.REMAINDER, metavar="-- PROGRAM ARGS", help="the program and its arguments"
     )
+
+
+def _tools(text: str) -> str:
+    """One check, or several separated by commas."""
+    unknown = [tool for tool in text.split(",") if tool not in TOOLS]
+    if unknown or not text:
+        raise argparse.ArgumentTypeError(
+            f"unknown check {unknown[0] if unknown else text!r} (known: {', '.join(TOOLS)})"
+        )
+    return text
 
 
 def run(args: argparse.Namespace) -> int:
@@ -65,7 +81,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 #: The start of the runtime's reports, by check.
-_REPORTS = {"memcheck": ("gpusym: kernel '",), "racecheck": ("gpusym: racecheck: kernel '",)}
+_REPORTS = {
+    "memcheck": ("gpusym: kernel '",),
+    "racecheck": ("gpusym: racecheck: kernel '",),
+    "synccheck": ("gpusym: synccheck: kernel '",),
+}
 
 
 def _pass_on(child: subprocess.Popen, tools: str) -> int:

@@ -197,3 +197,19 @@ def test_gdb_stops_at_the_lane_s_access_after_a_hazard_and_goes_on(races):
     assert "[gpusym: the check's report is above; continue goes on to the next]" in out, out
     assert "in read_after_write (out=" in out and race_line("read_after_write: the read") in out, out
     assert "$1 = 0" in out and "exited normally" in out, out
+
+
+def test_lanes_waiting_at_different_barriers_are_reported(races):
+    result = run([races, "divergent"], env={"GPUSYM_CHECK": "synccheck"})
+    assert result.returncode == 0 and result.stdout == "done\n", describe(result)
+    report = re.sub(r"block \([01],0,0\)", "block B", result.stderr)
+    assert report == (
+        "gpusym: synccheck: kernel 'parity(int*, bool)' (dispatch 1) block B: thread (1,0,0) waits at the barrier at "
+        f"{race_line('the odd threads')} while thread (0,0,0) waited at the one at {race_line('the even threads')}: "
+        "__syncthreads in divergent code\n"
+    )
+
+
+def test_lanes_waiting_at_one_barrier_are_not_reported(races):
+    result = run([races, "converged"], env={"GPUSYM_CHECK": "synccheck,racecheck"})
+    assert result.returncode == 0 and result.stderr == "" and result.stdout == "done\n", describe(result)

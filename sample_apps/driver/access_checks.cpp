@@ -13,7 +13,7 @@
 //
 // Plain accesses of __shared__ memory (thread_local variables) call
 // __gpusym_check_shared instead, and each __syncthreads is preceded by
-// __gpusym_check_barrier: racecheck's.  Accesses that reach neither are left
+// __gpusym_check_barrier: racecheck's and synccheck's.  Accesses that reach neither are left
 // alone: a lane's own stack (allocas), device global variables, and the
 // runtime's own functions (__gpusym*) and records.
 // It runs last, after optimisation: accesses that optimisation removed
@@ -43,13 +43,13 @@ constexpr const char *kChecks = "__gpusym_checks";       // nonzero: checks on
 constexpr const char *kCheck = "__gpusym_check_access";  // (address, size, flags, file, line)
 constexpr const char *kChecked = "__gpusym_checked";     // defined by every code object checked
 constexpr const char *kCheckShared = "__gpusym_check_shared";    // __shared__ memory: the same arguments
-constexpr const char *kCheckBarrier = "__gpusym_check_barrier";  // () before each __syncthreads
+constexpr const char *kCheckBarrier = "__gpusym_check_barrier";  // (file, line) before each __syncthreads
 constexpr const char *kBarrier = "__gpusym_barrier";
 // Bits of the flags argument; the alignment the code assumes is above them
 // (GPUSYM_ACCESS_* in gpusym/debug_interface.h).
 constexpr uint64_t kWrite = 1;
 // Bits of __gpusym_checks (kCheck* in the runtime's internal.h).
-constexpr uint8_t kMemcheck = 1, kRacecheck = 2;
+constexpr uint8_t kMemcheck = 1, kRacecheck = 2, kSynccheck = 4;
 constexpr unsigned kAlignShift = 8;
 
 // Whether `object` is a record of the runtime's, reached through one of its
@@ -139,23 +139,36 @@ class CheckAccesses : public PassInfoMixin<CheckAccesses> {
     IRBuilder<> entry(&*function.getEntryBlock().getFirstInsertionPt());
     Value *flags = entry.CreateLoad(int8, checks, "gpusym.checks");
     auto on = [&](uint8_t bit) { return entry.CreateICmpNE(entry.CreateAnd(flags, bit), ConstantInt::get(int8, 0)); };
-    Value *memcheck = on(kMemcheck), *racecheck = on(kRacecheck);
+    Value *memcheck = on(kMemcheck), *racecheck = on(kRacecheck), *barriers_checked = on(kRacecheck | kSynccheck);
     for (Access &access : accesses) insert_check(function, access, access.check == kCheck ? memcheck : racecheck);
-    for (CallBase *barrier : barriers) insert_barrier_check(*barrier, racecheck);
+    for (CallBase *barrier : barriers) insert_barrier_check(*barrier, barriers_checked);
     return true;
   }
 
-  // Before a __syncthreads: the lane is past one more barrier (racecheck).
+  // Before a __syncthreads: the lane is past one more barrier (racecheck),
+  // at this site (synccheck).
   void insert_barrier_check(CallBase &barrier, Value *on) {
     Module &module = *barrier.getModule();
-    FunctionCallee check = module.getOrInsertFunction(kCheckBarrier, Type::getVoidTy(module.getContext()));
+    LLVMContext &context = module.getContext();
+    auto *pointer_type = PointerType::getUnqual(context);
+    auto *int32 = Type::getInt32Ty(context);
+    FunctionCallee check = module.getOrInsertFunction(
+        kCheckBarrier, FunctionType::get(Type::getVoidTy(context), {pointer_type, int32}, false));
     cast<Function>(check.getCallee())->setCallingConv(CallingConv::PreserveAll);
-    MDNode *unlikely = MDBuilder(module.getContext()).createBranchWeights(1, 1 << 20);
+    MDNode *unlikely = MDBuilder(context).createBranchWeights(1, 1 << 20);
     Instruction *then = SplitBlockAndInsertIfThen(on, barrier.getIterator(), false, unlikely);
     IRBuilder<> builder(then);
-    CallInst *call = builder.CreateCall(check);
+    auto [file, line] = location(builder, barrier);
+    CallInst *call = builder.CreateCall(check, {file, ConstantInt::get(int32, line)});
     call->setCallingConv(CallingConv::PreserveAll);
     call->setDebugLoc(barrier.getDebugLoc());
+  }
+
+  // The source file (a string of the module's; null when unknown) and line of `inst`.
+  std::pair<Constant *, unsigned> location(IRBuilder<> &builder, const Instruction &inst) {
+    if (const DILocation *where = inst.getDebugLoc().get())
+      return {file_name(builder, where->getFilename()), where->getLine()};
+    return {ConstantPointerNull::get(PointerType::getUnqual(inst.getContext())), 0};
   }
 
   void insert_check(Function &function, const Access &access, Value *on) {
@@ -177,12 +190,7 @@ class CheckAccesses : public PassInfoMixin<CheckAccesses> {
     builder.SetInsertPoint(then);
     uint64_t size = layout.getTypeStoreSize(access.type).getFixedValue();
     uint64_t flags = (access.write ? kWrite : 0) | (access.align.value() << kAlignShift);
-    Constant *file = ConstantPointerNull::get(pointer_type);
-    unsigned line = 0;
-    if (const DILocation *location = access.inst->getDebugLoc().get()) {
-      file = file_name(builder, location->getFilename());
-      line = location->getLine();
-    }
+    auto [file, line] = location(builder, *access.inst);
     CallInst *call = builder.CreateCall(check, {access.pointer, ConstantInt::get(int64, size),
                                                 ConstantInt::get(int64, flags), file, ConstantInt::get(int32, line)});
     call->setCallingConv(CallingConv::PreserveAll);

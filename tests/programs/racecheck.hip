@@ -6,6 +6,8 @@
 //   write-after-read    each thread reads tile[t + 1], then writes tile[t]
 //   barrier             the first, with __syncthreads between
 //   atomics             every thread adds to one __shared__ counter
+//   divergent           even threads wait at one __syncthreads, odd ones at another
+//   converged           every thread waits at the same one
 #include <hip/hip_runtime.h>
 
 #include <cstdio>
@@ -36,12 +38,26 @@ __global__ void count(int* out) {
   if (threadIdx.x == 0) out[blockIdx.x] = total;
 }
 
+__global__ void parity(int* out, bool divergent) {
+  __shared__ int tile[64];
+  int t = threadIdx.x;
+  tile[t] = t;
+  if (divergent && t % 2) {
+    __syncthreads();  // parity: the odd threads' barrier
+  } else {
+    __syncthreads();  // parity: the even threads' barrier
+  }
+  out[blockIdx.x * 64 + t] = tile[63 - t];
+}
+
 int main(int argc, char** argv) {
   const char* mode = argc > 1 ? argv[1] : "";
   int* out;
   hipMalloc(&out, 128 * sizeof(int));
   if (!strcmp(mode, "read-after-write") || !strcmp(mode, "barrier")) {
     read_after_write<<<2, 64>>>(out, !strcmp(mode, "barrier"));
+  } else if (!strcmp(mode, "divergent") || !strcmp(mode, "converged")) {
+    parity<<<2, 64>>>(out, !strcmp(mode, "divergent"));
   } else if (!strcmp(mode, "write-after-read")) {
     write_after_read<<<2, 64>>>(out);
   } else {

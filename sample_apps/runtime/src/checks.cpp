@@ -21,6 +21,12 @@
 // and where; two accesses of different lanes in the same epoch conflict.
 // Each pair of source lines is reported once, and the program goes on; at
 // exit, the hazards are counted.  Atomics never race.
+//
+// synccheck: the lanes of a block must reach each barrier at the same
+// __syncthreads: a block whose lanes wait at different ones (one in each
+// branch of an if) is in divergent code, which a GPU does not define.  The
+// first lane to pass its Nth barrier records where; a lane whose Nth is
+// elsewhere is reported, once per pair of lines, and the program goes on.
 #include <cinttypes>
 #include <cstring>
 #include <set>
@@ -50,8 +56,10 @@ namespace {
       __gpusym_checks |= kCheckMemory;
     else if (name == "racecheck")
       __gpusym_checks |= kCheckRaces;
+    else if (name == "synccheck")
+      __gpusym_checks |= kCheckBarriers;
     else if (!name.empty())
-      warn("GPUSYM_CHECK: unknown check '%s' (known: memcheck, racecheck); it is ignored", name.c_str());
+      warn("GPUSYM_CHECK: unknown check '%s' (known: memcheck, racecheck, synccheck); it is ignored", name.c_str());
     start = end + 1;
   }
   return true;
@@ -94,11 +102,20 @@ struct SharedByte {
 
 // The block this thread runs (a block's lanes all run on one thread) and
 // what racecheck remembers of it.
+// A barrier a lane has passed: where (the call's return address), and its line.
+struct Barrier {
+  uintptr_t site;
+  const char *file;
+  uint32_t line;
+  uint32_t lane;
+};
+
 struct BlockRaces {
   uint64_t dispatch = 0;
   gpusym_dim3 block{UINT32_MAX, 0, 0};
   std::vector<uint32_t> epochs;  // by flat thread
   std::unordered_map<uintptr_t, SharedByte> bytes;
+  std::vector<Barrier> barriers;  // the first lane's, by count
 };
 
 thread_local BlockRaces block_races;
@@ -115,6 +132,7 @@ BlockRaces &races_of(const gpusym_lane *lane) {
     races.block = lane->block_idx;
     races.epochs.assign(size_t{lane->block_dim.x} * lane->block_dim.y * lane->block_dim.z, 0);
     races.bytes.clear();
+    races.barriers.clear();
   }
   return races;
 }
@@ -148,6 +166,23 @@ void report_hazard(const gpusym_lane *lane, uintptr_t address, uint64_t size, bo
   gpusym_check_reported();
 }
 
+// Reports the lane waiting at a barrier other than `first`'s, once per pair of lines.
+void report_divergence(const gpusym_lane *lane, const Barrier &first, const char *file, uint32_t line) {
+  {
+    std::lock_guard<std::mutex> lock(reported_mutex);
+    auto key = std::make_tuple(std::string(first.file ? first.file : ""), first.line, std::string(file ? file : ""),
+                               line + (uint32_t{1} << 31));
+    if (!reported.insert(key).second) return;
+  }
+  const gpusym_dim3 &block = lane->block_idx;
+  warn("synccheck: kernel '%s' (dispatch %" PRIu64 ") block (%u,%u,%u): thread %s waits at the barrier at %s while "
+       "thread %s waited at the one at %s: __syncthreads in divergent code",
+       running_kernel().display_name.c_str(), lane->dispatch_id, block.x, block.y, block.z,
+       thread_of(lane, lane->flat_thread).c_str(), where(file, line).c_str(), thread_of(lane, first.lane).c_str(),
+       where(first.file, first.line).c_str());
+  gpusym_check_reported();
+}
+
 // racecheck: at exit, how many hazards there were.
 __attribute__((destructor)) void report_hazard_count() {
   uint64_t count = hazards.load();
@@ -162,11 +197,20 @@ __attribute__((destructor)) void report_hazard_count() {
 // `set gpusym check` stops here.  Kept out of line.
 extern "C" __attribute__((noinline, used)) void gpusym_check_reported(void) { __asm__ volatile("" ::: "memory"); }
 
-extern "C" __attribute__((preserve_all)) void __gpusym_check_barrier(void) {
+extern "C" __attribute__((preserve_all)) void __gpusym_check_barrier(const char *file, uint32_t line) {
   const gpusym_lane *lane = __gpusym_lane;
-  if (!(__gpusym_checks & kCheckRaces) || !lane) return;
+  if (!(__gpusym_checks & (kCheckRaces | kCheckBarriers)) || !lane) return;
   BlockRaces &races = races_of(lane);
-  if (lane->flat_thread < races.epochs.size()) races.epochs[lane->flat_thread]++;
+  if (lane->flat_thread >= races.epochs.size()) return;
+  uint32_t &passed = races.epochs[lane->flat_thread];
+  if (__gpusym_checks & kCheckBarriers) {
+    uintptr_t site = reinterpret_cast<uintptr_t>(__builtin_return_address(0));
+    if (passed == races.barriers.size())
+      races.barriers.push_back({site, file, line, lane->flat_thread});
+    else if (passed < races.barriers.size() && races.barriers[passed].site != site)
+      report_divergence(lane, races.barriers[passed], file, line);
+  }
+  passed++;
 }
 
 extern "C" __attribute__((preserve_all)) void __gpusym_check_shared(const void *pointer, uint64_t size, uint64_t flags,

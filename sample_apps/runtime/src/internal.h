@@ -447,5 +447,6 @@ void prepare_fault_handling();
 extern "C" uint8_t __gpusym_checks;
 constexpr uint8_t kCheckMemory = 1;  // memcheck
 constexpr uint8_t kCheckRaces = 2;   // racecheck
+constexpr uint8_t kCheckBarriers = 4;  // synccheck
 
 }  // namespace gpusym
