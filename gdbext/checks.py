@@ -19,9 +19,11 @@ CHOICES = [
     "memcheck",
     "racecheck",
     "synccheck",
+    "initcheck",
     "memcheck,racecheck",
     "racecheck,synccheck",
     "memcheck,racecheck,synccheck",
+    "memcheck,racecheck,synccheck,initcheck",
 ]
 #: The runtime's function called after each report the program goes on from.
 REPORTED = "gpusym_check_reported"
@@ -66,9 +68,12 @@ class Check(gdb.Parameter):
     memcheck (every access to device memory inside one live allocation, to
     the byte, and aligned as the code assumes), racecheck (hazards on
     __shared__ memory between lanes with no barrier between), synccheck
-    (lanes of a block waiting at different barriers), or several."""
+    (lanes of a block waiting at different barriers), initcheck (reads of
+    device memory nothing has written), or several."""
 
-    set_doc = "Set the checks gpusym makes of device code at the next run (off, memcheck, racecheck, synccheck)."
+    set_doc = (
+        "Set the checks gpusym makes of device code at the next run (off, memcheck, racecheck, synccheck, initcheck)."
+    )
     show_doc = "Show the checks gpusym makes of device code at the next run."
 
     def __init__(self) -> None:

@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 #: The checks the runtime knows.
-TOOLS = ("memcheck", "racecheck", "synccheck")
+TOOLS = ("memcheck", "racecheck", "synccheck", "initcheck")
 EXIT_NOT_FOUND = 127  # as a shell says of a program it cannot find
 EXIT_NOT_EXECUTABLE = 126
 
@@ -20,7 +20,8 @@ EXIT_NOT_EXECUTABLE = 126
 def add_parser(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "check",
-        help="run a program with checks of its device code: gpusym check --tool memcheck|racecheck|synccheck -- "
+        help="run a program with checks of its device code: gpusym check --tool memcheck|racecheck|synccheck|initcheck "
+        "-- "
         "PROGRAM ARGS",
         description="Runs PROGRAM (built by gpusym build or gpusym-hipcc) with a check of its device code "
         "turned on. memcheck: every access to device memory must lie inside one live hipMalloc allocation, "
@@ -29,7 +30,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "freed are listed. racecheck: an access of __shared__ memory by one lane and a write of the same byte by "
         "another with no __syncthreads between them is reported once per pair of source lines, and the program "
         "goes on. synccheck: the lanes of a block waiting at different __syncthreads (divergent code) are reported "
-        "once per pair of lines, and the program goes on. Several checks: --tool memcheck,racecheck. "
+        "once per pair of lines, and the program goes on. initcheck: a read by device code of hipMalloc'd memory "
+        "that no copy, memset or kernel has written is reported once per line, and the program goes on. "
+        "Several checks: --tool memcheck,racecheck. "
         "The exit status is the program's (128 + N for a signal N).",
     )
     parser.add_argument(
@@ -85,6 +88,7 @@ _REPORTS = {
     "memcheck": ("gpusym: kernel '",),
     "racecheck": ("gpusym: racecheck: kernel '",),
     "synccheck": ("gpusym: synccheck: kernel '",),
+    "initcheck": ("gpusym: initcheck: kernel '",),
 }
 
 

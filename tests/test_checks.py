@@ -213,3 +213,21 @@ def test_lanes_waiting_at_different_barriers_are_reported(races):
 def test_lanes_waiting_at_one_barrier_are_not_reported(races):
     result = run([races, "converged"], env={"GPUSYM_CHECK": "synccheck,racecheck"})
     assert result.returncode == 0 and result.stderr == "" and result.stdout == "done\n", describe(result)
+
+
+def test_a_read_of_memory_nothing_wrote_is_reported_once_per_line(program):
+    result = run([program, "unwritten"], env={"GPUSYM_CHECK": "initcheck"})
+    assert result.returncode == 0 and result.stdout.endswith("done\n"), describe(result)
+    base = base_of(result.stdout)
+    assert result.stderr.splitlines() == [
+        "gpusym: initcheck: kernel 'scale(float*, float, int)' (dispatch 1) block (0,0,0) thread (0,0,0): reads 4 "
+        f"bytes at {base:#x} ({source_line('scale: the access')}) that no copy, memset or kernel has written: 0 bytes "
+        f"into a 4000-byte allocation at {base:#x} (hipMalloc)",
+        "gpusym: initcheck: 1000 reads of device memory never written",
+    ]
+
+
+@pytest.mark.parametrize("mode", ["written", "in-bounds"])
+def test_memory_a_kernel_or_a_memset_wrote_reads_clean(program, mode):
+    result = run([program, mode], env={"GPUSYM_CHECK": "initcheck,memcheck"})
+    assert result.returncode == 0 and result.stderr == "" and result.stdout.endswith("done\n"), describe(result)

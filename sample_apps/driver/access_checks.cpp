@@ -49,7 +49,7 @@ constexpr const char *kBarrier = "__gpusym_barrier";
 // (GPUSYM_ACCESS_* in gpusym/debug_interface.h).
 constexpr uint64_t kWrite = 1;
 // Bits of __gpusym_checks (kCheck* in the runtime's internal.h).
-constexpr uint8_t kMemcheck = 1, kRacecheck = 2, kSynccheck = 4;
+constexpr uint8_t kMemcheck = 1, kRacecheck = 2, kSynccheck = 4, kInitcheck = 8;
 constexpr unsigned kAlignShift = 8;
 
 // Whether `object` is a record of the runtime's, reached through one of its
@@ -79,11 +79,12 @@ bool may_reach_device_memory(const Value *pointer) {
 struct Access {
   Instruction *inst;
   Value *pointer;
-  Type *type;
+  Type *type;  // null: `length` bytes (memcpy, memmove, memset)
   Align align;
   bool write;
   bool atomic;
   const char *check = nullptr;  // kCheck, kCheckShared, or none
+  Value *length = nullptr;
 };
 
 class CheckAccesses : public PassInfoMixin<CheckAccesses> {
@@ -119,6 +120,13 @@ class CheckAccesses : public PassInfoMixin<CheckAccesses> {
       else if (auto *exchange = dyn_cast<AtomicCmpXchgInst>(&inst))
         accesses.push_back({exchange, exchange->getPointerOperand(), exchange->getNewValOperand()->getType(),
                             exchange->getAlign(), true, true});
+      else if (auto *transfer = dyn_cast<MemTransferInst>(&inst)) {
+        accesses.push_back({transfer, transfer->getDest(), nullptr, Align(1), true, false, nullptr,
+                            transfer->getLength()});
+        accesses.push_back({transfer, transfer->getSource(), nullptr, Align(1), false, false, nullptr,
+                            transfer->getLength()});
+      } else if (auto *set = dyn_cast<MemSetInst>(&inst))
+        accesses.push_back({set, set->getDest(), nullptr, Align(1), true, false, nullptr, set->getLength()});
       else if (auto *call = dyn_cast<CallBase>(&inst);
                call && call->getCalledFunction() && call->getCalledFunction()->getName() == kBarrier)
         barriers.push_back(call);
@@ -139,7 +147,8 @@ class CheckAccesses : public PassInfoMixin<CheckAccesses> {
     IRBuilder<> entry(&*function.getEntryBlock().getFirstInsertionPt());
     Value *flags = entry.CreateLoad(int8, checks, "gpusym.checks");
     auto on = [&](uint8_t bit) { return entry.CreateICmpNE(entry.CreateAnd(flags, bit), ConstantInt::get(int8, 0)); };
-    Value *memcheck = on(kMemcheck), *racecheck = on(kRacecheck), *barriers_checked = on(kRacecheck | kSynccheck);
+    Value *memcheck = on(kMemcheck | kInitcheck), *racecheck = on(kRacecheck);
+    Value *barriers_checked = on(kRacecheck | kSynccheck);
     for (Access &access : accesses) insert_check(function, access, access.check == kCheck ? memcheck : racecheck);
     for (CallBase *barrier : barriers) insert_barrier_check(*barrier, barriers_checked);
     return true;
@@ -188,11 +197,12 @@ class CheckAccesses : public PassInfoMixin<CheckAccesses> {
     MDNode *unlikely = MDBuilder(context).createBranchWeights(1, 1 << 20);
     Instruction *then = SplitBlockAndInsertIfThen(on, access.inst->getIterator(), false, unlikely);
     builder.SetInsertPoint(then);
-    uint64_t size = layout.getTypeStoreSize(access.type).getFixedValue();
+    Value *size = access.type ? ConstantInt::get(int64, layout.getTypeStoreSize(access.type).getFixedValue())
+                              : builder.CreateZExtOrTrunc(access.length, int64);
     uint64_t flags = (access.write ? kWrite : 0) | (access.align.value() << kAlignShift);
     auto [file, line] = location(builder, *access.inst);
-    CallInst *call = builder.CreateCall(check, {access.pointer, ConstantInt::get(int64, size),
-                                                ConstantInt::get(int64, flags), file, ConstantInt::get(int32, line)});
+    CallInst *call =
+        builder.CreateCall(check, {access.pointer, size, ConstantInt::get(int64, flags), file, ConstantInt::get(int32, line)});
     call->setCallingConv(CallingConv::PreserveAll);
     call->setDebugLoc(access.inst->getDebugLoc());
   }

@@ -10,6 +10,8 @@
 //   after-free      a read of an allocation already freed
 //   leak            an allocation never freed (the kernels run clean)
 //   freed           the same allocation, freed
+//   unwritten       a read of an allocation nothing has written (no memset)
+//   written         its bytes written by a kernel first
 #include <hip/hip_runtime.h>
 
 #include <cstdio>
@@ -18,6 +20,11 @@
 __global__ void scale(float* data, float factor, int last) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i <= last) data[i] *= factor;  // scale: the access
+}
+
+__global__ void fill(float* data, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) data[i] = 1.0f;
 }
 
 __global__ void store_at(char* bytes, int offset) {
@@ -29,13 +36,17 @@ int main(int argc, char** argv) {
   const int n = 1000;
   float* data;
   hipMalloc(&data, n * sizeof(float));
-  hipMemset(data, 0, n * sizeof(float));
+  bool unwritten = !strcmp(mode, "unwritten") || !strcmp(mode, "written");
+  if (!unwritten) hipMemset(data, 0, n * sizeof(float));
   printf("base %p\n", static_cast<void*>(data));
   fflush(stdout);
   if (!strcmp(mode, "past-end") || !strcmp(mode, "in-bounds")) {
     scale<<<4, 256>>>(data, 2.0f, !strcmp(mode, "past-end") ? n : n - 1);
   } else if (!strcmp(mode, "misaligned") || !strcmp(mode, "aligned")) {
     store_at<<<1, 1>>>(reinterpret_cast<char*>(data), !strcmp(mode, "misaligned") ? 2 : 4);
+  } else if (unwritten) {
+    if (!strcmp(mode, "written")) fill<<<4, 256>>>(data, n);
+    scale<<<4, 256>>>(data, 2.0f, n - 1);
   } else if (!strcmp(mode, "after-free")) {
     hipFree(data);
     scale<<<1, 1>>>(data, 2.0f, 0);

@@ -27,8 +27,17 @@
 // branch of an if) is in divergent code, which a GPU does not define.  The
 // first lane to pass its Nth barrier records where; a lane whose Nth is
 // elsewhere is reported, once per pair of lines, and the program goes on.
+//
+// initcheck: a read by device code of hipMalloc'd memory that no copy,
+// memset or device write has written.  Each allocation has a bit per byte,
+// set by copies and memsets (streams.cpp) and by device code's writes;
+// managed memory, which the host writes unseen, counts as written.  Each
+// line is reported once, and the program goes on; at exit, the reads are
+// counted.
 #include <cinttypes>
 #include <cstring>
+#include <algorithm>
+#include <map>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -58,8 +67,11 @@ namespace {
       __gpusym_checks |= kCheckRaces;
     else if (name == "synccheck")
       __gpusym_checks |= kCheckBarriers;
+    else if (name == "initcheck")
+      __gpusym_checks |= kCheckInit;
     else if (!name.empty())
-      warn("GPUSYM_CHECK: unknown check '%s' (known: memcheck, racecheck, synccheck); it is ignored", name.c_str());
+      warn("GPUSYM_CHECK: unknown check '%s' (known: memcheck, racecheck, synccheck, initcheck); it is ignored",
+           name.c_str());
     start = end + 1;
   }
   return true;
@@ -183,6 +195,66 @@ void report_divergence(const gpusym_lane *lane, const Barrier &first, const char
   gpusym_check_reported();
 }
 
+// initcheck's memory: for each allocation, a bit per byte written.
+struct Written {
+  size_t size;
+  std::vector<uint64_t> bits;
+};
+
+std::mutex written_mutex;
+std::map<uintptr_t, Written> written;  // by base
+std::atomic<uint64_t> uninitialized_reads{0};
+
+// The allocation holding `address`, or null (written_mutex held).
+std::pair<const uintptr_t, Written> *written_at(uintptr_t address) {
+  auto after = written.upper_bound(address);
+  if (after == written.begin()) return nullptr;
+  auto &found = *std::prev(after);
+  return address - found.first < found.second.size ? &found : nullptr;
+}
+
+// Reports a read of bytes never written, once per line.
+void report_uninitialized(const gpusym_lane *lane, uintptr_t address, uint64_t size, uintptr_t base,
+                          size_t allocation_size, const char *file, uint32_t line) {
+  uninitialized_reads.fetch_add(1, std::memory_order_relaxed);
+  {
+    std::lock_guard<std::mutex> lock(reported_mutex);
+    if (!reported.insert(std::make_tuple(std::string("initcheck"), 0, std::string(file ? file : ""), line)).second)
+      return;
+  }
+  const gpusym_dim3 &block = lane->block_idx;
+  warn("initcheck: kernel '%s' (dispatch %" PRIu64 ") block (%u,%u,%u) thread %s: reads %" PRIu64
+       " bytes at 0x%" PRIxPTR " (%s) that no copy, memset or kernel has written: %" PRIu64
+       " bytes into a %zu-byte allocation at 0x%" PRIxPTR " (hipMalloc)",
+       running_kernel().display_name.c_str(), lane->dispatch_id, block.x, block.y, block.z,
+       thread_of(lane, lane->flat_thread).c_str(), size, address, where(file, line).c_str(),
+       static_cast<uint64_t>(address - base), allocation_size, base);
+  gpusym_check_reported();
+}
+
+// initcheck's part of a device access: a write marks its bytes, a read of
+// bytes never written is reported.
+void check_initialized(uintptr_t address, uint64_t size, bool write, const char *file, uint32_t line) {
+  std::unique_lock<std::mutex> lock(written_mutex);
+  auto *found = written_at(address);
+  if (!found) return;
+  auto &[base, memory] = *found;
+  uint64_t end = std::min<uint64_t>(address - base + size, memory.size);
+  for (uint64_t i = address - base; i < end; i++) {
+    uint64_t &word = memory.bits[i / 64];
+    uint64_t bit = uint64_t{1} << (i % 64);
+    if (write) {
+      word |= bit;
+    } else if (!(word & bit)) {
+      uintptr_t start = base;
+      size_t allocation_size = memory.size;
+      lock.unlock();
+      report_uninitialized(__gpusym_lane, address, size, start, allocation_size, file, line);
+      return;
+    }
+  }
+}
+
 // racecheck: at exit, how many hazards there were.
 __attribute__((destructor)) void report_hazard_count() {
   uint64_t count = hazards.load();
@@ -191,7 +263,41 @@ __attribute__((destructor)) void report_hazard_count() {
          count == 1 ? "" : "s", reported.size(), reported.size() == 1 ? "" : "s");
 }
 
+// initcheck: at exit, how many reads of memory never written there were.
+__attribute__((destructor)) void report_uninitialized_count() {
+  uint64_t count = uninitialized_reads.load();
+  if ((__gpusym_checks & kCheckInit) && count)
+    warn("initcheck: %" PRIu64 " read%s of device memory never written", count, count == 1 ? "" : "s");
+}
+
 }  // namespace
+
+void gpusym::note_allocated(uintptr_t base, size_t size, bool managed) {
+  if (!(__gpusym_checks & kCheckInit)) return;
+  std::lock_guard<std::mutex> lock(written_mutex);
+  written[base] = Written{size, std::vector<uint64_t>((size + 63) / 64, managed ? ~uint64_t{0} : 0)};
+}
+
+void gpusym::note_released(uintptr_t base) {
+  if (!(__gpusym_checks & kCheckInit)) return;
+  std::lock_guard<std::mutex> lock(written_mutex);
+  written.erase(base);
+}
+
+void gpusym::note_written(uintptr_t address, size_t size) {
+  if (!(__gpusym_checks & kCheckInit) || size == 0) return;
+  std::lock_guard<std::mutex> lock(written_mutex);
+  // The allocations overlapping [address, address + size): the one holding its start, and those after.
+  auto it = written.upper_bound(address);
+  if (it != written.begin()) --it;
+  for (; it != written.end() && it->first < address + size; ++it) {
+    auto &[base, memory] = *it;
+    if (base + memory.size <= address) continue;
+    uint64_t from = address > base ? address - base : 0;
+    uint64_t to = std::min<uint64_t>(address + size - base, memory.size);
+    for (uint64_t i = from; i < to; i++) memory.bits[i / 64] |= uint64_t{1} << (i % 64);
+  }
+}
 
 // Called after each report of a check that lets the program go on: gdb's
 // `set gpusym check` stops here.  Kept out of line.
@@ -239,8 +345,11 @@ extern "C" __attribute__((preserve_all)) void __gpusym_check_shared(const void *
   }
 }
 
-extern "C" __attribute__((preserve_all)) void __gpusym_check_access(const void *pointer, uint64_t size, uint64_t flags, const char *file,
-                                      uint32_t line) {
+extern "C" __attribute__((preserve_all)) void __gpusym_check_access(const void *pointer, uint64_t size, uint64_t flags,
+                                                                    const char *file, uint32_t line) {
+  if (size == 0) return;
+  if ((__gpusym_checks & kCheckInit) && __gpusym_lane)
+    check_initialized(reinterpret_cast<uintptr_t>(pointer), size, flags & 1, file, line);
   if (!(__gpusym_checks & kCheckMemory)) return;
   uintptr_t address = reinterpret_cast<uintptr_t>(pointer);
   bool write = flags & 1;

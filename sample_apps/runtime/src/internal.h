@@ -448,5 +448,12 @@ extern "C" uint8_t __gpusym_checks;
 constexpr uint8_t kCheckMemory = 1;  // memcheck
 constexpr uint8_t kCheckRaces = 2;   // racecheck
 constexpr uint8_t kCheckBarriers = 4;  // synccheck
+constexpr uint8_t kCheckInit = 8;      // initcheck
+// initcheck: hipMalloc made [base, base + size) (managed memory, which the
+// host writes unseen, counts as written); hipFree or a reset freed it; a
+// copy or memset wrote [address, address + size).  No-ops with it off.
+void note_allocated(uintptr_t base, size_t size, bool managed);
+void note_released(uintptr_t base);
+void note_written(uintptr_t address, size_t size);
 
 }  // namespace gpusym

@@ -239,6 +239,7 @@ void release(DeviceMemory &m, std::map<uintptr_t, Allocation>::iterator found, g
   Allocation &allocation = found->second;
   uint32_t slot = allocation.slot;
   releases.fetch_add(1, std::memory_order_release);
+  note_released(found->first);
   if (!allocation.guarded) {
     free(pointer);  // its addresses may come back from malloc at once: not remembered
     m.table[slot] = {};
@@ -452,6 +453,7 @@ hipError_t gpusym::allocate(void **ptr, size_t size, bool managed) {
   m.allocations[base] = allocation;
   publish(m, GPUSYM_EVENT_ALLOCATED, allocation.slot);
   own_allocation(memory, size);  // by the current device
+  note_allocated(base, size, managed);
   *ptr = memory;
   return hipSuccess;
 }
@@ -534,6 +536,7 @@ hipError_t hipMemcpy(void *dst, const void *src, size_t size, hipMemcpyKind kind
   if (hipError_t error = check_copy(dst, size, src, size, kind)) return record(error);
   synchronize();
   if (size) memmove(dst, src, size);
+  note_written(reinterpret_cast<uintptr_t>(dst), size);
   return hipSuccess;
 }
 
@@ -541,6 +544,7 @@ hipError_t hipMemset(void *dst, int value, size_t size) {
   if (size && !is_device_range(dst, size)) return record(hipErrorInvalidValue);
   synchronize();
   memset(dst, value, size);
+  note_written(reinterpret_cast<uintptr_t>(dst), size);
   return hipSuccess;
 }
 

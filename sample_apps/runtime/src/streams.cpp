@@ -341,6 +341,7 @@ void run_transfer(const Transfer &t) {
   for (size_t z = 0; z < t.depth; z++) {
     for (size_t y = 0; y < t.height; y++) {
       char *dst = static_cast<char *>(t.dst) + z * t.dst_slice + y * t.dst_pitch;
+      note_written(reinterpret_cast<uintptr_t>(dst), t.width);
       if (t.src) {
         memmove(dst, static_cast<const char *>(t.src) + z * t.src_slice + y * t.src_pitch, t.width);
       } else if (t.element == 1) {
@@ -704,6 +705,7 @@ hipError_t hipMemcpyPeer(void *dst, int dst_device, const void *src, int src_dev
     wait_for(q, lock, work);
   }
   memmove(dst, src, size);
+  note_written(reinterpret_cast<uintptr_t>(dst), size);
   return hipSuccess;
 }
 
