@@ -332,6 +332,26 @@ class KernelStopEvent:
 
 
 @dataclass(slots=True)
+class CheckEvent:
+    """A report of a check the program goes on from (racecheck, synccheck,
+    initcheck: docs/runtime.md, "Checks"), at the lane that made it."""
+
+    KIND: ClassVar[str] = "check"
+    time_ns: int
+    check: str  # racecheck, synccheck or initcheck
+    report: str  # the runtime's, without "gpusym: "
+    stack: ThreadStack
+
+    def to_json(self) -> Json:
+        return {"event": self.KIND, "time_ns": self.time_ns, "check": self.check, "report": self.report,
+                **self.stack.to_json()}  # fmt: skip
+
+    @classmethod
+    def from_json(cls, data: Json) -> CheckEvent:
+        return cls(data["time_ns"], data["check"], data["report"], ThreadStack.from_json(data))
+
+
+@dataclass(slots=True)
 class StopEvent:
     """The program stopped by a timeout or an interrupt, with every
     thread's stack (none when it had to be killed)."""
@@ -456,11 +476,14 @@ class CaptureErrorEvent:
         return cls(data["time_ns"], data["message"], data.get("cause"))
 
 
-Event = StartEvent | LaunchEvent | ErrorEvent | CrashEvent | KernelStopEvent | StopEvent | ExitEvent
-GdbEvent = SessionEvent | ErrorEvent | CrashEvent | KernelStopEvent | StopEvent | ProgramEnd | CaptureErrorEvent
+Event = StartEvent | LaunchEvent | ErrorEvent | CrashEvent | KernelStopEvent | CheckEvent | StopEvent | ExitEvent
+GdbEvent = (
+    SessionEvent | ErrorEvent | CrashEvent | KernelStopEvent | CheckEvent | StopEvent | ProgramEnd | CaptureErrorEvent
+)
 
 _GDB_EVENTS = {
-    kind.KIND: kind for kind in (SessionEvent, ErrorEvent, CrashEvent, KernelStopEvent, ProgramEnd, CaptureErrorEvent)
+    kind.KIND: kind
+    for kind in (SessionEvent, ErrorEvent, CrashEvent, KernelStopEvent, CheckEvent, ProgramEnd, CaptureErrorEvent)
 }
 _GDB_EVENTS.update(dict.fromkeys(StopEvent.KINDS, StopEvent))
 

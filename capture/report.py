@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from capture.events import (
+    CheckEvent,
     Configuration,
     CrashEvent,
     ErrorEvent,
@@ -69,12 +70,17 @@ def _where(frames: list[Frame], call: str) -> str:
     past the call's own frames (the runtime's, and wrappers of it)."""
     own = [level for level, frame in enumerate(frames) if _is_call(frame, call)]
     frames = frames[own[-1] + 1 :] if own else frames
+    return _first_position(frames) or ((frames[0].get("function") or "??") if frames else "")
+
+
+def _first_position(frames: list[Frame]) -> str:
+    """``function at file:line`` of the first frame with a source position, or ""."""
     for frame in frames:
         if frame.get("file") and frame.get("line"):
             return (
                 f"{qualified_name(frame.get('function') or '??')} at {frame['file'].rsplit('/', 1)[-1]}:{frame['line']}"
             )
-    return (frames[0].get("function") or "??") if frames else ""
+    return ""
 
 
 def _configurations(configurations: list[Configuration], note: str) -> list[str]:
@@ -124,6 +130,17 @@ def _errors(errors: list[ErrorEvent]) -> Table:
             f"{error.call}:\n{error.name} ({error.code})",
             f"{_where(error.backtrace, error.call)}\nthread {error.thread.tid}",
         )
+    return table
+
+
+def _checks(checks: list[CheckEvent]) -> Table:
+    """Each report of a check the program went on from, beside where."""
+    shown = checks[:ERRORS_SHOWN]
+    table = Table(title=f"Reports of checks: {len(checks)}", title_justify="left", show_lines=True)
+    table.add_column("report", overflow="fold")
+    table.add_column("at", overflow="fold")
+    for check in shown:
+        table.add_row(check.report, _first_position(check.stack.backtrace))
     return table
 
 
@@ -202,6 +219,9 @@ def render(events: list[Event], console: Console) -> None:
     errors = [e for e in events if isinstance(e, ErrorEvent)]
     if errors:
         console.print(_errors(errors))
+    checks = [e for e in events if isinstance(e, CheckEvent)]
+    if checks:
+        console.print(_checks(checks))
     crash = next((e for e in events if isinstance(e, CrashEvent)), None)
     if crash is not None:
         console.print(_crash(crash))

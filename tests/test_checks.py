@@ -231,3 +231,16 @@ def test_a_read_of_memory_nothing_wrote_is_reported_once_per_line(program):
 def test_memory_a_kernel_or_a_memset_wrote_reads_clean(program, mode):
     result = run([program, mode], env={"GPUSYM_CHECK": "initcheck,memcheck"})
     assert result.returncode == 0 and result.stderr == "" and result.stdout.endswith("done\n"), describe(result)
+
+
+def test_capture_records_each_report_the_program_goes_on_from_as_a_check_event(races):
+    result = run([GPUSYM, "capture", "--jsonl", "--", races, "divergent"], env={"GPUSYM_CHECK": "synccheck"})
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    checks = [event for event in events if event["event"] == "check"]
+    assert len(checks) == 1, describe(result)
+    (check,) = checks
+    assert check["check"] == "synccheck" and check["report"].startswith("synccheck: kernel 'parity(int*, bool)'")
+    assert check["lane"]["thread_index"] == [1, 0, 0]
+    first = check["backtrace"][0]
+    assert first["function"] == "parity" and f"{first['file']}:{first['line']}".endswith(race_line("the odd threads"))
+    assert events[-1]["event"] == "exit" and events[-1]["status"] == 0

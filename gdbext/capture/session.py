@@ -26,6 +26,7 @@ import gdb.frames
 from capture import INTERPOSER
 from capture.events import (
     CaptureErrorEvent,
+    CheckEvent,
     CrashEvent,
     ErrorEvent,
     Frame,
@@ -62,6 +63,7 @@ class Session:
         self.kernel_breakpoints: set[int] = set()
         self.last_crash: tuple | None = None
         self.static: StaticLaunches | None = None
+        self.check_breakpoint: gdb.Breakpoint | None = None
 
     # -- output --------------------------------------------------------------
     def emit(self, event: GdbEvent) -> None:
@@ -92,6 +94,11 @@ class Session:
             before = {b.number for b in gdb.breakpoints()}
             gdb.execute(f"kbreak {kernel} -block 0,0,0 -thread 0,0,0", to_string=True)
             self.kernel_breakpoints |= {b.number for b in gdb.breakpoints()} - before
+        if "GPUSYM_CHECK" in self.settings["environment"] or "GPUSYM_CHECK" in os.environ:
+            # The reports of checks the program goes on from, each an event.
+            gdb.execute("set breakpoint pending on", to_string=True)
+            self.check_breakpoint = gdb.Breakpoint(f"-qualified -function {CHECK_REPORTED}", internal=True)
+            self.check_breakpoint.silent = True
         if self.settings.get("launches"):
             self.static = StaticLaunches(self.settings["launches"])
             self.static.watch()
@@ -169,7 +176,9 @@ class Session:
             if self.static is not None and self.static.handles(stop):
                 return "continue"
             numbers = {b.number for b in stop.breakpoints}
-            if numbers & self.kernel_breakpoints:
+            if self.check_breakpoint is not None and self.check_breakpoint in stop.breakpoints:
+                self.record_check()
+            elif numbers & self.kernel_breakpoints:
                 self.record_kernel_stop()
             elif gdb.convenience_variable("_hiperr") is not None:
                 self.record_error()
@@ -199,6 +208,12 @@ class Session:
                 fault.json() if fault is not None else None,
             )
         )
+
+    def record_check(self) -> None:
+        report = gdb.parse_and_eval(CHECK_REPORT).string()
+        check = report.split(":", 1)[0]
+        stack = ThreadStack(_thread(), _lane(), backtrace(skip=_runtime_reporter_frames(CHECK_FRAMES)))
+        self.emit(CheckEvent(time.monotonic_ns(), check, report, stack))
 
     def record_kernel_stop(self) -> None:
         self.emit(KernelStopEvent(time.monotonic_ns(), _thread_stack()))
@@ -252,12 +267,21 @@ def _in_interposer(decorator) -> bool:
     return frame is not None and INTERPOSER in (gdb.solib_name(frame.pc()) or "")
 
 
-def _runtime_reporter_frames() -> int:
-    """How many of the newest frames are the runtime's error reporting."""
+def _runtime_reporter_frames(prefixes: tuple[str, ...] = ("gpusym::",)) -> int:
+    """How many of the newest frames are the runtime's reporting (functions
+    whose names start with one of `prefixes`)."""
     count, frame = 0, gdb.newest_frame()
-    while frame is not None and (frame.name() or "").startswith("gpusym::"):
+    while frame is not None and (frame.name() or "").startswith(prefixes):
         count, frame = count + 1, frame.older()
     return count
+
+
+#: The runtime's function called after each check's report the program goes
+#: on from, the report's text, and the frames of the checks that report
+#: (sample_apps/runtime/src/checks.cpp).
+CHECK_REPORTED = "gpusym_check_reported"
+CHECK_REPORT = "gpusym_check_report"
+CHECK_FRAMES = (CHECK_REPORTED, "__gpusym_check_", "{anonymous}::", "(anonymous namespace)::", "report_")
 
 
 def _frame_json(decorator) -> Frame:

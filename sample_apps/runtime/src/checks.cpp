@@ -35,6 +35,8 @@
 // line is reported once, and the program goes on; at exit, the reads are
 // counted.
 #include <cinttypes>
+#include <cstdarg>
+#include <cstdio>
 #include <cstring>
 #include <algorithm>
 #include <map>
@@ -98,7 +100,28 @@ struct Recent {
 // flags: bit 0 a write; above bit 8, the alignment the code assumes.  It
 // keeps every register (preserve_all), as the calls access_checks.cpp
 // writes expect: their callers keep their values where they are.
+// The text of the last report a check made that the program goes on from
+// (without "gpusym: "), for a debugger: gdb's `set gpusym check` and
+// `gpusym capture` read it at gpusym_check_reported().
+extern "C" char gpusym_check_report[2048] = {};
+
 namespace {
+
+std::mutex report_mutex;  // one report at a time in gpusym_check_report
+
+// Prints a report that the program goes on from, as warn() does, keeps it in
+// gpusym_check_report and calls gpusym_check_reported().
+__attribute__((format(printf, 1, 2))) void report_found(const char *format, ...) {
+  char text[sizeof gpusym_check_report];
+  va_list args;
+  va_start(args, format);
+  vsnprintf(text, sizeof text, format, args);
+  va_end(args);
+  std::lock_guard<std::mutex> lock(report_mutex);
+  memcpy(gpusym_check_report, text, sizeof text);
+  fprintf(stderr, "gpusym: %s\n", text);
+  gpusym_check_reported();
+}
 
 // One side of a possible hazard: which lane of the block, in which epoch, where.
 struct Side {
@@ -169,13 +192,12 @@ void report_hazard(const gpusym_lane *lane, uintptr_t address, uint64_t size, bo
     if (!reported.insert(key).second) return;
   }
   const gpusym_dim3 &block = lane->block_idx;
-  warn("racecheck: kernel '%s' (dispatch %" PRIu64 ") block (%u,%u,%u): thread %s %s %" PRIu64
+  report_found("racecheck: kernel '%s' (dispatch %" PRIu64 ") block (%u,%u,%u): thread %s %s %" PRIu64
        " bytes of __shared__ memory at 0x%" PRIxPTR " (%s) that thread %s %s (%s) with no barrier between",
        running_kernel().display_name.c_str(), lane->dispatch_id, block.x, block.y, block.z,
        thread_of(lane, lane->flat_thread).c_str(), write ? "writes" : "reads", size, address,
        where(file, line).c_str(), thread_of(lane, other.lane).c_str(), other_wrote ? "wrote" : "read",
        where(other.file, other.line).c_str());
-  gpusym_check_reported();
 }
 
 // Reports the lane waiting at a barrier other than `first`'s, once per pair of lines.
@@ -187,12 +209,11 @@ void report_divergence(const gpusym_lane *lane, const Barrier &first, const char
     if (!reported.insert(key).second) return;
   }
   const gpusym_dim3 &block = lane->block_idx;
-  warn("synccheck: kernel '%s' (dispatch %" PRIu64 ") block (%u,%u,%u): thread %s waits at the barrier at %s while "
+  report_found("synccheck: kernel '%s' (dispatch %" PRIu64 ") block (%u,%u,%u): thread %s waits at the barrier at %s while "
        "thread %s waited at the one at %s: __syncthreads in divergent code",
        running_kernel().display_name.c_str(), lane->dispatch_id, block.x, block.y, block.z,
        thread_of(lane, lane->flat_thread).c_str(), where(file, line).c_str(), thread_of(lane, first.lane).c_str(),
        where(first.file, first.line).c_str());
-  gpusym_check_reported();
 }
 
 // initcheck's memory: for each allocation, a bit per byte written.
@@ -223,13 +244,12 @@ void report_uninitialized(const gpusym_lane *lane, uintptr_t address, uint64_t s
       return;
   }
   const gpusym_dim3 &block = lane->block_idx;
-  warn("initcheck: kernel '%s' (dispatch %" PRIu64 ") block (%u,%u,%u) thread %s: reads %" PRIu64
+  report_found("initcheck: kernel '%s' (dispatch %" PRIu64 ") block (%u,%u,%u) thread %s: reads %" PRIu64
        " bytes at 0x%" PRIxPTR " (%s) that no copy, memset or kernel has written: %" PRIu64
        " bytes into a %zu-byte allocation at 0x%" PRIxPTR " (hipMalloc)",
        running_kernel().display_name.c_str(), lane->dispatch_id, block.x, block.y, block.z,
        thread_of(lane, lane->flat_thread).c_str(), size, address, where(file, line).c_str(),
        static_cast<uint64_t>(address - base), allocation_size, base);
-  gpusym_check_reported();
 }
 
 // initcheck's part of a device access: a write marks its bytes, a read of
