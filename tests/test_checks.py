@@ -152,12 +152,12 @@ def races(build_program) -> Path:
     [
         (
             "read-after-write",
-            "thread (0,0,0) reads 4 bytes of __shared__ memory at {address} ({read}) that thread (1,0,0) wrote "
+            "thread (0,0,0) reads 4 bytes of __shared__ memory at {address} (tile+4, {read}) that thread (1,0,0) wrote "
             "({write}) with no barrier between",
         ),
         (
             "write-after-read",
-            "thread (1,0,0) writes 4 bytes of __shared__ memory at {address} ({write}) that thread (0,0,0) read "
+            "thread (1,0,0) writes 4 bytes of __shared__ memory at {address} (tile+4, {write}) that thread (0,0,0) read "
             "({read}) with no barrier between",
         ),
     ],

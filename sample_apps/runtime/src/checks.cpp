@@ -192,12 +192,13 @@ void report_hazard(const gpusym_lane *lane, uintptr_t address, uint64_t size, bo
     if (!reported.insert(key).second) return;
   }
   const gpusym_dim3 &block = lane->block_idx;
+  std::string variable = shared_variable_at(running_kernel(), address);
+  std::string here = (variable.empty() ? "" : variable + ", ") + where(file, line);
   report_found("racecheck: kernel '%s' (dispatch %" PRIu64 ") block (%u,%u,%u): thread %s %s %" PRIu64
-       " bytes of __shared__ memory at 0x%" PRIxPTR " (%s) that thread %s %s (%s) with no barrier between",
-       running_kernel().display_name.c_str(), lane->dispatch_id, block.x, block.y, block.z,
-       thread_of(lane, lane->flat_thread).c_str(), write ? "writes" : "reads", size, address,
-       where(file, line).c_str(), thread_of(lane, other.lane).c_str(), other_wrote ? "wrote" : "read",
-       where(other.file, other.line).c_str());
+               " bytes of __shared__ memory at 0x%" PRIxPTR " (%s) that thread %s %s (%s) with no barrier between",
+               running_kernel().display_name.c_str(), lane->dispatch_id, block.x, block.y, block.z,
+               thread_of(lane, lane->flat_thread).c_str(), write ? "writes" : "reads", size, address, here.c_str(),
+               thread_of(lane, other.lane).c_str(), other_wrote ? "wrote" : "read", where(other.file, other.line).c_str());
 }
 
 // Reports the lane waiting at a barrier other than `first`'s, once per pair of lines.

@@ -130,6 +130,9 @@ Module &register_module(gpusym_code_object_origin origin, const std::string &hos
                         const uint8_t *image, size_t size);
 // Registers a kernel of `module` under `handle` (null: a handle of its own).
 Kernel &register_kernel(Module &module, const void *handle, const std::string &device_name);
+// The __shared__ variable of `kernel`'s code object holding `address` in the
+// calling thread's storage, as "name+offset", or "" (registry.cpp).
+std::string shared_variable_at(const Kernel &kernel, uintptr_t address);
 // Unregisters (unloads) a code object: its kernels and variables are gone.
 void unregister_module(Module &module);
 // A module loaded by hipModuleLoad* and not unloaded, or null.

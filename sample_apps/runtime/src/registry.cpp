@@ -7,8 +7,10 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <elf.h>
 #include <link.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -323,6 +325,78 @@ void allocate_thread_storage(const Kernel &kernel) {
   if (!kernel.module->tls_module) return;
   TlsIndex index{kernel.module->tls_module, 0};
   __tls_get_addr(&index);
+}
+
+namespace {
+
+// A thread-local symbol of a code object: a __shared__ variable, at `offset`
+// in the code object's thread-local storage.
+struct TlsSymbol {
+  uint64_t offset, size;
+  std::string name;
+};
+
+// The thread-local symbols of the code object file at `path`, from its
+// .symtab (function-local __shared__ variables are in no other).
+std::vector<TlsSymbol> tls_symbols(const std::string &path) {
+  std::vector<TlsSymbol> found;
+  int descriptor = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (descriptor < 0) return found;
+  struct stat status {};
+  void *mapped = MAP_FAILED;
+  if (fstat(descriptor, &status) == 0 && status.st_size > 0)
+    mapped = mmap(nullptr, static_cast<size_t>(status.st_size), PROT_READ, MAP_PRIVATE, descriptor, 0);
+  close(descriptor);
+  if (mapped == MAP_FAILED) return found;
+  const auto *data = static_cast<const uint8_t *>(mapped);
+  size_t size = static_cast<size_t>(status.st_size);
+  auto fits = [size](uint64_t offset, uint64_t length) { return offset <= size && length <= size - offset; };
+  const auto *header = reinterpret_cast<const Elf64_Ehdr *>(data);
+  if (fits(0, sizeof *header) && memcmp(header->e_ident, ELFMAG, SELFMAG) == 0 &&
+      fits(header->e_shoff, uint64_t{header->e_shnum} * sizeof(Elf64_Shdr))) {
+    const auto *sections = reinterpret_cast<const Elf64_Shdr *>(data + header->e_shoff);
+    for (unsigned i = 0; i < header->e_shnum; i++) {
+      const Elf64_Shdr &table = sections[i];
+      if (table.sh_type != SHT_SYMTAB || table.sh_link >= header->e_shnum || !fits(table.sh_offset, table.sh_size))
+        continue;
+      const Elf64_Shdr &strings = sections[table.sh_link];
+      if (!fits(strings.sh_offset, strings.sh_size)) continue;
+      const auto *symbols = reinterpret_cast<const Elf64_Sym *>(data + table.sh_offset);
+      for (size_t n = 0; n < table.sh_size / sizeof(Elf64_Sym); n++) {
+        const Elf64_Sym &symbol = symbols[n];
+        if (ELF64_ST_TYPE(symbol.st_info) != STT_TLS || symbol.st_size == 0 || symbol.st_name >= strings.sh_size)
+          continue;
+        const char *name = reinterpret_cast<const char *>(data + strings.sh_offset + symbol.st_name);
+        found.push_back({symbol.st_value, symbol.st_size, std::string(name, strnlen(name, strings.sh_size - symbol.st_name))});
+      }
+    }
+  }
+  munmap(mapped, size);
+  return found;
+}
+
+}  // namespace
+
+std::string shared_variable_at(const Kernel &kernel, uintptr_t address) {
+  Module *module = kernel.module;
+  if (!module || !module->tls_module || module->path.empty()) return "";
+  TlsIndex index{module->tls_module, 0};
+  uintptr_t block = reinterpret_cast<uintptr_t>(__tls_get_addr(&index));
+  static std::mutex mutex;
+  static auto *symbols = new std::map<const Module *, std::vector<TlsSymbol>>;  // never destroyed: used until exit
+  std::lock_guard<std::mutex> lock(mutex);
+  auto [entry, fresh] = symbols->try_emplace(module);
+  if (fresh) entry->second = tls_symbols(module->path);
+  for (const TlsSymbol &symbol : entry->second) {
+    if (address - block - symbol.offset >= symbol.size) continue;
+    int status = 0;
+    char *demangled = abi::__cxa_demangle(symbol.name.c_str(), nullptr, nullptr, &status);
+    std::string name = status == 0 && demangled ? demangled : symbol.name;
+    free(demangled);
+    if (size_t local = name.rfind(")::"); local != std::string::npos) name = name.substr(local + 3);  // a function's static
+    return name + "+" + std::to_string(address - block - symbol.offset);
+  }
+  return "";
 }
 
 Module *find_loaded_module(const void *handle) {
