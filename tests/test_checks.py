@@ -152,13 +152,13 @@ def races(build_program) -> Path:
     [
         (
             "read-after-write",
-            "thread (0,0,0) reads 4 bytes of __shared__ memory at {address} (tile+4, {read}) that thread (1,0,0) wrote "
-            "({write}) with no barrier between",
+            "thread (0,0,0) reads 4 bytes of __shared__ memory at {address} (tile+4, {read}) that thread (1,0,0) "
+            "wrote ({write}) with no barrier between",
         ),
         (
             "write-after-read",
-            "thread (1,0,0) writes 4 bytes of __shared__ memory at {address} (tile+4, {write}) that thread (0,0,0) read "
-            "({read}) with no barrier between",
+            "thread (1,0,0) writes 4 bytes of __shared__ memory at {address} (tile+4, {write}) that thread (0,0,0) "
+            "read ({read}) with no barrier between",
         ),
     ],
 )
@@ -244,3 +244,18 @@ def test_capture_records_each_report_the_program_goes_on_from_as_a_check_event(r
     first = check["backtrace"][0]
     assert first["function"] == "parity" and f"{first['file']}:{first['line']}".endswith(race_line("the odd threads"))
     assert events[-1]["event"] == "exit" and events[-1]["status"] == 0
+
+
+def test_a_write_past_a_shared_array_is_reported(program):
+    result = checked(program, "shared-past-end")
+    assert result.returncode == -signal.SIGSEGV, describe(result)
+    kernel, _, block, thread, what = report(result)
+    assert (kernel, block, thread) == ("rotate(float*, bool)", "0,0,0", "63,0,0")
+    assert re.fullmatch(
+        r"invalid write of 4 bytes at 0x[0-9a-f]+: 0 bytes past the end of __shared__ tile \(256 bytes\), at "
+        + re.escape(source_line("rotate: the store"))
+        + r" \(memcheck\)",
+        what,
+    ), what
+    clean = checked(program, "shared-in-bounds")
+    assert clean.returncode == 0 and clean.stderr == "", describe(clean)

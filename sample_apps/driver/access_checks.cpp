@@ -147,9 +147,9 @@ class CheckAccesses : public PassInfoMixin<CheckAccesses> {
     IRBuilder<> entry(&*function.getEntryBlock().getFirstInsertionPt());
     Value *flags = entry.CreateLoad(int8, checks, "gpusym.checks");
     auto on = [&](uint8_t bit) { return entry.CreateICmpNE(entry.CreateAnd(flags, bit), ConstantInt::get(int8, 0)); };
-    Value *memcheck = on(kMemcheck | kInitcheck), *racecheck = on(kRacecheck);
+    Value *memcheck = on(kMemcheck | kInitcheck), *shared_checked = on(kRacecheck | kMemcheck);
     Value *barriers_checked = on(kRacecheck | kSynccheck);
-    for (Access &access : accesses) insert_check(function, access, access.check == kCheck ? memcheck : racecheck);
+    for (Access &access : accesses) insert_check(function, access, access.check == kCheck ? memcheck : shared_checked);
     for (CallBase *barrier : barriers) insert_barrier_check(*barrier, barriers_checked);
     return true;
   }
@@ -173,6 +173,20 @@ class CheckAccesses : public PassInfoMixin<CheckAccesses> {
     call->setDebugLoc(barrier.getDebugLoc());
   }
 
+  // The __shared__ variable `pointer` points into, as its address in this
+  // lane's thread and its size, when it is one known variable; else null, 0
+  // (extern __shared__, or a pointer that may be into several).
+  static std::pair<Value *, uint64_t> shared_variable(Value *pointer, const DataLayout &layout) {
+    Value *object = const_cast<Value *>(getUnderlyingObject(pointer, 0));
+    Value *start = object;
+    if (auto *intrinsic = dyn_cast<IntrinsicInst>(object);
+        intrinsic && intrinsic->getIntrinsicID() == Intrinsic::threadlocal_address)
+      object = intrinsic->getArgOperand(0)->stripPointerCasts();
+    auto *global = dyn_cast<GlobalVariable>(object);
+    if (!global || !global->isThreadLocal() || global->isDeclaration()) return {nullptr, 0};
+    return {start, layout.getTypeAllocSize(global->getValueType()).getFixedValue()};
+  }
+
   // The source file (a string of the module's; null when unknown) and line of `inst`.
   std::pair<Constant *, unsigned> location(IRBuilder<> &builder, const Instruction &inst) {
     if (const DILocation *where = inst.getDebugLoc().get())
@@ -186,9 +200,11 @@ class CheckAccesses : public PassInfoMixin<CheckAccesses> {
     const DataLayout &layout = module.getDataLayout();
     auto *int32 = Type::getInt32Ty(context), *int64 = Type::getInt64Ty(context);
     auto *pointer_type = PointerType::getUnqual(context);
-    FunctionCallee check = module.getOrInsertFunction(
-        access.check,
-        FunctionType::get(Type::getVoidTy(context), {pointer_type, int64, int64, pointer_type, int32}, false));
+    bool shared = access.check == kCheckShared;  // with the variable's start and size, for memcheck
+    SmallVector<Type *, 7> parameters{pointer_type, int64, int64, pointer_type, int32};
+    if (shared) parameters.append({pointer_type, int64});
+    FunctionCallee check =
+        module.getOrInsertFunction(access.check, FunctionType::get(Type::getVoidTy(context), parameters, false));
     // It keeps every register (preserve_all): the code around it keeps its
     // values where they are, as if the check were not there.
     cast<Function>(check.getCallee())->setCallingConv(CallingConv::PreserveAll);
@@ -201,8 +217,13 @@ class CheckAccesses : public PassInfoMixin<CheckAccesses> {
                               : builder.CreateZExtOrTrunc(access.length, int64);
     uint64_t flags = (access.write ? kWrite : 0) | (access.align.value() << kAlignShift);
     auto [file, line] = location(builder, *access.inst);
-    CallInst *call =
-        builder.CreateCall(check, {access.pointer, size, ConstantInt::get(int64, flags), file, ConstantInt::get(int32, line)});
+    SmallVector<Value *, 7> arguments{access.pointer, size, ConstantInt::get(int64, flags), file,
+                                      ConstantInt::get(int32, line)};
+    if (shared) {
+      auto [start, bytes] = shared_variable(access.pointer, layout);
+      arguments.append({start ? start : ConstantPointerNull::get(pointer_type), ConstantInt::get(int64, bytes)});
+    }
+    CallInst *call = builder.CreateCall(check, arguments);
     call->setCallingConv(CallingConv::PreserveAll);
     call->setDebugLoc(access.inst->getDebugLoc());
   }

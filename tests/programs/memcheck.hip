@@ -12,6 +12,8 @@
 //   freed           the same allocation, freed
 //   unwritten       a read of an allocation nothing has written (no memset)
 //   written         its bytes written by a kernel first
+//   shared-past-end thread 63 writes tile[64] of a 64-int __shared__ tile
+//   shared-in-bounds thread 63 writes tile[0]
 #include <hip/hip_runtime.h>
 
 #include <cstdio>
@@ -25,6 +27,14 @@ __global__ void scale(float* data, float factor, int last) {
 __global__ void fill(float* data, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) data[i] = 1.0f;
+}
+
+__global__ void rotate(float* data, bool wrap) {
+  __shared__ int tile[64];
+  int t = threadIdx.x;
+  tile[wrap ? (t + 1) % 64 : t + 1] = t;  // rotate: the store
+  __syncthreads();
+  data[t] = tile[t];
 }
 
 __global__ void store_at(char* bytes, int offset) {
@@ -44,6 +54,8 @@ int main(int argc, char** argv) {
     scale<<<4, 256>>>(data, 2.0f, !strcmp(mode, "past-end") ? n : n - 1);
   } else if (!strcmp(mode, "misaligned") || !strcmp(mode, "aligned")) {
     store_at<<<1, 1>>>(reinterpret_cast<char*>(data), !strcmp(mode, "misaligned") ? 2 : 4);
+  } else if (!strcmp(mode, "shared-past-end") || !strcmp(mode, "shared-in-bounds")) {
+    rotate<<<1, 64>>>(data, !strcmp(mode, "shared-in-bounds"));
   } else if (unwritten) {
     if (!strcmp(mode, "written")) fill<<<4, 256>>>(data, n);
     scale<<<4, 256>>>(data, 2.0f, n - 1);

@@ -320,6 +320,26 @@ void gpusym::note_written(uintptr_t address, size_t size) {
   }
 }
 
+// memcheck: an access outside the __shared__ variable [start, start +
+// base_size) it is of, reported as an invalid access.
+[[noreturn]] static void end_of_shared(uintptr_t address, uint64_t size, bool write, uintptr_t start, uint64_t base_size,
+                                const char *file, uint32_t line) {
+  std::string variable = shared_variable_at(running_kernel(), start);
+  if (size_t plus = variable.rfind('+'); plus != std::string::npos) variable.resize(plus);
+  if (variable.empty()) variable = "a variable";
+  char described[512];
+  if (address >= start + base_size)
+    snprintf(described, sizeof described, "%" PRIu64 " bytes past the end of __shared__ %s (%" PRIu64 " bytes)",
+             static_cast<uint64_t>(address - start - base_size), variable.c_str(), base_size);
+  else if (address < start)
+    snprintf(described, sizeof described, "%" PRIu64 " bytes before __shared__ %s (%" PRIu64 " bytes)",
+             static_cast<uint64_t>(start - address), variable.c_str(), base_size);
+  else
+    snprintf(described, sizeof described, "%" PRIu64 " bytes into __shared__ %s (%" PRIu64 " bytes), past its end",
+             static_cast<uint64_t>(address - start), variable.c_str(), base_size);
+  end_lane_for_access(address, size, write, false, 0, file, line, described);
+}
+
 // Called after each report of a check that lets the program go on: gdb's
 // `set gpusym check` stops here.  Kept out of line.
 extern "C" __attribute__((noinline, used)) void gpusym_check_reported(void) { __asm__ volatile("" ::: "memory"); }
@@ -340,8 +360,15 @@ extern "C" __attribute__((preserve_all)) void __gpusym_check_barrier(const char 
   passed++;
 }
 
+// base, base_size: the __shared__ variable the access is of, when the
+// compiler knows it (memcheck's bounds), else null, 0.
 extern "C" __attribute__((preserve_all)) void __gpusym_check_shared(const void *pointer, uint64_t size, uint64_t flags,
-                                                                    const char *file, uint32_t line) {
+                                                                    const char *file, uint32_t line, const void *base,
+                                                                    uint64_t base_size) {
+  uintptr_t start = reinterpret_cast<uintptr_t>(base);
+  if ((__gpusym_checks & kCheckMemory) && base_size &&
+      (reinterpret_cast<uintptr_t>(pointer) - start > base_size || size > base_size - (reinterpret_cast<uintptr_t>(pointer) - start)))
+    end_of_shared(reinterpret_cast<uintptr_t>(pointer), size, flags & 1, start, base_size, file, line);
   const gpusym_lane *lane = __gpusym_lane;
   if (!(__gpusym_checks & kCheckRaces) || !lane) return;
   BlockRaces &races = races_of(lane);

@@ -210,7 +210,7 @@ void on_fault(int signal, siginfo_t *info, void *context) {
 }  // namespace
 
 [[noreturn]] void end_lane_for_access(uintptr_t address, size_t size, bool write, bool misaligned, size_t alignment,
-                                      const char *file, unsigned line_number) {
+                                      const char *file, unsigned line_number, const char *described) {
   int signal = misaligned ? SIGBUS : SIGSEGV;
   if (claim_report()) {
     gpusym_debug_fault &fault = fault_record;
@@ -225,7 +225,9 @@ void on_fault(int signal, siginfo_t *info, void *context) {
     used += snprintf(message + used, sizeof message - used, "%s %s of %zu %s at 0x%" PRIxPTR ": ",
                      misaligned ? "misaligned" : "invalid", write ? "write" : "read", size, size == 1 ? "byte" : "bytes",
                      address);
-    if (misaligned) {
+    if (described) {
+      used += snprintf(message + used, sizeof message - used, "%s", described);
+    } else if (misaligned) {
       used += snprintf(message + used, sizeof message - used, "not aligned to the %zu bytes the code assumes", alignment);
     } else if (lock_briefly(device_memory_mutex())) {
       describe_address(address, fault, message + used, sizeof message - used);

@@ -438,11 +438,12 @@ extern "C" __attribute__((visibility("hidden"))) void gpusym_watch_lane_entered(
 // that a fault in a kernel, even a lane's stack overflow, is reported.
 void prepare_fault_handling();
 // Reports an access of device code that a check found invalid (checks.cpp):
-// outside its allocation, or `misaligned` for the `alignment` the code
-// assumes, at the source line `file`:`line` (null, 0: unknown), and ends the
-// process as a memory fault does (SIGSEGV; SIGBUS when misaligned).
+// outside its allocation (or as `described`, when given), or `misaligned`
+// for the `alignment` the code assumes, at the source line `file`:`line`
+// (null, 0: unknown), and ends the process as a memory fault does
+// (SIGSEGV; SIGBUS when misaligned).
 [[noreturn]] void end_lane_for_access(uintptr_t address, size_t size, bool write, bool misaligned, size_t alignment,
-                                      const char *file, unsigned line);
+                                      const char *file, unsigned line, const char *described = nullptr);
 
 // ---- checks of device code (checks.cpp) ----
 // Which checks GPUSYM_CHECK turned on (bits of kCheck*); device code reads
