@@ -22,10 +22,14 @@ SOURCE = TEST_PROGRAMS / "memcheck.hip"
 MEMCHECK = {"GPUSYM_CHECK": "memcheck"}
 
 
+def line_of(source: Path, text: str) -> str:
+    """FILE:LINE of `text` in `source`, the file as the compiler was given it."""
+    (line,) = [n for n, content in enumerate(source.read_text().splitlines(), 1) if text in content]
+    return f"{source.relative_to(REPO)}:{line}"
+
+
 def source_line(text: str) -> str:
-    """FILE:LINE of `text`, the file as the compiler was given it."""
-    (line,) = [n for n, content in enumerate(SOURCE.read_text().splitlines(), 1) if text in content]
-    return f"{SOURCE.relative_to(REPO)}:{line}"
+    return line_of(SOURCE, text)
 
 
 @pytest.fixture(scope="module")
@@ -138,8 +142,7 @@ RACECHECK = {"GPUSYM_CHECK": "racecheck"}
 
 
 def race_line(text: str) -> str:
-    (line,) = [n for n, content in enumerate(RACES.read_text().splitlines(), 1) if text in content]
-    return f"{RACES.relative_to(REPO)}:{line}"
+    return line_of(RACES, text)
 
 
 @pytest.fixture(scope="module")
