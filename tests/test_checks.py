@@ -262,3 +262,15 @@ def test_a_write_past_a_shared_array_is_reported(program):
     ), what
     clean = checked(program, "shared-in-bounds")
     assert clean.returncode == 0 and clean.stderr == "", describe(clean)
+
+
+def test_a_sync_mask_naming_lanes_that_returned_is_reported(races):
+    result = run([races, "exited-lanes"], env={"GPUSYM_CHECK": "synccheck"})
+    assert result.returncode == 0 and result.stdout == "done\n", describe(result)
+    assert result.stderr == (
+        "gpusym: synccheck: kernel 'half_shuffle(int*, bool)' (dispatch 1) block (0,0,0): thread (0,0,0) calls "
+        "__shfl_sync with mask 0xffffffffffffffff naming lanes of its wavefront that have exited or are not in the "
+        "block (lanes 32-63)\n"
+    )
+    live = run([races, "live-lanes"], env={"GPUSYM_CHECK": "synccheck"})
+    assert live.returncode == 0 and live.stderr == "" and live.stdout == "done\n", describe(live)

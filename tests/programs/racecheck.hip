@@ -8,6 +8,8 @@
 //   atomics             every thread adds to one __shared__ counter
 //   divergent           even threads wait at one __syncthreads, odd ones at another
 //   converged           every thread waits at the same one
+//   exited-lanes        a __shfl_sync whose full mask names 32 lanes that have returned
+//   live-lanes          the same shuffle with the mask of the lanes still running
 #include <hip/hip_runtime.h>
 
 #include <cstdio>
@@ -50,6 +52,13 @@ __global__ void parity(int* out, bool divergent) {
   out[blockIdx.x * 64 + t] = tile[63 - t];
 }
 
+__global__ void half_shuffle(int* out, bool full_mask) {
+  int t = threadIdx.x;
+  if (t >= 32) return;
+  unsigned long long mask = full_mask ? ~0ull : 0xffffffffull;
+  out[t] = __shfl_sync(mask, t, (t + 1) % 32);  // half_shuffle: the shuffle
+}
+
 int main(int argc, char** argv) {
   const char* mode = argc > 1 ? argv[1] : "";
   int* out;
@@ -58,6 +67,8 @@ int main(int argc, char** argv) {
     read_after_write<<<2, 64>>>(out, !strcmp(mode, "barrier"));
   } else if (!strcmp(mode, "divergent") || !strcmp(mode, "converged")) {
     parity<<<2, 64>>>(out, !strcmp(mode, "divergent"));
+  } else if (!strcmp(mode, "exited-lanes") || !strcmp(mode, "live-lanes")) {
+    half_shuffle<<<1, 64>>>(out, !strcmp(mode, "exited-lanes"));
   } else if (!strcmp(mode, "write-after-read")) {
     write_after_read<<<2, 64>>>(out);
   } else {

@@ -344,6 +344,38 @@ void gpusym::note_written(uintptr_t address, size_t size) {
 // `set gpusym check` stops here.  Kept out of line.
 extern "C" __attribute__((noinline, used)) void gpusym_check_reported(void) { __asm__ volatile("" ::: "memory"); }
 
+// synccheck: a warp function's *_sync form whose mask names lanes of the
+// wavefront that have exited or are past the end of the block.
+extern "C" void __gpusym_check_mask(uint64_t mask, const char *function) {
+  const gpusym_lane *lane = __gpusym_lane;
+  if (!(__gpusym_checks & kCheckBarriers) || !lane) return;
+  // Called once the wavefront has met, as its lanes go on in order: those
+  // after this one have not gone on yet, so any of them that has exited did
+  // so before the meeting (the lowest lane's call sees every other).
+  uint32_t self = lane->flat_thread % running_kernel().wave_size;
+  uint64_t after = self == 63 ? 0 : ~uint64_t{0} << (self + 1);
+  uint64_t absent = absent_wave_lanes(lane) & mask & after;
+  if (!absent) return;
+  {
+    std::lock_guard<std::mutex> lock(reported_mutex);
+    auto key = std::make_tuple(std::string(function), 0u, running_kernel().display_name, uint32_t{2} << 30);
+    if (!reported.insert(key).second) return;
+  }
+  std::string lanes;  // as ranges: 32-63
+  for (unsigned i = 0; i < 64; i++) {
+    if (!(absent >> i & 1)) continue;
+    unsigned last = i;
+    while (last + 1 < 64 && (absent >> (last + 1) & 1)) last++;
+    lanes += (lanes.empty() ? "" : ", ") + std::to_string(i) + (last > i ? "-" + std::to_string(last) : "");
+    i = last;
+  }
+  const gpusym_dim3 &block = lane->block_idx;
+  report_found("synccheck: kernel '%s' (dispatch %" PRIu64 ") block (%u,%u,%u): thread %s calls %s with mask 0x%" PRIx64
+               " naming lanes of its wavefront that have exited or are not in the block (lanes %s)",
+               running_kernel().display_name.c_str(), lane->dispatch_id, block.x, block.y, block.z,
+               thread_of(lane, lane->flat_thread).c_str(), function, mask, lanes.c_str());
+}
+
 extern "C" __attribute__((preserve_all)) void __gpusym_check_barrier(const char *file, uint32_t line) {
   const gpusym_lane *lane = __gpusym_lane;
   if (!(__gpusym_checks & (kCheckRaces | kCheckBarriers)) || !lane) return;

@@ -150,6 +150,21 @@ Executor &this_executor() {
   return *gpusym_executor;
 }
 
+}  // namespace
+
+uint64_t absent_wave_lanes(const gpusym_lane *lane) {
+  Executor &executor = this_executor();
+  uint32_t wave = executor.wave, first = lane->flat_thread / wave * wave;
+  uint64_t absent = 0;
+  for (uint32_t i = 0; i < wave && i < 64; i++) {
+    const gpusym_lane *other = executor.lanes + first + i;
+    if (other >= executor.end || other->state == GPUSYM_LANE_EXITED) absent |= uint64_t{1} << i;
+  }
+  return absent;
+}
+
+namespace {
+
 // The stack of lane `index`: its top, staggered by the index.
 void *new_stack(size_t index) {
   size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));

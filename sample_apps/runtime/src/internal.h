@@ -437,6 +437,9 @@ extern "C" __attribute__((visibility("hidden"))) void gpusym_watch_lane_entered(
 // runtime's SIGSEGV/SIGBUS handler (once) and an alternate signal stack, so
 // that a fault in a kernel, even a lane's stack overflow, is reported.
 void prepare_fault_handling();
+// The lanes of `lane`'s wavefront (bit i: its ith) that have exited or are
+// past the end of its block, on the thread running it (executor.cpp).
+uint64_t absent_wave_lanes(const gpusym_lane *lane);
 // Reports an access of device code that a check found invalid (checks.cpp):
 // outside its allocation (or as `described`, when given), or `misaligned`
 // for the `alignment` the code assumes, at the source line `file`:`line`

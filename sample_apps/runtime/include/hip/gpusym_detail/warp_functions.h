@@ -132,46 +132,78 @@ static __device__ __GPUSYM_INLINE void __syncwarp(void) {
   __gpusym_wave_call(GPUSYM_WAVE_SYNC, 0, __GPUSYM_ALL_LANES, warpSize);
 }
 
+/* synccheck (GPUSYM_CHECK): a *_sync form's mask must name only lanes that
+ * take part: none that has exited or is past the end of the block, checked
+ * once the wavefront has met (the lanes that had not started then have). */
+#if defined(__AMDGCN__)
+template <typename Mask>
+static __device__ __GPUSYM_INLINE void __gpusym_check_sync_mask(Mask, const char *) {}
+#else
+extern "C" __device__ unsigned char __gpusym_checks;
+extern "C" __device__ void __gpusym_check_mask(unsigned long long mask, const char *function);
+template <typename Mask>
+static __device__ __GPUSYM_INLINE void __gpusym_check_sync_mask(Mask mask, const char *function) {
+  if (__builtin_expect(__gpusym_checks & 4, 0)) __gpusym_check_mask(static_cast<unsigned long long>(mask), function);
+}
+#endif
+
 /* The *_sync forms: `mask` names the lanes taking part; the lanes that
  * reach the call meet as above, and a vote counts only the lanes of `mask`. */
 template <typename Mask>
-static __device__ __GPUSYM_INLINE void __syncwarp(Mask) {
+static __device__ __GPUSYM_INLINE void __syncwarp(Mask mask) {
   __syncwarp();
+  __gpusym_check_sync_mask(mask, "__syncwarp");
 }
 template <typename Mask, typename T>
-static __device__ __GPUSYM_INLINE T __shfl_sync(Mask, T var, int src_lane, int width = warpSize) {
-  return __shfl(var, src_lane, width);
+static __device__ __GPUSYM_INLINE T __shfl_sync(Mask mask, T var, int src_lane, int width = warpSize) {
+  auto result = __shfl(var, src_lane, width);
+  __gpusym_check_sync_mask(mask, "__shfl_sync");
+  return result;
 }
 template <typename Mask, typename T>
-static __device__ __GPUSYM_INLINE T __shfl_up_sync(Mask, T var, unsigned int delta, int width = warpSize) {
-  return __shfl_up(var, delta, width);
+static __device__ __GPUSYM_INLINE T __shfl_up_sync(Mask mask, T var, unsigned int delta, int width = warpSize) {
+  auto result = __shfl_up(var, delta, width);
+  __gpusym_check_sync_mask(mask, "__shfl_up_sync");
+  return result;
 }
 template <typename Mask, typename T>
-static __device__ __GPUSYM_INLINE T __shfl_down_sync(Mask, T var, unsigned int delta, int width = warpSize) {
-  return __shfl_down(var, delta, width);
+static __device__ __GPUSYM_INLINE T __shfl_down_sync(Mask mask, T var, unsigned int delta, int width = warpSize) {
+  auto result = __shfl_down(var, delta, width);
+  __gpusym_check_sync_mask(mask, "__shfl_down_sync");
+  return result;
 }
 template <typename Mask, typename T>
-static __device__ __GPUSYM_INLINE T __shfl_xor_sync(Mask, T var, int lane_mask, int width = warpSize) {
-  return __shfl_xor(var, lane_mask, width);
+static __device__ __GPUSYM_INLINE T __shfl_xor_sync(Mask mask, T var, int lane_mask, int width = warpSize) {
+  auto result = __shfl_xor(var, lane_mask, width);
+  __gpusym_check_sync_mask(mask, "__shfl_xor_sync");
+  return result;
 }
 template <typename Mask>
 static __device__ __GPUSYM_INLINE unsigned long long __ballot_sync(Mask mask, int predicate) {
-  return __gpusym_wave_call(GPUSYM_WAVE_BALLOT, predicate != 0, static_cast<long long>(mask), warpSize);
+  auto result = __gpusym_wave_call(GPUSYM_WAVE_BALLOT, predicate != 0, static_cast<long long>(mask), warpSize);
+  __gpusym_check_sync_mask(mask, "__ballot_sync");
+  return result;
 }
 template <typename Mask>
 static __device__ __GPUSYM_INLINE int __any_sync(Mask mask, int predicate) {
-  return static_cast<int>(__gpusym_wave_call(GPUSYM_WAVE_ANY, predicate != 0, static_cast<long long>(mask), warpSize));
+  auto result = static_cast<int>(__gpusym_wave_call(GPUSYM_WAVE_ANY, predicate != 0, static_cast<long long>(mask), warpSize));
+  __gpusym_check_sync_mask(mask, "__any_sync");
+  return result;
 }
 template <typename Mask>
 static __device__ __GPUSYM_INLINE int __all_sync(Mask mask, int predicate) {
-  return static_cast<int>(__gpusym_wave_call(GPUSYM_WAVE_ALL, predicate != 0, static_cast<long long>(mask), warpSize));
+  auto result = static_cast<int>(__gpusym_wave_call(GPUSYM_WAVE_ALL, predicate != 0, static_cast<long long>(mask), warpSize));
+  __gpusym_check_sync_mask(mask, "__all_sync");
+  return result;
 }
 
 #define __GPUSYM_REDUCE(name, op, type)                                                            \
   template <typename Mask>                                                                         \
   static __device__ __GPUSYM_INLINE type name(Mask mask, type value) {                             \
-    return static_cast<type>(                                                                      \
+    type result = static_cast<type>(                                                               \
         __gpusym_wave_call(op, static_cast<unsigned int>(value), static_cast<long long>(mask), warpSize)); \
+    __gpusym_check_sync_mask(mask, #name);                                                         \
+    return result;                                                                                 \
   }
 __GPUSYM_REDUCE(__reduce_add_sync, GPUSYM_WAVE_ADD_I32, int)
 __GPUSYM_REDUCE(__reduce_add_sync, GPUSYM_WAVE_ADD_I32, unsigned int)
