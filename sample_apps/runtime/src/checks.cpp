@@ -221,7 +221,27 @@ void report_divergence(const gpusym_lane *lane, const Barrier &first, const char
 struct Written {
   size_t size;
   std::vector<uint64_t> bits;
+  size_t unwritten;  // bytes whose bit is clear: 0 once every byte is written
+
+  // Marks byte `i` written.
+  void write(uint64_t i) {
+    uint64_t &word = bits[i / 64];
+    uint64_t bit = uint64_t{1} << (i % 64);
+    if (!(word & bit)) {
+      word |= bit;
+      unwritten--;
+    }
+  }
 };
+
+// The allocations a thread's accesses found written in full, valid while
+// `releases` is device_memory_releases(): found again without a lock.
+struct WrittenRecently {
+  std::pair<uintptr_t, uintptr_t> allocations[8];
+  unsigned next;
+  uint64_t releases = UINT64_MAX;
+};
+thread_local WrittenRecently written_recently;
 
 std::mutex written_mutex;
 std::map<uintptr_t, Written> written;  // by base
@@ -256,17 +276,24 @@ void report_uninitialized(const gpusym_lane *lane, uintptr_t address, uint64_t s
 // initcheck's part of a device access: a write marks its bytes, a read of
 // bytes never written is reported.
 void check_initialized(uintptr_t address, uint64_t size, bool write, const char *file, uint32_t line) {
+  WrittenRecently &recent = written_recently;
+  uint64_t now = device_memory_releases();
+  if (now != recent.releases) recent = WrittenRecently{{}, 0, now};
+  for (const auto &[start, end] : recent.allocations)
+    if (address - start < end - start) return;
   std::unique_lock<std::mutex> lock(written_mutex);
   auto *found = written_at(address);
   if (!found) return;
   auto &[base, memory] = *found;
+  if (memory.unwritten == 0) {
+    recent.allocations[recent.next++ % std::size(recent.allocations)] = {base, base + memory.size};
+    return;
+  }
   uint64_t end = std::min<uint64_t>(address - base + size, memory.size);
   for (uint64_t i = address - base; i < end; i++) {
-    uint64_t &word = memory.bits[i / 64];
-    uint64_t bit = uint64_t{1} << (i % 64);
     if (write) {
-      word |= bit;
-    } else if (!(word & bit)) {
+      memory.write(i);
+    } else if (!(memory.bits[i / 64] >> (i % 64) & 1)) {
       uintptr_t start = base;
       size_t allocation_size = memory.size;
       lock.unlock();
@@ -296,7 +323,7 @@ __attribute__((destructor)) void report_uninitialized_count() {
 void gpusym::note_allocated(uintptr_t base, size_t size, bool managed) {
   if (!(__gpusym_checks & kCheckInit)) return;
   std::lock_guard<std::mutex> lock(written_mutex);
-  written[base] = Written{size, std::vector<uint64_t>((size + 63) / 64, managed ? ~uint64_t{0} : 0)};
+  written[base] = Written{size, std::vector<uint64_t>((size + 63) / 64, managed ? ~uint64_t{0} : 0), managed ? 0 : size};
 }
 
 void gpusym::note_released(uintptr_t base) {
@@ -316,7 +343,7 @@ void gpusym::note_written(uintptr_t address, size_t size) {
     if (base + memory.size <= address) continue;
     uint64_t from = address > base ? address - base : 0;
     uint64_t to = std::min<uint64_t>(address + size - base, memory.size);
-    for (uint64_t i = from; i < to; i++) memory.bits[i / 64] |= uint64_t{1} << (i % 64);
+    for (uint64_t i = from; i < to && memory.unwritten; i++) memory.write(i);
   }
 }
 
