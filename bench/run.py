@@ -4,7 +4,8 @@ the ratio), gpusym query on real GPU libraries against the LLVM tools,
 cuobjdump and the file's size (bench/query_speed.py), the gdb extension
 (bench/gdb_speed.py) and gpusym capture's cost per kernel launch
 (bench/capture_speed.py).  The runtime's kernels are measured again with
-memcheck and with racecheck on, against the unchecked run.
+each check on (memcheck, racecheck, synccheck, initcheck), against the
+unchecked run.
 
 ``bench/run.py runtime`` runs the runtime part alone."""
 
@@ -68,7 +69,7 @@ def runtime_speed() -> int:
         for figure, baseline, what in COMPARISONS
     ]
     print("\n".join(table_lines([("figure", "value", "baseline", "ratio", "what"), *rows], "lrrrl")))
-    for tool in ("memcheck", "racecheck"):
+    for tool in ("memcheck", "racecheck", "synccheck", "initcheck"):
         checked = _figures(program, {"GPUSYM_CHECK": tool})
         if checked is None:
             return 1

@@ -274,3 +274,19 @@ def test_a_sync_mask_naming_lanes_that_returned_is_reported(races):
     )
     live = run([races, "live-lanes"], env={"GPUSYM_CHECK": "synccheck"})
     assert live.returncode == 0 and live.stderr == "" and live.stdout == "done\n", describe(live)
+
+
+@pytest.mark.parametrize(
+    ("fixture", "check", "mode", "access"),
+    [
+        ("races", "synccheck", "divergent", "parity: the odd threads"),
+        ("program", "initcheck", "unwritten", "scale: the access"),
+    ],
+)
+def test_gdb_stops_at_the_lane_of_each_report_it_goes_on_from(request, fixture, check, mode, access):
+    built = request.getfixturevalue(fixture)
+    source = RACES if fixture == "races" else SOURCE
+    out = gdb(built, f"set gpusym check {check}", f"run {mode}", "continue")
+    assert f"gpusym: {check}: kernel" in out and "[gpusym: the check's report is above" in out, out
+    assert line_of(source, access) in out.split("[gpusym: the check's report is above", 1)[1], out
+    assert "exited normally" in out, out
