@@ -115,9 +115,10 @@ _reports: dict[Path, dict] = {}
 
 
 def gpusym_report(library: Path) -> dict:
-    """``gpusym query --json LIB``'s one binary, read once per library."""
+    """``gpusym query --json --ptx LIB``'s one binary (every code object
+    read), read once per library."""
     if library not in _reports:
-        result = run_gpusym("query", "--json", library)
+        result = run_gpusym("query", "--json", "--ptx", library)
         assert result.returncode == 0, describe(result)
         report = json.loads(result.stdout)
         assert report["errors"] == [], report["errors"]
@@ -429,7 +430,7 @@ def check_table_rows(library: Path, report: dict) -> None:
     """``--table``'s row of each kernel, in the report's order, names the
     targets the kernel has code for and, as missing, its missing_targets,
     never one of the former."""
-    result = run_gpusym("query", "--table", library)
+    result = run_gpusym("query", "--table", "--ptx", library)
     assert result.returncode == 0, describe(result)
     rows = [match[1] for line in result.stdout.splitlines() if (match := _ROW.match(line))]
     assert len(rows) == len(report["kernels"])
@@ -500,7 +501,7 @@ def test_cuda_entry_compressed_in_an_unknown_format_is_listed_not_an_error(cuda_
     (flags,) = struct.unpack_from("<Q", data, entry.header + _FLAGS_AT)
     struct.pack_into("<Q", data, entry.header + _FLAGS_AT, (flags & ~0xA000) | 0x1000)
     patched.write_bytes(data)
-    result = run_gpusym("query", "--json", patched)
+    result = run_gpusym("query", "--json", "--ptx", patched)
     assert result.returncode == 0, describe(result)
     report = json.loads(result.stdout)
     assert report["errors"] == []
