@@ -16,6 +16,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from clang_cuda import CLANG_CUDA, HEADERLESS
 from conftest import TEST_PROGRAMS, describe, run
 from gdb_batch import gdb
 
@@ -146,19 +147,7 @@ def clang_cuda(tmp_path_factory) -> Path:
     if shutil.which("nvcc") is None:
         pytest.skip("no CUDA toolkit for ptxas and cudart")
     root = tmp_path_factory.mktemp("gdb_clang_cuda")
-    clang = [
-        "clang++-19",
-        "-x",
-        "cuda",
-        "-nocudainc",
-        "-nocudalib",
-        "--cuda-gpu-arch=sm_90",
-        "-Wno-unknown-cuda-version",
-        "-include",
-        str(TEST_PROGRAMS / "mangling" / "cuda_shim.h"),
-        "-include",
-        "__clang_cuda_builtin_vars.h",
-    ]
+    clang = [*CLANG_CUDA, *HEADERLESS]
     cubin, fatbin, host, program = root / "handles.cubin", root / "handles.fatbin", root / "handles.o", root / "handles"
     result = run([*clang, "--cuda-device-only", "-c", SOURCE, "-o", cubin])
     assert result.returncode == 0, describe(result)

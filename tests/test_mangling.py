@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import clang_cuda
 import elf_oracles as elf
 import pytest
 from conftest import REPO, TEST_PROGRAMS
@@ -35,16 +36,7 @@ NM = "llvm-nm-19"
 LLVM_DIS = "llvm-dis-19"
 AMDGPU_TARGET = "hipv4-amdgcn-amd-amdhsa--gfx90a"
 AMDGPU_RDC_TARGET = "hip-amdgcn-amd-amdhsa--gfx90a"
-CLANG_CUDA = [
-    CLANG,
-    "-std=c++17",
-    "-x",
-    "cuda",
-    "-nocudainc",
-    "-nocudalib",
-    "--cuda-gpu-arch=sm_90",
-    "-Wno-unknown-cuda-version",
-]
+CLANG_CUDA = [*clang_cuda.CLANG_CUDA, "-std=c++17"]
 NVCC = ["nvcc", "-std=c++17", "-arch=sm_90", "--extended-lambda"]
 #: A cubin's kernels: FUNC symbols marked as entry points (st_other 0x10).
 _CUBIN_ENTRY = re.compile(r"\sFUNC\s.*\[<other: 0x10>\]\s+\d+\s+(\S+)\s*$")

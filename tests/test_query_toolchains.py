@@ -10,6 +10,7 @@ import json
 import shutil
 
 import pytest
+from clang_cuda import CLANG_CUDA, HEADERLESS
 from conftest import TEST_PROGRAMS, describe, run, run_gpusym
 from container_builds import (
     ARCHS,
@@ -102,20 +103,7 @@ def test_clang_cuda_stub_is_the_handle(tmp_path):
     if shutil.which("nvcc") is None:
         pytest.skip("no CUDA toolkit for ptxas")
     source = TEST_PROGRAMS / "containers" / "kernels.cu"
-    clang_cuda = [
-        "clang++-19",
-        "-x",
-        "cuda",
-        "-nocudainc",
-        "-nocudalib",
-        "--cuda-gpu-arch=sm_90",
-        "-Wno-unknown-cuda-version",
-        "-include",
-        str(TEST_PROGRAMS / "mangling" / "cuda_shim.h"),
-        "-include",
-        "__clang_cuda_builtin_vars.h",
-        "-D__shared__=__attribute__((shared))",
-    ]
+    clang_cuda = [*CLANG_CUDA, *HEADERLESS, "-D__shared__=__attribute__((shared))"]
     cubin, fatbin, host = tmp_path / "kernels.cubin", tmp_path / "kernels.fatbin", tmp_path / "kernels.o"
     result = run([*clang_cuda, "--cuda-device-only", "-c", source, "-o", cubin])
     assert result.returncode == 0, describe(result)
