@@ -25,14 +25,17 @@ CHOICES = [
     "memcheck,racecheck,synccheck",
     "memcheck,racecheck,synccheck,initcheck",
 ]
-#: The runtime's function called after each report the program goes on from.
+#: The runtime's function called after each report the program goes on
+#: from, and the text of that report (sample_apps/runtime/src/checks.cpp).
 REPORTED = "gpusym_check_reported"
+REPORT = "gpusym_check_report"
 #: The runtime's checks, whose caller is the lane's access.
 _CHECKS = ("__gpusym_check_shared", "__gpusym_check_access", "__gpusym_check_barrier")
 
 
-def _access_frame() -> gdb.Frame | None:
-    """The frame of device code whose access the runtime's check reported."""
+def access_frame() -> gdb.Frame | None:
+    """The frame of device code whose access (or barrier) a check of the
+    runtime reported, at the stop its report ends in; None elsewhere."""
     frame = gdb.newest_frame()
     while frame is not None and frame.name() not in _CHECKS:
         frame = frame.older()
@@ -57,7 +60,7 @@ class ReportBreakpoint(gdb.Breakpoint):
             return
         self.stopped = False
         print("[gpusym: the check's report is above; continue goes on to the next]")
-        frame = _access_frame()
+        frame = access_frame()
         if frame is not None:
             frame.select()
             gdb.execute("frame")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import gdb
 
 from gdbext import runtime_state
+from gdbext.checks import access_frame
 from sample_apps.debug_interface import Access, AllocationState, FaultKind, FreedBy, Version
 from sample_apps.fault_description import (
     MEMORY_SIGNALS,
@@ -148,19 +149,6 @@ def _checked_access(signal: str) -> Fault | None:
     )
 
 
-def checking_frame() -> gdb.Frame | None:
-    """The frame of device code whose access a check found invalid: the
-    caller of the runtime's check, at the stop its report ends in."""
-    frame = gdb.newest_frame()
-    while frame is not None and frame.name() != CHECK_FUNCTION:
-        frame = frame.older()
-    return frame.older() if frame is not None else None
-
-
-#: The runtime's check of an access of device code (sample_apps/runtime/src/checks.cpp).
-CHECK_FUNCTION = "__gpusym_check_access"
-
-
 def lane_fault(signal: str) -> Fault | None:
     """Why the selected thread's lane stopped with `signal`, or None (not in
     a lane, another signal, or nothing the runtime can say)."""
@@ -188,7 +176,7 @@ def announce(event) -> None:
         return
     print(f"[gpusym: {fault.description}]")
     try:
-        frame = checking_frame() if event.stop_signal in MEMORY_SIGNALS else None
+        frame = access_frame() if event.stop_signal in MEMORY_SIGNALS else None
         if frame is not None:  # the lane's access, selected and printed as a stop's
             frame.select()
             gdb.execute("frame")

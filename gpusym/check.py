@@ -71,6 +71,9 @@ def run(args: argparse.Namespace) -> int:
     except PermissionError:
         print(f"gpusym check: {program[0]}: not executable", file=sys.stderr)
         return EXIT_NOT_EXECUTABLE
+    except OSError as error:  # not a program this system runs (ENOEXEC), and the like
+        print(f"gpusym check: {program[0]}: cannot run: {error.strerror}", file=sys.stderr)
+        return EXIT_NOT_EXECUTABLE
     reports = _pass_on(child, args.tool)
     status = child.wait()
     if status in (-signal.SIGSEGV, -signal.SIGBUS) and reports:

@@ -113,6 +113,11 @@ def test_gpusym_check_runs_the_program_and_says_what_it_found(program):
     assert clean.stderr == f"gpusym check: memcheck: {program}: nothing to report\n"
     missing = run([GPUSYM, "check", "--", str(program) + "-missing"])
     assert missing.returncode == 127 and missing.stderr == f"gpusym check: {program}-missing: no such program\n"
+    not_a_program = run([GPUSYM, "check", "--", SOURCE])
+    assert not_a_program.returncode == 126 and not_a_program.stderr.startswith(f"gpusym check: {SOURCE}: "), describe(
+        not_a_program
+    )
+    assert "Traceback" not in not_a_program.stderr
 
 
 def test_gdb_stops_at_the_lane_s_access_with_the_report(program):
@@ -130,6 +135,7 @@ def test_capture_records_the_report_as_the_crash_s_fault(program):
     assert fault["access"] == "read" and fault["allocation"]["size"] == 4000
     assert fault["description"].endswith(f"at {source_line('scale: the access')} (memcheck)")
     assert crash["lane"]["block"] == [3, 0, 0] and crash["lane"]["thread_index"] == [232, 0, 0]
+    assert crash["backtrace"][0]["function"] == "scale", crash["backtrace"][:3]  # from the lane's access
 
 
 def capture_checked(program: Path) -> tuple[subprocess.CompletedProcess, list[dict]]:

@@ -40,9 +40,10 @@ from capture.events import (
     StopEvent,
     ThreadStack,
 )
-from gdbext import extension, faults, runtime_state
+from gdbext import checks, extension, faults, runtime_state
 from gdbext.capture import pending_output
 from gdbext.capture.static_launches import StaticLaunches
+from gdbext.checks import access_frame
 
 #: Signals that end a program unless it handles them: each is a crash event.
 CRASH_SIGNALS = ("SIGSEGV", "SIGBUS", "SIGFPE", "SIGILL", "SIGABRT", "SIGSYS")
@@ -97,7 +98,7 @@ class Session:
         if "GPUSYM_CHECK" in self.settings["environment"] or "GPUSYM_CHECK" in os.environ:
             # The reports of checks the program goes on from, each an event.
             gdb.execute("set breakpoint pending on", to_string=True)
-            self.check_breakpoint = gdb.Breakpoint(f"-qualified -function {CHECK_REPORTED}", internal=True)
+            self.check_breakpoint = gdb.Breakpoint(f"-qualified -function {checks.REPORTED}", internal=True)
             self.check_breakpoint.silent = True
         if self.settings.get("launches"):
             self.static = StaticLaunches(self.settings["launches"])
@@ -203,16 +204,16 @@ class Session:
                 name,
                 address,
                 thread,
-                backtrace(),
+                backtrace(skip=_check_frames()),  # a check's report: from the lane's access
                 lane,
                 fault.json() if fault is not None else None,
             )
         )
 
     def record_check(self) -> None:
-        report = gdb.parse_and_eval(CHECK_REPORT).string()
+        report = gdb.parse_and_eval(checks.REPORT).string()
         check = report.split(":", 1)[0]
-        stack = ThreadStack(_thread(), _lane(), backtrace(skip=_runtime_reporter_frames(CHECK_FRAMES)))
+        stack = ThreadStack(_thread(), _lane(), backtrace(skip=_check_frames()))
         self.emit(CheckEvent(time.monotonic_ns(), check, report, stack))
 
     def record_kernel_stop(self) -> None:
@@ -267,21 +268,19 @@ def _in_interposer(decorator) -> bool:
     return frame is not None and INTERPOSER in (gdb.solib_name(frame.pc()) or "")
 
 
-def _runtime_reporter_frames(prefixes: tuple[str, ...] = ("gpusym::",)) -> int:
-    """How many of the newest frames are the runtime's reporting (functions
-    whose names start with one of `prefixes`)."""
+def _runtime_reporter_frames() -> int:
+    """How many of the newest frames are the runtime's error reporting."""
     count, frame = 0, gdb.newest_frame()
-    while frame is not None and (frame.name() or "").startswith(prefixes):
+    while frame is not None and (frame.name() or "").startswith("gpusym::"):
         count, frame = count + 1, frame.older()
     return count
 
 
-#: The runtime's function called after each check's report the program goes
-#: on from, the report's text, and the frames of the checks that report
-#: (sample_apps/runtime/src/checks.cpp).
-CHECK_REPORTED = "gpusym_check_reported"
-CHECK_REPORT = "gpusym_check_report"
-CHECK_FRAMES = (CHECK_REPORTED, "__gpusym_check_", "{anonymous}::", "(anonymous namespace)::", "report_")
+def _check_frames() -> int:
+    """How many of the newest frames are the runtime's check and its
+    report, above the lane's access (none outside a check's stop)."""
+    frame = access_frame()
+    return frame.level() if frame is not None else 0
 
 
 def _frame_json(decorator) -> Frame:
