@@ -114,7 +114,8 @@ def _device_code(data: bytes) -> None:
     contents = device_code.read(data, image_format)
     named = len(contents.kernels) + len(contents.functions) + len(contents.variables)
     assert named + len(contents.exported_functions) <= len(data)
-    contents.kernel_args()
+    if contents.args_source is not None:
+        device_code.read_args(contents.args_source)
 
 
 def _names(data: bytes) -> None:

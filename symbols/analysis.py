@@ -16,7 +16,7 @@ from typing import Callable, Iterable, Iterator, NamedTuple
 
 from symbols import containers, device_code, registration, roles
 from symbols import demangle as demangling
-from symbols.device_code import Summary
+from symbols.device_code import DeviceContents
 from symbols.elf import ET_DYN, ET_EXEC, ET_REL, ElfFile, Symbol
 from symbols.errors import FormatError
 from symbols.mangling import STUB_PREFIX, parse_stub, undecorated_kernel
@@ -32,7 +32,7 @@ from symbols.model import (
     KernelArg,
     Role,
 )
-from symbols.workers import Workers, map_file, release
+from symbols.workers import Workers, demangled, map_file, release
 
 #: Beyond this many targets (real binaries have a few dozen at most), each
 #: kernel's missing_targets would make the report grow as the number of
@@ -43,9 +43,8 @@ _ELF_FORMATS = {ET_EXEC: "elf-executable", ET_DYN: "elf-shared-object", ET_REL: 
 _HOST_TYPES = ("FUNC", "OBJECT", "GNU_IFUNC", "TLS", "COMMON")
 
 
-#: A demangler: the demangled form of a name, or None.  One that worker
-#: processes use must be a module's function (it is sent by name); one with
-#: a ``many`` attribute (`symbols.cxxfilt.demangle`) reads all names at once.
+#: A demangler: the demangled form of a name, or None.  One with a ``many``
+#: attribute (`symbols.cxxfilt.demangle`) reads all names at once.
 Demangler = Callable[[str], "str | None"]
 
 
@@ -134,7 +133,7 @@ class _Device(NamedTuple):
     describing it gives them."""
 
     code_objects: list[CodeObject]
-    summaries: list[Summary | None]
+    summaries: list[DeviceContents | None]
     args: dict[str, list[KernelArg]]
 
 
@@ -158,7 +157,7 @@ def _read_device(reads: Iterable[list[containers.Read]], report: BinaryReport, w
             device.summaries.append(None)
             continue
         source = summary.args_source
-        summary = Summary(*([(names.setdefault(n, n), v, s) for n, v, s in places] for places in summary[:4]), None)
+        summary = DeviceContents(*([(names.setdefault(n, n), v, s) for n, v, s in places] for places in summary[:4]))
         device.summaries.append(summary)
         if with_args and source is not None and any(n not in device.args for n, _, _ in summary.kernels):
             for name, args in device_code.read_args(source).items():
@@ -183,12 +182,12 @@ def analyze(
     `host_roles`: which host symbols the report lists (default: every role
     with a GPU meaning).  `with_args`: read kernel arguments (most of the
     time on large binaries; a debugger resolving names does without).
-    `jobs`: how many processes may read a large file's code objects.
+    `jobs`: how many threads may read the file's code objects.
     `demangle`: how names are demangled (default: as gdb prints them).
     `with_ptx`: read PTX code objects (the largest and slowest to read; a
     cubin beside one names the same kernels), else list them with a note.
     Raises FormatError or OSError for unreadable input."""
-    with Workers(path, jobs) as workers:
+    with Workers(jobs) as workers:
         return _analyze(map_file(path), str(path), host_roles, with_args, workers, demangle, with_ptx)
 
 
@@ -201,7 +200,7 @@ def analyze_data(
 ) -> Analysis:
     """`analyze` of a file's bytes, already read (`path` names it in the
     report).  Raises FormatError for bad input."""
-    return _analyze(memoryview(data), path, host_roles, with_args, Workers(None), demangle, True)
+    return _analyze(memoryview(data), path, host_roles, with_args, Workers(), demangle, True)
 
 
 def _reads(
@@ -235,7 +234,7 @@ def _analyze(
         report = BinaryReport(path, "container")
     device = _read_device(_reads(data, jobs, workers, with_ptx), report, with_args)
     report.code_objects = device.code_objects
-    addresses = _correlate(report, elf, device, host_roles, workers, demangle)
+    addresses = _correlate(report, elf, device, host_roles, demangle)
     return Analysis(report, addresses)
 
 
@@ -307,7 +306,6 @@ def _correlate(
     elf: ElfFile | None,
     device: _Device,
     host_roles: set[Role] | None,
-    workers: Workers,
     demangle: Demangler,
 ) -> AddressIndex:
     """Fills `report` from the device code read and the host's symbols;
@@ -333,11 +331,11 @@ def _correlate(
     report.device_functions = sorted(entities.functions.values(), key=lambda f: f.name)
     report.device_variables = sorted(entities.variables.values(), key=lambda v: v.name)
     named = [*report.kernels, *report.device_functions, *report.device_variables]
-    demangled = workers.demangle([*(e.name for e in named), *(symbol.name for symbol, _, _ in listed)], demangle)
+    names = demangled([*(e.name for e in named), *(symbol.name for symbol, _, _ in listed)], demangle)
     for entity in named:
-        entity.demangled = demangled[entity.name] or entity.name
+        entity.demangled = names[entity.name] or entity.name
     report.host_symbols = [
-        HostSymbol(symbol.name, demangled[symbol.name] or symbol.name, symbol.value, symbol.size, role, kernel)
+        HostSymbol(symbol.name, names[symbol.name] or symbol.name, symbol.value, symbol.size, role, kernel)
         for symbol, role, kernel in listed
     ]
 

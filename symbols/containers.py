@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from symbols import amdgpu_metadata, compressed_bundle, device_code, nv_fatbin, offload_binary, offload_bundle
-from symbols.device_code import SIM_KERNEL_TABLE, Summary
+from symbols.device_code import SIM_KERNEL_TABLE, DeviceContents
 from symbols.elf import EM_AMDGPU, EM_CUDA, EM_X86_64, SHT_NOBITS, ElfFile, Section, check_disjoint
 from symbols.elf import MAGIC as ELF_MAGIC
 from symbols.errors import FormatError
@@ -59,7 +59,7 @@ class Read(NamedTuple):
     it is compressed in a format nobody reads).  Its index is unset."""
 
     code_object: CodeObject
-    summary: Summary | None
+    summary: DeviceContents | None
     error: str | None
 
 
@@ -165,7 +165,7 @@ def read(data: memoryview, job: Job) -> list[Read]:
 
 def _summarized(code_object: CodeObject, image: bytes | memoryview) -> Read:
     try:
-        return Read(code_object, device_code.summarize(device_code.read(image, code_object.format)), None)
+        return Read(code_object, device_code.read(image, code_object.format), None)
     except FormatError as error:
         return Read(code_object, None, str(error))
 

@@ -16,11 +16,21 @@ variables, and kernel arguments where the code object describes them.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Callable, NamedTuple
 
 from symbols import amdgpu_metadata, nv_info
-from symbols.elf import EM_AMDGPU, EM_CUDA, EM_X86_64, ElfFile, Symbol
+from symbols.elf import (
+    EM_AMDGPU,
+    EM_CUDA,
+    EM_X86_64,
+    STB_GLOBAL,
+    STB_WEAK,
+    STT_FUNC,
+    STT_OBJECT,
+    ElfFile,
+    Section,
+    SymbolRow,
+)
 from symbols.errors import FormatError
 from symbols.model import KernelArg
 
@@ -44,10 +54,9 @@ _PTX_FUNC = re.compile(rb"[ \t]*(?:\.(?:visible|weak)[ \t]+)*\.func[ \t]+(?:\([^
 _PTX_VARIABLE = re.compile(
     rb"[ \t]*(?:\.(?:visible|weak)[ \t]+)*\.(?:global|const)[ \t]+(?:\.align[ \t]+\d+[ \t]+)?\.\w+[ \t]+([\w$]+)"
 )
+_PTX_PATTERNS = (_PTX_ENTRY, _PTX_FUNC, _PTX_VARIABLE)  # kernels, functions, variables
 
-
-#: (name, address, size) of a device symbol: code objects summed up this way
-#: travel between processes cheaply.
+#: (name, address, size) of a device symbol.
 Place = tuple[str, int, int]
 
 
@@ -61,66 +70,51 @@ class ArgsSource(NamedTuple):
     parts: list
 
 
-@dataclass
-class DeviceContents:
-    """Device symbols of one code object, by role."""
-
-    kernels: list[Symbol] = field(default_factory=list)
-    functions: list[Symbol] = field(default_factory=list)
-    variables: list[Symbol] = field(default_factory=list)
-    exported_functions: list[Symbol] = field(default_factory=list)  # simulated device: roles decided later
-    # Read on first use: the same kernels' metadata is in every code object
-    # of a bundle, and usually one is enough.
-    args_source: ArgsSource | None = None
-    _args: dict[str, list[KernelArg]] | None = None
-
-    def kernel_args(self) -> dict[str, list[KernelArg]]:
-        if self._args is None:
-            self._args = read_args(self.args_source) if self.args_source else {}
-        return self._args
-
-
-class Summary(NamedTuple):
-    """What analysing a binary needs of one code object's `DeviceContents`."""
+class DeviceContents(NamedTuple):
+    """Device symbols of one code object, by role, as (name, address, size)
+    places, and where its kernels' arguments are described: what analysing
+    a binary needs of it, cheap to hold and pass between threads."""
 
     kernels: list[Place]
     functions: list[Place]
     variables: list[Place]
-    exported_functions: list[Place]
-    args_source: ArgsSource | None
+    exported_functions: list[Place]  # simulated device: roles decided later
+    # Read on demand (`read_args`): the same kernels' metadata is in every
+    # code object of a bundle, and usually one is enough.
+    args_source: ArgsSource | None = None
 
 
-def summarize(contents: DeviceContents) -> Summary:
-    def places(symbols: list[Symbol]) -> list[Place]:
-        return [(s.name, s.value, s.size) for s in symbols]
-
-    return Summary(
-        places(contents.kernels),
-        places(contents.functions),
-        places(contents.variables),
-        places(contents.exported_functions),
-        contents.args_source,
-    )
+def _defined(rows: list[SymbolRow], kind: int) -> list[Place]:
+    """The places of the defined, named symbols of STT type `kind`."""
+    return [(name, value, size) for name, value, size, info, _, shndx in rows if info & 0xF == kind and shndx and name]
 
 
-def _defined(symbols: list[Symbol], kind: str) -> list[Symbol]:
-    return [s for s in symbols if s.defined and s.type == kind and s.name]
+def _unique(places: list[Place]) -> list[Place]:
+    """One place per name (symtab can hold aliases of one definition)."""
+    return list({place[0]: place for place in places}.values())
+
+
+def _rows(elf: ElfFile, *sections: Section | None) -> list[SymbolRow]:
+    """The symbols of the first of `sections` that has any."""
+    for section in sections:
+        if section is not None and (rows := list(elf.symbol_rows(section))):
+            return rows
+    return []
 
 
 def _amdgpu(elf: ElfFile) -> DeviceContents:
-    symbols = elf.symtab or elf.dynsym
-    descriptors = {s.name[:-3] for s in symbols if s.name.endswith(".kd")}
-    contents = DeviceContents()
-    for symbol in _defined(symbols, "FUNC"):
-        (contents.kernels if symbol.name in descriptors else contents.functions).append(symbol)
-    contents.variables = [
-        s for s in _defined(symbols, "OBJECT") if not s.name.endswith(".kd") and not _AMDGPU_INTERNAL.match(s.name)
+    rows = _rows(elf, elf.symtab_section, elf.dynsym_section)
+    descriptors = {row[0][:-3] for row in rows if row[0].endswith(".kd")}
+    kernels, functions = [], []
+    for place in _defined(rows, STT_FUNC):
+        (kernels if place[0] in descriptors else functions).append(place)
+    variables = [
+        place
+        for place in _defined(rows, STT_OBJECT)
+        if not place[0].endswith(".kd") and not _AMDGPU_INTERNAL.match(place[0])
     ]
-    contents.kernels = _unique(contents.kernels)
-    contents.functions = _unique(contents.functions)
-    contents.variables = _unique(contents.variables)
-    contents.args_source = _deferring_errors(lambda: _amdgpu_notes(elf))
-    return contents
+    notes = _deferring_errors(lambda: _amdgpu_notes(elf))
+    return DeviceContents(_unique(kernels), _unique(functions), _unique(variables), [], notes)
 
 
 def _deferring_errors(find: Callable[[], ArgsSource]) -> ArgsSource:
@@ -159,18 +153,19 @@ def _amdgpu_args(descriptors: list[bytes]) -> dict[str, list[KernelArg]]:
 
 
 def _cubin(elf: ElfFile) -> DeviceContents:
-    symbols = elf.symtab
-    contents = DeviceContents()
-    for symbol in _defined(symbols, "FUNC"):
-        (contents.kernels if symbol.other & STO_CUDA_ENTRY else contents.functions).append(symbol)
-    contents.variables = [s for s in _defined(symbols, "OBJECT") if not s.name.startswith(("$", "."))]
-    contents.args_source = _deferring_errors(lambda: _nv_info_sections(elf, contents.kernels))
-    return contents
+    rows = _rows(elf, elf.symtab_section)
+    kernels, functions = [], []
+    for name, value, size, info, other, shndx in rows:
+        if info & 0xF == STT_FUNC and shndx and name:
+            (kernels if other & STO_CUDA_ENTRY else functions).append((name, value, size))
+    variables = [place for place in _defined(rows, STT_OBJECT) if not place[0].startswith(("$", "."))]
+    args = _deferring_errors(lambda: _nv_info_sections(elf, kernels))
+    return DeviceContents(kernels, functions, variables, [], args)
 
 
-def _nv_info_sections(elf: ElfFile, kernel_symbols: list[Symbol]) -> ArgsSource:
+def _nv_info_sections(elf: ElfFile, kernel_places: list[Place]) -> ArgsSource:
     """(kernel, name, bytes) of the ``.nv.info.<kernel>`` section of each kernel."""
-    kernels = {symbol.name: symbol.name for symbol in kernel_symbols}
+    kernels = {place[0]: place[0] for place in kernel_places}
     prefix = nv_info.SECTION_PREFIX
     sections = [s for s in elf.sections if s.name.startswith(prefix) and s.name[len(prefix) :] in kernels]
     # The kernel's own name object: a summary sent between processes holds each name once.
@@ -191,45 +186,30 @@ def _cubin_args(sections: list[tuple[str, str, bytes]]) -> dict[str, list[Kernel
 
 
 def _sim(elf: ElfFile) -> DeviceContents:
-    symbols = elf.dynsym or elf.symtab
-    exported = [s for s in symbols if s.bind in ("GLOBAL", "WEAK") and not _SIM_INTERNAL.match(s.name)]
-    contents = DeviceContents()
-    functions = _unique(_defined(exported, "FUNC"))
-    table = next((s for s in symbols if s.name == SIM_KERNEL_TABLE and s.defined), None)
-    if table is None:
-        contents.exported_functions = functions
-    else:
-        kernels = set(elf.cstring_at(table.value, max(table.size, 1)).split("\n"))
-        for symbol in functions:
-            (contents.kernels if symbol.name in kernels else contents.functions).append(symbol)
+    rows = _rows(elf, elf.dynsym_section, elf.symtab_section)
+    exported = [row for row in rows if row[3] >> 4 in (STB_GLOBAL, STB_WEAK) and not _SIM_INTERNAL.match(row[0])]
+    functions = _unique(_defined(exported, STT_FUNC))
+    table = next((row for row in rows if row[0] == SIM_KERNEL_TABLE and row[5]), None)
     # Thread-local symbols are block-shared memory (extern __shared__), not variables.
-    contents.variables = _unique(_defined(exported, "OBJECT"))
-    return contents
+    variables = _unique(_defined(exported, STT_OBJECT))
+    if table is None:
+        return DeviceContents([], [], variables, functions)
+    listed = set(elf.cstring_at(table[1], max(table[2], 1)).split("\n"))
+    kernels = [place for place in functions if place[0] in listed]
+    return DeviceContents(kernels, [place for place in functions if place[0] not in listed], variables, [])
 
 
 def _ptx(text: bytes | memoryview) -> DeviceContents:
     """Kernels, functions and variables declared in PTX (identifiers are
     ASCII, so the text is read as bytes)."""
-    found: dict[re.Pattern, dict[str, None]] = {pattern: {} for pattern in (_PTX_ENTRY, _PTX_FUNC, _PTX_VARIABLE)}
+    found: dict[re.Pattern, dict[str, None]] = {pattern: {} for pattern in _PTX_PATTERNS}
     starts = [0, *(match.start() + 1 for match in _PTX_DIRECTIVE_LINE.finditer(text))]
     for start in starts:
         for pattern, names in found.items():
             if match := pattern.match(text, start):
                 names.setdefault(match.group(1).decode("ascii"))
 
-    def fake(name: str, kind: str) -> Symbol:  # PTX has no addresses
-        return Symbol(name, 0, 0, kind, "GLOBAL", 0, 1)
-
-    return DeviceContents(
-        kernels=[fake(name, "FUNC") for name in found[_PTX_ENTRY]],
-        functions=[fake(name, "FUNC") for name in found[_PTX_FUNC]],
-        variables=[fake(name, "OBJECT") for name in found[_PTX_VARIABLE]],
-    )
-
-
-def _unique(symbols: list[Symbol]) -> list[Symbol]:
-    """One symbol per name (symtab can hold aliases of one definition)."""
-    return list({s.name: s for s in symbols}.values())
+    return DeviceContents(*([(name, 0, 0) for name in found[pattern]] for pattern in _PTX_PATTERNS), [])  # no addresses
 
 
 def read(image: bytes | memoryview, image_format: str) -> DeviceContents:

@@ -1,10 +1,8 @@
-"""Reading one binary with several processes: its code objects are read, and
-names demangled, by worker processes that map the file themselves (its bytes
-never travel between processes; what comes back is small), in the order
-asked.  With one process, or for little work, everything is done here.
-
-Processes, not threads: reading a code object's symbols is Python code,
-which holds the interpreter lock (only inflating releases it)."""
+"""Reading one binary's code objects with several threads, in the order
+asked: inflating and the C scan of symbol tables (symbol_scan) run without
+the interpreter lock, so one large file uses every core, in one process
+whose memory is one process's (workers of their own would each hold
+their images and interpreter).  One thread reads what is little work."""
 
 from __future__ import annotations
 
@@ -19,17 +17,7 @@ from symbols import containers
 from symbols.errors import FormatError
 
 if TYPE_CHECKING:
-    from concurrent.futures import Executor
-
-#: Less stored device code than this is read in this process: starting
-#: workers (tens of milliseconds) would cost more than they save.
-PARALLEL_BYTES = 16 << 20
-#: Fewer names than this are demangled in this process, unless workers run anyway.
-PARALLEL_NAMES = 4096
-#: Names per task sent to a worker.
-NAMES_PER_TASK = 512
-
-_data: memoryview | None = None  # in a worker: the file
+    from concurrent.futures import ThreadPoolExecutor
 
 
 def map_file(path: str | Path) -> memoryview:
@@ -60,13 +48,11 @@ def release(data: memoryview, offset: int, size: int) -> None:
 
 
 class Workers:
-    """Up to `count` worker processes for the file at `path` (None: the
-    bytes are no file's, and are read here), started on first use."""
+    """Up to `count` threads reading code objects, started on first use."""
 
-    def __init__(self, path: str | Path | None, count: int = 1):
-        self.path = path
-        self.count = count if path is not None else 1
-        self._executor: Executor | None = None
+    def __init__(self, count: int = 1):
+        self.count = count
+        self._executor: ThreadPoolExecutor | None = None
 
     def __enter__(self) -> Workers:
         return self
@@ -76,57 +62,31 @@ class Workers:
             self._executor.shutdown(cancel_futures=True)
             self._executor = None
 
-    def _pool(self) -> Executor:
-        if self._executor is None:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
-
-            # fork: a worker starts in a few milliseconds, with every module imported.
-            self._executor = ProcessPoolExecutor(self.count, multiprocessing.get_context("fork"), _open, (self.path,))
-        return self._executor
-
     def read(self, data: memoryview, jobs: list[containers.Job]) -> Iterator[list[containers.Read]]:
-        """`containers.read` of each job, in order."""
-        if self.count > 1 and len(jobs) > 1 and sum(job.size for job in jobs) >= PARALLEL_BYTES:
-            # One job per task: jobs are few, and large.
-            return self._pool().map(_read, jobs)
-        return (_read(job, data) for job in jobs)
+        """`containers.read` of each job, in order.  At most `count` jobs
+        are read at once; what each returns is small (its images are freed
+        when it ends)."""
+        if self.count <= 1 or len(jobs) <= 1:
+            return (_read(job, data) for job in jobs)
+        if self._executor is None:
+            from concurrent.futures import ThreadPoolExecutor
 
-    def demangle(
-        self, names: Iterable[str], demangle: Callable[[str], str | None] | None = None
-    ) -> dict[str, str | None]:
-        """Each of `names`, demangled by `demangle` (default:
-        ``demangle.demangle``, as gdb prints names).  A worker is sent
-        `demangle` by name: it must be a module's function.  One with a
-        ``many`` attribute reads the whole list at once, here."""
-        if demangle is None:
-            from symbols.demangle import demangle
-        if (many := getattr(demangle, "many", None)) is not None:
-            return many(names)
-
-        unique = list(dict.fromkeys(names))
-        if self.count <= 1 or (self._executor is None and len(unique) < PARALLEL_NAMES):
-            return {name: demangle(name) for name in unique}
-        tasks = [unique[start : start + NAMES_PER_TASK] for start in range(0, len(unique), NAMES_PER_TASK)]
-        results = self._pool().map(_demangle, tasks, [demangle] * len(tasks))
-        return dict(zip(unique, (result for task in results for result in task)))
+            self._executor = ThreadPoolExecutor(self.count, "gpusym-read")
+        return self._executor.map(_read, jobs, [data] * len(jobs))
 
 
-def _open(path: str | Path) -> None:
-    global _data
-    _data = map_file(path)
+def demangled(names: Iterable[str], demangle: Callable[[str], str | None] | None = None) -> dict[str, str | None]:
+    """Each of `names`, demangled by `demangle` (default:
+    ``demangle.demangle``, as gdb prints names); one with a ``many``
+    attribute reads the whole list at once."""
+    if demangle is None:
+        from symbols.demangle import demangle
+    if (many := getattr(demangle, "many", None)) is not None:
+        return many(names)
+    return {name: demangle(name) for name in dict.fromkeys(names)}
 
 
-def _read(job: containers.Job, data: memoryview | None = None) -> list[containers.Read]:
-    data = _data if data is None else data
+def _read(job: containers.Job, data: memoryview) -> list[containers.Read]:
     reads = containers.read(data, job)
     release(data, job.offset, job.size)
     return reads
-
-
-def _demangle(names: list[str], demangle: Callable[[str], str | None]) -> list[str | None]:
-    try:
-        return [demangle(name) for name in names]
-    finally:
-        # A worker is asked each name once: its results need not stay here too.
-        getattr(demangle, "cache_clear", lambda: None)()

@@ -15,15 +15,15 @@ from conftest import REPO
 
 #: Each top-level package's layer, lowest first.
 LAYERS = {
-    "symbols": 0,
     "native": 0,
     "real_binaries": 0,
     "text_tables": 0,
-    "sample_apps": 1,
-    "capture": 1,
-    "gdbext": 2,
-    "gpusym": 3,
-    "fuzz": 3,
+    "symbols": 1,
+    "sample_apps": 2,
+    "capture": 2,
+    "gdbext": 3,
+    "gpusym": 4,
+    "fuzz": 4,
 }
 #: Scripts and tests: any package, but no test module.
 USERS = ("tests", "fuzz", "bench")

@@ -210,7 +210,7 @@ def sim_code_object(
 def kernel_names(amdgpu_object: Path) -> list[str]:
     """The kernels clang made of the source: an AMDGPU code object marks each
     one with a kernel descriptor, which the x86-64 compile has no notion of."""
-    return [symbol.name for symbol in device_code.read(amdgpu_object.read_bytes(), "elf").kernels]
+    return [name for name, _, _ in device_code.read(amdgpu_object.read_bytes(), "elf").kernels]
 
 
 def device_bundle(source: Path, options: BuildOptions, workdir: Path) -> bytes:

@@ -1,0 +1,110 @@
+"""ELF reading's loops in C (symbols/elf_scan.c) against their Python twins
+in symbols/elf.py: the same sections and symbols, or the same error, on
+real libraries, on files of every class and byte order, and on thousands
+of damaged ones."""
+
+from __future__ import annotations
+
+import ctypes.util
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from symbols import crafted, elf_scan
+from symbols.elf import SHT_DYNSYM, SHT_SYMTAB, ElfFile
+from symbols.errors import FormatError
+
+MUTANTS = 1500
+
+
+def _outcome(data: bytes) -> object:
+    """Everything ElfFile reads of sections and symbol tables, or its error."""
+    try:
+        elf = ElfFile(data)
+        tables = [
+            list(elf.symbol_rows(section, every))
+            for section in elf.sections
+            if section.type in (SHT_SYMTAB, SHT_DYNSYM)
+            for every in (False, True)
+        ]
+        return elf.sections, tables
+    except FormatError as error:
+        return f"FormatError: {error}"
+
+
+def _both(data: bytes, monkeypatch: pytest.MonkeyPatch) -> tuple[object, object]:
+    """(the outcome through C, the outcome in Python)."""
+    with_c = _outcome(data)
+    with monkeypatch.context() as patch:
+        patch.setattr(elf_scan, "scanner", lambda: None)
+        in_python = _outcome(data)
+    return with_c, in_python
+
+
+def test_the_c_loops_build_where_the_toolchain_is():
+    assert elf_scan.scanner() is not None, "symbols/elf_scan.c did not build: queries fall back to Python"
+
+
+def _library(name: str) -> Path:
+    found = ctypes.util.find_library(name)
+    path = next((Path(d) / found for d in ("/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu") if found), None)
+    if path is None or not path.exists():
+        pytest.skip(f"no lib{name} here")
+    return path
+
+
+@pytest.mark.parametrize("path", ["python", "c", "stdc++"])
+def test_real_files_read_alike(path, monkeypatch):
+    binary = Path(sys.executable).resolve() if path == "python" else _library(path)
+    with_c, in_python = _both(binary.read_bytes(), monkeypatch)
+    assert not isinstance(with_c, str), with_c
+    sections, tables = with_c
+    assert len(sections) > 10 and sum(map(len, tables)) > 100
+    assert with_c == in_python
+
+
+def _every_kind_of_symbol(is64: bool, little: bool) -> bytes:
+    """Functions, objects, local labels, section and file symbols, an
+    undefined one, a nameless one and one named past its table's end."""
+    symbols = [
+        crafted.Sym("kernel", 0x10, 8),
+        crafted.Sym("variable", 0x20, 4, type=crafted.STT_OBJECT),
+        crafted.Sym(".Llabel", 0x14, 0, type=0, bind=crafted.STB_LOCAL),
+        crafted.Sym("section", 0, 0, type=3, bind=crafted.STB_LOCAL),
+        crafted.Sym("file.c", 0, 0, type=4, bind=crafted.STB_LOCAL, section=None),
+        crafted.Sym("printf", 0, 0, section=None),
+        crafted.Sym("", 0x30, 0, type=crafted.STT_OBJECT),
+        crafted.Sym("wéird", 0x40, 2, other=0x10),
+    ]
+    sections = [crafted.Section(".text", data=bytes(64), flags=6, addr=0x1000)]
+    return crafted.write_elf(sections, symbols, is64=is64, little=little)
+
+
+@pytest.mark.parametrize("is64", [True, False], ids=["64-bit", "32-bit"])
+@pytest.mark.parametrize("little", [True, False], ids=["little-endian", "big-endian"])
+def test_every_class_and_byte_order_reads_alike(is64, little, monkeypatch):
+    with_c, in_python = _both(_every_kind_of_symbol(is64, little), monkeypatch)
+    assert not isinstance(with_c, str), with_c
+    names = [row[0] for row in with_c[1][0]]
+    assert names == ["kernel", "variable", "printf", "", "wéird"]  # labels, sections and files left out
+    assert len(with_c[1][1]) == 8  # every entry
+    assert with_c == in_python
+
+
+@pytest.mark.parametrize("is64", [True, False], ids=["64-bit", "32-bit"])
+def test_damaged_files_read_alike(is64, monkeypatch):
+    """Random bytes of a small file overwritten: the C loops never crash,
+    never accept what Python refuses, and never read other names."""
+    original = _every_kind_of_symbol(is64, True)
+    rng = random.Random(2026)
+    refused = 0
+    for _ in range(MUTANTS):
+        data = bytearray(original)
+        for _ in range(rng.randint(1, 4)):
+            data[rng.randrange(len(data))] = rng.choice([0, 0xFF, 0x7F, rng.randrange(256)])
+        with_c, in_python = _both(bytes(data), monkeypatch)
+        assert with_c == in_python, bytes(data).hex()
+        refused += isinstance(with_c, str)
+    assert 0 < refused < MUTANTS  # both kinds of outcome were tried
