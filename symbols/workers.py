@@ -10,6 +10,7 @@ import errno
 import mmap
 import os
 import stat
+from collections import deque
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
@@ -17,7 +18,7 @@ from symbols import containers
 from symbols.errors import FormatError
 
 if TYPE_CHECKING:
-    from concurrent.futures import ThreadPoolExecutor
+    from concurrent.futures import Future, ThreadPoolExecutor
 
 
 def map_file(path: str | Path) -> memoryview:
@@ -64,15 +65,22 @@ class Workers:
 
     def read(self, data: memoryview, jobs: list[containers.Job]) -> Iterator[list[containers.Read]]:
         """`containers.read` of each job, in order.  At most `count` jobs
-        are read at once; what each returns is small (its images are freed
-        when it ends)."""
+        are read ahead of the one asked for: each holds its images until it
+        ends, and what it returns until asked."""
         if self.count <= 1 or len(jobs) <= 1:
-            return (_read(job, data) for job in jobs)
+            yield from (_read(job, data) for job in jobs)
+            return
         if self._executor is None:
             from concurrent.futures import ThreadPoolExecutor
 
             self._executor = ThreadPoolExecutor(self.count, "gpusym-read")
-        return self._executor.map(_read, jobs, [data] * len(jobs))
+        pending: deque[Future] = deque()
+        for job in jobs:
+            pending.append(self._executor.submit(_read, job, data))
+            if len(pending) > self.count:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
 
 
 def demangled(names: Iterable[str], demangle: Callable[[str], str | None] | None = None) -> dict[str, str | None]:
