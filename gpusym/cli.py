@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import sys
 from pathlib import Path
 
@@ -74,6 +73,8 @@ def _run_gdb(arguments: list[str]) -> int:
     if "--" in arguments:
         split = arguments.index("--")
         gdb_options, program = arguments[:split], arguments[split + 1 :]
+    import shutil  # imported here: every query would pay for it
+
     gdb = shutil.which("gdb")
     if gdb is None:
         print("gpusym gdb: gdb is not installed (make demo installs it)", file=sys.stderr)

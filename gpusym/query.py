@@ -8,7 +8,6 @@ import dataclasses
 import json
 import os
 import re
-import shutil
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -24,6 +23,8 @@ from symbols.model import SCHEMA_VERSION, BinaryReport, Role
 EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE = 0, 1, 2
 _LARGE_FILE = 32 << 20
 _PARALLEL_BYTES = 64 << 20
+#: A binary this large has enough names for llvm-cxxfilt: started while it is read.
+_EARLY_DEMANGLER_BYTES = 4 << 20
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -105,6 +106,8 @@ def _analyze(
     from a worker, only when asked)."""
     host_roles = {Role(r) for r in roles} if roles else None
     try:
+        if _size(path) >= _EARLY_DEMANGLER_BYTES:
+            cxxfilt.start_early()
         analysis = analyze(path, host_roles, jobs=jobs, demangle=cxxfilt.demangle, with_ptx=ptx)
         if not addresses:
             analysis.addresses = AddressIndex()
@@ -146,6 +149,12 @@ def _looks_binary(path: Path) -> bool:
             return stream.read(MAGIC_SIZE).startswith(MAGICS)
     except OSError:
         return True  # reported as an error when read
+
+
+def _terminal_columns() -> int:
+    import shutil  # imported here: JSON, the usual output, does without it
+
+    return shutil.get_terminal_size().columns
 
 
 def _size(path: str) -> int:
@@ -389,7 +398,7 @@ class _Output:
     def __init__(self, fmt: str, args: argparse.Namespace) -> None:
         self.fmt, self.roles, self.count = fmt, args.role, 0
         color = sys.stdout.isatty() and "NO_COLOR" not in os.environ  # https://no-color.org
-        self.style = query_text.Style(color, shutil.get_terminal_size().columns if fmt == "text" else 0)
+        self.style = query_text.Style(color, _terminal_columns() if fmt == "text" else 0)
         if fmt == "json":
             sys.stdout.write(f'{{"gpusym": {json.dumps(__version__)}, "schema": {SCHEMA_VERSION}, "binaries": [')
         elif fmt == "csv":

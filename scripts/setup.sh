@@ -26,7 +26,9 @@ fi
 
 stamp=".venv/.installed-$(sha256sum pyproject.toml | cut -c1-16)"
 if [ ! -e "$stamp" ]; then
-  if ! .venv/bin/pip install -q -e '.[test]' >.venv/pip.log 2>&1; then
+  # Editable as a path (compat): setuptools' default import hook costs
+  # every gpusym command 10 ms at start.
+  if ! .venv/bin/pip install -q -e '.[test]' --config-settings editable_mode=compat >.venv/pip.log 2>&1; then
     cat .venv/pip.log >&2
     exit 1
   fi

@@ -10,7 +10,7 @@ optional ones (``.args``, an argument's ``.name``, ``.type_name`` and
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from symbols.elf import ElfFile
 from symbols.errors import FormatError
@@ -27,8 +27,7 @@ def notes(elf: ElfFile) -> Iterator[bytes]:
             yield bytes(desc)
 
 
-@dataclass(frozen=True)
-class KernelArg:
+class KernelArg(NamedTuple):
     name: str | None
     type_name: str | None
     size: int
@@ -37,8 +36,7 @@ class KernelArg:
     address_space: str | None  # global, constant, ...; None for by_value
 
 
-@dataclass(frozen=True)
-class AmdgpuKernel:
+class AmdgpuKernel(NamedTuple):
     name: str
     symbol: str  # the kernel descriptor: name + ".kd"
     args: list[KernelArg]
@@ -103,6 +101,20 @@ def _kernel(entry: dict) -> AmdgpuKernel:
 
 
 def _arg(entry: dict) -> KernelArg:
+    get = entry.get
+    arg = (get(".name"), get(".type_name"), get(".size"), get(".offset"), get(".value_kind"), get(".address_space"))
+    name, type_name, size, offset, value_kind, address_space = arg
+    if (
+        type(size) is int
+        and type(offset) is int
+        and size >= 0
+        and offset >= 0
+        and type(value_kind) is str
+        and (name is None or type(name) is str)
+        and (type_name is None or type(type_name) is str)
+        and (address_space is None or type(address_space) is str)
+    ):
+        return _new(KernelArg, arg)  # the usual case, checked at once: a library has tens of thousands
     return KernelArg(
         name=_optional_string(entry, ".name"),
         type_name=_optional_string(entry, ".type_name"),
@@ -111,6 +123,9 @@ def _arg(entry: dict) -> KernelArg:
         value_kind=_string(entry, ".value_kind"),
         address_space=_optional_string(entry, ".address_space"),
     )
+
+
+_new = tuple.__new__
 
 
 def _string(entry: dict, key: str) -> str:

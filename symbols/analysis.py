@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, NamedTuple
 
 from symbols import containers, device_code, registration, roles
-from symbols import demangle as demangling
 from symbols.device_code import DeviceContents
 from symbols.elf import ET_DYN, ET_EXEC, ET_REL, ElfFile, Symbol
 from symbols.errors import FormatError
@@ -48,7 +47,10 @@ _HOST_TYPES = ("FUNC", "OBJECT", "GNU_IFUNC", "TLS", "COMMON")
 Demangler = Callable[[str], "str | None"]
 
 
-def pretty(name: str, demangle: Demangler = demangling.demangle) -> str:
+def pretty(name: str, demangle: Demangler | None = None) -> str:
+    """`name` demangled by `demangle` (default: as gdb prints it), else as it is."""
+    if demangle is None:
+        from symbols.demangle import demangle  # imported here: a query demangles with llvm-cxxfilt
     return demangle(name) or name
 
 
@@ -174,7 +176,7 @@ def analyze(
     host_roles: set[Role] | None = None,
     with_args: bool = True,
     jobs: int = 1,
-    demangle: Demangler = demangling.demangle,
+    demangle: Demangler | None = None,
     with_ptx: bool = True,
 ) -> Analysis:
     """Reads `path` (a host binary, a container or a code object).
@@ -196,7 +198,7 @@ def analyze_data(
     path: str,
     host_roles: set[Role] | None = None,
     with_args: bool = True,
-    demangle: Demangler = demangling.demangle,
+    demangle: Demangler | None = None,
 ) -> Analysis:
     """`analyze` of a file's bytes, already read (`path` names it in the
     report).  Raises FormatError for bad input."""
@@ -219,7 +221,7 @@ def _analyze(
     host_roles: set[Role] | None,
     with_args: bool,
     workers: Workers,
-    demangle: Demangler,
+    demangle: Demangler | None,
     with_ptx: bool,
 ) -> Analysis:
     jobs = containers.in_container_file(data)
@@ -306,7 +308,7 @@ def _correlate(
     elf: ElfFile | None,
     device: _Device,
     host_roles: set[Role] | None,
-    demangle: Demangler,
+    demangle: Demangler | None,
 ) -> AddressIndex:
     """Fills `report` from the device code read and the host's symbols;
     the summaries of `device` are taken apart (and freed) on the way."""

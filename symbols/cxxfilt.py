@@ -13,6 +13,7 @@ split at white space, and Rust and D names too); the others are the port's."""
 
 from __future__ import annotations
 
+import atexit
 import resource
 import shutil
 import subprocess
@@ -28,6 +29,8 @@ TIMEOUT_SECONDS = 60
 #: Fewer names than this are read by the port: starting the tool costs about 20 ms.
 FEWEST_NAMES = 64
 
+_spare: subprocess.Popen | None = None  # started by `start_early`, for the next list
+
 
 def demangle(name: str) -> str | None:
     """One name, read by the port (starting the tool for one would cost
@@ -40,10 +43,43 @@ def demangle_many(names: Iterable[str]) -> dict[str, str | None]:
     unique = list(dict.fromkeys(names))
     eligible = [name for name in unique if name.startswith("_Z") and name.split() == [name]]
     read = (_read(eligible) if len(eligible) >= FEWEST_NAMES else None) or {}
-    return {name: read[name] if name in read else llvm_demangle.demangle(name) for name in unique}
+    return {name: read[name] if name in read else demangle(name) for name in unique}
 
 
 demangle.many = demangle_many  # type: ignore[attr-defined]
+
+
+def start_early() -> None:
+    """Starts the tool for the next `demangle_many` now, so that its start
+    overlaps the reading of a large binary.  One never used ends at exit."""
+    global _spare
+    if _spare is None:
+        _spare = _start()
+
+
+@atexit.register
+def _end_spare() -> None:
+    if _spare is not None:
+        _end(_spare)
+
+
+def _start() -> subprocess.Popen | None:
+    """The tool, started with its limits, waiting for input; None when missing."""
+    tool = shutil.which(TOOL)
+    if tool is None:
+        return None
+    try:
+        child = subprocess.Popen([tool], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    except OSError:
+        return None
+    # Set before the child reads anything: it waits for its input.
+    resource.prlimit(child.pid, resource.RLIMIT_DATA, (MEMORY_LIMIT, MEMORY_LIMIT))
+    return child
+
+
+def _end(child: subprocess.Popen) -> None:
+    child.kill()
+    child.wait()
 
 
 def _within_limit(name: str, text: str) -> str | None:
@@ -57,15 +93,10 @@ def _read(names: list[str]) -> dict[str, str | None] | None:
     when it is missing, fails, or runs out of memory or time.  Names go in
     and come out a line at a time (a large library's are tens of megabytes:
     never all held as text at once)."""
-    tool = shutil.which(TOOL)
-    if tool is None:
+    global _spare
+    child, _spare = _spare or _start(), None
+    if child is None:
         return None
-    try:
-        child = subprocess.Popen([tool], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    except OSError:
-        return None
-    # Set before the child reads anything: it waits for its input.
-    resource.prlimit(child.pid, resource.RLIMIT_DATA, (MEMORY_LIMIT, MEMORY_LIMIT))
     writer = threading.Thread(target=_write, args=(child, names), daemon=True)
     writer.start()
     timer = threading.Timer(TIMEOUT_SECONDS, child.kill)
@@ -80,8 +111,7 @@ def _read(names: list[str]) -> dict[str, str | None] | None:
         rest = child.stdout.read()
     finally:
         timer.cancel()
-        child.kill()
-        child.wait()
+        _end(child)
         writer.join()
         child.stdout.close()
     return read if len(read) == len(names) and not rest else None

@@ -13,7 +13,7 @@ parameter bank, u32 whose top 14 bits are the size.
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from symbols.errors import FormatError
 
@@ -24,46 +24,32 @@ _RECORD = struct.Struct("<BBH")
 _KPARAM = struct.Struct("<IHHI")
 
 
-@dataclass(frozen=True)
-class KernelParam:
+class KernelParam(NamedTuple):
     ordinal: int
     offset: int
     size: int
 
 
-def records(data: bytes | memoryview) -> list[tuple[int, int, memoryview]]:
-    """(format, attribute, value) of each record; a value is the bytes of an
-    ``EIFMT_SVAL`` record, the u16 of the others."""
-    view = memoryview(data)
-    found = []
-    cursor = 0
-    while cursor + _RECORD.size <= len(view):
-        kind, attribute, value = _RECORD.unpack_from(view, cursor)
-        cursor += _RECORD.size
-        if kind == EIFMT_SVAL:
-            if cursor + value > len(view):
-                raise FormatError(f"record at {cursor - _RECORD.size} runs past the section")
-            found.append((kind, attribute, view[cursor : cursor + value]))
-            cursor += value
-        else:
-            found.append((kind, attribute, view[cursor - 2 : cursor]))
-    if cursor != len(view):
-        raise FormatError(f"the section ends inside a record ({len(view) - cursor} bytes left)")
-    return found
-
-
 def kernel_params(data: bytes | memoryview, what: str) -> list[KernelParam]:
     """A kernel's parameters, in order, from its ``.nv.info.<kernel>``
     section (`what` names it in errors)."""
-    try:
-        found = records(data)
-    except FormatError as error:
-        raise FormatError(f"{what}: {error}") from None
+    view = memoryview(data)
     params = []
-    for kind, attribute, value in found:
-        if kind == EIFMT_SVAL and attribute == EIATTR_KPARAM_INFO:
-            if len(value) < _KPARAM.size:
-                raise FormatError(f"{what}: EIATTR_KPARAM_INFO of {len(value)} bytes, expected {_KPARAM.size}")
-            _, ordinal, offset, packed = _KPARAM.unpack_from(value)
+    cursor, end = 0, len(view)
+    unpack_record, unpack_param = _RECORD.unpack_from, _KPARAM.unpack_from
+    while cursor + _RECORD.size <= end:
+        kind, attribute, value = unpack_record(view, cursor)
+        cursor += _RECORD.size
+        if kind != EIFMT_SVAL:
+            continue
+        if cursor + value > end:
+            raise FormatError(f"{what}: record at {cursor - _RECORD.size} runs past the section")
+        if attribute == EIATTR_KPARAM_INFO:
+            if value < _KPARAM.size:
+                raise FormatError(f"{what}: EIATTR_KPARAM_INFO of {value} bytes, expected {_KPARAM.size}")
+            _, ordinal, offset, packed = unpack_param(view, cursor)
             params.append(KernelParam(ordinal, offset, packed >> 18))
+        cursor += value
+    if cursor != end:
+        raise FormatError(f"{what}: the section ends inside a record ({end - cursor} bytes left)")
     return sorted(params, key=lambda param: param.ordinal)
