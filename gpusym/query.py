@@ -84,7 +84,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         type=int,
         default=os.cpu_count() or 1,
         metavar="N",
-        help="read files in N processes (default: %(default)s)",
+        help="read files in N processes, or one file's code objects in N threads (default: %(default)s)",
     )
     parser.add_argument(
         "paths", nargs="+", metavar="PATH", help="binaries, directories with -r, or - for stdin queries"
@@ -101,7 +101,7 @@ class Outcome:
 def _analyze(
     path: str, roles: tuple[str, ...] | None, addresses: bool = True, jobs: int = 1, ptx: bool = False
 ) -> Outcome:
-    """`path` read with `jobs` processes, its PTX only with `ptx`; without
+    """`path` read with `jobs` threads, its PTX only with `ptx`; without
     `addresses`, its report only (the address index is made, and sent back
     from a worker, only when asked)."""
     host_roles = {Role(r) for r in roles} if roles else None
@@ -168,7 +168,7 @@ def _run_all(
     paths: list[str], roles: tuple[str, ...] | None, jobs: int, progress: bool, addresses: bool, ptx: bool
 ) -> Iterator[Outcome]:
     """Each path's outcome, in order, as soon as it is read."""
-    # One file: its code objects are read in `jobs` processes.  Several:
+    # One file: its code objects are read in `jobs` threads.  Several:
     # one process per file, which pays off only for enough input (a small
     # binary takes a few milliseconds, less than starting a worker and
     # returning its result).

@@ -204,12 +204,13 @@ class ElfFile:
         strings = _StringTable(names, len(table), "section name table")
         scan = elf_scan.scanner()
         if scan is not None:
-            records, name_bytes = scan.sections(table, count, self.is64, self.endian == "<", names)
-            strings.charge(name_bytes)
-            name_at = strings.slice
+            little = self.endian == "<"
+            records, names_found = scan.sections(table, count, self.is64, little, names, strings.charge)
             return [
-                _new(Section, (index, name_at(name, length), type_, flags, addr, offset, size, link, info, entsize))
-                for index, (name, length, type_, link, flags, addr, offset, size, info, entsize) in enumerate(records)
+                _new(Section, (index, name, type_, flags, addr, offset, size, link, info, entsize))
+                for index, (name, (type_, link, flags, addr, offset, size, info, entsize)) in enumerate(
+                    zip(names_found, records)
+                )
             ]
         return [
             _new(Section, (index, strings.at(name), type_, flags, addr, offset, size, link, info, entsize))
@@ -290,11 +291,10 @@ class ElfFile:
         table = self.contents(section)[entry.size :]
         scan = elf_scan.scanner()
         if scan is not None:
-            for records, name_bytes in scan.symbols(table, self.is64, self.endian == "<", names.table, every):
-                names.charge(name_bytes)
-                name_at = names.slice
-                for name, length, value, size, info, other, shndx in records:
-                    yield name_at(name, length), value, size, info, other, shndx
+            little = self.endian == "<"
+            for records, names_found in scan.symbols(table, self.is64, little, names.table, every, names.charge):
+                for name, (value, size, info, other, shndx) in zip(names_found, records):
+                    yield name, value, size, info, other, shndx
             return
         for name, info, other, shndx, value, size in entry.iter_fields(table, *_SYMBOL_FIELDS):
             if info in _LEFT_OUT and not every:
@@ -390,7 +390,7 @@ class _StringTable:
     of up to WHOLE_TABLE bytes, in ASCII, is decoded once and sliced; a
     larger one (a library's, of 100 MB) is neither copied nor decoded
     whole: each name is decoded alone, from the table as it lies in the
-    file, as are names whose lengths are known (`slice`)."""
+    file.  The C loops (elf_scan) find names themselves, and only `charge`."""
 
     def __init__(self, table: memoryview, entries_size: int, what: str):
         self.table, self.what = table, what
@@ -420,11 +420,7 @@ class _StringTable:
         self.charge(end - offset)
         if self._text is not None:
             return self._text[offset:end]
-        return self.slice(offset, end - offset)
-
-    def slice(self, offset: int, length: int) -> str:
-        """The `length` bytes at `offset`, which the caller has checked and charged."""
-        return str(self.table[offset : offset + length], "utf-8", "replace")
+        return str(self.table[offset:end], "utf-8", "replace")
 
 
 #: String tables up to this size are decoded whole.

@@ -1,10 +1,10 @@
 /* The hot loops of reading an ELF file, for symbols/elf_scan.py: its
- * section headers and the entries of a symbol table, with where each one's
- * name lies.  Python then makes objects only of the symbols kept (a GPU
- * code object's table is three quarters local labels), and the loops run
- * without the interpreter lock, beside other readers.  Every offset is
- * checked; the file is never trusted.  Same rules as symbols/elf.py's
- * ElfFile.sections and ElfFile.symbol_rows. */
+ * section headers and the entries of a symbol table, each with its name.
+ * Python then makes objects only of the symbols kept (a GPU code object's
+ * table is three quarters local labels), decodes their names in one call,
+ * and the loops run without the interpreter lock, beside other readers.
+ * Every offset is checked; the file is never trusted.  Same rules as
+ * symbols/elf.py's ElfFile.sections and ElfFile.symbol_rows. */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -12,14 +12,25 @@
 
 /* One kept entry; its layout is SYMBOL_RECORD in elf_scan.py. */
 struct kept_symbol {
-    uint32_t name;        /* offset in the string table */
-    uint32_t name_length; /* up to its NUL, or to the table's end */
     uint64_t value;
     uint64_t size;
     uint8_t info;
     uint8_t other;
     uint16_t shndx;
     uint32_t padding;
+};
+
+/* One section header; its layout is SECTION_RECORD in elf_scan.py. */
+struct section_record {
+    uint32_t type;
+    uint32_t link;
+    uint64_t flags;
+    uint64_t addr;
+    uint64_t offset;
+    uint64_t size;
+    uint32_t info;
+    uint32_t padding;
+    uint64_t entsize;
 };
 
 static uint16_t read16(const uint8_t *p, int little) {
@@ -38,14 +49,30 @@ static uint64_t read64(const uint8_t *p, int little) {
     return value;
 }
 
-/* The length of the NUL-terminated string at `offset` of `strings` (to the
- * table's end without a NUL; 0 past the end), or -1 from 4 GB on. */
-static int64_t string_length(const uint8_t *strings, uint64_t strings_size, uint32_t offset) {
-    if (offset >= strings_size) return 0;
-    const uint8_t *start = strings + offset;
-    const uint8_t *end = memchr(start, 0, strings_size - offset);
-    uint64_t length = (uint64_t)((end ? end : strings + strings_size) - start);
-    return length > UINT32_MAX ? -1 : (int64_t)length;
+/* Where kept names go: each one's bytes and a NUL, while they fit. */
+struct names {
+    const uint8_t *table;
+    uint64_t table_size;
+    uint8_t *out;
+    uint64_t capacity;
+    uint64_t used; /* counted on past `capacity`: the room needed */
+};
+
+/* Appends the NUL-terminated string at `offset` of the table (to the
+ * table's end without a NUL; "" past the end). */
+static void take_name(struct names *names, uint32_t offset) {
+    uint64_t length = 0;
+    const uint8_t *start = names->table;
+    if (offset < names->table_size) {
+        start += offset;
+        const uint8_t *end = memchr(start, 0, names->table_size - offset);
+        length = (uint64_t)((end ? end : names->table + names->table_size) - start);
+    }
+    if (names->used + length + 1 <= names->capacity) {
+        memcpy(names->out + names->used, start, length);
+        names->out[names->used + length] = 0;
+    }
+    names->used += length + 1;
 }
 
 /* Local labels (NOTYPE LOCAL), section and file symbols: left out unless
@@ -57,20 +84,23 @@ static int left_out(uint8_t info) {
 
 /* Scans entries [first, first + count) of `entries` (a table less its null
  * entry), 64-bit or 32-bit, little- or big-endian, naming into `strings`.
- * Writes the kept ones to `out` (room for `count`), and the sum of their
- * names' lengths to `*name_bytes`.  Returns how many were kept, or -1 when
- * the range lies outside `entries` or a name is 4 GB long. */
+ * Writes the kept ones to `out` (room for `count`), their names to
+ * `names` (`names_capacity` bytes), each followed by a NUL, and how many
+ * bytes those take to `*names_size` (those past `names_capacity` are not
+ * written).  Returns how many were kept, or -1 when the range lies outside
+ * `entries`. */
 long gpusym_scan_symbols(const uint8_t *entries, uint64_t entries_size, int is64, int little,
                          const uint8_t *strings, uint64_t strings_size, int every, uint64_t first,
-                         uint64_t count, struct kept_symbol *out, uint64_t *name_bytes) {
+                         uint64_t count, struct kept_symbol *out, uint8_t *names_out, uint64_t names_capacity,
+                         uint64_t *names_size) {
     const uint64_t entry_size = is64 ? 24 : 16;
     if (first > entries_size / entry_size || count > entries_size / entry_size - first) return -1;
+    struct names names = {strings, strings_size, names_out, names_capacity, 0};
     long kept = 0;
-    uint64_t names = 0;
     for (uint64_t i = first; i < first + count; i++) {
         const uint8_t *entry = entries + i * entry_size;
-        struct kept_symbol symbol;
-        symbol.name = read32(entry, little);
+        struct kept_symbol symbol = {0};
+        uint32_t name = read32(entry, little);
         if (is64) {
             symbol.info = entry[4];
             symbol.other = entry[5];
@@ -85,46 +115,27 @@ long gpusym_scan_symbols(const uint8_t *entries, uint64_t entries_size, int is64
             symbol.shndx = read16(entry + 14, little);
         }
         if (!every && left_out(symbol.info)) continue;
-        symbol.padding = 0;
-        int64_t length = string_length(strings, strings_size, symbol.name);
-        if (length < 0) return -1;
-        symbol.name_length = (uint32_t)length;
-        names += (uint64_t)length;
+        take_name(&names, name);
         out[kept++] = symbol;
     }
-    *name_bytes = names;
+    *names_size = names.used;
     return kept;
 }
 
-/* One section header; its layout is SECTION_RECORD in elf_scan.py. */
-struct section_record {
-    uint32_t name; /* offset in the section name table */
-    uint32_t name_length;
-    uint32_t type;
-    uint32_t link;
-    uint64_t flags;
-    uint64_t addr;
-    uint64_t offset;
-    uint64_t size;
-    uint32_t info;
-    uint32_t padding;
-    uint64_t entsize;
-};
-
 /* The `count` section headers of `headers`, 64-bit or 32-bit, little- or
- * big-endian, naming into `strings`, written to `out`, and the sum of their
- * names' lengths to `*name_bytes`.  Returns `count`, or -1 when `headers`
- * is too short or a name is 4 GB long. */
+ * big-endian, naming into `strings`, written to `out`, their names to
+ * `names` as gpusym_scan_symbols writes them.  Returns `count`, or -1
+ * when `headers` is too short. */
 long gpusym_scan_sections(const uint8_t *headers, uint64_t headers_size, uint64_t count, int is64, int little,
                           const uint8_t *strings, uint64_t strings_size, struct section_record *out,
-                          uint64_t *name_bytes) {
+                          uint8_t *names_out, uint64_t names_capacity, uint64_t *names_size) {
     const uint64_t header_size = is64 ? 64 : 40;
     if (count > headers_size / header_size) return -1;
-    uint64_t names = 0;
+    struct names names = {strings, strings_size, names_out, names_capacity, 0};
     for (uint64_t i = 0; i < count; i++) {
         const uint8_t *header = headers + i * header_size;
         struct section_record *section = &out[i];
-        section->name = read32(header, little);
+        take_name(&names, read32(header, little));
         section->type = read32(header + 4, little);
         if (is64) {
             section->flags = read64(header + 8, little);
@@ -144,11 +155,7 @@ long gpusym_scan_sections(const uint8_t *headers, uint64_t headers_size, uint64_
             section->entsize = read32(header + 36, little);
         }
         section->padding = 0;
-        int64_t length = string_length(strings, strings_size, section->name);
-        if (length < 0) return -1;
-        section->name_length = (uint32_t)length;
-        names += (uint64_t)length;
     }
-    *name_bytes = names;
+    *names_size = names.used;
     return (long)count;
 }

@@ -13,22 +13,26 @@ from __future__ import annotations
 import ctypes
 import os
 import struct
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 
 from symbols.errors import FormatError
 
 SOURCE = Path(__file__).with_name("elf_scan.c")
-#: struct kept_symbol: name offset, name length, value, size, info, other, shndx.
-SYMBOL_RECORD = struct.Struct("<IIQQBBH4x")
-#: struct section_record: name offset, name length, type, link, flags, addr,
-#: offset, size, info, entsize.
-SECTION_RECORD = struct.Struct("<IIIIQQQQI4xQ")
+#: struct kept_symbol: value, size, info, other, shndx.
+SYMBOL_RECORD = struct.Struct("<QQBBH4x")
+#: struct section_record: type, link, flags, addr, offset, size, info, entsize.
+SECTION_RECORD = struct.Struct("<IIQQQQI4xQ")
 #: Symbols scanned per call: a large table's records are never all held.
 CHUNK = 1 << 16
-_TOO_LONG = "a name is over 4 GB long"  # the only input the C refuses that the caller has not checked
+#: Bytes of names first made room for, per entry: more is asked for when needed.
+NAME_ROOM = 64
+
+
+#: Counts names' bytes against a table's budget; raises FormatError past it.
+Charge = Callable[[int], None]
 
 
 class _PyBuffer(ctypes.Structure):
@@ -62,52 +66,73 @@ def _address(view: memoryview) -> Iterator[int]:
 
 
 class Scanner:
-    """The C loops of one loaded library."""
+    """The C loops of one loaded library.  Each gives records and names:
+    the names of a call's records are decoded in one piece and split."""
 
     def __init__(self, library: ctypes.CDLL):
         size, flag, pointer = ctypes.c_uint64, ctypes.c_int, ctypes.c_void_p
         self._symbols = library.gpusym_scan_symbols
-        self._symbols.argtypes = [pointer, size, flag, flag, pointer, size, flag, size, size, pointer, pointer]
+        self._symbols.argtypes = [pointer, size, flag, flag, pointer, size, flag, size, size, pointer, pointer, size]
+        self._symbols.argtypes += [pointer]
         self._sections = library.gpusym_scan_sections
-        self._sections.argtypes = [pointer, size, size, flag, flag, pointer, size, pointer, pointer]
+        self._sections.argtypes = [pointer, size, size, flag, flag, pointer, size, pointer, pointer, size, pointer]
         self._symbols.restype = self._sections.restype = ctypes.c_long
         ctypes.pythonapi.PyObject_GetBuffer.argtypes = [ctypes.py_object, ctypes.c_void_p, ctypes.c_int]
         ctypes.pythonapi.PyBuffer_Release.argtypes = [ctypes.c_void_p]
 
     def sections(
-        self, headers: memoryview, count: int, is64: bool, little: bool, names: memoryview
-    ) -> tuple[Iterator[tuple], int]:
-        """(the SECTION_RECORD fields of each of `count` headers, the total
-        length of their names).  The caller has checked that `headers`
-        holds them."""
+        self, headers: memoryview, count: int, is64: bool, little: bool, names: memoryview, charge: Charge
+    ) -> tuple[Iterator[tuple], list[str]]:
+        """(the SECTION_RECORD fields of each of `count` headers, their
+        names), the names' total length given to `charge` first.  The
+        caller has checked that `headers` holds them."""
         out = bytearray(SECTION_RECORD.size * count)
-        name_bytes = ctypes.c_uint64()
         with _address(headers) as table, _address(names) as strings:
-            target = (ctypes.c_char * len(out)).from_buffer(out) if out else None
-            args = (table, len(headers), count, is64, little, strings, len(names), target, ctypes.byref(name_bytes))
-            if self._sections(*args) < 0:
-                raise FormatError(f"section name table: {_TOO_LONG}")
-        return SECTION_RECORD.iter_unpack(out), name_bytes.value
+            call = partial(self._sections, table, len(headers), count, is64, little, strings, len(names), _pointer(out))
+            _, found = _with_names(call, min(len(names), NAME_ROOM * count) + count, charge)
+        return SECTION_RECORD.iter_unpack(out), found
 
     def symbols(
-        self, entries: memoryview, is64: bool, little: bool, names: memoryview, every: bool
-    ) -> Iterator[tuple[Iterator[tuple], int]]:
+        self, entries: memoryview, is64: bool, little: bool, names: memoryview, every: bool, charge: Charge
+    ) -> Iterator[tuple[Iterator[tuple], list[str]]]:
         """For each chunk of the table `entries` (less its null entry):
         (the SYMBOL_RECORD fields of the symbols ElfFile keeps, or of all
-        with `every`; the total length of their names).  Each chunk's
-        records are to be read before the next is asked for."""
+        with `every`; their names), the names' total length given to
+        `charge` first.  Each chunk's records are to be read before the
+        next is asked for."""
         count = len(entries) // (24 if is64 else 16)
         out = bytearray(SYMBOL_RECORD.size * min(count, CHUNK))
-        name_bytes = ctypes.c_uint64()
+        room = min(len(names), NAME_ROOM * count) + min(count, CHUNK)
         with _address(entries) as table, _address(names) as strings:
-            target = (ctypes.c_char * len(out)).from_buffer(out) if out else None
+            target = _pointer(out)
             for first in range(0, count, CHUNK):
                 step = min(CHUNK, count - first)
-                args = (table, len(entries), is64, little, strings, len(names), every, first, step)
-                kept = self._symbols(*args, target, ctypes.byref(name_bytes))
-                if kept < 0:
-                    raise FormatError(f"symbol string table: {_TOO_LONG}")
-                yield SYMBOL_RECORD.iter_unpack(memoryview(out)[: kept * SYMBOL_RECORD.size]), name_bytes.value
+                args = (table, len(entries), is64, little, strings, len(names), every, first, step, target)
+                kept, found = _with_names(partial(self._symbols, *args), room, charge)
+                room = max(room, sum(map(len, found)) + len(found))
+                yield SYMBOL_RECORD.iter_unpack(memoryview(out)[: kept * SYMBOL_RECORD.size]), found
+
+
+def _pointer(buffer: bytearray) -> ctypes.Array | None:
+    return (ctypes.c_char * len(buffer)).from_buffer(buffer) if buffer else None
+
+
+def _with_names(call: Callable[..., int], room: int, charge: Callable[[int], None]) -> tuple[int, list[str]]:
+    """`call(names, room, size)`'s result (how many records it wrote) and
+    their names, after `charge` of the names' total length (less the NUL
+    that ends each), which raises before more room than `room` is made."""
+    size = ctypes.c_uint64()
+    buffer = bytearray(room)
+    found = call(_pointer(buffer), room, ctypes.byref(size))
+    if found < 0:
+        raise FormatError("a table is shorter than its count")  # the caller checked
+    charge(size.value - found)
+    if size.value > room:
+        buffer = bytearray(size.value)
+        call(_pointer(buffer), size.value, ctypes.byref(size))
+    names = str(memoryview(buffer)[: size.value], "utf-8", "replace").split("\0")
+    names.pop()  # after the last NUL
+    return found, names
 
 
 def build() -> Path:
