@@ -1,5 +1,7 @@
 """The fuzz targets: one per parser of ``symbols/``, and one for the whole
-path ``gpusym query`` takes through a file.
+path ``gpusym query`` takes through a file.  The ELF target also reads
+each input through the C loops of ELF reading and through their Python
+twin, and finds any difference.
 
 Each target takes any bytes and returns normally when the parser gave a
 result or raised FormatError, the one error the library raises for bad
@@ -23,6 +25,7 @@ from symbols import (
     amdgpu_metadata,
     compressed_bundle,
     device_code,
+    elf_scan,
     llvm_demangle,
     nv_fatbin,
     offload_binary,
@@ -31,7 +34,7 @@ from symbols import (
 from symbols.analysis import analyze_data
 from symbols.containers import MAX_RATIO
 from symbols.demangle import demangle
-from symbols.elf import SHT_NOTE, ElfFile
+from symbols.elf import SHT_DYNSYM, SHT_NOTE, SHT_SYMTAB, ElfFile
 from symbols.errors import FormatError
 from symbols.mangling import CLANG, NVCC, parse_stub, stub_symbol, undecorated_kernel
 
@@ -40,7 +43,36 @@ from symbols.mangling import CLANG, NVCC, parse_stub, stub_symbol, undecorated_k
 LIMIT = 1 << 20
 
 
+def elf_tables(data: bytes) -> object:
+    """What ElfFile reads of `data`'s sections and symbol tables (kept
+    symbols and every entry), or its FormatError's message."""
+    try:
+        elf = ElfFile(data)
+        tables = [
+            list(elf.symbol_rows(section, every))
+            for section in elf.sections
+            if section.type in (SHT_SYMTAB, SHT_DYNSYM)
+            for every in (False, True)
+        ]
+        return elf.sections, tables
+    except FormatError as error:
+        return f"FormatError: {error}"
+
+
+def elf_tables_both_ways(data: bytes) -> tuple[object, object]:
+    """`elf_tables` through the C loops (symbols/elf_scan.c), and in Python."""
+    with_c = elf_tables(data)
+    scanner = elf_scan.scanner
+    elf_scan.scanner = lambda: None
+    try:
+        return with_c, elf_tables(data)
+    finally:
+        elf_scan.scanner = scanner
+
+
 def _elf(data: bytes) -> None:
+    with_c, in_python = elf_tables_both_ways(data)
+    assert with_c == in_python, "the C loops of ELF reading and their Python twin disagree"
     elf = ElfFile(data)
     sections = elf.sections
     symbols = elf.symtab + elf.dynsym

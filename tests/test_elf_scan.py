@@ -1,7 +1,7 @@
 """ELF reading's loops in C (symbols/elf_scan.c) against their Python twins
 in symbols/elf.py: the same sections and symbols, or the same error, on
 real libraries, on files of every class and byte order, and on thousands
-of damaged ones."""
+of damaged ones (the fuzzer's elf target compares them too)."""
 
 from __future__ import annotations
 
@@ -12,35 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from fuzz.targets import elf_tables_both_ways
 from symbols import crafted, elf_scan
-from symbols.elf import SHT_DYNSYM, SHT_SYMTAB, ElfFile
-from symbols.errors import FormatError
 
 MUTANTS = 1500
-
-
-def _outcome(data: bytes) -> object:
-    """Everything ElfFile reads of sections and symbol tables, or its error."""
-    try:
-        elf = ElfFile(data)
-        tables = [
-            list(elf.symbol_rows(section, every))
-            for section in elf.sections
-            if section.type in (SHT_SYMTAB, SHT_DYNSYM)
-            for every in (False, True)
-        ]
-        return elf.sections, tables
-    except FormatError as error:
-        return f"FormatError: {error}"
-
-
-def _both(data: bytes, monkeypatch: pytest.MonkeyPatch) -> tuple[object, object]:
-    """(the outcome through C, the outcome in Python)."""
-    with_c = _outcome(data)
-    with monkeypatch.context() as patch:
-        patch.setattr(elf_scan, "scanner", lambda: None)
-        in_python = _outcome(data)
-    return with_c, in_python
 
 
 def test_the_c_loops_build_where_the_toolchain_is():
@@ -56,9 +31,9 @@ def _library(name: str) -> Path:
 
 
 @pytest.mark.parametrize("path", ["python", "c", "stdc++"])
-def test_real_files_read_alike(path, monkeypatch):
+def test_real_files_read_alike(path):
     binary = Path(sys.executable).resolve() if path == "python" else _library(path)
-    with_c, in_python = _both(binary.read_bytes(), monkeypatch)
+    with_c, in_python = elf_tables_both_ways(binary.read_bytes())
     assert not isinstance(with_c, str), with_c
     sections, tables = with_c
     assert len(sections) > 10 and sum(map(len, tables)) > 100
@@ -84,8 +59,8 @@ def _every_kind_of_symbol(is64: bool, little: bool) -> bytes:
 
 @pytest.mark.parametrize("is64", [True, False], ids=["64-bit", "32-bit"])
 @pytest.mark.parametrize("little", [True, False], ids=["little-endian", "big-endian"])
-def test_every_class_and_byte_order_reads_alike(is64, little, monkeypatch):
-    with_c, in_python = _both(_every_kind_of_symbol(is64, little), monkeypatch)
+def test_every_class_and_byte_order_reads_alike(is64, little):
+    with_c, in_python = elf_tables_both_ways(_every_kind_of_symbol(is64, little))
     assert not isinstance(with_c, str), with_c
     names = [row[0] for row in with_c[1][0]]
     assert names == ["kernel", "variable", "printf", "", "wéird"]  # labels, sections and files left out
@@ -94,7 +69,7 @@ def test_every_class_and_byte_order_reads_alike(is64, little, monkeypatch):
 
 
 @pytest.mark.parametrize("is64", [True, False], ids=["64-bit", "32-bit"])
-def test_damaged_files_read_alike(is64, monkeypatch):
+def test_damaged_files_read_alike(is64):
     """Random bytes of a small file overwritten: the C loops never crash,
     never accept what Python refuses, and never read other names."""
     original = _every_kind_of_symbol(is64, True)
@@ -104,7 +79,7 @@ def test_damaged_files_read_alike(is64, monkeypatch):
         data = bytearray(original)
         for _ in range(rng.randint(1, 4)):
             data[rng.randrange(len(data))] = rng.choice([0, 0xFF, 0x7F, rng.randrange(256)])
-        with_c, in_python = _both(bytes(data), monkeypatch)
+        with_c, in_python = elf_tables_both_ways(bytes(data))
         assert with_c == in_python, bytes(data).hex()
         refused += isinstance(with_c, str)
     assert 0 < refused < MUTANTS  # both kinds of outcome were tried
