@@ -17,7 +17,7 @@ wheel (cub), measured interleaved, each REPEAT times (median and min):
 (d) ``gpusym query --table LIB > /dev/null``: the table for people, against
     (a) (bar: at most 1.5x).
 
-with (a) also with ``-j 1``: how reading code objects in several processes
+with (a) also with ``-j 1``: how reading code objects in several threads
 scales.  Bar: (a) at most 0.1x (b)'s wall time.
 
 2. cupy-cuda12x's thrust (12 LZ4-compressed cubins and a PTX): ``gpusym
@@ -27,7 +27,8 @@ PyPI wheel nvidia-cuda-cuobjdump), interleaved.  Bar: at most 1.0x.
 3. jax-rocm7-pjrt's xla_rocm_plugin.so (438 MiB): peak memory of ``gpusym
 query --json`` against the file's size, with ``-j 1`` (one process: its
 peak RSS) and with every core (the peak of the RSS, and of the PSS, summed
-over the process and its workers, sampled every 20 ms).  Bar: at most 1.0x.
+over the process and its children (llvm-cxxfilt), sampled every 20 ms).
+Bar: at most 1.0x.
 
 Then files per second of ``gpusym query --json -r`` with ``-j 2`` and ``-j 1``
 on a directory of 50 sample programs (sample_apps/programs, built once).
@@ -506,7 +507,7 @@ def measure_memory() -> int:
     many = gpusym_once(library, tree=True)
     rows = (
         ("-j 1", one.seconds, one.max_rss, "RSS of its one process"),
-        (f"-j {JOBS}", many.seconds, many.tree_rss, "RSS summed over it and its workers"),
+        (f"-j {JOBS}", many.seconds, many.tree_rss, "RSS summed over it and llvm-cxxfilt"),
         (f"-j {JOBS}", many.seconds, many.tree_pss, "PSS summed (shared pages counted once)"),
     )
     cells = [

@@ -11,8 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import REPO, describe, run
 
 from fuzz.targets import elf_tables_both_ways
+from native import toolchain
 from symbols import crafted, elf_scan
 
 MUTANTS = 1500
@@ -83,3 +85,23 @@ def test_damaged_files_read_alike(is64):
         assert with_c == in_python, bytes(data).hex()
         refused += isinstance(with_c, str)
     assert 0 < refused < MUTANTS  # both kinds of outcome were tried
+
+
+#: Seconds the sanitized C loops are fuzzed for by the suite (longer by hand:
+#: build as below, then ``./elf_scan_fuzzer -max_total_time=N``).
+SANITIZED_SECONDS = 10
+
+
+def test_the_c_loops_under_sanitizers_never_read_outside_their_tables(tmp_path):
+    """symbols/elf_scan.c fuzzed (fuzz/elf_scan_fuzzer.c) with
+    AddressSanitizer and UndefinedBehaviorSanitizer: no report."""
+    fuzzer = tmp_path / "elf_scan_fuzzer"
+    sanitizers = ["-fsanitize=fuzzer,address,undefined", "-fno-sanitize-recover=undefined"]
+    sources = [REPO / "fuzz" / "elf_scan_fuzzer.c", elf_scan.SOURCE]
+    built = run([toolchain.tool("clang"), "-g", "-O1", *sanitizers, *sources, "-o", fuzzer])
+    assert built.returncode == 0, describe(built)
+    fuzzed = run(
+        [fuzzer, f"-max_total_time={SANITIZED_SECONDS}", "-rss_limit_mb=1024", f"-artifact_prefix={tmp_path}/"],
+        timeout=SANITIZED_SECONDS + 120,
+    )
+    assert fuzzed.returncode == 0 and "Done" in fuzzed.stderr, describe(fuzzed)
