@@ -11,6 +11,7 @@ from symbols.model import Role
 # Registration machinery of clang (HIP, CUDA, the new offload driver) and
 # nvcc: module constructors, fat binary wrappers and handles, register
 # callbacks, offloading-entry tables.  nvcc's are often local (_ZL...).
+# Each alternative holds "__" or "offloading" (general_role relies on it).
 _REGISTRATION = re.compile(
     r"__(hip|cuda)_module_(c|d)tor|__(hip|cuda)_register_globals|__(hip|cuda)_fatbin"
     r"|__(hip|cuda)_gpubin_handle|__(hip|cuda)_cuid_|__cudaFatCubinHandle|__nv_cudaEntityRegisterCallback"
@@ -27,7 +28,10 @@ def general_role(symbol: Symbol) -> Role | None:
     only its relation to the device code can tell (stubs, handles, shadows)."""
     if not symbol.defined:
         return Role.RUNTIME_API if _RUNTIME_API.match(symbol.name) else None
-    if _REGISTRATION.search(symbol.name):
+    name = symbol.name
+    # Every name _REGISTRATION matches has "__" or "offloading": looked for
+    # first, as a substring, it spares most symbols the regular expression.
+    if ("__" in name or "offloading" in name) and _REGISTRATION.search(name):
         return Role.REGISTRATION
     return None
 
