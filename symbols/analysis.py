@@ -139,16 +139,12 @@ class _Device(NamedTuple):
     args: dict[str, list[KernelArg]]
 
 
-def _read_device(
-    reads: Iterable[list[containers.Read]], report: BinaryReport, with_args: bool, demangle: Demangler | None
-) -> _Device:
+def _read_device(reads: Iterable[list[containers.Read]], report: BinaryReport, with_args: bool) -> _Device:
     """Code objects as they are read (one inflated image at a time is ever
     alive), their notes, and arguments from as few code objects as describe
-    every kernel: those that have kernels no earlier one described.  Names
-    are given to `demangle`'s ``prefetch``, where it has one, as they come."""
+    every kernel: those that have kernels no earlier one described."""
     device = _Device([], [], {})
     names: dict[str, str] = {}  # one string per name, however many code objects have it
-    prefetch = getattr(demangle, "prefetch", None)
     for read in (read for job in reads for read in job):
         code_object, summary = read.code_object, read.summary
         code_object.index = len(device.code_objects)
@@ -163,8 +159,6 @@ def _read_device(
             device.summaries.append(None)
             continue
         source = summary.args_source
-        if prefetch is not None:
-            prefetch([n for places in summary[:4] for n, _, _ in places if n not in names])
         summary = DeviceContents(*([(names.setdefault(n, n), v, s) for n, v, s in places] for places in summary[:4]))
         device.summaries.append(summary)
         if with_args and source is not None and any(n not in device.args for n, _, _ in summary.kernels):
@@ -240,7 +234,7 @@ def _analyze(
         jobs = containers.in_elf(elf)
     else:
         report = BinaryReport(path, "container")
-    device = _read_device(_reads(data, jobs, workers, with_ptx), report, with_args, demangle)
+    device = _read_device(_reads(data, jobs, workers, with_ptx), report, with_args)
     report.code_objects = device.code_objects
     addresses = _correlate(report, elf, device, host_roles, demangle)
     return Analysis(report, addresses)

@@ -14,7 +14,6 @@ split at white space, and Rust and D names too); the others are the port's."""
 from __future__ import annotations
 
 import atexit
-import queue
 import resource
 import shutil
 import subprocess
@@ -31,7 +30,6 @@ TIMEOUT_SECONDS = 60
 FEWEST_NAMES = 64
 
 _spare: subprocess.Popen | None = None  # started by `start_early`, for the next list
-_stream: _Stream | None = None  # fed by `prefetch`, for the next list
 
 
 def demangle(name: str) -> str | None:
@@ -41,39 +39,14 @@ def demangle(name: str) -> str | None:
 
 
 def demangle_many(names: Iterable[str]) -> dict[str, str | None]:
-    """Each of `names` as ``llvm_demangle.demangle`` reads it; those given
-    to `prefetch` since the last call are read already, or on their way."""
-    global _stream
+    """Each of `names` as ``llvm_demangle.demangle`` reads it."""
     unique = list(dict.fromkeys(names))
-    eligible = [name for name in unique if _eligible(name)]
-    stream, _stream = _stream, None
-    if stream is not None:
-        stream.send(eligible)
-        read = stream.finish()
-    else:
-        read = _read(eligible) if len(eligible) >= FEWEST_NAMES else None
-    read = read or {}
+    eligible = [name for name in unique if name.startswith("_Z") and name.split() == [name]]
+    read = (_read(eligible) if len(eligible) >= FEWEST_NAMES else None) or {}
     return {name: read[name] if name in read else demangle(name) for name in unique}
 
 
-def prefetch(names: Iterable[str]) -> None:
-    """Starts demangling `names` for the next `demangle_many`: the tool
-    reads them while the caller goes on (reading the rest of a binary)."""
-    global _stream
-    eligible = [name for name in names if _eligible(name)]
-    if eligible and _stream is None and (child := _take_child()) is not None:
-        _stream = _Stream(child)
-    if eligible and _stream is not None:
-        _stream.send(eligible)
-
-
-def _eligible(name: str) -> bool:
-    """Whether the tool reads `name` as the port does."""
-    return name.startswith("_Z") and name.split() == [name]
-
-
 demangle.many = demangle_many  # type: ignore[attr-defined]
-demangle.prefetch = prefetch  # type: ignore[attr-defined]
 
 
 def start_early() -> None:
@@ -86,9 +59,8 @@ def start_early() -> None:
 
 @atexit.register
 def _end_spare() -> None:
-    for child in (_spare, _stream and _stream.child):
-        if child is not None:
-            _end(child)
+    if _spare is not None:
+        _end(_spare)
 
 
 def _start() -> subprocess.Popen | None:
@@ -118,76 +90,39 @@ def _within_limit(name: str, text: str) -> str | None:
 
 def _read(names: list[str]) -> dict[str, str | None] | None:
     """What the tool prints for each of `names`, as the port answers; None
-    when it is missing, fails, or runs out of memory or time."""
-    child = _take_child()
-    if child is None:
-        return None
-    stream = _Stream(child)
-    stream.send(names)
-    return stream.finish()
-
-
-def _take_child() -> subprocess.Popen | None:
-    """The tool `start_early` started, else a new one."""
+    when it is missing, fails, or runs out of memory or time.  Names go in
+    and come out a line at a time (a large library's are tens of megabytes:
+    never all held as text at once)."""
     global _spare
     child, _spare = _spare or _start(), None
-    return child
+    if child is None:
+        return None
+    writer = threading.Thread(target=_write, args=(child, names), daemon=True)
+    writer.start()
+    timer = threading.Timer(TIMEOUT_SECONDS, child.kill)
+    timer.start()
+    read: dict[str, str | None] = {}
+    try:
+        assert child.stdout is not None
+        for name, line in zip(names, child.stdout):
+            if not line.endswith(b"\n"):
+                break
+            read[name] = _within_limit(name, line[:-1].decode("utf-8", "surrogateescape"))
+        rest = child.stdout.read()
+    finally:
+        timer.cancel()
+        _end(child)
+        writer.join()
+        child.stdout.close()
+    return read if len(read) == len(names) and not rest else None
 
 
-class _Stream:
-    """The tool, fed names as they come and read by threads of its own
-    (names go in and come out a line at a time: a large library's are tens
-    of megabytes, never all held as text at once)."""
-
-    def __init__(self, child: subprocess.Popen):
-        self.child = child
-        self.sent: list[str] = []  # in the order written
-        self.queued: set[str] = set()
-        self.read: dict[str, str | None] = {}
-        self.lines: queue.SimpleQueue[list[str] | None] = queue.SimpleQueue()
-        self.complete = False
-        self.timer = threading.Timer(TIMEOUT_SECONDS, child.kill)
-        self.threads = [threading.Thread(target=task, daemon=True) for task in (self._write, self._read)]
-        self.timer.start()
-        for thread in self.threads:
-            thread.start()
-
-    def send(self, names: list[str]) -> None:
-        new = [name for name in names if name not in self.queued]
-        self.queued.update(new)
-        self.sent += new
-        self.lines.put(new)
-
-    def finish(self) -> dict[str, str | None] | None:
-        """What the tool printed for each name sent, as the port answers;
-        None when it failed, or ran out of memory or time."""
-        self.lines.put(None)
-        for thread in self.threads:
-            thread.join()
-        self.timer.cancel()
-        _end(self.child)
-        assert self.child.stdout is not None
-        self.child.stdout.close()
-        return self.read if self.complete else None
-
-    def _write(self) -> None:
-        stdin = self.child.stdin
-        assert stdin is not None
-        try:
-            while (names := self.lines.get()) is not None:
-                for start in range(0, len(names), 1024):
-                    stdin.write(("\n".join(names[start : start + 1024]) + "\n").encode("utf-8", "surrogateescape"))
-                stdin.flush()
-            stdin.close()
-        except OSError:  # it ended early: its output says how far it went
-            pass
-
-    def _read(self) -> None:
-        stdout = self.child.stdout
-        assert stdout is not None
-        for position, line in enumerate(stdout):
-            if not line.endswith(b"\n") or position >= len(self.sent):
-                return
-            name = self.sent[position]
-            self.read[name] = _within_limit(name, line[:-1].decode("utf-8", "surrogateescape"))
-        self.complete = len(self.read) == len(self.sent)
+def _write(child: subprocess.Popen, names: list[str]) -> None:
+    """`names` to the child's input, a line each, then its end."""
+    assert child.stdin is not None
+    try:
+        for start in range(0, len(names), 1024):
+            child.stdin.write(("\n".join(names[start : start + 1024]) + "\n").encode("utf-8", "surrogateescape"))
+        child.stdin.close()
+    except OSError:  # it ended early: its output says how far it went
+        pass

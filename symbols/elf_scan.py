@@ -26,7 +26,7 @@ SYMBOL_RECORD = struct.Struct("<QQBBH4x")
 #: struct section_record: type, link, flags, addr, offset, size, info, entsize.
 SECTION_RECORD = struct.Struct("<IIQQQQI4xQ")
 #: Symbols scanned per call: a large table's records are never all held.
-CHUNK = 1 << 16
+CHUNK = 1 << 13
 #: Bytes of names first made room for, per entry: more is asked for when needed.
 NAME_ROOM = 64
 
@@ -102,7 +102,7 @@ class Scanner:
         next is asked for."""
         count = len(entries) // (24 if is64 else 16)
         out = bytearray(SYMBOL_RECORD.size * min(count, CHUNK))
-        room = min(len(names), NAME_ROOM * count) + min(count, CHUNK)
+        room = min(len(names), NAME_ROOM * min(count, CHUNK)) + min(count, CHUNK)
         with _address(entries) as table, _address(names) as strings:
             target = _pointer(out)
             for first in range(0, count, CHUNK):

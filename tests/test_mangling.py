@@ -760,20 +760,6 @@ def test_cxxfilt_reads_many_names_as_the_port_does(builds):
     assert cxxfilt.demangle_many(sorted(names)) == {name: llvm_demangle.demangle(name) for name in sorted(names)}
 
 
-def test_names_prefetched_while_a_binary_is_read_are_read_as_the_port_does(builds):
-    """Names given to the tool early, some twice, some never asked for
-    after, some asked for only after: the port's answers for those asked."""
-    if shutil.which(cxxfilt.TOOL) is None:
-        pytest.skip(f"{cxxfilt.TOOL} is not installed")
-    names = sorted(set(builds("clang-hip").host) | builds("clang-hip").kernels | {n for n, _ in LLVM_NAMES})
-    early, late = names[::2], names[1::2]
-    cxxfilt.prefetch(early)
-    cxxfilt.prefetch(early[:20] + ["main"])
-    asked = late + early[5:]
-    assert cxxfilt.demangle_many(asked) == {name: llvm_demangle.demangle(name) for name in asked}
-    assert cxxfilt._stream is None  # the next list starts afresh
-
-
 def test_cxxfilt_gives_the_ports_answers_when_a_name_would_print_without_bound():
     """A name of 300 characters printing 35 GB: the tool runs out of the
     memory it is given, and every name is read by the port instead."""
@@ -783,6 +769,4 @@ def test_cxxfilt_gives_the_ports_answers_when_a_name_would_print_without_bound()
     assert cxxfilt._read(names) is None
     read = cxxfilt.demangle_many(names)
     assert read[names[0]] is read[names[1]] is None
-    cxxfilt.prefetch(names[:2])
-    assert cxxfilt.demangle_many(names) == read
     assert read[names[2]] == llvm_demangle.demangle(names[2]) and read["_Z1fILi7EEvv"] == "void f<7>()"
