@@ -53,6 +53,10 @@ class Job:
     code_object: CodeObject | None = None
     entry: nv_fatbin.FatbinEntry | None = None
 
+    @property
+    def inflates(self) -> bool:
+        return self.code_object is None or self.code_object.compressed
+
 
 class Read(NamedTuple):
     """A code object read: its summary, or None and why (`error`; None when

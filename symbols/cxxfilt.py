@@ -5,8 +5,7 @@ about 3 microseconds a name where the port takes 100.
 The child runs with bounded memory (`MEMORY_LIMIT`) and time
 (`TIMEOUT_SECONDS`): LLVM prints a name with no limit, and a crafted one of
 300 characters would print 35 GB (symbols/crafted.py ``pairs_name``).  What
-it prints is held to the port's limit (`llvm_demangle.OUTPUT_RATIO` times a
-name's length, plus 4 KB).  When the tool is missing, or fails, the names
+it prints is held to the port's limit (`name_limits.printed_limit`).  When the tool is missing, or fails, the names
 are read by the port instead, with the same answers: tests check that they
 agree.  Only ``_Z`` names without white space go to the tool (it reads words
 split at white space, and Rust and D names too); the others are the port's."""
@@ -20,7 +19,7 @@ import subprocess
 import threading
 from collections.abc import Iterable
 
-from symbols import llvm_demangle
+from symbols.name_limits import printed_limit
 
 TOOL = "llvm-cxxfilt-19"
 #: Heap the child may use (RLIMIT_DATA): real names need a few megabytes.
@@ -35,6 +34,8 @@ _spare: subprocess.Popen | None = None  # started by `start_early`, for the next
 def demangle(name: str) -> str | None:
     """One name, read by the port (starting the tool for one would cost
     more); ``demangle.many`` reads a list."""
+    from symbols import llvm_demangle  # imported here: the tool reads nearly every name
+
     return llvm_demangle.demangle(name)
 
 
@@ -85,7 +86,7 @@ def _end(child: subprocess.Popen) -> None:
 def _within_limit(name: str, text: str) -> str | None:
     """What the tool printed for `name`, as the port answers: None for a
     name left as it is, or printing past the port's limit."""
-    return None if text == name or len(text) > llvm_demangle.OUTPUT_RATIO * len(name) + 4096 else text
+    return None if text == name or len(text) > printed_limit(name) else text
 
 
 def _read(names: list[str]) -> dict[str, str | None] | None:

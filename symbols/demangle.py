@@ -27,8 +27,8 @@ name again, references included, so that a name of 250 characters prints
 half a gigabyte (each level ``std::pair<previous, previous>``, see
 symbols/crafted.py ``pairs_name``) and one of 300, 35 GB, and libstdc++ has no
 limit.  Real names print at most about 20 times as long as they are.  So a
-name is demangled only when its printed length is at most ``OUTPUT_RATIO``
-times its length (plus 4 KB): a name with few references cannot print
+name is demangled only when its printed length is at most
+`name_limits.printed_limit` (64 times its length, plus 4 KB): a name with few references cannot print
 longer; for the others `symbols.itanium` reads the name and bounds its
 printed length, stopping at that limit, before libstdc++ prints it.  A name
 that would print longer gives None, in every process alike (inside gdb as
@@ -50,6 +50,7 @@ import ctypes.util
 import re
 
 from symbols import itanium
+from symbols.name_limits import printed_limit
 
 _libstdcxx = ctypes.CDLL("libstdc++.so.6")
 _libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
@@ -110,9 +111,8 @@ def _coarsely_bounded(name: str, limit: int) -> bool:
 
 
 def _longest(name: str) -> int:
-    """The longest demangled form taken for `name`: real names print at most
-    20 times as long as they are."""
-    return OUTPUT_RATIO * len(name) + 4096
+    """The longest demangled form taken for `name`."""
+    return printed_limit(name)
 
 
 def _with_floats(name: str, floats: list[tuple[int, int, str]]) -> str | None:
@@ -136,8 +136,6 @@ def _with_floats(name: str, floats: list[tuple[int, int, str]]) -> str | None:
     return result
 
 
-#: See the module documentation.
-OUTPUT_RATIO = 64
 _REFERENCE = re.compile(r"[ST][0-9A-Z]*_")
 #: Builtin type codes that print as no other code does, standing in for extended floating-point types.
 _STAND_INS = (("Dn", "decltype(nullptr)"), ("Dc", "decltype(auto)"))

@@ -6,7 +6,7 @@ types and template arguments here, expressions in
 `symbols.llvm_nodes` and `symbols.llvm_expressions` print.  `demangle` gives None for what llvm-cxxfilt
 leaves as it is: names that are not ``_Z...``, names outside the grammar
 LLVM reads, and (a limit of gpusym) names that would print longer than
-``OUTPUT_RATIO`` times their length plus 4 KB, or deeper than Python
+`name_limits.printed_limit` (64 times their length plus 4 KB), or deeper than Python
 recurses.  Differences from libstdc++'s ``__cxa_demangle`` (what
 `symbols.demangle` and gdb print): ``>>`` without a space, lambdas as
 ``'lambda'(int)`` and unnamed types as ``'unnamed'``, ``std::nullptr_t``,
@@ -23,10 +23,7 @@ from symbols import llvm_expressions as x
 from symbols import llvm_nodes as n
 from symbols.llvm_expression_parser import CCAST, MEMBER, NAMED_CAST, ExpressionParser
 from symbols.llvm_reader import Fail, is_digit
-
-#: Names print at most this many times their length, plus 4 KB (real names
-#: print at most about 20 times as long); past that, None.
-OUTPUT_RATIO = 64
+from symbols.name_limits import printed_limit
 
 _BUILTINS = {
     "v": "void",
@@ -806,7 +803,7 @@ def demangle(name: str) -> str | None:
     try:
         parser = _Parser(name)
         node = parser.parse()
-        out = n.Output(OUTPUT_RATIO * len(name) + 4096)
+        out = n.Output(printed_limit(name))
         node.print(out)
     except (Fail, n.TooLong, RecursionError, ValueError):  # ValueError: a number of thousands of digits
         return None

@@ -66,8 +66,10 @@ class Workers:
     def read(self, data: memoryview, jobs: list[containers.Job]) -> Iterator[list[containers.Read]]:
         """`containers.read` of each job, in order.  At most `count` jobs
         are read ahead of the one asked for: each holds its images until it
-        ends, and what it returns until asked."""
-        if self.count <= 1 or len(jobs) <= 1:
+        ends, and what it returns until asked.  Only jobs that inflate are
+        worth threads: reading a stored code object is mostly Python, which
+        runs one thread at a time."""
+        if self.count <= 1 or len(jobs) <= 1 or not any(job.inflates for job in jobs):
             yield from (_read(job, data) for job in jobs)
             return
         if self._executor is None:
