@@ -89,7 +89,7 @@ class Scanner:
         out = bytearray(SECTION_RECORD.size * count)
         with _address(headers) as table, _address(names) as strings:
             call = partial(self._sections, table, len(headers), count, is64, little, strings, len(names), _pointer(out))
-            _, found = _with_names(call, min(len(names), NAME_ROOM * count) + count, charge)
+            _, found, _ = _with_names(call, min(len(names), NAME_ROOM * count) + count, charge)
         return SECTION_RECORD.iter_unpack(out), found
 
     def symbols(
@@ -108,8 +108,8 @@ class Scanner:
             for first in range(0, count, CHUNK):
                 step = min(CHUNK, count - first)
                 args = (table, len(entries), is64, little, strings, len(names), every, first, step, target)
-                kept, found = _with_names(partial(self._symbols, *args), room, charge)
-                room = max(room, sum(map(len, found)) + len(found))
+                kept, found, used = _with_names(partial(self._symbols, *args), room, charge)
+                room = max(room, used)
                 yield SYMBOL_RECORD.iter_unpack(memoryview(out)[: kept * SYMBOL_RECORD.size]), found
 
 
@@ -117,10 +117,11 @@ def _pointer(buffer: bytearray) -> ctypes.Array | None:
     return (ctypes.c_char * len(buffer)).from_buffer(buffer) if buffer else None
 
 
-def _with_names(call: Callable[..., int], room: int, charge: Callable[[int], None]) -> tuple[int, list[str]]:
-    """`call(names, room, size)`'s result (how many records it wrote) and
-    their names, after `charge` of the names' total length (less the NUL
-    that ends each), which raises before more room than `room` is made."""
+def _with_names(call: Callable[..., int], room: int, charge: Charge) -> tuple[int, list[str], int]:
+    """`call(names, room, size)`'s result (how many records it wrote), their
+    names, and the bytes those took, after `charge` of the names' total
+    length (less the NUL that ends each), which raises before more room
+    than `room` is made."""
     size = ctypes.c_uint64()
     buffer = bytearray(room)
     found = call(_pointer(buffer), room, ctypes.byref(size))
@@ -132,7 +133,7 @@ def _with_names(call: Callable[..., int], room: int, charge: Callable[[int], Non
         call(_pointer(buffer), size.value, ctypes.byref(size))
     names = str(memoryview(buffer)[: size.value], "utf-8", "replace").split("\0")
     names.pop()  # after the last NUL
-    return found, names
+    return found, names, size.value
 
 
 def build() -> Path:
