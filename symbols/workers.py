@@ -1,8 +1,9 @@
 """Reading one binary's code objects with several threads, in the order
-asked: inflating and the C scan of symbol tables (symbol_scan) run without
-the interpreter lock, so one large file uses every core, in one process
-whose memory is one process's (workers of their own would each hold
-their images and interpreter).  One thread reads what is little work."""
+asked: inflating and the C loops of ELF reading (elf_scan) run without the
+interpreter lock, so a large file's compressed code objects use every
+core, in one process (worker processes would each hold their images and
+an interpreter).  Code objects stored uncompressed are read by one thread:
+reading them is mostly Python, which runs one thread at a time."""
 
 from __future__ import annotations
 
