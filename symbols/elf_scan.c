@@ -49,6 +49,10 @@ static uint64_t read64(const uint8_t *p, int little) {
     return value;
 }
 
+static uint64_t read_word(const uint8_t *p, int is64, int little) {
+    return is64 ? read64(p, little) : read32(p, little);
+}
+
 /* Where kept names go: each one's bytes and a NUL, while they fit. */
 struct names {
     const uint8_t *table;
@@ -136,24 +140,16 @@ long gpusym_scan_sections(const uint8_t *headers, uint64_t headers_size, uint64_
         const uint8_t *header = headers + i * header_size;
         struct section_record *section = &out[i];
         take_name(&names, read32(header, little));
+        /* Addresses, offsets and sizes are words: 8 bytes in a 64-bit file, 4 in a 32-bit one. */
+        const uint64_t w = is64 ? 8 : 4;
         section->type = read32(header + 4, little);
-        if (is64) {
-            section->flags = read64(header + 8, little);
-            section->addr = read64(header + 16, little);
-            section->offset = read64(header + 24, little);
-            section->size = read64(header + 32, little);
-            section->link = read32(header + 40, little);
-            section->info = read32(header + 44, little);
-            section->entsize = read64(header + 56, little);
-        } else {
-            section->flags = read32(header + 8, little);
-            section->addr = read32(header + 12, little);
-            section->offset = read32(header + 16, little);
-            section->size = read32(header + 20, little);
-            section->link = read32(header + 24, little);
-            section->info = read32(header + 28, little);
-            section->entsize = read32(header + 36, little);
-        }
+        section->flags = read_word(header + 8, is64, little);
+        section->addr = read_word(header + 8 + w, is64, little);
+        section->offset = read_word(header + 8 + 2 * w, is64, little);
+        section->size = read_word(header + 8 + 3 * w, is64, little);
+        section->link = read32(header + 8 + 4 * w, little);
+        section->info = read32(header + 12 + 4 * w, little);
+        section->entsize = read_word(header + 16 + 5 * w, is64, little); /* after sh_addralign */
         section->padding = 0;
     }
     *names_size = names.used;
