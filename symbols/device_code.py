@@ -168,7 +168,7 @@ def _nv_info_sections(elf: ElfFile, kernel_places: list[Place]) -> ArgsSource:
     kernels = {place[0]: place[0] for place in kernel_places}
     prefix = nv_info.SECTION_PREFIX
     sections = [s for s in elf.sections if s.name.startswith(prefix) and s.name[len(prefix) :] in kernels]
-    # The kernel's own name object: a summary sent between processes holds each name once.
+    # The kernel's own name object: a summary holds each name once.
     return ArgsSource(
         "cubin", [(kernels[s.name[len(prefix) :]], s.name, bytes(elf.contents(s))) for s in elf.disjoint(sections)]
     )
@@ -208,7 +208,6 @@ def _ptx(text: bytes | memoryview) -> DeviceContents:
         for pattern, names in found.items():
             if match := pattern.match(text, start):
                 names.setdefault(match.group(1).decode("ascii"))
-
     return DeviceContents(*([(name, 0, 0) for name in found[pattern]] for pattern in _PTX_PATTERNS), [])  # no addresses
 
 
