@@ -11,6 +11,7 @@ import subprocess
 import time
 from pathlib import Path
 
+import other_runtime
 import pytest
 from capture_runs import capture, of_kind, source_line, table_rows
 from conftest import GPUSYM, REPO, TEST_PROGRAMS, describe, run, run_gpusym
@@ -455,36 +456,7 @@ def test_a_program_without_debug_information(vector_add_nodebug):
 def test_launches_through_another_hip_runtime(tmp_path):
     """The interposer needs no particular runtime: here the program is linked
     against a do-nothing one (a shared library, as HIP runtimes are)."""
-    include = REPO / "sample_apps/runtime/include"
-    runtime, program = tmp_path / "libotherhip.so", tmp_path / "program"
-    for command in (
-        [toolchain.tool("clang"), "-shared", "-fPIC", TEST_PROGRAMS / "other_runtime_entry_points.c", "-o", runtime],
-        [
-            toolchain.tool("clang++"),
-            "-x",
-            "hip",
-            "-nogpuinc",
-            "-nogpulib",
-            "--offload-arch=gfx90a",
-            f"-I{include}",
-            "-g",
-            "-c",
-            TEST_PROGRAMS / "other_runtime.hip",
-            "-o",
-            tmp_path / "program.o",
-        ],
-        [
-            toolchain.tool("clang++"),
-            tmp_path / "program.o",
-            f"-L{tmp_path}",
-            "-lotherhip",
-            f"-Wl,-rpath,{tmp_path}",
-            "-o",
-            program,
-        ],
-    ):
-        built = run(command)
-        assert built.returncode == 0, describe(built)
+    program = other_runtime.build(tmp_path, shared=True)
     result, events = capture("--", program)
     assert result.returncode == 0, describe(result)
     stub_launch, handle_launch = of_kind(events, "launch")

@@ -8,6 +8,7 @@ import re
 import subprocess
 from pathlib import Path
 
+import other_runtime
 import pytest
 from conftest import GPUSYM, REPO, describe, run, run_gpusym
 from gdb_batch import EXTENSION, gdb, stops
@@ -269,29 +270,8 @@ def test_loading_with_python_import(vector_add):
 def test_static_parts_work_with_another_hip_runtime(tmp_path):
     """kbreak -launch and the stub and launch annotations need only symbols:
     here the program is linked against do-nothing HIP entry points."""
-    include = REPO / "sample_apps/runtime/include"
-    objects = [tmp_path / "program.o", tmp_path / "runtime.o"]
-    for command in (
-        [
-            "clang++-19",
-            "-x",
-            "hip",
-            "-nogpuinc",
-            "-nogpulib",
-            "--offload-arch=gfx90a",
-            f"-I{include}",
-            "-g",
-            "-c",
-            REPO / "tests/programs/other_runtime.hip",
-            "-o",
-            objects[0],
-        ],
-        ["clang-19", "-c", REPO / "tests/programs/other_runtime_entry_points.c", "-o", objects[1]],
-        ["clang++-19", *objects, "-o", tmp_path / "program"],
-    ):
-        result = run(command)
-        assert result.returncode == 0, describe(result)
-    output = gdb(tmp_path / "program", "kbreak -launch poke", "run", "bt 1", "continue", "bt 1")
+    program = other_runtime.build(tmp_path, shared=False)
+    output = gdb(program, "kbreak -launch poke", "run", "bt 1", "continue", "bt 1")
     frames = [line for line in output.splitlines() if line.startswith("#0")]
     assert "__device_stub__poke(int*, int)  [kernel poke(int*, int)]" in frames[0], output
     assert (
