@@ -162,7 +162,8 @@ def real(seeds: Seeds, work: Path, *, nvcc: bool) -> None:
         seeds.add("nv_fatbin analyze", "clang-ptx.fatbin", fatbin)
     if nvcc and shutil.which("nvcc"):
         gencode = ["-gencode", "arch=compute_80,code=[sm_80,compute_80]"]
-        for name, flags in (("nvcc", []), ("nvcc-compressed", ["-Xfatbin", "-compress-all"])):
+        speed = ["-Xfatbin", "-compress-all", "-Xfatbin", "-compress-mode=speed"]  # LZ4 blocks
+        for name, flags in (("nvcc", []), ("nvcc-compressed", ["-Xfatbin", "-compress-all"]), ("nvcc-lz4", speed)):
             out = work / f"{name}.o"
             if _run(["nvcc", *gencode, *flags, "-c", CONTAINERS / "kernels.cu", "-o", out], work):
                 data = out.read_bytes()

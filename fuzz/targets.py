@@ -1,7 +1,8 @@
 """The fuzz targets: one per parser of ``symbols/``, and one for the whole
 path ``gpusym query`` takes through a file.  The ELF target also reads
 each input through the C loops of ELF reading and through their Python
-twin, and finds any difference.
+twin, and the fatbin target inflates LZ4 entries with the system's liblz4
+and with the lz4 package: any difference is a finding.
 
 Each target takes any bytes and returns normally when the parser gave a
 result or raised FormatError, the one error the library raises for bad
@@ -27,6 +28,7 @@ from symbols import (
     device_code,
     elf_scan,
     llvm_demangle,
+    lz4_block,
     nv_fatbin,
     offload_binary,
     offload_bundle,
@@ -119,12 +121,35 @@ def _offload_binary(data: bytes) -> None:
     assert len(entries) <= len(data) // 20
 
 
+def lz4_both_ways(block: bytes | memoryview, size: int) -> tuple[object, object]:
+    """What `lz4_block.inflate` gives (the bytes, or its error) with the
+    system's liblz4, and with the lz4 package."""
+
+    def inflated() -> object:
+        try:
+            return lz4_block.inflate(block, size)
+        except FormatError as error:
+            return f"FormatError: {error}"
+
+    with_library = inflated()
+    decompress_safe = lz4_block._decompress_safe
+    lz4_block._decompress_safe = lambda: None
+    try:
+        return with_library, inflated()
+    finally:
+        lz4_block._decompress_safe = decompress_safe
+
+
 def _nv_fatbin(data: bytes) -> None:
     try:
         nv_fatbin.read_wrappers(data)
     except FormatError:
         pass
     for entry in nv_fatbin.read_entries(data):
+        if entry.compression == "lz4" and (entry.uncompressed_size or 0) <= LIMIT:
+            stored = data[entry.offset : entry.offset + entry.size]
+            with_library, with_package = lz4_both_ways(stored, entry.uncompressed_size)
+            assert with_library == with_package, "liblz4 and the lz4 package inflate an LZ4 block differently"
         try:
             payload = nv_fatbin.payload(data, entry, max_output=LIMIT)
         except FormatError:

@@ -96,14 +96,11 @@ def inflate(stream: bytes | memoryview, method: str, size: int) -> bytes:
     """The `size` bytes a zlib stream, zstd frame or LZ4 block inflates to;
     anything after a zlib or zstd stream's end is ignored.  Never inflates
     more than `size` + 1 bytes."""
-    import lz4.block  # imported here: most binaries need neither
-    import zstandard
+    if method == "lz4":
+        from symbols import lz4_block  # imported here, as zstandard is: most binaries need neither
 
-    inflaters = {"zlib": _inflate_zlib, "zstd": _inflate_zstd, "lz4": _inflate_lz4}
-    try:
-        result = inflaters[method](stream, size)
-    except (zlib.error, zstandard.ZstdError, lz4.block.LZ4BlockError) as error:
-        raise FormatError(f"corrupt {method} stream: {error}") from None
+        return lz4_block.inflate(stream, size)
+    result = _inflate_zlib(stream, size) if method == "zlib" else _inflate_zstd(stream, size)
     if len(result) != size:
         raise FormatError(f"{method} stream does not inflate to the recorded {size} bytes")
     return result
@@ -111,7 +108,10 @@ def inflate(stream: bytes | memoryview, method: str, size: int) -> bytes:
 
 def _inflate_zlib(stream: bytes | memoryview, size: int) -> bytes:
     inflater = zlib.decompressobj()
-    result = inflater.decompress(stream, size + 1)
+    try:
+        result = inflater.decompress(stream, size + 1)
+    except zlib.error as error:
+        raise FormatError(f"corrupt zlib stream: {error}") from None
     if not inflater.eof and len(result) <= size:
         raise FormatError("truncated zlib stream")
     return result
@@ -122,19 +122,16 @@ def _inflate_zstd(stream: bytes | memoryview, size: int) -> bytes:
 
     window_limit = max(_MIN_WINDOW_LIMIT, 1 << max(size - 1, 1).bit_length())
     decompressor = zstandard.ZstdDecompressor(max_window_size=window_limit)
-    if zstandard.frame_content_size(stream) == size:
-        # Inflated straight into its result: a stream reader would hold a
-        # window as large as the result beside it (clang's frames are one
-        # segment), twice the memory.
-        return decompressor.decompress(stream)
-    with decompressor.stream_reader(stream, read_across_frames=False) as reader:
-        return reader.read(size + 1)
-
-
-def _inflate_lz4(stream: bytes | memoryview, size: int) -> bytes:
-    import lz4.block
-
-    return lz4.block.decompress(stream, uncompressed_size=size)
+    try:
+        if zstandard.frame_content_size(stream) == size:
+            # Inflated straight into its result: a stream reader would hold a
+            # window as large as the result beside it (clang's frames are one
+            # segment), twice the memory.
+            return decompressor.decompress(stream)
+        with decompressor.stream_reader(stream, read_across_frames=False) as reader:
+            return reader.read(size + 1)
+    except zstandard.ZstdError as error:
+        raise FormatError(f"corrupt zstd stream: {error}") from None
 
 
 def _truncated_md5(data: bytes) -> int:

@@ -14,10 +14,10 @@ import ctypes
 import os
 import struct
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from functools import cache, partial
 from pathlib import Path
 
+from native.buffers import address
 from symbols.errors import FormatError
 
 SOURCE = Path(__file__).with_name("elf_scan.c")
@@ -35,36 +35,6 @@ NAME_ROOM = 64
 Charge = Callable[[int], None]
 
 
-class _PyBuffer(ctypes.Structure):
-    """CPython's Py_buffer (in the stable ABI since 3.11)."""
-
-    _fields_ = [
-        ("buf", ctypes.c_void_p),
-        ("obj", ctypes.c_void_p),
-        ("len", ctypes.c_ssize_t),
-        ("itemsize", ctypes.c_ssize_t),
-        ("readonly", ctypes.c_int),
-        ("ndim", ctypes.c_int),
-        ("format", ctypes.c_char_p),
-        ("shape", ctypes.c_void_p),
-        ("strides", ctypes.c_void_p),
-        ("suboffsets", ctypes.c_void_p),
-        ("internal", ctypes.c_void_p),
-    ]
-
-
-@contextmanager
-def _address(view: memoryview) -> Iterator[int]:
-    """The address of `view`'s first byte (read-only ones too: a file's
-    mmap, bytes), held while in the block."""
-    buffer = _PyBuffer()
-    ctypes.pythonapi.PyObject_GetBuffer(ctypes.py_object(view), ctypes.byref(buffer), 0)  # PyBUF_SIMPLE
-    try:
-        yield buffer.buf or 0
-    finally:
-        ctypes.pythonapi.PyBuffer_Release(ctypes.byref(buffer))
-
-
 class Scanner:
     """The C loops of one loaded library.  Each gives records and names:
     the names of a call's records are decoded in one piece and split."""
@@ -77,8 +47,6 @@ class Scanner:
         self._sections = library.gpusym_scan_sections
         self._sections.argtypes = [pointer, size, size, flag, flag, pointer, size, pointer, pointer, size, pointer]
         self._symbols.restype = self._sections.restype = ctypes.c_long
-        ctypes.pythonapi.PyObject_GetBuffer.argtypes = [ctypes.py_object, ctypes.c_void_p, ctypes.c_int]
-        ctypes.pythonapi.PyBuffer_Release.argtypes = [ctypes.c_void_p]
 
     def sections(
         self, headers: memoryview, count: int, is64: bool, little: bool, names: memoryview, charge: Charge
@@ -87,7 +55,7 @@ class Scanner:
         names), the names' total length given to `charge` first.  The
         caller has checked that `headers` holds them."""
         out = bytearray(SECTION_RECORD.size * count)
-        with _address(headers) as table, _address(names) as strings:
+        with address(headers) as table, address(names) as strings:
             call = partial(self._sections, table, len(headers), count, is64, little, strings, len(names), _pointer(out))
             _, found, _ = _with_names(call, min(len(names), NAME_ROOM * count) + count, charge)
         return SECTION_RECORD.iter_unpack(out), found
@@ -103,7 +71,7 @@ class Scanner:
         count = len(entries) // (24 if is64 else 16)
         out = bytearray(SYMBOL_RECORD.size * min(count, CHUNK))
         room = min(len(names), NAME_ROOM * min(count, CHUNK)) + min(count, CHUNK)
-        with _address(entries) as table, _address(names) as strings:
+        with address(entries) as table, address(names) as strings:
             target = _pointer(out)
             for first in range(0, count, CHUNK):
                 step = min(CHUNK, count - first)

@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 from conftest import REPO, TEST_PROGRAMS, describe, run
+from elftools.elf.elffile import ELFFile
 
 SOURCES = TEST_PROGRAMS / "containers"
 ARCHS = ("gfx90a", "gfx942")
@@ -48,6 +50,22 @@ class Builds:
 @pytest.fixture(scope="session")
 def builds(tmp_path_factory) -> Builds:
     return Builds(tmp_path_factory.mktemp("containers"))
+
+
+@pytest.fixture(scope="session")
+def cuda(builds) -> Builds:
+    """`builds`, where nvcc is installed."""
+    if shutil.which("nvcc") is None:
+        pytest.skip("nvcc is not installed")
+    return builds
+
+
+def section(path: Path, name: str) -> bytes:
+    """The contents of section `name` of the ELF file at `path`."""
+    with path.open("rb") as file:
+        found = ELFFile(file).get_section_by_name(name)
+        assert found is not None, f"{path} has no {name} section"
+        return found.data()
 
 
 def new_driver_object(builds: Builds) -> Path:

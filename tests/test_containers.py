@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import shutil
 import struct
 from pathlib import Path
 
@@ -28,8 +27,10 @@ from container_builds import (
     OTHER_KERNELS,
     Builds,
     builds,  # noqa: F401 (fixture)
+    cuda,  # noqa: F401 (fixture)
     new_driver_object,
     new_driver_program,
+    section,
 )
 from elftools.elf.elffile import ELFFile
 
@@ -39,20 +40,6 @@ from symbols.errors import FormatError
 HIP_IDS = sorted([offload_bundle.HOST_ID] + [offload_bundle.amdgpu_id(arch) for arch in ARCHS])
 EM_AMDGPU, EM_CUDA = 224, 190
 LIMIT = 1 << 26
-
-
-@pytest.fixture(scope="session")
-def cuda(builds) -> Builds:
-    if shutil.which("nvcc") is None:
-        pytest.skip("nvcc is not installed")
-    return builds
-
-
-def section(path: Path, name: str) -> bytes:
-    with path.open("rb") as file:
-        found = ELFFile(file).get_section_by_name(name)
-        assert found is not None, f"{path} has no {name} section"
-        return found.data()
 
 
 def section_address(path: Path, name: str) -> int:
