@@ -11,14 +11,15 @@ from symbols.model import Role
 # Registration machinery of clang (HIP, CUDA, the new offload driver) and
 # nvcc: module constructors, fat binary wrappers and handles, register
 # callbacks, offloading-entry tables.  nvcc's are often local (_ZL...).
-# Each alternative holds "__" or "offloading" (general_role relies on it).
+# Every name but the offloading-entry tables' starts with "__": as a
+# literal prefix, it lets the search skip to each "__" of a name (a CUB
+# kernel's mangled name has hundreds of characters and many of them).
 _REGISTRATION = re.compile(
-    r"__(hip|cuda)_module_(c|d)tor|__(hip|cuda)_register_globals|__(hip|cuda)_fatbin"
-    r"|__(hip|cuda)_gpubin_handle|__(hip|cuda)_cuid_|__cudaFatCubinHandle|__nv_cudaEntityRegisterCallback"
-    r"|__sti____cudaRegisterAll|__cudaUnregisterBinaryUtil|__fatbinwrap|__nv_module_id|__nv_fatbinhandle"
-    r"|__nv_save_fatCubinHandle|__nv_init_managed_rt|__cudaRegisterLinkedBinary|_offloading_entries"
-    r"|__(hip|cuda)_offloading|\.omp_offloading\."
+    r"__(?:(?:hip|cuda)_(?:module_[cd]tor|register_globals|fatbin|gpubin_handle|cuid_|offloading)"
+    r"|cudaFatCubinHandle|nv_(?:cudaEntityRegisterCallback|module_id|fatbinhandle|save_fatCubinHandle"
+    r"|init_managed_rt)|sti____cudaRegisterAll|cudaUnregisterBinaryUtil|fatbinwrap|cudaRegisterLinkedBinary)"
 )
+_OFFLOADING_ENTRIES = re.compile(r"_offloading_entries|\.omp_offloading\.")
 # Entry points of the HIP, CUDA runtime and driver, HSA and comgr APIs.
 _RUNTIME_API = re.compile(r"^(__)?(hip|cuda|cu[A-Z]|hsa_|amd_comgr_|__hipRegister|__cudaRegister|__cudaPush|__cudaPop)")
 
@@ -29,9 +30,7 @@ def general_role(symbol: Symbol) -> Role | None:
     if not symbol.defined:
         return Role.RUNTIME_API if _RUNTIME_API.match(symbol.name) else None
     name = symbol.name
-    # Every name _REGISTRATION matches has "__" or "offloading": looked for
-    # first, as a substring, it spares most symbols the regular expression.
-    if ("__" in name or "offloading" in name) and _REGISTRATION.search(name):
+    if _REGISTRATION.search(name) or ("offloading" in name and _OFFLOADING_ENTRIES.search(name)):
         return Role.REGISTRATION
     return None
 
