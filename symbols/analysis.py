@@ -189,8 +189,7 @@ def analyze(
     `with_ptx`: read PTX code objects (the largest and slowest to read; a
     cubin beside one names the same kernels), else list them with a note.
     Raises FormatError or OSError for unreadable input."""
-    with Workers(jobs) as workers:
-        return _analyze(map_file(path), str(path), host_roles, with_args, workers, demangle, with_ptx)
+    return _analyze(map_file(path), str(path), host_roles, with_args, Workers(jobs), demangle, with_ptx)
 
 
 def analyze_data(

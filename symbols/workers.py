@@ -11,15 +11,12 @@ import errno
 import mmap
 import os
 import stat
-from collections import deque
+import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from symbols import containers
 from symbols.errors import FormatError
-
-if TYPE_CHECKING:
-    from concurrent.futures import Future, ThreadPoolExecutor
 
 
 def map_file(path: str | Path) -> memoryview:
@@ -50,19 +47,10 @@ def release(data: memoryview, offset: int, size: int) -> None:
 
 
 class Workers:
-    """Up to `count` threads reading code objects, started on first use."""
+    """Up to `count` threads reading code objects."""
 
     def __init__(self, count: int = 1):
         self.count = count
-        self._executor: ThreadPoolExecutor | None = None
-
-    def __enter__(self) -> Workers:
-        return self
-
-    def __exit__(self, *_) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(cancel_futures=True)
-            self._executor = None
 
     def read(self, data: memoryview, jobs: list[containers.Job]) -> Iterator[list[containers.Read]]:
         """`containers.read` of each job, in order.  At most `count` jobs
@@ -73,17 +61,54 @@ class Workers:
         if self.count <= 1 or len(jobs) <= 1 or not any(job.inflates for job in jobs):
             yield from (_read(job, data) for job in jobs)
             return
-        if self._executor is None:
-            from concurrent.futures import ThreadPoolExecutor
+        yield from _Reading(data, jobs, self.count).outcomes()
 
-            self._executor = ThreadPoolExecutor(self.count, "gpusym-read")
-        pending: deque[Future] = deque()
-        for job in jobs:
-            pending.append(self._executor.submit(_read, job, data))
-            if len(pending) > self.count:
-                yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
+
+class _Reading:
+    """`count` threads taking `jobs` in order, while fewer than `count` + 1
+    are read and not yet taken (concurrent.futures would do, but importing
+    it costs 5 ms, a fortieth of reading a library of 80 MB)."""
+
+    def __init__(self, data: memoryview, jobs: list[containers.Job], count: int):
+        self.data, self.jobs, self.count = data, jobs, count
+        self.results: list[tuple[list[containers.Read] | None, BaseException | None] | None] = [None] * len(jobs)
+        self.done = [threading.Event() for _ in jobs]
+        self.room = threading.Semaphore(count + 1)
+        self.lock = threading.Lock()
+        self.next_job = 0
+        self.stopped = False
+
+    def outcomes(self) -> Iterator[list[containers.Read]]:
+        threads = [threading.Thread(target=self._work, name="gpusym-read", daemon=True) for _ in range(self.count)]
+        for thread in threads:
+            thread.start()
+        try:
+            for index, done in enumerate(self.done):
+                done.wait()
+                result, self.results[index] = self.results[index], None
+                self.room.release()
+                reads, error = result
+                if error is not None:
+                    raise error
+                yield reads
+        finally:  # also when the caller stops early: the jobs not started never are
+            self.stopped = True
+            self.room.release(len(threads))
+            for thread in threads:
+                thread.join()
+
+    def _work(self) -> None:
+        while True:
+            self.room.acquire()
+            with self.lock:
+                index, self.next_job = self.next_job, self.next_job + 1
+            if self.stopped or index >= len(self.jobs):
+                return
+            try:
+                self.results[index] = (_read(self.jobs[index], self.data), None)
+            except BaseException as error:  # raised in the caller's thread, in its turn
+                self.results[index] = (None, error)
+            self.done[index].set()
 
 
 def demangled(names: Iterable[str], demangle: Callable[[str], str | None] | None = None) -> dict[str, str | None]:
