@@ -19,7 +19,7 @@ import subprocess
 import threading
 from collections.abc import Iterable
 
-from symbols.name_limits import printed_limit
+from symbols.name_limits import MANGLED_PREFIX, printed_limit
 
 TOOL = "llvm-cxxfilt-19"
 #: Heap the child may use (RLIMIT_DATA): real names need a few megabytes.
@@ -34,6 +34,8 @@ _spare: subprocess.Popen | None = None  # started by `start_early`, for the next
 def demangle(name: str) -> str | None:
     """One name, read by the port (starting the tool for one would cost
     more); ``demangle.many`` reads a list."""
+    if not name.startswith(MANGLED_PREFIX):
+        return None  # as the port answers, without importing it
     from symbols import llvm_demangle  # imported here: the tool reads nearly every name
 
     return llvm_demangle.demangle(name)
@@ -42,7 +44,7 @@ def demangle(name: str) -> str | None:
 def demangle_many(names: Iterable[str]) -> dict[str, str | None]:
     """Each of `names` as ``llvm_demangle.demangle`` reads it."""
     unique = list(dict.fromkeys(names))
-    eligible = [name for name in unique if name.startswith("_Z") and name.split() == [name]]
+    eligible = [name for name in unique if name.startswith(MANGLED_PREFIX) and name.split() == [name]]
     read = (_read(eligible) if len(eligible) >= FEWEST_NAMES else None) or {}
     return {name: read[name] if name in read else demangle(name) for name in unique}
 

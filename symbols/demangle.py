@@ -50,7 +50,7 @@ import ctypes.util
 import re
 
 from symbols import itanium
-from symbols.name_limits import printed_limit
+from symbols.name_limits import MANGLED_PREFIX, printed_limit
 
 _libstdcxx = ctypes.CDLL("libstdc++.so.6")
 _libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
@@ -175,7 +175,7 @@ CACHE_SIZE = 1 << 17
 
 def _uncached(name: str) -> str | None:
     """`demangle`, uncached."""
-    if not name.startswith("_Z") or "\0" in name:
+    if not name.startswith(MANGLED_PREFIX) or "\0" in name:
         return None
     whole = _demangled(name)
     if whole is not None:

@@ -23,7 +23,7 @@ from symbols import llvm_expressions as x
 from symbols import llvm_nodes as n
 from symbols.llvm_expression_parser import CCAST, MEMBER, NAMED_CAST, ExpressionParser
 from symbols.llvm_reader import Fail, is_digit
-from symbols.name_limits import printed_limit
+from symbols.name_limits import MANGLED_PREFIX, printed_limit
 
 _BUILTINS = {
     "v": "void",
@@ -798,7 +798,7 @@ class _Parser(ExpressionParser):
 def demangle(name: str) -> str | None:
     """`name` as llvm-cxxfilt prints it, or None where it prints `name`
     unchanged (or past gpusym's limits, see the module documentation)."""
-    if not name.startswith("_Z"):
+    if not name.startswith(MANGLED_PREFIX):
         return None
     try:
         parser = _Parser(name)

@@ -1,9 +1,12 @@
-"""How long a demangled name may print, in every demangler of gpusym: real
-names print at most about 20 times as long as they are mangled, and a
-crafted one of 300 characters would print 35 GB (crafted.pairs_name)."""
+"""What every demangler of gpusym reads: Itanium-ABI names only, and how
+long they may print (real names print at most about 20 times as long as
+they are mangled, and a crafted one of 300 characters would print 35 GB,
+crafted.pairs_name)."""
 
 from __future__ import annotations
 
+#: How every name a demangler reads starts; it leaves the others as they are.
+MANGLED_PREFIX = "_Z"
 #: A demangled name prints at most this many times its mangled length...
 OUTPUT_RATIO = 64
 #: ...plus this many characters.
