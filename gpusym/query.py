@@ -173,11 +173,8 @@ def _run_all(
     # one process per file, which pays off only for enough input (a small
     # binary takes a few milliseconds, less than starting a worker and
     # returning its result).
-    if len(paths) == 1:
-        # Reading makes no reference cycles: the cycle collector only walked
-        # a large library's millions of objects, again and again (8% of
-        # reading xla's plugin), and the process ends after this file.
-        gc.disable()
+    if len(paths) > 1:
+        gc.enable()  # off for one file (gpusym.cli); a batch also runs worker pools and a progress bar
     if len(paths) == 1 or jobs <= 1 or sum(map(_size, paths)) < _PARALLEL_BYTES:
         per_file = jobs if len(paths) == 1 else 1
         iterator = (_analyze(path, roles, addresses, per_file, ptx) for path in paths)
