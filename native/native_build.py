@@ -10,13 +10,18 @@ through a ROCm-shaped prefix included)."""
 
 from __future__ import annotations
 
-import hashlib
 import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 from native import toolchain
+
+try:
+    # hashlib's own BLAKE2, without the OpenSSL that importing hashlib loads
+    # (3 ms of every query's start: the library is looked up at each one).
+    from _blake2 import blake2b
+except ImportError:  # an interpreter without it
+    from hashlib import blake2b
 
 
 class BuildError(Exception):
@@ -44,11 +49,11 @@ def _inputs(sources: Sequence[Path], include_dirs: Sequence[Path]) -> list[Path]
 
 
 def _digest(command: Sequence[str], inputs: Sequence[Path]) -> str:
-    hasher = hashlib.sha256()
+    hasher = blake2b(digest_size=8)
     for part in [*command, *(item for path in inputs for item in (path.name, path.read_bytes()))]:
         data = part if isinstance(part, bytes) else part.encode()
         hasher.update(len(data).to_bytes(8, "little") + data)
-    return hasher.hexdigest()[:16]
+    return hasher.hexdigest()
 
 
 def shared_library(
@@ -85,6 +90,8 @@ def shared_library(
     partials: list[Path] = []
 
     def partial(suffix: str) -> Path:
+        import tempfile  # imported here: most calls find the library built
+
         with tempfile.NamedTemporaryFile(dir=directory, suffix=suffix, delete=False) as file:
             partials.append(Path(file.name))
         return partials[-1]
