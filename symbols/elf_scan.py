@@ -28,7 +28,7 @@ SECTION_RECORD = struct.Struct("<IIQQQQI4xQ")
 #: Symbols scanned per call: a large table's records are never all held.
 CHUNK = 1 << 13
 #: Bytes of names first made room for, per entry: more is asked for when needed.
-NAME_ROOM = 64
+NAME_ROOM = 512
 
 
 #: Counts names' bytes against a table's budget; raises FormatError past it.
