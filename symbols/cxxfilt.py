@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import atexit
 import resource
-import shutil
 import subprocess
 import threading
 from collections.abc import Iterable
@@ -68,12 +67,9 @@ def _end_spare() -> None:
 
 def _start() -> subprocess.Popen | None:
     """The tool, started with its limits, waiting for input; None when missing."""
-    tool = shutil.which(TOOL)
-    if tool is None:
-        return None
-    try:
-        child = subprocess.Popen([tool], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    except OSError:
+    try:  # found on PATH, as shutil.which would find it
+        child = subprocess.Popen([TOOL], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    except OSError:  # missing, or not executable
         return None
     # Set before the child reads anything: it waits for its input.
     resource.prlimit(child.pid, resource.RLIMIT_DATA, (MEMORY_LIMIT, MEMORY_LIMIT))
