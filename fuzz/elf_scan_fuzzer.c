@@ -2,8 +2,9 @@
  * UndefinedBehaviorSanitizer (tests/test_elf_scan.py builds and runs it; run
  * it longer by hand with -max_total_time=N).  The first 8 bytes of an input
  * choose the class, byte order, `every`, where the symbol table and string
- * table split, the range scanned and the room for names; the rest are the
- * tables.  Each table is copied to a buffer of its exact size, so that a
+ * table split, the range scanned, the room for names, and the prefix and
+ * type section headers are filtered by (its first 0 to 3 bytes, from the
+ * string table's start); the rest are the tables.  Each table is copied to a buffer of its exact size, so that a
  * read past its end is reported. */
 
 #include <stddef.h>
@@ -16,8 +17,9 @@ long gpusym_scan_symbols(const uint8_t *entries, uint64_t entries_size, int is64
                          uint64_t count, void *out, uint8_t *names_out, uint64_t names_capacity,
                          uint64_t *names_size);
 long gpusym_scan_sections(const uint8_t *headers, uint64_t headers_size, uint64_t count, int is64, int little,
-                          const uint8_t *strings, uint64_t strings_size, void *out, uint8_t *names_out,
-                          uint64_t names_capacity, uint64_t *names_size);
+                          const uint8_t *strings, uint64_t strings_size, int filter, const uint8_t *prefix,
+                          uint64_t prefix_size, uint32_t types, void *out, uint32_t *indices,
+                          uint64_t *all_names, uint8_t *names_out, uint64_t names_capacity, uint64_t *names_size);
 
 enum { SYMBOL_RECORD = 24, SECTION_RECORD = 56 };
 
@@ -43,7 +45,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                         capacity, &used);
     free(out);
     out = malloc(SECTION_RECORD * (headers + 1));
-    gpusym_scan_sections(table, split, headers, is64, little, strings, size - 8 - split, out, names, capacity, &used);
+    uint32_t *indices = malloc(sizeof(uint32_t) * (headers + 1));
+    uint64_t all_names = 0, strings_size = size - 8 - split;
+    int filter = data[5] & 1;
+    uint64_t prefix_size = (data[5] >> 1) % 4 < strings_size ? (data[5] >> 1) % 4 : strings_size;
+    uint8_t *prefix = copy(strings, prefix_size);
+    gpusym_scan_sections(table, split, headers, is64, little, strings, strings_size, filter, prefix, prefix_size,
+                         (uint32_t)data[6] << (data[7] % 25), out, indices, &all_names, names, capacity, &used);
+    free(prefix);
+    free(indices);
     free(out);
     free(names);
     free(strings);

@@ -36,7 +36,7 @@ from symbols import (
 from symbols.analysis import analyze_data
 from symbols.containers import MAX_RATIO
 from symbols.demangle import demangle
-from symbols.elf import SHT_DYNSYM, SHT_NOTE, SHT_SYMTAB, ElfFile
+from symbols.elf import SHT_DYNSYM, SHT_NOTE, SHT_STRTAB, SHT_SYMTAB, ElfFile
 from symbols.errors import FormatError
 from symbols.mangling import CLANG, NVCC, parse_stub, stub_symbol, undecorated_kernel
 
@@ -45,9 +45,15 @@ from symbols.mangling import CLANG, NVCC, parse_stub, stub_symbol, undecorated_k
 LIMIT = 1 << 20
 
 
+#: What cubins are read by (symbols/device_code.py): a prefix and types.
+NAMED = (".nv.info.", (SHT_SYMTAB, SHT_STRTAB))
+
+
 def elf_tables(data: bytes) -> object:
     """What ElfFile reads of `data`'s sections and symbol tables (kept
-    symbols and every entry), or its FormatError's message."""
+    symbols and every entry), then of the sections `NAMED` and the symbol
+    table among them, read first in a file of its own; or the
+    FormatError's message."""
     try:
         elf = ElfFile(data)
         tables = [
@@ -56,7 +62,10 @@ def elf_tables(data: bytes) -> object:
             if section.type in (SHT_SYMTAB, SHT_DYNSYM)
             for every in (False, True)
         ]
-        return elf.sections, tables
+        alone = ElfFile(data)
+        named = alone.sections_named(*NAMED)
+        symtab = next((section for section in named if section.type == SHT_SYMTAB), None)
+        return elf.sections, tables, named, list(alone.symbol_rows(symtab)) if symtab else []
     except FormatError as error:
         return f"FormatError: {error}"
 
@@ -75,6 +84,10 @@ def elf_tables_both_ways(data: bytes) -> tuple[object, object]:
 def _elf(data: bytes) -> None:
     with_c, in_python = elf_tables_both_ways(data)
     assert with_c == in_python, "the C loops of ELF reading and their Python twin disagree"
+    if not isinstance(with_c, str):
+        sections, _, named, _ = with_c
+        prefix, types = NAMED
+        assert named == [s for s in sections if s.name.startswith(prefix) or s.type in types], "sections_named"
     elf = ElfFile(data)
     sections = elf.sections
     symbols = elf.symtab + elf.dynsym

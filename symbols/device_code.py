@@ -23,6 +23,8 @@ from symbols.elf import (
     EM_AMDGPU,
     EM_CUDA,
     EM_X86_64,
+    SHT_STRTAB,
+    SHT_SYMTAB,
     STB_GLOBAL,
     STB_WEAK,
     STT_FUNC,
@@ -153,24 +155,27 @@ def _amdgpu_args(descriptors: list[bytes]) -> dict[str, list[KernelArg]]:
 
 
 def _cubin(elf: ElfFile) -> DeviceContents:
-    rows = _rows(elf, elf.symtab_section)
+    # A cubin has a few sections per kernel; only these are made (and named).
+    sections = elf.sections_named(nv_info.SECTION_PREFIX, (SHT_SYMTAB, SHT_STRTAB))
+    rows = _rows(elf, next((s for s in sections if s.type == SHT_SYMTAB), None))
     kernels, functions = [], []
     for name, value, size, info, other, shndx in rows:
         if info & 0xF == STT_FUNC and shndx and name:
             (kernels if other & STO_CUDA_ENTRY else functions).append((name, value, size))
     variables = [place for place in _defined(rows, STT_OBJECT) if not place[0].startswith(("$", "."))]
-    args = _deferring_errors(lambda: _nv_info_sections(elf, kernels))
+    args = _deferring_errors(lambda: _nv_info_sections(elf, sections, kernels))
     return DeviceContents(kernels, functions, variables, [], args)
 
 
-def _nv_info_sections(elf: ElfFile, kernel_places: list[Place]) -> ArgsSource:
-    """(kernel, name, bytes) of the ``.nv.info.<kernel>`` section of each kernel."""
+def _nv_info_sections(elf: ElfFile, sections: list[Section], kernel_places: list[Place]) -> ArgsSource:
+    """(kernel, name, bytes) of the ``.nv.info.<kernel>`` section of each
+    kernel, from `sections` (those named so among them)."""
     kernels = {place[0]: place[0] for place in kernel_places}
     prefix = nv_info.SECTION_PREFIX
-    sections = [s for s in elf.sections if s.name.startswith(prefix) and s.name[len(prefix) :] in kernels]
+    found = [s for s in sections if s.name.startswith(prefix) and s.name[len(prefix) :] in kernels]
     # The kernel's own name object: a summary holds each name once.
     return ArgsSource(
-        "cubin", [(kernels[s.name[len(prefix) :]], s.name, bytes(elf.contents(s))) for s in elf.disjoint(sections)]
+        "cubin", [(kernels[s.name[len(prefix) :]], s.name, bytes(elf.contents(s))) for s in elf.disjoint(found)]
     )
 
 

@@ -26,6 +26,7 @@ ET_REL, ET_EXEC, ET_DYN = 1, 2, 3
 
 SHT_NOBITS = 8
 SHT_SYMTAB = 2
+SHT_STRTAB = 3
 SHT_RELA = 4
 SHT_DYNSYM = 11
 SHT_NOTE = 7
@@ -179,10 +180,12 @@ class ElfFile:
     # ---- sections ----
 
     @cached_property
-    def sections(self) -> list[Section]:
+    def _section_table(self) -> tuple[memoryview, int, memoryview] | None:
+        """The section header table, its count of headers and the section
+        name table; None when the file has no headers."""
         header, entry = self._header, self.layouts.section
         if header.shoff == 0:
-            return []  # no section header table (stripped of it, or a core file)
+            return None  # no section header table (stripped of it, or a core file)
         if header.shentsize != entry.size:
             raise FormatError(f"section header size {header.shentsize}, expected {entry.size}")
         count, names_index = header.shnum, header.shstrndx
@@ -201,11 +204,22 @@ class ElfFile:
             if names_header.type == SHT_NOBITS
             else self.bytes_at(names_header.offset, names_header.size, "section name table")
         )
-        strings = _StringTable(names, len(table), "section name table")
+        return table, count, names
+
+    def _section_names(self) -> _StringTable:
+        """The section name table, with a budget for one reading of every name."""
+        table, _, names = self._section_table
+        return _StringTable(names, len(table), "section name table")
+
+    @cached_property
+    def sections(self) -> list[Section]:
+        if self._section_table is None:
+            return []
+        table, count, names = self._section_table
+        strings = self._section_names()
         scan = elf_scan.scanner()
         if scan is not None:
-            little = self.endian == "<"
-            records, names_found = scan.sections(table, count, self.is64, little, names, strings.charge)
+            _, records, names_found = scan.sections(table, count, self.is64, self.endian == "<", names, strings.charge)
             return [
                 _new(Section, (index, name, type_, flags, addr, offset, size, link, info, entsize))
                 for index, (name, (type_, link, flags, addr, offset, size, info, entsize)) in enumerate(
@@ -215,9 +229,50 @@ class ElfFile:
         return [
             _new(Section, (index, strings.at(name), type_, flags, addr, offset, size, link, info, entsize))
             for index, (name, type_, flags, addr, offset, size, link, info, _addralign, entsize) in enumerate(
-                entry.iter_fields(table)
+                self.layouts.section.iter_fields(table)
             )
         ]
+
+    def sections_named(self, prefix: str, types: tuple[int, ...] = ()) -> list[Section]:
+        """The sections whose names start with `prefix`, and those of
+        `types` (each under 32), as `sections` has them, and with the same
+        errors.  A
+        cubin has thousands of sections and its reader wants a quarter:
+        until `sections` is asked for, the others are never made, nor
+        their names decoded.  `section` finds the sections this gave."""
+        if not all(0 <= kind < 32 for kind in types):
+            raise ValueError(f"section types {types}: each must be under 32")
+        scan = elf_scan.scanner()
+        if "sections" in self.__dict__ or scan is None or self._section_table is None or not prefix.isascii():
+            return [s for s in self.sections if s.name.startswith(prefix) or s.type in types]
+        table, count, names = self._section_table
+        little = self.endian == "<"
+        charge = self._section_names().charge
+        indices, records, names_found = scan.sections(
+            table, count, self.is64, little, names, charge, prefix.encode(), types
+        )
+        found = [
+            _new(Section, (index, name, type_, flags, addr, offset, size, link, info, entsize))
+            for index, name, (type_, link, flags, addr, offset, size, info, entsize) in zip(
+                indices, names_found, records
+            )
+        ]
+        self._some_sections.update((section.index, section) for section in found)
+        return found
+
+    @cached_property
+    def _some_sections(self) -> dict[int, Section]:
+        """The sections `sections_named` gave, by index."""
+        return {}
+
+    @property
+    def section_count(self) -> int:
+        return 0 if self._section_table is None else self._section_table[1]
+
+    def section_at(self, index: int) -> Section:
+        """Section `index` (less than `section_count`)."""
+        found = self._some_sections.get(index) if "sections" not in self.__dict__ else None
+        return found if found is not None else self.sections[index]
 
     @cached_property
     def _sections_by_name(self) -> dict[str, Section]:
@@ -285,9 +340,9 @@ class ElfFile:
         entry = self.layouts.symbol
         if section.size % entry.size:
             raise FormatError(f"{section.name}: size {section.size} is not a multiple of {entry.size}")
-        if section.link >= len(self.sections):
+        if section.link >= self.section_count:
             raise FormatError(f"{section.name}: string table index {section.link} out of range")
-        names = _StringTable(self.contents(self.sections[section.link]), section.size, section.name)
+        names = _StringTable(self.contents(self.section_at(section.link)), section.size, section.name)
         table = self.contents(section)[entry.size :]
         scan = elf_scan.scanner()
         if scan is not None:

@@ -62,21 +62,31 @@ struct names {
     uint64_t used; /* counted on past `capacity`: the room needed */
 };
 
-/* Appends the NUL-terminated string at `offset` of the table (to the
- * table's end without a NUL; "" past the end). */
-static void take_name(struct names *names, uint32_t offset) {
-    uint64_t length = 0;
-    const uint8_t *start = names->table;
-    if (offset < names->table_size) {
-        start += offset;
-        const uint8_t *end = memchr(start, 0, names->table_size - offset);
-        length = (uint64_t)((end ? end : names->table + names->table_size) - start);
-    }
+/* Where the NUL-terminated string at `offset` of the table starts, and
+ * its length (to the table's end without a NUL; "" past the end). */
+static const uint8_t *name_at(const struct names *names, uint32_t offset, uint64_t *length) {
+    *length = 0;
+    if (offset >= names->table_size) return names->table;
+    const uint8_t *start = names->table + offset;
+    const uint8_t *end = memchr(start, 0, names->table_size - offset);
+    *length = (uint64_t)((end ? end : names->table + names->table_size) - start);
+    return start;
+}
+
+/* Appends `length` bytes at `start` and a NUL, while they fit. */
+static void put_name(struct names *names, const uint8_t *start, uint64_t length) {
     if (names->used + length + 1 <= names->capacity) {
         memcpy(names->out + names->used, start, length);
         names->out[names->used + length] = 0;
     }
     names->used += length + 1;
+}
+
+/* Appends the name at `offset` of the table. */
+static void take_name(struct names *names, uint32_t offset) {
+    uint64_t length;
+    const uint8_t *start = name_at(names, offset, &length);
+    put_name(names, start, length);
 }
 
 /* Local labels (NOTYPE LOCAL), section and file symbols: left out unless
@@ -127,22 +137,36 @@ long gpusym_scan_symbols(const uint8_t *entries, uint64_t entries_size, int is64
 }
 
 /* The `count` section headers of `headers`, 64-bit or 32-bit, little- or
- * big-endian, naming into `strings`, written to `out`, their names to
- * `names` as gpusym_scan_symbols writes them.  Returns `count`, or -1
- * when `headers` is too short. */
+ * big-endian, naming into `strings`: every one, or with `filter` those
+ * whose names start with the `prefix_size` bytes of `prefix` and those
+ * whose type is under 32 and a bit of `types` (bit 2: SHT_SYMTAB...).  Writes the kept ones to `out`, their
+ * indices to `indices`, their names to `names` as gpusym_scan_symbols
+ * writes them, and the length of every header's name (NULs left out) to
+ * `*all_names`.  Returns how many were kept, or -1 when `headers` is too
+ * short. */
 long gpusym_scan_sections(const uint8_t *headers, uint64_t headers_size, uint64_t count, int is64, int little,
-                          const uint8_t *strings, uint64_t strings_size, struct section_record *out,
-                          uint8_t *names_out, uint64_t names_capacity, uint64_t *names_size) {
+                          const uint8_t *strings, uint64_t strings_size, int filter, const uint8_t *prefix,
+                          uint64_t prefix_size, uint32_t types, struct section_record *out, uint32_t *indices,
+                          uint64_t *all_names, uint8_t *names_out, uint64_t names_capacity, uint64_t *names_size) {
     const uint64_t header_size = is64 ? 64 : 40;
     if (count > headers_size / header_size) return -1;
     struct names names = {strings, strings_size, names_out, names_capacity, 0};
+    long kept = 0;
+    *all_names = 0;
     for (uint64_t i = 0; i < count; i++) {
         const uint8_t *header = headers + i * header_size;
-        struct section_record *section = &out[i];
-        take_name(&names, read32(header, little));
+        uint64_t length;
+        const uint8_t *name = name_at(&names, read32(header, little), &length);
+        uint32_t type = read32(header + 4, little);
+        *all_names += length;
+        int typed = type < 32 && (types >> type & 1);
+        if (filter && !typed && (length < prefix_size || memcmp(name, prefix, prefix_size) != 0)) continue;
+        put_name(&names, name, length);
+        struct section_record *section = &out[kept];
+        indices[kept++] = (uint32_t)i;
         /* Addresses, offsets and sizes are words: 8 bytes in a 64-bit file, 4 in a 32-bit one. */
         const uint64_t w = is64 ? 8 : 4;
-        section->type = read32(header + 4, little);
+        section->type = type;
         section->flags = read_word(header + 8, is64, little);
         section->addr = read_word(header + 8 + w, is64, little);
         section->offset = read_word(header + 8 + 2 * w, is64, little);
@@ -153,5 +177,5 @@ long gpusym_scan_sections(const uint8_t *headers, uint64_t headers_size, uint64_
         section->padding = 0;
     }
     *names_size = names.used;
-    return (long)count;
+    return kept;
 }

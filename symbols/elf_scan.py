@@ -45,20 +45,42 @@ class Scanner:
         self._symbols.argtypes = [pointer, size, flag, flag, pointer, size, flag, size, size, pointer, pointer, size]
         self._symbols.argtypes += [pointer]
         self._sections = library.gpusym_scan_sections
-        self._sections.argtypes = [pointer, size, size, flag, flag, pointer, size, pointer, pointer, size, pointer]
+        self._sections.argtypes = [pointer, size, size, flag, flag, pointer, size, flag, pointer, size, ctypes.c_uint32]
+        self._sections.argtypes += [pointer, pointer, pointer, pointer, size, pointer]
         self._symbols.restype = self._sections.restype = ctypes.c_long
 
     def sections(
-        self, headers: memoryview, count: int, is64: bool, little: bool, names: memoryview, charge: Charge
-    ) -> tuple[Iterator[tuple], list[str]]:
-        """(the SECTION_RECORD fields of each of `count` headers, their
-        names), the names' total length given to `charge` first.  The
+        self,
+        headers: memoryview,
+        count: int,
+        is64: bool,
+        little: bool,
+        names: memoryview,
+        charge: Charge,
+        prefix: bytes | None = None,
+        types: tuple[int, ...] = (),
+    ) -> tuple[list[int], Iterator[tuple], list[str]]:
+        """(the indices, SECTION_RECORD fields and names of the headers
+        kept), of `count` headers: every one, or with `prefix` those whose
+        names start with it and those of `types` (each under 32).  The length of
+        every header's name is given to `charge` first, kept or not.  The
         caller has checked that `headers` holds them."""
         out = bytearray(SECTION_RECORD.size * count)
+        indices = bytearray(4 * count)
+        every_name = ctypes.c_uint64()
         with address(headers) as table, address(names) as strings:
-            call = partial(self._sections, table, len(headers), count, is64, little, strings, len(names), _pointer(out))
-            _, found, _ = _with_names(call, min(len(names), NAME_ROOM * count) + count, charge)
-        return SECTION_RECORD.iter_unpack(out), found
+            filtered = (prefix is not None, prefix or None, len(prefix or b""), sum(1 << kind for kind in set(types)))
+            call = partial(self._sections, table, len(headers), count, is64, little, strings, len(names), *filtered)
+            call = partial(call, _pointer(out), _pointer(indices), ctypes.byref(every_name))
+            # Charged with every header's name, which the first call counts.
+            kept, found, _ = _with_names(
+                call, min(len(names), NAME_ROOM * count) + count, lambda _: charge(every_name.value)
+            )
+        return (
+            memoryview(indices).cast("I")[:kept].tolist(),
+            SECTION_RECORD.iter_unpack(out[: kept * SECTION_RECORD.size]),
+            found,
+        )
 
     def symbols(
         self, entries: memoryview, is64: bool, little: bool, names: memoryview, every: bool, charge: Charge

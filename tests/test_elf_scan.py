@@ -12,10 +12,12 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO, describe, run
+from container_builds import builds, cuda  # noqa: F401 (fixtures)
 
-from fuzz.targets import elf_tables_both_ways
+from fuzz.targets import NAMED, elf_tables_both_ways
 from native import toolchain
-from symbols import crafted, elf_scan
+from symbols import crafted, device_code, elf_scan
+from symbols.elf import SHT_STRTAB, SHT_SYMTAB, ElfFile
 
 MUTANTS = 1500
 
@@ -37,8 +39,9 @@ def test_real_files_read_alike(path):
     binary = Path(sys.executable).resolve() if path == "python" else _library(path)
     with_c, in_python = elf_tables_both_ways(binary.read_bytes())
     assert not isinstance(with_c, str), with_c
-    sections, tables = with_c
+    sections, tables, named, _ = with_c
     assert len(sections) > 10 and sum(map(len, tables)) > 100
+    assert {s.type for s in named} >= {SHT_STRTAB}
     assert with_c == in_python
 
 
@@ -105,3 +108,22 @@ def test_the_c_loops_under_sanitizers_never_read_outside_their_tables(tmp_path):
         timeout=SANITIZED_SECONDS + 120,
     )
     assert fuzzed.returncode == 0 and "Done" in fuzzed.stderr, describe(fuzzed)
+
+
+def test_a_cubins_kernel_sections_read_alike(cuda):
+    """A cubin is read from its symbol table and ``.nv.info.<kernel>``
+    sections alone (sections_named): the same sections as the whole list
+    has, both ways, and the same summary as with the whole list made first."""
+    path = cuda.nvcc("plain.o", "-c")
+    cubin = (path.with_name(path.name + ".keep") / "kernels.compute_90.cubin").read_bytes()
+    with_c, in_python = elf_tables_both_ways(cubin)
+    assert not isinstance(with_c, str), with_c
+    sections, _, named, rows = with_c
+    prefix, types = NAMED
+    assert named == [s for s in sections if s.name.startswith(prefix) or s.type in types]
+    assert sum(s.name.startswith(prefix) for s in named) >= 4 and SHT_SYMTAB in {s.type for s in named}
+    assert len(named) < len(sections) and rows
+    assert with_c == in_python
+    whole = ElfFile(cubin)
+    whole.sections  # made first: sections_named filters it
+    assert device_code.read(cubin, "elf") == device_code._cubin(whole)
