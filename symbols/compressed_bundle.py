@@ -92,10 +92,10 @@ def decompress(data: bytes | memoryview, *, max_output: int) -> bytes:
     return inflate(stream, METHODS[header.method], header.uncompressed_size)
 
 
-def inflate(stream: bytes | memoryview, method: str, size: int) -> bytes:
-    """The `size` bytes a zlib stream, zstd frame or LZ4 block inflates to;
-    anything after a zlib or zstd stream's end is ignored.  Never inflates
-    more than `size` + 1 bytes."""
+def inflate(stream: bytes | memoryview, method: str, size: int) -> bytes | memoryview:
+    """The `size` bytes a zlib stream, zstd frame or LZ4 block inflates to
+    (an LZ4 block's in a mapping of lz4_block's); anything after a zlib or
+    zstd stream's end is ignored.  Never inflates more than `size` + 1 bytes."""
     if method == "lz4":
         from symbols import lz4_block  # imported here, as zstandard is: most binaries need neither
 

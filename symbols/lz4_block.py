@@ -1,13 +1,18 @@
 """LZ4 blocks (NVIDIA fatbins' ``-compress-mode=speed``) inflated by the
-system's liblz4 through ctypes: straight into the bytes returned and
-without the interpreter lock, twice as fast as the lz4 package, which does
-it where liblz4 cannot be loaded or ``GPUSYM_PURE_PYTHON`` is set.  Both
-give the same answers and the same errors."""
+system's liblz4 through ctypes, without the interpreter lock: twice as
+fast as the lz4 package, which does it where liblz4 cannot be loaded or
+``GPUSYM_PURE_PYTHON`` is set.  Both give the same answers and errors.
+
+liblz4 writes into a memory mapping that each thread reuses once nothing
+holds a view of what it last wrote: thrust's 12 cubins are 232 MB, and
+the kernel would otherwise fault in and zero every page of each."""
 
 from __future__ import annotations
 
 import ctypes
+import mmap
 import os
+import threading
 from collections.abc import Callable
 from functools import cache
 
@@ -18,9 +23,7 @@ LIBRARY = "liblz4.so.1"
 #: LZ4's sizes are C ints.
 _INT_MAX = (1 << 31) - 1
 
-_new_bytes = ctypes.PyDLL(None).PyBytes_FromStringAndSize
-_new_bytes.argtypes = [ctypes.c_void_p, ctypes.c_ssize_t]
-_new_bytes.restype = ctypes.py_object
+_threads = threading.local()
 
 
 @cache
@@ -37,7 +40,7 @@ def _decompress_safe() -> Callable[[int, int, int, int], int] | None:
     return function
 
 
-def inflate(block: bytes | memoryview, size: int) -> bytes:
+def inflate(block: bytes | memoryview, size: int) -> bytes | memoryview:
     """The `size` bytes LZ4 `block` inflates to.  Raises FormatError when
     it is corrupt or inflates to more or fewer bytes."""
     if len(block) > _INT_MAX or size > _INT_MAX:
@@ -46,7 +49,7 @@ def inflate(block: bytes | memoryview, size: int) -> bytes:
     if decompress is None:
         written, result = _inflate_with_package(block, size)
     else:
-        result = _new_bytes(None, size)  # unshared until returned: written here, then never again
+        result = _output(size)
         with address(block) as source, address(result) as target:
             written = decompress(source, target, len(block), size)
     if written < 0:
@@ -54,6 +57,23 @@ def inflate(block: bytes | memoryview, size: int) -> bytes:
     if written != size:
         raise FormatError(f"lz4 block does not inflate to the recorded {size} bytes")
     return result
+
+
+def _output(size: int) -> memoryview:
+    """`size` bytes to write into: this thread's last mapping again, grown
+    if need be, when nothing holds a view of it; else a new one (a view
+    still held keeps its mapping, and what was written there, alive).
+    Grown in place, a mapping keeps the pages already faulted in."""
+    mapping = getattr(_threads, "mapping", None)
+    if mapping is not None:
+        try:
+            mapping.resize(max(size, len(mapping)))  # refused while a view of it is alive
+            return memoryview(mapping)[:size]
+        except (BufferError, OSError):
+            pass
+    # Private: shared anonymous memory is a file's, which growing it would not grow.
+    mapping = _threads.mapping = mmap.mmap(-1, max(size, 1), flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    return memoryview(mapping)[:size]
 
 
 def _inflate_with_package(block: bytes | memoryview, size: int) -> tuple[int, bytes]:

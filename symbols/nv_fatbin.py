@@ -163,7 +163,7 @@ def _read_entry(view: memoryview, start: int, end: int) -> tuple[FatbinEntry | N
     return entry, payload + padded_size
 
 
-def payload(data: bytes | memoryview, entry: FatbinEntry, *, max_output: int) -> bytes | None:
+def payload(data: bytes | memoryview, entry: FatbinEntry, *, max_output: int) -> bytes | memoryview | None:
     """The cubin or PTX of `entry` (read from the same `data`), inflated; None
     when it is compressed in a format this module cannot inflate.  An
     uncompressed payload keeps its padding; PTX ends with NUL bytes."""
