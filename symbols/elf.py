@@ -215,17 +215,11 @@ class ElfFile:
     def sections(self) -> list[Section]:
         if self._section_table is None:
             return []
-        table, count, names = self._section_table
-        strings = self._section_names()
         scan = elf_scan.scanner()
         if scan is not None:
-            _, records, names_found = scan.sections(table, count, self.is64, self.endian == "<", names, strings.charge)
-            return [
-                _new(Section, (index, name, type_, flags, addr, offset, size, link, info, entsize))
-                for index, (name, (type_, link, flags, addr, offset, size, info, entsize)) in enumerate(
-                    zip(names_found, records)
-                )
-            ]
+            return self._scanned(scan)
+        table, _, _ = self._section_table
+        strings = self._section_names()
         return [
             _new(Section, (index, strings.at(name), type_, flags, addr, offset, size, link, info, entsize))
             for index, (name, type_, flags, addr, offset, size, link, info, _addralign, entsize) in enumerate(
@@ -235,30 +229,33 @@ class ElfFile:
 
     def sections_named(self, prefix: str, types: tuple[int, ...] = ()) -> list[Section]:
         """The sections whose names start with `prefix`, and those of
-        `types` (each under 32), as `sections` has them, and with the same
-        errors.  A
-        cubin has thousands of sections and its reader wants a quarter:
-        until `sections` is asked for, the others are never made, nor
-        their names decoded.  `section` finds the sections this gave."""
+        `types` (each under 32), as `sections` has them, with the same
+        errors.  A cubin has thousands of sections and its reader wants a
+        quarter: until `sections` is asked for, the others are neither
+        made nor named.  `section_at` finds the sections this gave."""
         if not all(0 <= kind < 32 for kind in types):
             raise ValueError(f"section types {types}: each must be under 32")
         scan = elf_scan.scanner()
         if "sections" in self.__dict__ or scan is None or self._section_table is None or not prefix.isascii():
             return [s for s in self.sections if s.name.startswith(prefix) or s.type in types]
-        table, count, names = self._section_table
-        little = self.endian == "<"
-        charge = self._section_names().charge
-        indices, records, names_found = scan.sections(
-            table, count, self.is64, little, names, charge, prefix.encode(), types
-        )
-        found = [
-            _new(Section, (index, name, type_, flags, addr, offset, size, link, info, entsize))
-            for index, name, (type_, link, flags, addr, offset, size, info, entsize) in zip(
-                indices, names_found, records
-            )
-        ]
+        found = self._scanned(scan, prefix.encode(), types)
         self._some_sections.update((section.index, section) for section in found)
         return found
+
+    def _scanned(
+        self, scan: elf_scan.Scanner, prefix: bytes | None = None, types: tuple[int, ...] = ()
+    ) -> list[Section]:
+        """The sections the C loop keeps: every one, or with `prefix` those
+        `sections_named` gives."""
+        table, count, names = self._section_table
+        charge = self._section_names().charge
+        indices, records, found = scan.sections(
+            table, count, self.is64, self.endian == "<", names, charge, prefix, types
+        )
+        return [
+            _new(Section, (index, name, type_, flags, addr, offset, size, link, info, entsize))
+            for index, name, (type_, link, flags, addr, offset, size, info, entsize) in zip(indices, found, records)
+        ]
 
     @cached_property
     def _some_sections(self) -> dict[int, Section]:

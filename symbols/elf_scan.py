@@ -61,10 +61,10 @@ class Scanner:
         types: tuple[int, ...] = (),
     ) -> tuple[list[int], Iterator[tuple], list[str]]:
         """(the indices, SECTION_RECORD fields and names of the headers
-        kept), of `count` headers: every one, or with `prefix` those whose
-        names start with it and those of `types` (each under 32).  The length of
-        every header's name is given to `charge` first, kept or not.  The
-        caller has checked that `headers` holds them."""
+        kept) of `count` headers: every one, or with `prefix` those whose
+        names start with it and those of `types` (each under 32).  The
+        length of every header's name, kept or not, is given to `charge`
+        first.  The caller has checked that `headers` holds them."""
         out = bytearray(SECTION_RECORD.size * count)
         indices = bytearray(4 * count)
         every_name = ctypes.c_uint64()
