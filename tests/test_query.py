@@ -153,6 +153,24 @@ def test_bad_inputs_each_get_one_line_and_the_rest_is_reported(samples, tmp_path
     assert [b["path"] for b in document["binaries"]] == [str(samples["vector_add"])]
 
 
+def test_json_is_utf_8_and_names_that_are_not_are_escaped(samples, tmp_path):
+    """JSON is written in UTF-8; a file name that is not UTF-8 (its bytes
+    decoded with lone surrogates, as Python decodes file names) is written
+    with escapes, and reads back as the same name."""
+    accented = tmp_path / "vecteur_é"
+    undecodable = Path(os.fsdecode(bytes(tmp_path) + b"/vector_\xff"))
+    for path in (accented, undecodable):
+        shutil.copy(samples["vector_add"], path)
+    for fmt in ("--json", "--jsonl"):
+        result = subprocess.run([GPUSYM, "query", fmt, accented, undecodable], capture_output=True)
+        assert result.returncode == 0, result.stderr
+        text = result.stdout.decode("utf-8")  # strict: raises on anything but UTF-8
+        documents = [json.loads(line) for line in text.splitlines()] if fmt == "--jsonl" else [json.loads(text)]
+        paths = [b["path"] for b in documents[0]["binaries"]] if fmt == "--json" else [d["binary"] for d in documents]
+        assert set(paths) == {str(accented), str(undecodable)}
+    assert "vecteur_é" in text and "\\udcff" in text
+
+
 @pytest.mark.parametrize("argv", [["--kernel", "("], ["--no-such-option"], ["--role", "nonsense"]])
 def test_usage_errors_exit_2(samples, argv):
     result = run_gpusym("query", *argv, samples["vector_add"])
