@@ -4,6 +4,7 @@ dlopen/dlclose, ``GPUSYM_LEAK_CHECK``, and what gdb makes of all of them."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 from pathlib import Path
@@ -87,7 +88,7 @@ def test_query_reads_a_simulated_code_object_on_its_own(code_object, tmp_path):
     sim = unbundle(code_object, SIM_TARGET, tmp_path / "sim.so")
     result = run_gpusym("query", "--jsonl", sim)
     assert result.returncode == 0, describe(result)
-    kernels = sorted(re.findall(r'"name": "(\w+)", "demangled"', result.stdout))
+    kernels = sorted(json.loads(line)["name"] for line in result.stdout.splitlines())
     assert kernels == ["_Z4fillIiEvPT_S0_i", "saxpy"], result.stdout
 
 
