@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(clang-19 lld-19 llvm-19 llvm-19-dev libclang-rt-19-dev gdb python3-venv cmake)
+packages=(clang-19 lld-19 llvm-19 llvm-19-dev libclang-rt-19-dev liblz4-1 gdb python3-venv cmake)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
