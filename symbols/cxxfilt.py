@@ -5,9 +5,9 @@ about 3 microseconds a name where the port takes 100.
 The child runs with bounded memory (`MEMORY_LIMIT`) and time
 (`TIMEOUT_SECONDS`): LLVM prints a name with no limit, and a crafted one of
 300 characters would print 35 GB (symbols/crafted.py ``pairs_name``).  What
-it prints is held to the port's limit (`name_limits.printed_limit`).  When the tool is missing, or fails, the names
-are read by the port instead, with the same answers: tests check that they
-agree.  Only ``_Z`` names without white space go to the tool (it reads words
+it prints is held to the port's limit (`name_limits.printed_limit`).  When
+the tool is missing, or fails, the names are read by the port instead, with
+the same answers: tests check that they agree.  Only ``_Z`` names without white space go to the tool (it reads words
 split at white space, and Rust and D names too); the others are the port's."""
 
 from __future__ import annotations

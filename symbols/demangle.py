@@ -28,8 +28,8 @@ half a gigabyte (each level ``std::pair<previous, previous>``, see
 symbols/crafted.py ``pairs_name``) and one of 300, 35 GB, and libstdc++ has no
 limit.  Real names print at most about 20 times as long as they are.  So a
 name is demangled only when its printed length is at most
-`name_limits.printed_limit` (64 times its length, plus 4 KB): a name with few references cannot print
-longer; for the others `symbols.itanium` reads the name and bounds its
+`name_limits.printed_limit` (64 times its length, plus 4 KB): a name with
+few references cannot print longer; for the others `symbols.itanium` reads the name and bounds its
 printed length, stopping at that limit, before libstdc++ prints it.  A name
 that would print longer gives None, in every process alike (inside gdb as
 in ``gpusym query``).  A name outside the grammar read there (a conversion

@@ -264,6 +264,7 @@ class ElfFile:
 
     @property
     def section_count(self) -> int:
+        """How many section headers the file has, read without making them."""
         return 0 if self._section_table is None else self._section_table[1]
 
     def section_at(self, index: int) -> Section:

@@ -78,7 +78,7 @@ class Scanner:
             )
         return (
             memoryview(indices).cast("I")[:kept].tolist(),
-            SECTION_RECORD.iter_unpack(out[: kept * SECTION_RECORD.size]),
+            SECTION_RECORD.iter_unpack(memoryview(out)[: kept * SECTION_RECORD.size]),
             found,
         )
 

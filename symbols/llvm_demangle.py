@@ -6,8 +6,8 @@ types and template arguments here, expressions in
 `symbols.llvm_nodes` and `symbols.llvm_expressions` print.  `demangle` gives None for what llvm-cxxfilt
 leaves as it is: names that are not ``_Z...``, names outside the grammar
 LLVM reads, and (a limit of gpusym) names that would print longer than
-`name_limits.printed_limit` (64 times their length plus 4 KB), or deeper than Python
-recurses.  Differences from libstdc++'s ``__cxa_demangle`` (what
+`name_limits.printed_limit` (64 times their length plus 4 KB), or deeper
+than Python recurses.  Differences from libstdc++'s ``__cxa_demangle`` (what
 `symbols.demangle` and gdb print): ``>>`` without a space, lambdas as
 ``'lambda'(int)`` and unnamed types as ``'unnamed'``, ``std::nullptr_t``,
 expressions as C++ (``decltype(fp + 1)``), clone suffixes as

@@ -93,7 +93,7 @@ def parse_stub(symbol: str) -> Stub | None:
 
     Symbols with a ``.suffix`` (``.cold``, ``.part.0``, ``.llvm.123``) are
     compiler-made pieces or copies of functions, never reported."""
-    if "." in symbol or STUB_PREFIX not in symbol:  # what every stub holds: most functions are seen to be none at once
+    if "." in symbol or STUB_PREFIX not in symbol:  # both conventions put the prefix in every stub
         return None
     if symbol.startswith(STUB_PREFIX):
         kernel = symbol[len(STUB_PREFIX) :]

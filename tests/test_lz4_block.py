@@ -1,5 +1,5 @@
 """LZ4 blocks inflated with the system's liblz4 against the lz4 package: the
-same bytes, or the same error, on nvcc's own blocks and on thousands of
+same bytes, or the same error, on nvcc's own blocks and on a thousand
 damaged ones (the fuzzer's fatbin target compares them too)."""
 
 from __future__ import annotations
