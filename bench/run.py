@@ -16,7 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sample_apps.driver.driver import build
+from device.compiler.driver import build
 from text_tables import table_lines
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -36,7 +36,7 @@ HIP = [
     "hip",
     "-nogpuinc",
     "-nogpulib",
-    f"-I{REPO / 'sample_apps/runtime/include'}",
+    f"-I{REPO / 'device/include'}",
     "--offload-arch=gfx90a",
     "-O1",
 ]

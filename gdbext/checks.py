@@ -13,7 +13,7 @@ import gdb
 from gdbext import runtime_state
 from gdbext.errors import one_line_errors
 
-#: What the runtime checks (sample_apps/runtime/src/checks.cpp), and off.
+#: What the runtime checks (device/runtime/checks.cpp), and off.
 CHOICES = [
     "off",
     "memcheck",
@@ -26,7 +26,7 @@ CHOICES = [
     "memcheck,racecheck,synccheck,initcheck",
 ]
 #: The runtime's function called after each report the program goes on
-#: from, and the text of that report (sample_apps/runtime/src/checks.cpp).
+#: from, and the text of that report (device/runtime/checks.cpp).
 REPORTED = "gpusym_check_reported"
 REPORT = "gpusym_check_report"
 #: The runtime's checks, whose caller is the lane's access.

@@ -23,18 +23,22 @@ import gdb
 from gdb.unwinder import Unwinder
 
 from capture import INTERPOSER
+from device.debug_interface import (
+    CAPTURE_HOST_STACKS,
+    FAT_BINARY_CODE_OBJECT_MARK,
+    MODULE_CODE_OBJECT_MARK,
+    RUNTIME_LIBRARY,
+)
 from gdbext import runtime_state
 from gdbext.functions import symbol_at
-from sample_apps.debug_interface import CAPTURE_HOST_STACKS
 from symbols.errors import FormatError
 
 if TYPE_CHECKING:
     from symbols.call_frames import CallFrames
 
-RUNTIME_LIBRARIES = (runtime_state.RUNTIME_LIBRARY,)
 #: In the file names of the code objects the runtime loads: from fat
 #: binaries, and modules loaded at run time.
-CODE_OBJECT_MARKS = (".gpusym.", ".gpusym-module.")
+CODE_OBJECT_MARKS = (FAT_BINARY_CODE_OBJECT_MARK, MODULE_CODE_OBJECT_MARK)
 
 
 #: Where a thread's stack starts (their call frame information ends every
@@ -90,7 +94,7 @@ def is_device(frame: gdb.Frame) -> bool:
 
 
 def is_runtime(frame: gdb.Frame) -> bool:
-    return any(name in _library(frame) for name in RUNTIME_LIBRARIES)
+    return RUNTIME_LIBRARY in _library(frame)
 
 
 class _FrameId:

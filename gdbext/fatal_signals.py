@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import gdb
 
+from device.debug_interface import Version
 from gdbext import runtime_state
 from gdbext.device_frames import in_device_code
-from sample_apps.debug_interface import Version
 
 
 def read_registers(event: gdb.StopEvent) -> None:

@@ -1,5 +1,5 @@
 """Why a simulated GPU thread stopped with a signal: what gdb knows of it,
-gathered for sample_apps/fault_description.py, which says it in the
+gathered for device/fault_description.py, which says it in the
 runtime's words.
 
 SIGSEGV or SIGBUS in a lane: the signal's address, the stack pointer, the
@@ -13,10 +13,8 @@ from __future__ import annotations
 
 import gdb
 
-from gdbext import runtime_state
-from gdbext.checks import access_frame
-from sample_apps.debug_interface import Access, AllocationState, FaultKind, FreedBy, Version
-from sample_apps.fault_description import (
+from device.debug_interface import Access, AllocationState, FaultKind, FreedBy, Version
+from device.fault_description import (
     MEMORY_SIGNALS,
     Allocation,
     Assertion,
@@ -27,6 +25,8 @@ from sample_apps.fault_description import (
     memory_fault,
     recorded_fault,
 )
+from gdbext import runtime_state
+from gdbext.checks import access_frame
 
 _REGISTER_MASK = 2**64 - 1
 

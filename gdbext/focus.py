@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import gdb
 
+from device.debug_interface import LaneState
 from gdbext import device_frames, lane_watch, lanes, runtime_state
 from gdbext.errors import one_line_errors
 from gdbext.functions import coordinates
 from gdbext.kbreak import break_at
 from gdbext.runtime_state import lane
-from sample_apps.debug_interface import LaneState
 
 LANE_STATES = {
     LaneState.UNSTARTED: "has not started yet",

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import gdb
 
+from device.debug_interface import WATCH_ANY, Version
 from gdbext.runtime_state import debug_state, supports
-from sample_apps.debug_interface import WATCH_ANY, Version
 
 TRAP = 0xCC  # int3
 

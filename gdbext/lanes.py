@@ -15,10 +15,10 @@ from dataclasses import dataclass
 
 import gdb
 
+from device.debug_interface import DispatchState, LaneState, Version
 from gdbext import runtime_state
 from gdbext.errors import one_line_errors
 from gdbext.functions import symbol_at
-from sample_apps.debug_interface import DispatchState, LaneState, Version
 
 #: Lanes held at a barrier or not started while a wavefront's lanes meet (at
 #: a warp function, or at an access to __shared__ memory the compiler made a

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import gdb
 
+from device.debug_interface import FAT_BINARY_CODE_OBJECT_MARK
 from symbols.errors import FormatError
 
 if TYPE_CHECKING:
@@ -25,7 +26,7 @@ _cache: dict[str, tuple[tuple[int, int], Analysis | None]] = {}
 def may_hold_kernels(path: str) -> bool:
     """Whether the object file at `path` is worth analysing for kernels."""
     name = os.path.basename(path)
-    return bool(path) and not path.startswith(_SKIPPED_PREFIXES) and ".gpusym." not in name
+    return bool(path) and not path.startswith(_SKIPPED_PREFIXES) and FAT_BINARY_CODE_OBJECT_MARK not in name
 
 
 def _is_runtime(path: str) -> bool:

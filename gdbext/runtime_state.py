@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import gdb
 
-from sample_apps.debug_interface import DISPATCH_SLOTS, WAVE_SIZE, DispatchState, StreamState, Version
+from device.debug_interface import (
+    DISPATCH_SLOTS,
+    RUNTIME_LIBRARY,
+    WAVE_SIZE,
+    DispatchState,
+    StreamState,
+    Version,
+)
 from symbols.demangle import demangle
 
 DISPATCH_STATES = {DispatchState.QUEUED: "queued", DispatchState.RUNNING: "running", DispatchState.COMPLETE: "complete"}
-STREAM_NON_BLOCKING = 0x1  # hipStreamNonBlocking
-#: The simulated runtime's library: its file's name holds this.
-RUNTIME_LIBRARY = "libgpusym_runtime"
 
 
 #: gdb's global thread number -> the lane ``gpu focus`` selected there when

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import gdb
 
+from device.debug_interface import LaneState
 from gdbext import lanes, runtime_state
 from gdbext.device_frames import UNWINDER, in_device_code, is_runtime
-from sample_apps.debug_interface import LaneState
 
 COMMANDS = ("next", "step", "until", "advance", "finish")
 GUARD = "$_gpusym_stepped_lane()"

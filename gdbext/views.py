@@ -8,9 +8,9 @@ import re
 
 import gdb
 
+from device.debug_interface import STREAM_NON_BLOCKING, CodeObjectOrigin, DispatchState, StreamState, Version
 from gdbext import program, runtime_state
 from gdbext.errors import one_line_errors
-from sample_apps.debug_interface import CodeObjectOrigin, DispatchState, StreamState, Version
 from text_tables import table_lines
 
 #: gpusym_code_object_origin values of modules loaded at run time.
@@ -208,7 +208,7 @@ class InfoDevices(gdb.Command):
         print()
         rows = [("Stream", "Device", "Handle", "Flags", "Pending")]
         for stream in runtime_state.streams(debug):
-            flags = "non-blocking" if int(stream["flags"]) & runtime_state.STREAM_NON_BLOCKING else "blocking"
+            flags = "non-blocking" if int(stream["flags"]) & STREAM_NON_BLOCKING else "blocking"
             if int(stream["state"]) == StreamState.DESTROYED:
                 flags += ", destroyed"
             rows.append(

@@ -90,7 +90,7 @@ def _run_gdb(arguments: list[str]) -> int:
 
 
 def _write_rocm_prefix(prefix: Path | None) -> int:
-    from sample_apps import rocm_prefix, runtime_library
+    from device import rocm_prefix, runtime_library
 
     try:
         written = rocm_prefix.write(prefix or rocm_prefix.default_prefix())
@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         return _run_gdb(argv[1:])  # gdb's own options: passed through, not parsed
     if argv[:1] == ["build"]:
         # Compiler-style flags: parsed by the driver, not by argparse.
-        from sample_apps.driver.driver import build
+        from device.compiler.driver import build
 
         return build(argv[1:])
     if argv[:1] == ["query"]:
@@ -147,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _hipcc(argv: list[str] | None = None) -> int:
-    from sample_apps.driver.driver import build
+    from device.compiler.driver import build
 
     return build(sys.argv[1:] if argv is None else argv, hipcc=True)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from sample_apps.driver.driver import build
+from device.compiler.driver import build
 
 PROGRAMS_DIR = Path(__file__).resolve().parent / "programs"
 

@@ -12,7 +12,7 @@ from elftools.elf.elffile import ELFFile
 
 SOURCES = TEST_PROGRAMS / "containers"
 ARCHS = ("gfx90a", "gfx942")
-HIP = ["clang++-19", "-x", "hip", "-nogpuinc", "-nogpulib", f"-I{REPO / 'sample_apps/runtime/include'}"]
+HIP = ["clang++-19", "-x", "hip", "-nogpuinc", "-nogpulib", f"-I{REPO / 'device/include'}"]
 HIP += [f"--offload-arch={arch}" for arch in ARCHS]
 NEW_DRIVER = ["--offload-new-driver", "-fgpu-rdc"]
 # axpy(float, float const*, float*, int), apply(Params, float*), fill<int>, fill<double>

@@ -16,7 +16,7 @@ def build(directory: Path, *, shared: bool) -> Path:
     shared library (as HIP runtimes are), or as an object of its own."""
     program, entry_points = directory / "program", TEST_PROGRAMS / "other_runtime_entry_points.c"
     compile_hip = [toolchain.tool("clang++"), "-x", "hip", "-nogpuinc", "-nogpulib", "--offload-arch=gfx90a"]
-    compile_hip += [f"-I{REPO / 'sample_apps/runtime/include'}", "-g", "-c", TEST_PROGRAMS / "other_runtime.hip"]
+    compile_hip += [f"-I{REPO / 'device/include'}", "-g", "-c", TEST_PROGRAMS / "other_runtime.hip"]
     if shared:
         runtime = directory / "libotherhip.so"
         commands = [

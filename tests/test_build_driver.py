@@ -9,7 +9,7 @@ import elf_oracles as elf
 import pytest
 from conftest import TEST_PROGRAMS, describe, run, run_gpusym
 
-from sample_apps.driver.driver import build
+from device.compiler.driver import build
 from sample_apps.samples import PROGRAMS_DIR
 
 VECTOR_ADD_SOURCE = PROGRAMS_DIR / "vector_add" / "vector_add.hip"

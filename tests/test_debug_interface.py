@@ -1,4 +1,4 @@
-"""sample_apps/debug_interface.py says what the runtime's headers say: each
+"""device/debug_interface.py says what the runtime's headers say: each
 enum's constants and values, the #defines it mirrors, and the newest
 interface version."""
 
@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from sample_apps import debug_interface
-from sample_apps.debug_interface import HEADERS, Version
+from device import debug_interface
+from device.debug_interface import HEADERS, Version
 
 HEADER_TEXT = "\n".join(path.read_text() for path in sorted(HEADERS.glob("*.h")))
 
@@ -26,10 +26,14 @@ def header_enum(name: str) -> dict[str, int]:
     return {constant.strip(): int(value.strip(), 0) for constant, value in entries}
 
 
-def header_define(name: str) -> int:
+def header_define(name: str) -> int | str:
+    """The value of #define `name`: a number, or a string literal's text."""
     match = re.search(rf"^#define {name} (\S+)$", HEADER_TEXT, re.M)
     assert match, f"no #define {name} in the headers"
-    return int(match.group(1).rstrip("uU"), 0)
+    value = match.group(1)
+    if value.startswith('"'):
+        return value.strip('"')
+    return int(value.rstrip("uU"), 0)
 
 
 @pytest.mark.parametrize("enum", list(debug_interface.ENUMS), ids=lambda enum: enum.__name__)
@@ -45,6 +49,10 @@ def test_each_enum_is_the_headers(enum):
         ("CAPTURE_HOST_STACKS", "GPUSYM_DEBUG_CAPTURE_HOST_STACKS"),
         ("WATCH_ANY", "GPUSYM_WATCH_ANY"),
         ("WAVE_SIZE", "GPUSYM_WAVE_SIZE"),
+        ("RUNTIME_LIBRARY", "GPUSYM_RUNTIME_LIBRARY"),
+        ("FAT_BINARY_CODE_OBJECT_MARK", "GPUSYM_FAT_BINARY_CODE_OBJECT_MARK"),
+        ("MODULE_CODE_OBJECT_MARK", "GPUSYM_MODULE_CODE_OBJECT_MARK"),
+        ("STREAM_NON_BLOCKING", "GPUSYM_STREAM_NON_BLOCKING"),
     ],
 )
 def test_each_constant_is_the_headers(name, define):

@@ -1,5 +1,5 @@
-"""sample_apps/fault_description.py says each fault in the runtime's words
-(runtime/src/faults.cpp, memory.cpp): every branch, from plain data."""
+"""device/fault_description.py says each fault in the runtime's words
+(runtime/faults.cpp, memory.cpp): every branch, from plain data."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from sample_apps.debug_interface import Access, AllocationState, FaultKind, FreedBy
-from sample_apps.fault_description import (
+from device.debug_interface import Access, AllocationState, FaultKind, FreedBy
+from device.fault_description import (
     NEAR,
     SI_KERNEL,
     STACK_REACH,
@@ -21,7 +21,7 @@ from sample_apps.fault_description import (
     memory_fault,
     recorded_fault,
 )
-from sample_apps.runtime_library import RUNTIME_DIR
+from device.runtime_library import RUNTIME_DIR
 
 BASE = 0x7F0000000000
 DEVICE_MEMORY = (BASE - (1 << 30), BASE + (1 << 30))
@@ -34,7 +34,7 @@ FAR = NEAR + 4096
 
 def test_near_and_the_stack_reach_are_the_runtimes():
     def constant(source: str, name: str) -> int:
-        (value,) = re.findall(rf"constexpr \w+ {name} = ([^;]+);", (RUNTIME_DIR / "src" / source).read_text())
+        (value,) = re.findall(rf"constexpr \w+ {name} = ([^;]+);", (RUNTIME_DIR / source).read_text())
         return eval(value, {"__builtins__": {}})  # an integer expression: 1 << 20, 64 * 1024
 
     assert (constant("memory.cpp", "kNear"), constant("faults.cpp", "kStackReach")) == (NEAR, STACK_REACH)

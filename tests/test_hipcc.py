@@ -80,7 +80,7 @@ def test_host_only_object_with_a_hand_made_bundle_fails_launches_by_name(tmp_pat
         "-nogpuinc",
         "-nogpulib",
         "-I",
-        Path(__file__).resolve().parent.parent / "sample_apps/runtime/include",
+        Path(__file__).resolve().parent.parent / "device/include",
         "--offload-arch=gfx90a",
         "-c",
         source,

@@ -30,7 +30,7 @@ from symbols.errors import FormatError
 from symbols.mangling import Stub, parse_stub, stub_symbol, undecorated_kernel
 
 SOURCES = TEST_PROGRAMS / "mangling"
-HIP_INCLUDE = REPO / "sample_apps" / "runtime" / "include"
+HIP_INCLUDE = REPO / "device" / "include"
 CLANG = "clang++-19"
 NM = "llvm-nm-19"
 LLVM_DIS = "llvm-dis-19"

@@ -9,7 +9,7 @@ import pytest
 from conftest import TEST_PROGRAMS, describe, run, run_gpusym
 from elftools.elf.elffile import ELFFile
 
-from sample_apps import runtime_library
+from device import runtime_library
 
 PROGRAMS = TEST_PROGRAMS / "rocm_prefix"
 SCALED_SUM = f"scaled sum {3 * 999 * 1000 // 2}"

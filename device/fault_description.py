@@ -1,5 +1,5 @@
 """Why a lane stopped with a signal, in the words of the simulated runtime's
-own report (runtime/src/faults.cpp, memory.cpp ``describe_address``), from
+own report (runtime/faults.cpp, memory.cpp ``describe_address``), from
 plain data a debugger gathers: the signal's address, the lane's stack
 pointer, the faulting instruction, the allocation table, the fault record.
 
@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from sample_apps.debug_interface import Access, AllocationState, FaultKind, FreedBy
+from device.debug_interface import Access, AllocationState, FaultKind, FreedBy
 
 NEAR = 1 << 20  # a fault this close to an allocation is about it (memory.cpp kNear)
 STACK_REACH = 64 * 1024  # below the stack pointer, a fault this close overflowed the stack (faults.cpp kStackReach)

@@ -19,9 +19,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from device.compiler import archives, hip_source
+from device.compiler.options import BuildOptions
 from native import toolchain
-from sample_apps.driver import archives, hip_source
-from sample_apps.driver.options import BuildOptions
 from symbols import demangle, elf, offload_bundle
 
 FATBIN = "__hip_fatbin"

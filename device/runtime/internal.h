@@ -55,7 +55,7 @@ uint64_t current_os_thread();
 
 // ---- kernel signatures (signature.cpp) ----
 // A kernel's parameters, from the descriptor the driver embeds in the
-// simulated code object (see sample_apps/driver/signatures.py), and where the
+// simulated code object (see device/compiler/signatures.py), and where the
 // System V ABI puts each of them in a call.
 //
 // A dispatch lays its arguments out once in a call image, which every lane's

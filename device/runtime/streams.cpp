@@ -110,6 +110,8 @@ void relock(std::unique_lock<std::mutex> &lock) {
   lock.lock();
 }
 
+static_assert(hipStreamNonBlocking == GPUSYM_STREAM_NON_BLOCKING, "debuggers read the flags as HIP's");
+
 namespace {
 
 int64_t now_ns() {

@@ -6,29 +6,21 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from device.debug_interface import RUNTIME_LIBRARY
 from native import native_build
 
-RUNTIME_DIR = Path(__file__).resolve().parent / "runtime"
-INCLUDE_DIR = RUNTIME_DIR / "include"
-LIBRARY_NAME = "gpusym_runtime"
+DEVICE_DIR = Path(__file__).resolve().parent
+RUNTIME_DIR = DEVICE_DIR / "runtime"
+INCLUDE_DIR = DEVICE_DIR / "include"
+LIBRARY_NAME = RUNTIME_LIBRARY.removeprefix("lib")
 #: The HIP version the headers declare (HIP_VERSION_MAJOR/MINOR/PATCH).
 HIP_VERSION = "6.2.0"
 #: hiprtc compiles through the gpusym command beside the Python that builds
 #: the runtime (the one gpusym itself runs in), else the one on PATH.
 _GPUSYM = Path(sys.executable).with_name("gpusym")
-_FLAGS = [
-    "-std=c++20",
-    "-O2",
-    "-g",
-    "-Wall",
-    "-Wextra",
-    "-pthread",
-    f'-DGPUSYM_BUILD_COMMAND="{_GPUSYM if _GPUSYM.is_file() else "gpusym"}"',
-]
 #: The lane switching in assembly gets no line information: gdb's step and
 #: next then never stop in it, and a kernel's frames are its callers' only.
 _ASSEMBLY_FLAGS = ["-Wall"]
-_LIBS = ["-ldl", "-lm"]
 
 RuntimeBuildError = native_build.BuildError
 
@@ -36,13 +28,21 @@ RuntimeBuildError = native_build.BuildError
 def runtime_path(verbose: bool = False) -> Path:
     """Path of ``libgpusym_runtime.so`` (also its soname), built if it is not
     there yet."""
-    sources = [path for path in (RUNTIME_DIR / "src").iterdir() if path.suffix in (".cpp", ".S")]
+    sources = [path for path in RUNTIME_DIR.iterdir() if path.suffix in (".cpp", ".S")]
+    build_command = _GPUSYM if _GPUSYM.is_file() else "gpusym"
+    flags = _flags("compile_flags.txt")
     return native_build.shared_library(
         LIBRARY_NAME,
         sources,
-        flags=_FLAGS,
-        libs=_LIBS,
-        include_dirs=[INCLUDE_DIR],
+        flags=[flag for flag in flags if not flag.startswith("-I")] + [f'-DGPUSYM_BUILD_COMMAND="{build_command}"'],
+        libs=_flags("link_flags.txt"),
+        include_dirs=[(RUNTIME_DIR / flag[2:]).resolve() for flag in flags if flag.startswith("-I")],
         assembly_flags=_ASSEMBLY_FLAGS,
         verbose=verbose,
     )
+
+
+def _flags(name: str) -> list[str]:
+    """The flags in RUNTIME_DIR/`name`, one a line, as clangd reads
+    compile_flags.txt (``-I`` relative to RUNTIME_DIR)."""
+    return (RUNTIME_DIR / name).read_text().split()

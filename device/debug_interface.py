@@ -1,15 +1,15 @@
-"""The simulated runtime's debugger interface (runtime/include/gpusym/
-debug_interface.h and lane.h) as Python names: its versions, its enums and
-its constants.  The records themselves are read through the runtime's debug
-information, field by name; tests/test_debug_interface.py checks every name
-here against the headers."""
+"""The simulated runtime's debugger interface (include/gpusym/
+debug_interface.h and lane.h) as Python names: its versions, its enums, its
+constants, and the facts the runtime and a debugger share.  The records
+themselves are read through the runtime's debug information, field by name;
+tests/test_debug_interface.py checks every name here against the headers."""
 
 from __future__ import annotations
 
 from enum import IntEnum
 from pathlib import Path
 
-HEADERS = Path(__file__).resolve().parent / "runtime" / "include" / "gpusym"
+HEADERS = Path(__file__).resolve().parent / "include" / "gpusym"
 
 
 class Version(IntEnum):
@@ -25,6 +25,17 @@ class Version(IntEnum):
     WAVE_SIZE = 7  # each dispatch's wave size
 
 
+#: GPUSYM_RUNTIME_LIBRARY: the runtime's file name (and soname) starts so.
+RUNTIME_LIBRARY = "libgpusym_runtime"
+#: GPUSYM_FAT_BINARY_CODE_OBJECT_MARK: in the file names of the code objects
+#: the runtime extracts from fat binaries (BASE.gpusym.ID.so), whose kernels
+#: a debugger finds through the host binary.
+FAT_BINARY_CODE_OBJECT_MARK = ".gpusym."
+#: GPUSYM_MODULE_CODE_OBJECT_MARK: in those of modules loaded at run time
+#: (BASE.gpusym-module.ID.so), their kernels' only source.
+MODULE_CODE_OBJECT_MARK = ".gpusym-module."
+#: GPUSYM_STREAM_NON_BLOCKING: a stream's flags bit (hipStreamNonBlocking).
+STREAM_NON_BLOCKING = 0x1
 #: GPUSYM_DEBUG_DISPATCH_SLOTS: the dispatch ring's records.
 DISPATCH_SLOTS = 1024
 #: GPUSYM_DEBUG_CAPTURE_HOST_STACKS: gpusym_debug.flags bit, record each launch's host stack.

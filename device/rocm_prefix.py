@@ -23,8 +23,8 @@ import shlex
 import sys
 from pathlib import Path
 
+from device import runtime_library
 from native import toolchain
-from sample_apps import runtime_library
 
 #: The target the simulated device reports (``gcnArchName``).
 DEVICE_ARCH = "gfx90a"

@@ -7,10 +7,10 @@ import sys
 import tempfile
 from pathlib import Path
 
+from device import runtime_library
+from device.compiler import device_link, hip_source, signatures
+from device.compiler import options as build_options
 from native import toolchain
-from sample_apps import runtime_library
-from sample_apps.driver import device_link, hip_source, signatures
-from sample_apps.driver import options as build_options
 
 EXIT_USAGE = 2
 

@@ -44,6 +44,17 @@ extern "C" {
  */
 #define GPUSYM_SIM_BUNDLE_ID "hipv4-x86_64-unknown-linux-gnu-gpusym-"
 
+/* The runtime's shared library: its file name, and soname, start so. */
+#define GPUSYM_RUNTIME_LIBRARY "libgpusym_runtime"
+
+/*
+ * In the file names of the code objects the runtime writes and loads: a fat
+ * binary's is BASE.gpusym.ID.so (a debugger finds its kernels through the
+ * host binary), a module's BASE.gpusym-module.ID.so (its only source).
+ */
+#define GPUSYM_FAT_BINARY_CODE_OBJECT_MARK ".gpusym."
+#define GPUSYM_MODULE_CODE_OBJECT_MARK ".gpusym-module."
+
 /* Capacity of the dispatch ring: launches beyond it wait for a free slot. */
 #define GPUSYM_DEBUG_DISPATCH_SLOTS 1024
 
@@ -138,12 +149,15 @@ enum gpusym_stream_state {
   GPUSYM_STREAM_DESTROYED = 2,  /* hipStreamDestroy called; its work still runs */
 };
 
+/* A stream's flags bit: it does not wait for the null stream (hipStreamNonBlocking). */
+#define GPUSYM_STREAM_NON_BLOCKING 0x1
+
 /* One stream: each device's null stream, then every hipStreamCreate*. */
 struct gpusym_debug_stream {
   uint64_t id;                  /* 0 for a device's null stream, then 1, 2, ... in creation order */
   const void *handle;           /* hipStream_t, NULL for the null stream */
   uint32_t device;
-  uint32_t flags;               /* hipStreamDefault (0) or hipStreamNonBlocking (1) */
+  uint32_t flags;               /* 0, or GPUSYM_STREAM_NON_BLOCKING */
   uint32_t state;               /* enum gpusym_stream_state */
   uint32_t reserved;
   uint64_t pending;             /* operations queued or running: kernels, copies, event records and waits */

@@ -16,10 +16,11 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from device import runtime_library
+from device.compiler import amdgpu_code, breakpoint_sites, signatures
+from device.compiler.options import BuildOptions
+from device.passes import plugins as pass_plugins
 from native import toolchain
-from sample_apps import runtime_library
-from sample_apps.driver import amdgpu_code, breakpoint_sites, pass_plugins, signatures
-from sample_apps.driver.options import BuildOptions
 from symbols import device_code, offload_bundle
 
 HOST_TRIPLE = "x86_64-pc-linux-gnu"

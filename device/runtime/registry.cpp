@@ -182,10 +182,9 @@ void load_code_object(Module &module, const uint8_t *image, size_t size) {
   if (directory.empty()) return;
   mkdir(directory.c_str(), 0700);
   std::string base = module.host_path.empty() ? "image" : module.host_path.substr(module.host_path.rfind('/') + 1);
-  // A fat binary's code object is BASE.gpusym.ID.so, a module's
-  // BASE.gpusym-module.ID.so: a debugger finds a fat binary's kernels through
-  // its host binary, and a module's in the code object itself.
-  const char *kind = module.origin == GPUSYM_ORIGIN_FAT_BINARY ? ".gpusym." : ".gpusym-module.";
+  // The marks tell a debugger where to find the kernels (debug_interface.h).
+  const char *kind = module.origin == GPUSYM_ORIGIN_FAT_BINARY ? GPUSYM_FAT_BINARY_CODE_OBJECT_MARK
+                                                               : GPUSYM_MODULE_CODE_OBJECT_MARK;
   std::string path = directory + "/" + base + kind + std::to_string(module.id) + ".so";
   if (!write_file(path, image, size)) {
     warn("cannot write the device code object %s: %s", path.c_str(), strerror(errno));

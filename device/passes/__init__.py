@@ -1,0 +1,1 @@
+"""The clang pass plugins of the device compile (``plugins.py`` builds them)."""
