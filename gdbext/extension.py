@@ -1,34 +1,81 @@
-"""Registers gpusym's commands, convenience functions and frame filter in
-gdb.  Cheap: what they need is read when they are used."""
+"""Registers gpusym's commands, convenience functions, frame filter and
+unwinders in gdb, and connects every gdb event handler of the extension, in
+one ordered table (HANDLERS).  Cheap: what they need is read when they are
+used."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import gdb
 import gdb.unwinder
 
-from gdbext import (
-    builtins,
-    cuda_gdb,
-    device_frames,
-    displaced_stepping,
-    fatal_signals,
-    faults,
-    lane_watch,
-    lanes,
-    pushed_configuration,
-    runtime_state,
-    stepping,
-    waiting_lane,
-)
-from gdbext.api_errors import ApiErrors, SetPrefix
-from gdbext.checks import Check
-from gdbext.focus import GpuFocus, GpuPrefix, GpuRunTo
-from gdbext.frames import KernelFrameFilter
-from gdbext.functions import Dispatch, LaneIs, Launching
-from gdbext.kbreak import KbreakCommand, resolve_deferred
-from gdbext.views import InfoDevices, InfoDispatches, InfoKernels
+from gdbext.commands import cuda_gdb, device_variables
+from gdbext.commands.api_errors import ApiErrors, SetPrefix
+from gdbext.commands.checks import Check
+from gdbext.commands.convenience_functions import Dispatch, LaneIs, Launching
+from gdbext.commands.gpu_focus import GpuFocus, GpuPrefix, GpuRunTo
+from gdbext.commands.info_views import InfoDevices, InfoDispatches, InfoKernels
+from gdbext.commands.kbreak import KbreakCommand, resolve_deferred
+from gdbext.frames import device_frames, pushed_configuration, waiting_lane
+from gdbext.frames.kernel_frame_filter import KernelFrameFilter
+from gdbext.lanes import displaced_stepping, fatal_signals, info_lanes, lane_faults, lane_watch, stepping
+from gdbext.runtime_view import runtime_state
 
 _registered = False
+
+
+def _handlers(api_errors: ApiErrors, check: Check) -> list[tuple[gdb.EventRegistry, Callable]]:
+    """Every event handler of the extension, in the order gdb calls them
+    (an event's handlers run in the order they were connected).  gpusym
+    capture's session connects its own after these."""
+    events = gdb.events
+    return [
+        # A stop: what is stale goes first, then the lane's line, then what
+        # is said about the stop under it.
+        (events.stop, device_frames.forget_explanations),
+        (events.stop, runtime_state.announce_lane),  # "[gpusym: block ... of dispatch ...]"
+        (events.stop, info_lanes.name_workers),
+        (events.stop, lane_faults.announce),  # after the lane's line
+        (events.stop, fatal_signals.read_registers),
+        (events.stop, fatal_signals.disarm_at_the_end),
+        (events.stop, stepping.announce),
+        (events.stop, stepping.end),
+        (events.stop, api_errors.announce),
+        (events.stop, check.announce),
+        # Before the prompt: a recorded host frame explained, the selection followed.
+        (events.before_prompt, device_frames.explain_recorded_frame),
+        (events.before_prompt, runtime_state.follow_selection),
+        (events.before_prompt, stepping.end),
+        # A resume: what the stop showed is forgotten.
+        (events.cont, device_frames.UNWINDER.forget),
+        (events.cont, info_lanes.unname_workers),
+        (events.cont, runtime_state.forget_focus),
+        # The program's end.
+        (events.exited, runtime_state.forget_focus),
+        (events.exited, runtime_state.clear_lane_variables),
+        (events.exited, pushed_configuration.forget),
+        (events.exited, fatal_signals.rearm),
+        (events.exited, stepping.end),
+        # Object files: kernels, the runtime's breakpoints and its flags.
+        (events.new_objfile, resolve_deferred),
+        (events.new_objfile, api_errors.arm),
+        (events.new_objfile, check.arm),
+        (events.new_objfile, device_frames.capture_when_attached),
+        (events.new_objfile, displaced_stepping.code_changed),
+        (events.new_objfile, lane_watch.sync),  # the runtime of a new process
+        (events.free_objfile, displaced_stepping.code_changed),
+        # Breakpoints: kept off the host in cuda-gdb, displaced stepping and
+        # lane watches kept in step with their locations.
+        (events.breakpoint_created, displaced_stepping.breakpoint_changed),
+        (events.breakpoint_created, lane_watch.sync),  # another breakpoint may now share a location
+        (events.breakpoint_modified, cuda_gdb.disable_host_locations),
+        (events.breakpoint_modified, displaced_stepping.breakpoint_changed),
+        (events.breakpoint_modified, lane_watch.sync),  # locations resolved or moved, enabled or disabled
+        (events.breakpoint_deleted, cuda_gdb.forget),
+        (events.breakpoint_deleted, displaced_stepping.update),
+        (events.breakpoint_deleted, lane_watch.deleted),
+    ]
 
 
 def registered() -> bool:
@@ -48,7 +95,7 @@ def register() -> None:
     GpuPrefix()
     GpuFocus()
     GpuRunTo()
-    lanes.InfoLanes()
+    info_lanes.InfoLanes()
     SetPrefix("set")
     SetPrefix("show")
     api_errors = ApiErrors()
@@ -56,38 +103,17 @@ def register() -> None:
     LaneIs()
     Dispatch()
     Launching()
-    builtins.Coordinates()
-    builtins.WarpSize()
+    device_variables.Coordinates()
+    device_variables.WarpSize()
     if not cuda_gdb.running():  # cuda-gdb reads device code's threadIdx and friends itself
-        builtins.define_macros()
+        device_variables.define_macros()
     frame_filter = KernelFrameFilter()
     gdb.frame_filters[frame_filter.name] = frame_filter
     gdb.unwinder.register_unwinder(None, device_frames.UNWINDER, replace=True)
     gdb.unwinder.register_unwinder(None, waiting_lane.UNWINDER, replace=True)  # tried first
-    gdb.events.before_prompt.connect(device_frames.explain_recorded_frame)
-    gdb.events.stop.connect(device_frames.forget_explanations)
-    gdb.events.cont.connect(device_frames.UNWINDER.forget)
-    gdb.events.stop.connect(runtime_state.announce_lane)
-    gdb.events.before_prompt.connect(runtime_state.follow_selection)
-    gdb.events.stop.connect(lanes.name_workers)
-    gdb.events.cont.connect(lanes.unname_workers)
-    gdb.events.cont.connect(runtime_state.forget_focus)
-    gdb.events.exited.connect(runtime_state.forget_focus)
-    gdb.events.exited.connect(runtime_state.clear_lane_variables)
-    gdb.events.exited.connect(pushed_configuration.forget)
-    gdb.events.stop.connect(faults.announce)  # after the lane's line
-    gdb.events.stop.connect(fatal_signals.read_registers)
-    gdb.events.stop.connect(fatal_signals.disarm_at_the_end)
-    gdb.events.exited.connect(fatal_signals.rearm)
-    gdb.events.new_objfile.connect(resolve_deferred)
-    gdb.events.breakpoint_modified.connect(cuda_gdb.disable_host_locations)
-    gdb.events.breakpoint_deleted.connect(cuda_gdb.forget)
-    gdb.events.new_objfile.connect(api_errors.arm)
-    gdb.events.new_objfile.connect(check.arm)
-    gdb.events.new_objfile.connect(device_frames.capture_when_attached)
-    displaced_stepping.watch()
-    lane_watch.watch()
-    stepping.follow()
+    for registry, handler in _handlers(api_errors, check):
+        registry.connect(handler)
+    stepping.hook_commands()
     device_frames.enable_capture()
     device_frames.capture_when_attached()
     _registered = True

@@ -1,5 +1,5 @@
 """threadIdx, blockIdx, blockDim, gridDim and warpSize in gdb's expressions
-and conditions (gdbext/builtins.py), and host variables of the same names."""
+and conditions (gdbext/commands/device_variables.py), and host variables of the same names."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Kernel breakpoints filtered to lanes trap only while a matching lane runs
-(a matching block, with -block alone; gdbext/lane_watch.py and the
+(a matching block, with -block alone; gdbext/lanes/lane_watch.py and the
 runtime's lane watches), and never leave a trap behind when they change."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from gdb_batch import gdb, stops
 
 #: Counts the evaluations of kbreak's lane condition: one per trap.
 COUNT_TRAPS = (
-    "python from gdbext import functions; calls = [0]; wrapped = functions.LaneIs.invoke; "
-    "functions.LaneIs.invoke = lambda self, *a: (calls.__setitem__(0, calls[0] + 1), wrapped(self, *a))[1]"
+    "python from gdbext.commands.convenience_functions import LaneIs; calls = [0]; wrapped = LaneIs.invoke; "
+    "LaneIs.invoke = lambda self, *a: (calls.__setitem__(0, calls[0] + 1), wrapped(self, *a))[1]"
 )
 LANES_PER_BLOCK = 256
 BLOCKS = 256

@@ -75,7 +75,7 @@ while True:
 
 def test_displaced_stepping_is_off_only_while_a_breakpoint_can_corrupt_a_register(samples):
     """gdb 13 can leave its scratch value in a register when a displaced step
-    over a %rip-relative instruction is interrupted (gdbext/displaced_stepping.py):
+    over a %rip-relative instruction is interrupted (gdbext/lanes/displaced_stepping.py):
     kernel breakpoints sit on a nop and keep displaced stepping; another
     breakpoint on such an instruction turns it off while it is enabled; the
     user's own setting stays."""

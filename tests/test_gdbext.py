@@ -500,7 +500,7 @@ def test_help_kbreak_shows_every_option_and_apropos_lists_every_command():
     output = gdb(None, "help kbreak", "apropos gpusym")
     for option in ("-qualified", "-launch", "-pending", "-block", "-thread", "if CONDITION"):
         assert option in output.split("apropos", 1)[0], (option, output)
-    sources = "\n".join(path.read_text() for path in (REPO / "gdbext").glob("*.py"))
+    sources = "\n".join(path.read_text() for path in (REPO / "gdbext").rglob("*.py"))
     commands = re.findall(r'super\(\).__init__\(f?"([^"]+)", gdb\.COMMAND_', sources)
     commands = [c.replace("{verb} ", "") for c in commands]
     listed = {line.split(" -- ")[0] for line in output.splitlines() if " -- " in line}

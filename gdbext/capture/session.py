@@ -40,10 +40,13 @@ from capture.events import (
     StopEvent,
     ThreadStack,
 )
-from gdbext import checks, extension, faults, runtime_state
+from gdbext import extension
 from gdbext.capture import pending_output
 from gdbext.capture.static_launches import StaticLaunches
-from gdbext.checks import access_frame
+from gdbext.commands import checks
+from gdbext.commands.checks import access_frame
+from gdbext.lanes import lane_faults
+from gdbext.runtime_view import runtime_state
 
 #: Signals that end a program unless it handles them: each is a crash event.
 CRASH_SIGNALS = ("SIGSEGV", "SIGBUS", "SIGFPE", "SIGILL", "SIGABRT", "SIGSYS")
@@ -195,7 +198,7 @@ class Session:
 
     def record_crash(self, name: str) -> None:
         thread, lane = _thread(), _lane()
-        fault = faults.lane_fault(name) if lane is not None else None
+        fault = lane_faults.lane_fault(name) if lane is not None else None
         # A check's report: the runtime sent the signal, whose own address is no access's.
         address = fault.address if fault is not None and fault.address is not None else _fault_address()
         self.emit(

@@ -27,8 +27,8 @@ import gdb
 
 from capture import process_map
 from capture.records import Launch, Modules, Result, Thread, encode
-from gdbext import launch_arguments
-from gdbext.program import may_hold_kernels
+from gdbext.frames import launch_arguments
+from gdbext.runtime_view.program_analyses import may_hold_kernels
 from symbols.elf import ElfFile
 from symbols.errors import FormatError
 

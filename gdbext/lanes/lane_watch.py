@@ -17,7 +17,7 @@ from __future__ import annotations
 import gdb
 
 from device.debug_interface import WATCH_ANY, Version
-from gdbext.runtime_state import debug_state, supports
+from gdbext.runtime_view.runtime_state import debug_state, supports
 
 TRAP = 0xCC  # int3
 
@@ -118,7 +118,8 @@ def sync(*_event) -> None:
         pass  # no process, or it cannot be written now: every lane traps
 
 
-def _deleted(breakpoint: gdb.Breakpoint) -> None:
+def deleted(breakpoint: gdb.Breakpoint) -> None:
+    """A breakpoint was deleted: its watch goes."""
     _gated.pop(breakpoint.number, None)
     sync()
 
@@ -159,11 +160,3 @@ def _sync() -> None:
             _write(slots[index]["active"], 0)
     _write(debug["watch_count"], min(len(wanted), capacity))
     _written = (pid, wanted)
-
-
-def watch() -> None:
-    """Keep the watches in step with the breakpoints and the process."""
-    gdb.events.breakpoint_created.connect(sync)  # another breakpoint may now share a location
-    gdb.events.breakpoint_modified.connect(sync)  # locations resolved or moved, enabled or disabled
-    gdb.events.breakpoint_deleted.connect(_deleted)
-    gdb.events.new_objfile.connect(sync)  # the runtime of a new process

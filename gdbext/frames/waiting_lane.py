@@ -19,7 +19,8 @@ import gdb
 from gdb.FrameDecorator import FrameDecorator
 from gdb.unwinder import Unwinder
 
-from gdbext import lanes, runtime_state
+from gdbext.lanes import info_lanes
+from gdbext.runtime_view import runtime_state
 
 #: Frame 0's identity: below every real stack address, so that the waiting
 #: lane's frames, on their own stack, are outer than it as gdb requires.
@@ -77,7 +78,7 @@ class Marker(FrameDecorator):
 
     def __init__(self, base, waiting: gdb.Value):
         super().__init__(base)
-        waits = lanes.WAITS.get(int(waiting["state"]), "waits")
+        waits = info_lanes.WAITS.get(int(waiting["state"]), "waits")
         self._text = f"[gpusym: {runtime_state.lane_place(waiting)} {waits}; its frames follow]"
 
     def function(self):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import gdb
 
-from gdbext.launch_arguments import pushed
+from gdbext.frames.launch_arguments import pushed
 
 PUSH = "__cudaPushCallConfiguration"
 

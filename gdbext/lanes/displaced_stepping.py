@@ -75,16 +75,12 @@ def update(ignored: gdb.Breakpoint | None = None) -> None:
         _turned_off = False
 
 
-def _code_changed(_event: object) -> None:
-    _rip_relative_at.clear()
+def breakpoint_changed(_breakpoint: gdb.Breakpoint) -> None:
+    """A breakpoint was created, or its locations changed."""
     update()
 
 
-def watch() -> None:
-    """Keeps the setting up to date as breakpoints, their locations and the
-    loaded code change."""
-    gdb.events.breakpoint_created.connect(lambda _breakpoint: update())
-    gdb.events.breakpoint_modified.connect(lambda _breakpoint: update())
-    gdb.events.breakpoint_deleted.connect(update)
-    gdb.events.new_objfile.connect(_code_changed)
-    gdb.events.free_objfile.connect(_code_changed)
+def code_changed(_event: object) -> None:
+    """An object file was loaded or freed: the instructions read are stale."""
+    _rip_relative_at.clear()
+    update()

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import gdb
 
-from gdbext import runtime_state
-from gdbext.device_frames import is_runtime
 from gdbext.errors import one_line_errors
-from gdbext.functions import STUB_MARK
+from gdbext.frames.device_frames import is_runtime
+from gdbext.runtime_view import runtime_state
+from gdbext.runtime_view.kernel_symbols import STUB_MARK
 
 FUNCTION = "gpusym::api_call_failed"
 RECORD = f"-qualified -function {FUNCTION}"
@@ -97,7 +97,6 @@ class ApiErrors(gdb.Parameter):
             if self.value:
                 self.arm()
             elif self._breakpoint is not None:
-                gdb.events.stop.disconnect(self._breakpoint.announce)
                 self._breakpoint.delete()
                 self._breakpoint = None
         return ""
@@ -107,7 +106,11 @@ class ApiErrors(gdb.Parameter):
         also called on each new object file (gdb.events.new_objfile)."""
         if self.value and self._breakpoint is None and runtime_state.runtime_loaded():  # it defines FUNCTION
             self._breakpoint = ApiErrorBreakpoint()
-            gdb.events.stop.connect(self._breakpoint.announce)
+
+    def announce(self, event) -> None:
+        """At each stop (gdb.events.stop): the failure, if the breakpoint made it."""
+        if self._breakpoint is not None:
+            self._breakpoint.announce(event)
 
     def get_show_string(self, value: str) -> str:
         return f"Stopping when a HIP runtime call fails is {value}."

@@ -5,11 +5,13 @@ from __future__ import annotations
 import gdb
 
 from device.debug_interface import LaneState
-from gdbext import device_frames, lane_watch, lanes, runtime_state
+from gdbext.commands.kbreak import break_at
 from gdbext.errors import one_line_errors
-from gdbext.functions import coordinates
-from gdbext.kbreak import break_at
-from gdbext.runtime_state import lane
+from gdbext.frames import device_frames
+from gdbext.lane_coordinates import coordinates
+from gdbext.lanes import info_lanes, lane_watch
+from gdbext.runtime_view import runtime_state
+from gdbext.runtime_view.runtime_state import lane
 
 LANE_STATES = {
     LaneState.UNSTARTED: "has not started yet",
@@ -45,9 +47,9 @@ def _parse(argument: str, command: str = "gpu focus") -> tuple[tuple | None, tup
     return block, thread
 
 
-def _find(debug: gdb.Value, dispatch: int, block: tuple) -> lanes.Resident | None:
+def _find(debug: gdb.Value, dispatch: int, block: tuple) -> info_lanes.Resident | None:
     """The worker's record of `block` of `dispatch`, if a worker runs it."""
-    return next((r for r in lanes.resident_blocks(debug, dispatch) if r.block == block), None)
+    return next((r for r in info_lanes.resident_blocks(debug, dispatch) if r.block == block), None)
 
 
 def _text(coordinates: tuple) -> str:
@@ -69,11 +71,11 @@ def _outside(block: tuple, record: gdb.Value, dispatch: int, command: str) -> No
 def _not_on_a_worker(debug: gdb.Value, record: gdb.Value, block: tuple) -> str | None:
     """``not started`` or ``finished`` for a block no worker runs, as far as
     the runtime says."""
-    others = lanes.other_blocks(debug, record, lanes.resident_blocks(debug, int(record["id"])))
-    linear = lanes.linear_index(block, _grid(record))
-    if others is not None and lanes.in_ranges(linear, others[0]):
+    others = info_lanes.other_blocks(debug, record, info_lanes.resident_blocks(debug, int(record["id"])))
+    linear = info_lanes.linear_index(block, _grid(record))
+    if others is not None and info_lanes.in_ranges(linear, others[0]):
         return "not started"
-    if others is not None and lanes.in_ranges(linear, others[1]):
+    if others is not None and info_lanes.in_ranges(linear, others[1]):
         return "finished"
     return None
 
@@ -142,18 +144,18 @@ def focus(argument: str) -> None:
         runtime_state.set_lane_variables(target)
         print(f"[gpusym: {where} of dispatch {dispatch}, on thread {gdb_thread.num}]")
         gdb.execute("frame 0")
-    elif state in lanes.WAITS:
+    elif state in info_lanes.WAITS:
         runtime_state.focus_waiting_lane(gdb_thread, target)
         runtime_state.set_lane_variables(target)
         print(
-            f"[gpusym: {where} of dispatch {dispatch} {lanes.WAITS[state]} on thread {gdb_thread.num}; "
+            f"[gpusym: {where} of dispatch {dispatch} {info_lanes.WAITS[state]} on thread {gdb_thread.num}; "
             "its frames are read from its saved context until the program goes on]"
         )
         _select_device_frame()
     else:
         runtime_state.focus_waiting_lane(gdb_thread, None)
         run_to = f"gpu run-to block {','.join(map(str, block))} thread {','.join(map(str, thread))}"
-        hint = f" ({run_to})" if state in lanes.NOT_STARTED else ""
+        hint = f" ({run_to})" if state in info_lanes.NOT_STARTED else ""
         print(
             f"[gpusym: {where} {LANE_STATES.get(state, 'is in an unknown state')}{hint}; "
             f"thread {gdb_thread.num} runs that block, now at:]"
@@ -172,7 +174,7 @@ def run_to(argument: str) -> None:
     _outside(block, record, dispatch, "gpu run-to")
     resident = _find(debug, dispatch, block)
     state = int(resident.lanes[flat]["state"]) if resident is not None else None
-    if state is not None and state not in lanes.NOT_STARTED:
+    if state is not None and state not in info_lanes.NOT_STARTED:
         raise gdb.GdbError(
             f"gpu run-to: block {_text(block)} thread {_text(thread)} has started already "
             f"({LANE_STATES.get(state)}): gpu focus selects it"

@@ -21,8 +21,9 @@ from __future__ import annotations
 import gdb
 from gdb.FrameDecorator import FrameDecorator
 
-from gdbext import device_frames, launch_arguments, pushed_configuration, runtime_state, waiting_lane
-from gdbext.functions import STUB_MARK, kernel_at, kernel_of_stub
+from gdbext.frames import device_frames, launch_arguments, pushed_configuration, waiting_lane
+from gdbext.runtime_view import runtime_state
+from gdbext.runtime_view.kernel_symbols import STUB_MARK, kernel_at, kernel_of_stub
 from symbols.demangle import demangle
 
 LAUNCH_ENTRIES = launch_arguments.HIP_ENTRIES + launch_arguments.CUDA_ENTRIES

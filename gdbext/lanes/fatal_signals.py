@@ -26,8 +26,8 @@ from __future__ import annotations
 import gdb
 
 from device.debug_interface import Version
-from gdbext import runtime_state
-from gdbext.device_frames import in_device_code
+from gdbext.frames.device_frames import in_device_code
+from gdbext.runtime_view import runtime_state
 
 
 def read_registers(event: gdb.StopEvent) -> None:

@@ -21,101 +21,29 @@ it forgets the kbreak.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-
 import gdb
 
-from gdbext import cuda_gdb, lane_watch, launch_arguments, program, pushed_configuration
+from gdbext.commands import cuda_gdb
+from gdbext.commands.kbreak_arguments import OPTIONS, Request, parse, words
 from gdbext.errors import one_line_errors
-from gdbext.functions import coordinates, lane_text
+from gdbext.frames import launch_arguments, pushed_configuration
+from gdbext.lane_coordinates import lane_text
+from gdbext.lanes import lane_watch
+from gdbext.runtime_view import program_analyses
 from symbols.lookup import find_kernels, names_to_type, near_names
 from symbols.model import Kernel
-
-OPTIONS = ("-launch", "-pending", "-qualified", "-block", "-thread")
-USAGE = "usage: kbreak KERNEL [-qualified] [-launch] [-pending] [-block X,Y,Z] [-thread X,Y,Z] [if CONDITION]"
-_OPEN, _CLOSE = "<({[", ">)}]"
-_CONDITION = re.compile(r"(?:^|\s)if(?:\s|$)")
 
 
 class KbreakError(gdb.GdbError):
     """A one-line error of kbreak."""
 
 
-@dataclass
-class Request:
-    """A kbreak command's argument, read."""
-
-    name: str
-    launch: bool = False
-    pending: bool = False
-    qualified: bool = False
-    block: tuple[int, int, int] | None = None
-    thread: tuple[int, int, int] | None = None
-    condition: str | None = None
-
-
 #: -pending kbreaks waiting for a library that defines their kernel, with their placeholder breakpoints.
 _waiting: list[tuple[Request, gdb.Breakpoint]] = []
 
 
-def words(text: str) -> list[str]:
-    """`text` split at spaces outside brackets and quotes (which go), as
-    linespecs are read: ``(anonymous namespace)::f`` and ``fill<int, 2>``
-    are one word each.  An unclosed quote or bracket ends the last word."""
-    found: list[str] = []
-    current: list[str] = []
-    depth, quote = 0, ""
-    for char in text:
-        if quote:
-            if char == quote:
-                quote = ""
-            else:
-                current.append(char)
-        elif char in "'\"":
-            quote = char
-        elif char.isspace() and depth == 0:
-            if current:
-                found.append("".join(current))
-                current = []
-        else:
-            depth += (char in _OPEN) - (char in _CLOSE)
-            depth = max(depth, 0)
-            current.append(char)
-    if current or quote:
-        found.append("".join(current))
-    return found
-
-
-def parse(argument: str) -> Request:
-    condition = None
-    match = _CONDITION.search(argument)
-    if match:
-        argument, condition = argument[: match.start()], argument[match.end() :].strip() or None
-    request, names = Request("", condition=condition), []
-    iterator = iter(words(argument))
-    for word in iterator:
-        if word in ("-launch", "-pending", "-qualified"):
-            setattr(request, word[1:], True)
-        elif word in ("-block", "-thread"):
-            value = next(iterator, None)
-            if value is None:
-                raise KbreakError(f"kbreak: {word} needs X,Y,Z")
-            setattr(request, word[1:], coordinates(value, f"kbreak: {word}"))
-        elif word.startswith("-"):
-            raise KbreakError(f"kbreak: unknown option {word}; {USAGE}")
-        else:
-            names.append(word)
-    request.name = " ".join(names)
-    if not request.name:
-        raise KbreakError(USAGE)
-    if request.launch and (request.block or request.thread):
-        raise KbreakError("kbreak: -block and -thread select simulated threads of a kernel, not of its launch")
-    return request
-
-
 def _resolve(request: Request) -> list[Kernel]:
-    analyses = program.analyses()
+    analyses = program_analyses.analyses()
     if not analyses:
         raise KbreakError("kbreak: no GPU code in the program (load one with 'file PROGRAM')")
     kernels = {k.name: k for a in analyses for k in find_kernels(a.report, request.name, request.qualified)}
@@ -182,7 +110,7 @@ def kbreak(argument: str) -> None:
 
 def resolve_deferred(event) -> None:
     """On each object file gdb loads, the -pending kbreaks it can now resolve."""
-    if not _waiting or not program.may_hold_kernels(event.new_objfile.filename or ""):
+    if not _waiting or not program_analyses.may_hold_kernels(event.new_objfile.filename or ""):
         return
     for entry in list(_waiting):
         request, placeholder = entry
@@ -218,7 +146,7 @@ def _set(request: Request, note: str = "") -> list[gdb.Breakpoint]:
         forced = " -force-condition" if condition else ""
         created = [break_at(kernel.name + forced, condition) for kernel in kernels]
         for breakpoint in created:
-            cuda_gdb.keep_off_host(breakpoint, {analysis.report.path for analysis in program.analyses()})
+            cuda_gdb.keep_off_host(breakpoint, {analysis.report.path for analysis in program_analyses.analyses()})
     else:
         created = [break_at(kernel.name, _and(_lane_condition(request), request.condition)) for kernel in kernels]
         if request.block or request.thread:
@@ -272,7 +200,7 @@ def complete(text: str, word: str) -> list[str]:
         candidates = set(OPTIONS)
     else:
         qualified = "-qualified" in (typed[:-1] if current else typed)
-        candidates = set().union(*(names_to_type(a.report, qualified) for a in program.analyses()))
+        candidates = set().union(*(names_to_type(a.report, qualified) for a in program_analyses.analyses()))
     return sorted(name[start:] for name in candidates if name.startswith(current))
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import gdb
 
-from gdbext import runtime_state
+from gdbext.runtime_view import runtime_state
 from symbols.model import Kernel
 
 HIP_ENTRIES = ("hipLaunchKernel",)

@@ -21,8 +21,9 @@ from __future__ import annotations
 import gdb
 
 from device.debug_interface import LaneState
-from gdbext import lanes, runtime_state
-from gdbext.device_frames import UNWINDER, in_device_code, is_runtime
+from gdbext.frames.device_frames import UNWINDER, in_device_code, is_runtime
+from gdbext.lanes import info_lanes
+from gdbext.runtime_view import runtime_state
 
 COMMANDS = ("next", "step", "until", "advance", "finish")
 GUARD = "$_gpusym_stepped_lane()"
@@ -127,7 +128,7 @@ def _unfocus(thread: gdb.InferiorThread, waiting: gdb.Value) -> None:
         return
     runtime_state.set_lane_variables(running)
     runtime_state.shown(thread, running)
-    waits = lanes.WAITS.get(int(waiting["state"]), "waits")
+    waits = info_lanes.WAITS.get(int(waiting["state"]), "waits")
     print(
         f"[gpusym: {runtime_state.lane_place(waiting)} {waits} and cannot be stepped; stepping "
         f"{runtime_state.lane_place(running)}, which thread {thread.num} runs]"
@@ -174,13 +175,10 @@ def _hooked(command: str) -> bool:
     return True
 
 
-def follow() -> None:
-    """Hook the stepping commands, and end each step at its stop."""
+def hook_commands() -> None:
+    """Hook the stepping commands (each step ends at its stop: announce, end)."""
     SteppedLane()
     for command in COMMANDS:
         if not _hooked(command):
-            gdb.execute(f"define hook-{command}\npython __import__('gdbext.stepping').stepping.begin()\nend")
-    gdb.events.stop.connect(announce)
-    gdb.events.stop.connect(end)
-    gdb.events.exited.connect(end)
-    gdb.events.before_prompt.connect(end)
+            begin = "__import__('gdbext.lanes.stepping', fromlist=['begin']).begin()"
+            gdb.execute(f"define hook-{command}\npython {begin}\nend")

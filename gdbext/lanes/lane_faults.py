@@ -25,8 +25,8 @@ from device.fault_description import (
     memory_fault,
     recorded_fault,
 )
-from gdbext import runtime_state
-from gdbext.checks import access_frame
+from gdbext.commands.checks import access_frame
+from gdbext.runtime_view import runtime_state
 
 _REGISTER_MASK = 2**64 - 1
 

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 import gdb
 
 from device.debug_interface import DispatchState, LaneState, Version
-from gdbext import runtime_state
 from gdbext.errors import one_line_errors
-from gdbext.functions import symbol_at
+from gdbext.runtime_view import runtime_state
+from gdbext.runtime_view.kernel_symbols import symbol_at
 
 #: Lanes held at a barrier or not started while a wavefront's lanes meet (at
 #: a warp function, or at an access to __shared__ memory the compiler made a

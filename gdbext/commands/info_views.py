@@ -9,8 +9,8 @@ import re
 import gdb
 
 from device.debug_interface import STREAM_NON_BLOCKING, CodeObjectOrigin, DispatchState, StreamState, Version
-from gdbext import program, runtime_state
 from gdbext.errors import one_line_errors
+from gdbext.runtime_view import program_analyses, runtime_state
 from text_tables import table_lines
 
 #: gpusym_code_object_origin values of modules loaded at run time.
@@ -71,7 +71,7 @@ class InfoKernels(gdb.Command):
             pattern = re.compile(argument.strip()) if argument.strip() else None
         except re.error as error:
             raise gdb.GdbError(f"info kernels: bad regular expression: {error}") from None
-        analyses = program.analyses()
+        analyses = program_analyses.analyses()
         if not analyses:
             print("No GPU code in the program.")
             return

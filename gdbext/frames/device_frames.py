@@ -29,8 +29,8 @@ from device.debug_interface import (
     MODULE_CODE_OBJECT_MARK,
     RUNTIME_LIBRARY,
 )
-from gdbext import runtime_state
-from gdbext.functions import symbol_at
+from gdbext.runtime_view import runtime_state
+from gdbext.runtime_view.kernel_symbols import symbol_at
 from symbols.errors import FormatError
 
 if TYPE_CHECKING:

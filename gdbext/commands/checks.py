@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import gdb
 
-from gdbext import runtime_state
 from gdbext.errors import one_line_errors
+from gdbext.runtime_view import runtime_state
 
 #: What the runtime checks (device/runtime/checks.cpp), and off.
 CHOICES = [
@@ -89,7 +89,6 @@ class Check(gdb.Parameter):
             if self.value == "off":
                 gdb.execute("unset environment GPUSYM_CHECK", to_string=True)
                 if self._breakpoint is not None:
-                    gdb.events.stop.disconnect(self._breakpoint.announce)
                     self._breakpoint.delete()
                     self._breakpoint = None
             else:
@@ -102,7 +101,11 @@ class Check(gdb.Parameter):
         loaded; also called on each new object file (gdb.events.new_objfile)."""
         if self.value != "off" and self._breakpoint is None and runtime_state.runtime_loaded():
             self._breakpoint = ReportBreakpoint()
-            gdb.events.stop.connect(self._breakpoint.announce)
+
+    def announce(self, event) -> None:
+        """At each stop (gdb.events.stop): the access, if the report stopped there."""
+        if self._breakpoint is not None:
+            self._breakpoint.announce(event)
 
     def get_show_string(self, value: str) -> str:
         return f"The checks of device code for the next run: {value}."

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import gdb
 
-from gdbext.device_frames import is_device
-from gdbext.runtime_state import lane, wave_size
+from gdbext.frames.device_frames import is_device
+from gdbext.runtime_view.runtime_state import lane, wave_size
 
 #: The built-in's name -> its field of struct gpusym_lane (None: a constant).
 FIELDS = {
