@@ -1,7 +1,7 @@
 """The events of ``gpusym capture``, one class per kind.  ``to_json`` gives
 the stable JSON form documented in the README ("Events", schema
 ``SCHEMA_VERSION``: fields are only ever added); ``from_json`` reads what
-gdb's side (gdbext/capture/session.py) writes for the driver.
+gdb's side (gdbext/capture/session.py) writes for gpusym/capture_under_gdb.py.
 
 Frames and a crash's fault stay JSON objects: their fields depend on where
 they come from (gdb's frames, recorded launch stacks; the kind of fault), and
@@ -415,12 +415,12 @@ class ExitEvent:
         return {**out, "exit_code": self.exit_code}
 
 
-# -- what only gdb's side writes, for the driver -------------------------------
+# -- what only gdb's side writes, for the runner -------------------------------
 
 
 @dataclass(slots=True)
 class SessionEvent:
-    """gdb's side started: the driver makes it the start event."""
+    """gdb's side started: capture_under_gdb.py makes it the start event."""
 
     KIND: ClassVar[str] = "session"
     time_ns: int
@@ -436,7 +436,7 @@ class SessionEvent:
 
 @dataclass(slots=True)
 class ProgramEnd:
-    """How the program ended, as gdb saw it: the driver makes it the exit event."""
+    """How the program ended, as gdb saw it: capture_under_gdb.py makes it the exit event."""
 
     KIND: ClassVar[str] = "exit"
     time_ns: int

@@ -34,7 +34,7 @@ from capture.events import (
     Refusal,
 )
 from capture.records import Function, KernelObject, Launch, Modules, Record, Result, Thread
-from symbols.demangle import demangle
+from symbols.demangling.gnu import demangle
 from symbols.mangling import parse_stub
 from symbols.symbolize import HostFrame, Symbolizer
 

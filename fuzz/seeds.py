@@ -7,7 +7,7 @@ objects in it, the AMDGPU metadata note, symbol names), a ``--genco``
 bundle, clang 19's compressed bundle (``--offload-compress``) and
 OffloadBinary (``--offload-new-driver``), PTX from clang's NVPTX back end,
 and nvcc's fatbins and cubins when a CUDA toolkit is installed.  Then the
-writers beside the readers and symbols/crafted.py, which follow the
+writers beside the readers and crafted/, which follow the
 documented layouts: compressed bundles of every version and method,
 fatbins, OffloadBinaries, code objects and programs with 32-bit and
 big-endian ELF.  A toolchain that is missing or fails
@@ -22,7 +22,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from symbols import crafted, nv_fatbin, offload_bundle
+import crafted
+from symbols import nv_fatbin, offload_bundle
 from symbols.elf import SHT_NOTE, ElfFile
 
 REPO = Path(__file__).resolve().parent.parent
@@ -179,7 +180,7 @@ def real(seeds: Seeds, work: Path, *, nvcc: bool) -> None:
 
 
 def written(seeds: Seeds) -> None:
-    """Seeds from the writers of the documented layouts (symbols/crafted.py)."""
+    """Seeds from the writers of the documented layouts (crafted/)."""
     for (version, method), data in crafted.COMPRESSED.items():
         seeds.add("compressed_bundle analyze", f"ccob-v{version}-{method}", data)
     seeds.add("offload_bundle compressed_bundle analyze", "bundle", crafted.BUNDLE)

@@ -27,7 +27,6 @@ from symbols import (
     compressed_bundle,
     device_code,
     elf_scan,
-    llvm_demangle,
     lz4_block,
     nv_fatbin,
     offload_binary,
@@ -35,7 +34,8 @@ from symbols import (
 )
 from symbols.analysis import analyze_data
 from symbols.containers import MAX_RATIO
-from symbols.demangle import demangle
+from symbols.demangling import llvm_demangle
+from symbols.demangling.gnu import demangle
 from symbols.elf import SHT_DYNSYM, SHT_NOTE, SHT_STRTAB, SHT_SYMTAB, ElfFile
 from symbols.errors import FormatError
 from symbols.mangling import CLANG, NVCC, parse_stub, stub_symbol, undecorated_kernel

@@ -1,5 +1,5 @@
 """``gpusym capture``: run a program under gdb unattended and record every
-kernel launch, failing runtime call and crash (engine: capture/ and the driver, capture_driver.py)."""
+kernel launch, failing runtime call and crash (engine: capture/ and capture_under_gdb.py, which runs gdb)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import IO
 
 from capture.events import Event, StartEvent
 from capture.launches import Selection
-from gpusym.capture_driver import (
+from gpusym.capture_under_gdb import (
     EVENT_KINDS,
     EXIT_CAPTURE_FAILED,
     EXIT_EXTENSION_FAILED,

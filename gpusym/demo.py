@@ -79,7 +79,7 @@ def _capture_report(program: Path, console: Console, expected_exit: int = 0) -> 
     with `expected_exit` (capture's status: 128 + N for death by signal N)."""
     from capture.events import Event
     from capture.report import render
-    from gpusym.capture_driver import CaptureFailed, Options, capture
+    from gpusym.capture_under_gdb import CaptureFailed, Options, capture
 
     events: list[Event] = []
     try:

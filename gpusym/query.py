@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gpusym import __version__, query_text
-from symbols import cxxfilt
 from symbols.analysis import AddressIndex, Analysis, analyze
 from symbols.containers import MAGIC_SIZE, MAGICS
+from symbols.demangling import cxxfilt
 from symbols.errors import FormatError
 from symbols.model import SCHEMA_VERSION, BinaryReport, Role
 

@@ -43,7 +43,7 @@ fi
 # Byte-compiled modules, as a non-editable install leaves them: an
 # environment that does not write bytecode would otherwise compile every
 # module at every start (a third of a small query's time).
-.venv/bin/python -m compileall -q -j 0 symbols native real_binaries text_tables device sample_apps capture gdbext gpusym >/dev/null
+.venv/bin/python -m compileall -q -j 0 symbols crafted native real_binaries text_tables device sample_apps capture gdbext gpusym >/dev/null
 
 # The C loops of ELF reading (symbols/elf_scan.c), built now rather than by
 # the first query; without them, queries read more slowly, with the same answers.

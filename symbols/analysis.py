@@ -50,7 +50,7 @@ Demangler = Callable[[str], "str | None"]
 def pretty(name: str, demangle: Demangler | None = None) -> str:
     """`name` demangled by `demangle` (default: as gdb prints it), else as it is."""
     if demangle is None:
-        from symbols.demangle import demangle  # imported here: a query demangles with llvm-cxxfilt
+        from symbols.demangling.gnu import demangle  # imported here: a query demangles with llvm-cxxfilt
     return demangle(name) or name
 
 

@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass
 from typing import NamedTuple
 
 from symbols.analysis import AddressIndex, analyze, pretty
-from symbols.demangle import demangle
+from symbols.demangling.gnu import demangle
 from symbols.errors import FormatError
 from symbols.lines import LineTable
 

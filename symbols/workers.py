@@ -113,10 +113,10 @@ class _Reading:
 
 def demangled(names: Iterable[str], demangle: Callable[[str], str | None] | None = None) -> dict[str, str | None]:
     """Each of `names`, demangled by `demangle` (default:
-    ``demangle.demangle``, as gdb prints names); one with a ``many``
+    ``gnu.demangle``, as gdb prints names); one with a ``many``
     attribute reads the whole list at once."""
     if demangle is None:
-        from symbols.demangle import demangle
+        from symbols.demangling.gnu import demangle
     if (many := getattr(demangle, "many", None)) is not None:
         return many(names)
     return {name: demangle(name) for name in dict.fromkeys(names)}

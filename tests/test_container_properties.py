@@ -2,7 +2,7 @@
 valid containers and valid containers with fields set to extreme values
 give a result or a FormatError, never another exception, and decompression
 never exceeds its limit.  Valid containers come from the writers beside
-each reader, which follow the documented layouts (symbols.crafted holds a
+each reader, which follow the documented layouts (crafted holds a
 small one of each)."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from crafted import BUNDLE, COMPRESSED, FATBIN, METADATA, METADATA_BYTES, OFFLOAD_BINARY
 from symbols import amdgpu_metadata, compressed_bundle, nv_fatbin, offload_binary, offload_bundle
-from symbols.crafted import BUNDLE, COMPRESSED, FATBIN, METADATA, METADATA_BYTES, OFFLOAD_BINARY
 from symbols.errors import FormatError
 
 PROPERTIES = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

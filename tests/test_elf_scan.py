@@ -14,9 +14,10 @@ import pytest
 from conftest import REPO, describe, run
 from container_builds import builds, cuda  # noqa: F401 (fixtures)
 
+import crafted
 from fuzz.targets import NAMED, elf_tables_both_ways
 from native import toolchain
-from symbols import crafted, device_code, elf_scan
+from symbols import device_code, elf_scan
 from symbols.elf import SHT_STRTAB, SHT_SYMTAB, ElfFile
 
 MUTANTS = 1500

@@ -14,7 +14,7 @@ import pytest
 from conftest import run
 from gdb_batch import EXTENSION, gdb, stops
 
-from symbols.crafted import pairs_name
+from crafted import pairs_name
 
 #: gdb's resident memory may grow this much from the 2nd to the 20th run
 #: (symbol tables of each run's code objects are freed when the run ends).
@@ -208,10 +208,10 @@ def test_sixty_four_host_threads_launching(stress):
 
 
 def test_names_that_could_print_gigabytes_are_not_demangled_inside_gdb():
-    """Their printed length is bounded before printing (symbols/demangle.py):
+    """Their printed length is bounded before printing (symbols/demangling/gnu.py):
     inside gdb, as outside, they stay mangled, at once."""
     script = (
-        "python\nimport time\nfrom symbols.demangle import demangle\nstart = time.monotonic()\n"
+        "python\nimport time\nfrom symbols.demangling.gnu import demangle\nstart = time.monotonic()\n"
         f"print(demangle({pairs_name(30)!r}), demangle('_Z3fooPi'), time.monotonic() - start < 5)"
     )
     output = gdb(None, script)

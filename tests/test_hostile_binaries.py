@@ -7,7 +7,7 @@ session's ``gpusym build``) by the LLVM tools and by editing its headers:
 stripped, without section headers, converted to 32-bit and big-endian ELF,
 with its section header table, fat binary section or symbol table pointing
 outside the file, with sections overlapping, with a string table cut short;
-and written by symbols/crafted.py: programs of every ELF class and byte order,
+and written by crafted/: programs of every ELF class and byte order,
 100,000 kernels, names thousands of characters long.  Plus what a file
 system can hold: a FIFO, a directory, symbolic links that loop.
 """
@@ -27,7 +27,8 @@ import pytest
 from conftest import GPUSYM, describe, run, run_gpusym
 from elftools.elf.elffile import ELFFile
 
-from symbols import crafted, offload_bundle
+import crafted
+from symbols import offload_bundle
 
 #: Generous: the whole batch (100,000 kernels twice over included) takes
 #: seconds; a hang fails the test instead of stalling the suite.

@@ -19,6 +19,7 @@ LAYERS = {
     "real_binaries": 0,
     "text_tables": 0,
     "symbols": 1,
+    "crafted": 2,
     "device": 2,
     "capture": 2,
     "sample_apps": 3,

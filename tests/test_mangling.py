@@ -24,8 +24,9 @@ from conftest import REPO, TEST_PROGRAMS
 from hypothesis import given
 from hypothesis import strategies as st
 
-from symbols import crafted, cxxfilt, itanium, llvm_demangle
-from symbols.demangle import demangle
+import crafted
+from symbols.demangling import cxxfilt, llvm_demangle, printed_length
+from symbols.demangling.gnu import demangle
 from symbols.errors import FormatError
 from symbols.mangling import Stub, parse_stub, stub_symbol, undecorated_kernel
 
@@ -566,7 +567,7 @@ def test_demangle_agrees_with_cxxfilt(builds):
 
 
 def test_printed_length_bound_holds_and_is_close_for_real_names(builds):
-    """symbols.itanium's bound, which decides whether a name is printed, is
+    """symbols.demangling.printed_length's bound, which decides whether a name is printed, is
     never below the printed length, and within a few times it."""
     names = sorted({name for build_name in BUILD_NAMES for name in builds(build_name).host if name.startswith("_Z")})
     checked = 0
@@ -574,7 +575,7 @@ def test_printed_length_bound_holds_and_is_close_for_real_names(builds):
         text = demangle(name)
         if text is None or "cv" in name:  # a conversion operator's forward references: the coarse rule
             continue
-        size = itanium.read(name, 1 << 30).size
+        size = printed_length.read(name, 1 << 30).size
         assert len(text) <= size <= 16 * len(text) + 64, (name, text, size)
         checked += 1
     assert checked > 200

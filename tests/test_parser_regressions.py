@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import time
 
-from symbols import crafted, offload_bundle
+import crafted
+from crafted import SHT_NOBITS, Section
+from symbols import offload_bundle
 from symbols.analysis import analyze, analyze_data
-from symbols.crafted import SHT_NOBITS, Section
-from symbols.demangle import demangle
+from symbols.demangling.gnu import demangle
 from symbols.lookup import near_names
 
 GFX90A, GFX942 = offload_bundle.amdgpu_id("gfx90a"), offload_bundle.amdgpu_id("gfx942")

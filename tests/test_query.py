@@ -16,8 +16,9 @@ import pytest
 from conftest import GPUSYM, describe, on_terminal, run, run_gpusym
 
 from gpusym import query_text
-from symbols import cxxfilt, offload_bundle
+from symbols import offload_bundle
 from symbols.analysis import analyze
+from symbols.demangling import cxxfilt
 from symbols.model import BinaryReport
 
 SIM_TARGET = "hipv4-x86_64-unknown-linux-gnu-gpusym"

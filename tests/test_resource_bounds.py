@@ -12,9 +12,9 @@ is read here in a process of its own (``analyze`` and the report's JSON, as
 ``gpusym query`` does), and must end in a report or a FormatError within
 the bounds.  (Names that would demangle to more than 64 times their length
 are left mangled, their printed length bounded before printing, see
-symbols/demangle.py.)
+symbols/demangling/gnu.py.)
 
-The normal parse: a program written by symbols/crafted.py with 5,000 kernels
+The normal parse: a program written by crafted/ with 5,000 kernels
 (host stubs and handles, an AMDGPU code object with its metadata, a
 simulated one), the densest kind of input.  The bounds are generous, so
 that a loaded machine does not fail them: 50 times its time per byte, and
@@ -33,8 +33,9 @@ from pathlib import Path
 
 import pytest
 
-from symbols import compressed_bundle, crafted, nv_fatbin, offload_bundle
-from symbols.crafted import SHT_NOTE, Section, Sym
+import crafted
+from crafted import SHT_NOTE, Section, Sym
+from symbols import compressed_bundle, nv_fatbin, offload_bundle
 from symbols.elf import ElfFile
 
 TIME_FACTOR, MIN_SECONDS = 50, 10.0

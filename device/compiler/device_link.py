@@ -22,7 +22,8 @@ from pathlib import Path
 from device.compiler import archives, hip_source
 from device.compiler.options import BuildOptions
 from native import toolchain
-from symbols import demangle, elf, offload_bundle
+from symbols import elf, offload_bundle
+from symbols.demangling.gnu import demangle
 
 FATBIN = "__hip_fatbin"
 _FATBIN_PREFIX = "__hip_fatbin_"
@@ -135,7 +136,7 @@ def _amdgpu_code_object(arch: str, modules: list[bytes], options: BuildOptions, 
     image = elf.ElfFile(output.read_bytes())
     undefined = {s.name for s in image.dynsym + image.symtab if not s.defined and s.name}
     if missing := sorted(name for name in undefined if not name.startswith(_DEVICE_LIBRARY_PREFIXES)):
-        named = ", ".join(demangle.demangle(name) or name for name in missing)
+        named = ", ".join(demangle(name) or name for name in missing)
         raise DeviceLinkError(f"relocatable device code refers to {named}, which no input defines")
     return output
 

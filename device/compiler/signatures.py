@@ -17,7 +17,7 @@ from pathlib import Path
 from elftools.dwarf.die import DIE
 from elftools.elf.elffile import ELFFile
 
-from symbols.demangle import demangle
+from symbols.demangling.gnu import demangle
 
 #: Undefined thread-local symbols of device code are ``extern __shared__``
 #: arrays; they all alias one buffer of this size per CPU thread.

@@ -13,8 +13,9 @@ from __future__ import annotations
 import struct
 from pathlib import Path
 
-from symbols import compressed_bundle, crafted, nv_fatbin, offload_binary, offload_bundle
-from symbols.crafted import SHT_NOBITS, SHT_NOTE, Section, Sym
+import crafted
+from crafted import SHT_NOBITS, SHT_NOTE, Section, Sym
+from symbols import compressed_bundle, nv_fatbin, offload_binary, offload_bundle
 
 HERE = Path(__file__).resolve().parent
 

@@ -5,8 +5,8 @@ timeout, and the exit.  Launches are not stopped for: the preloaded
 interposer records them in the program itself (through a runtime linked
 into the program, breakpoints write the same records: static_launches.py).
 
-Started by the driver as ``gdb -batch ... -ex 'python ...session.main()'``
-with GPUSYM_CAPTURE_SESSION naming a JSON file of settings (see gpusym/capture_driver.py).
+Started by gpusym/capture_under_gdb.py as ``gdb -batch ... -ex 'python ...session.main()'``
+with GPUSYM_CAPTURE_SESSION naming a JSON file of settings (see gpusym/capture_under_gdb.py).
 """
 
 from __future__ import annotations

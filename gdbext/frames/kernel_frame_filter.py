@@ -24,7 +24,7 @@ from gdb.FrameDecorator import FrameDecorator
 from gdbext.frames import device_frames, launch_arguments, pushed_configuration, waiting_lane
 from gdbext.runtime_view import runtime_state
 from gdbext.runtime_view.kernel_symbols import STUB_MARK, kernel_at, kernel_of_stub
-from symbols.demangle import demangle
+from symbols.demangling.gnu import demangle
 
 LAUNCH_ENTRIES = launch_arguments.HIP_ENTRIES + launch_arguments.CUDA_ENTRIES
 NVCC_WRAPPER = "__wrapper__device_stub_"

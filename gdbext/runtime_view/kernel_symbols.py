@@ -8,7 +8,7 @@ import re
 
 import gdb
 
-from symbols.demangle import demangle
+from symbols.demangling.gnu import demangle
 
 STUB_MARK = "__device_stub_"
 #: What nvcc's stubs call to launch, before cudaLaunchKernel.

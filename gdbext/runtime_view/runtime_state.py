@@ -14,7 +14,7 @@ from device.debug_interface import (
     StreamState,
     Version,
 )
-from symbols.demangle import demangle
+from symbols.demangling.gnu import demangle
 
 DISPATCH_STATES = {DispatchState.QUEUED: "queued", DispatchState.RUNNING: "running", DispatchState.COMPLETE: "complete"}
 

@@ -1,12 +1,12 @@
 """Reading a mangled name: the cursor and the lexical pieces (numbers,
 source names, qualifiers, discriminators) of LLVM 19's Itanium demangler,
-which `symbols.llvm_demangle` ports."""
+which `symbols.demangling.llvm_demangle` ports."""
 
 from __future__ import annotations
 
 import re
 
-from symbols import llvm_nodes as n
+from symbols.demangling import llvm_nodes as n
 
 
 class Fail(Exception):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import struct
 
-from symbols.llvm_nodes import (
+from symbols.demangling.llvm_nodes import (
     ASSIGN,
     CAST,
     ORIF,

@@ -25,11 +25,11 @@ Names that could print without bound: each substitution or template
 parameter reference (``S_``, ``S0_``, ``T_``) prints an earlier part of the
 name again, references included, so that a name of 250 characters prints
 half a gigabyte (each level ``std::pair<previous, previous>``, see
-symbols/crafted.py ``pairs_name``) and one of 300, 35 GB, and libstdc++ has no
+crafted/ ``pairs_name``) and one of 300, 35 GB, and libstdc++ has no
 limit.  Real names print at most about 20 times as long as they are.  So a
 name is demangled only when its printed length is at most
-`name_limits.printed_limit` (64 times its length, plus 4 KB): a name with
-few references cannot print longer; for the others `symbols.itanium` reads the name and bounds its
+`limits.printed_limit` (64 times its length, plus 4 KB): a name with
+few references cannot print longer; for the others `symbols.demangling.printed_length` reads the name and bounds its
 printed length, stopping at that limit, before libstdc++ prints it.  A name
 that would print longer gives None, in every process alike (inside gdb as
 in ``gpusym query``).  A name outside the grammar read there (a conversion
@@ -49,8 +49,8 @@ import ctypes
 import ctypes.util
 import re
 
-from symbols import itanium
-from symbols.name_limits import MANGLED_PREFIX, printed_limit
+from symbols.demangling import printed_length
+from symbols.demangling.limits import MANGLED_PREFIX, printed_limit
 
 _libstdcxx = ctypes.CDLL("libstdc++.so.6")
 _libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
@@ -92,8 +92,8 @@ def _demangled(name: str) -> str | None:
     if _coarsely_bounded(name, limit) and (_KNOWS_FLOATS or "DF" not in name):
         return _cxa(name)
     try:
-        reading = itanium.read(name, limit)
-    except itanium.Unreadable:
+        reading = printed_length.read(name, limit)
+    except printed_length.Unreadable:
         return _cxa(name) if _coarsely_bounded(name, limit) else None
     if reading.size is None:
         return None

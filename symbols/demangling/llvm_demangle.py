@@ -2,13 +2,13 @@
 
 A port of the parsing half of LLVM 19's ``ItaniumDemangle.h``: names,
 types and template arguments here, expressions in
-`symbols.llvm_expression_parser`, the cursor in `symbols.llvm_reader`;
-`symbols.llvm_nodes` and `symbols.llvm_expressions` print.  `demangle` gives None for what llvm-cxxfilt
+`llvm_expression_parser`, the cursor in `llvm_reader`; `llvm_nodes` and
+`llvm_expressions` print.  `demangle` gives None for what llvm-cxxfilt
 leaves as it is: names that are not ``_Z...``, names outside the grammar
 LLVM reads, and (a limit of gpusym) names that would print longer than
-`name_limits.printed_limit` (64 times their length plus 4 KB), or deeper
+`limits.printed_limit` (64 times their length plus 4 KB), or deeper
 than Python recurses.  Differences from libstdc++'s ``__cxa_demangle`` (what
-`symbols.demangle` and gdb print): ``>>`` without a space, lambdas as
+`symbols.demangling.gnu` and gdb print): ``>>`` without a space, lambdas as
 ``'lambda'(int)`` and unnamed types as ``'unnamed'``, ``std::nullptr_t``,
 expressions as C++ (``decltype(fp + 1)``), clone suffixes as
 `` (.cold.1)``; ``DF16_`` is ``_Float16`` in both, and ``DF16b`` is
@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import functools
 
-from symbols import llvm_expressions as x
-from symbols import llvm_nodes as n
-from symbols.llvm_expression_parser import CCAST, MEMBER, NAMED_CAST, ExpressionParser
-from symbols.llvm_reader import Fail, is_digit
-from symbols.name_limits import MANGLED_PREFIX, printed_limit
+from symbols.demangling import llvm_expressions as x
+from symbols.demangling import llvm_nodes as n
+from symbols.demangling.limits import MANGLED_PREFIX, printed_limit
+from symbols.demangling.llvm_expression_parser import CCAST, MEMBER, NAMED_CAST, ExpressionParser
+from symbols.demangling.llvm_reader import Fail, is_digit
 
 _BUILTINS = {
     "v": "void",

@@ -1,11 +1,11 @@
 """Many C++ names demangled at once by LLVM 19's ``llvm-cxxfilt``, the
-printer `symbols.llvm_demangle` ports: one child process for a whole list,
+printer `symbols.demangling.llvm_demangle` ports: one child process for a whole list,
 about 3 microseconds a name where the port takes 100.
 
 The child runs with bounded memory (`MEMORY_LIMIT`) and time
 (`TIMEOUT_SECONDS`): LLVM prints a name with no limit, and a crafted one of
-300 characters would print 35 GB (symbols/crafted.py ``pairs_name``).  What
-it prints is held to the port's limit (`name_limits.printed_limit`).  When
+300 characters would print 35 GB (crafted/ ``pairs_name``).  What
+it prints is held to the port's limit (`limits.printed_limit`).  When
 the tool is missing, or fails, the names are read by the port instead, with
 the same answers: tests check that they agree.  Only ``_Z`` names without white space go to the tool (it reads words
 split at white space, and Rust and D names too); the others are the port's."""
@@ -18,7 +18,7 @@ import subprocess
 import threading
 from collections.abc import Iterable
 
-from symbols.name_limits import MANGLED_PREFIX, printed_limit
+from symbols.demangling.limits import MANGLED_PREFIX, printed_limit
 
 TOOL = "llvm-cxxfilt-19"
 #: Heap the child may use (RLIMIT_DATA): real names need a few megabytes.

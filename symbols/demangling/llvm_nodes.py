@@ -4,8 +4,8 @@ A port of the printing half of LLVM 19's ``ItaniumDemangle.h`` (what
 ``llvm-cxxfilt`` and libc++abi print), node for node, so that the text is
 the same to the character: ``>>`` without a space, ``'lambda'(int)``,
 ``'unnamed'``, ``std::nullptr_t``, clone suffixes as `` (.cold.1)``;
-the expressions' nodes are in `symbols.llvm_expressions`.
-`symbols.llvm_demangle` builds the nodes.
+the expressions' nodes are in `symbols.demangling.llvm_expressions`.
+`symbols.demangling.llvm_demangle` builds the nodes.
 
 Printing is bounded: `Output` stops (`TooLong`) once the text or the work
 of printing passes a limit, as a name of a few hundred characters can

@@ -1,13 +1,13 @@
 """Expressions in mangled names (template arguments, decltype, noexcept,
 array bounds, constraints) read as LLVM 19's Itanium demangler reads them,
-into the nodes of `symbols.llvm_expressions`: the expression half of the
-parser `symbols.llvm_demangle` ports."""
+into the nodes of `symbols.demangling.llvm_expressions`: the expression half of the
+parser `symbols.demangling.llvm_demangle` ports."""
 
 from __future__ import annotations
 
-from symbols import llvm_expressions as x
-from symbols import llvm_nodes as n
-from symbols.llvm_reader import Fail, Reader, is_digit
+from symbols.demangling import llvm_expressions as x
+from symbols.demangling import llvm_nodes as n
+from symbols.demangling.llvm_reader import Fail, Reader, is_digit
 
 _INTEGER_LITERALS = {
     "w": "wchar_t",
