@@ -2,7 +2,7 @@
 debug_interface.h and lane.h) as Python names: its versions, its enums, its
 constants, and the facts the runtime and a debugger share.  The records
 themselves are read through the runtime's debug information, field by name;
-tests/test_debug_interface.py checks every name here against the headers."""
+tests/device/test_debug_interface.py checks every name here against the headers."""
 
 from __future__ import annotations
 

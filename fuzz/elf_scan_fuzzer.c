@@ -1,5 +1,5 @@
 /* libFuzzer target for symbols/elf_scan.c, built with AddressSanitizer and
- * UndefinedBehaviorSanitizer (tests/test_elf_scan.py builds and runs it; run
+ * UndefinedBehaviorSanitizer (tests/symbols/test_elf_scan.py builds and runs it; run
  * it longer by hand with -max_total_time=N).  The first 8 bytes of an input
  * choose the class, byte order, `every`, where the symbol table and string
  * table split, the range scanned, the room for names, and the prefix and

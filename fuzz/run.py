@@ -3,7 +3,7 @@
     python -m fuzz.run [--seconds N] [--jobs N] [--out DIR] [--no-nvcc] [TARGET...]
 
 (``make fuzz`` runs it with ``FUZZ_SECONDS`` per target, default 300; the
-test suite runs it for a few seconds per target, tests/test_fuzz.py.)
+test suite runs it for a few seconds per target, tests/fuzz/test_fuzz.py.)
 
 Each target (fuzz/targets.py) runs under atheris, the coverage-guided
 libFuzzer for Python, in a process of its own, for `--seconds`, starting

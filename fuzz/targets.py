@@ -10,7 +10,7 @@ input.  Any other exception, or a broken invariant (an AssertionError: more
 output than the limits allow, an offset outside the input), is a finding.
 Time and memory are bounded by the fuzzing engine (fuzz/run.py:
 ``-timeout``, ``-rss_limit_mb``) and measured against a normal parse by
-tests/test_resource_bounds.py.
+tests/symbols/test_resource_bounds.py.
 
 Importing this module imports ``symbols``: the worker imports it under
 atheris' instrumentation, so that coverage guides the fuzzing.

@@ -1,11 +1,11 @@
 """Writes the kept inputs of fuzz/regressions/TARGET/: small reproductions of
 what the fuzzer and the hardening found (each a few KB at most), read by
-tests/test_fuzz.py and given to the fuzzer as seeds.
+tests/fuzz/test_fuzz.py and given to the fuzzer as seeds.
 
     python fuzz/regressions/make.py
 
 Larger versions of the same inputs, measured for time and memory, are in
-tests/test_resource_bounds.py.
+tests/symbols/test_resource_bounds.py.
 """
 
 from __future__ import annotations

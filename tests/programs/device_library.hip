@@ -1,7 +1,7 @@
 // The device library beyond arithmetic: malloc, free, memcpy and memset in
 // kernels (and the heap's limit), the reducing barriers __syncthreads_count,
 // _and and _or, __nanosleep, and the packed 16-bit float atomic adds.  Prints
-// `name: value` lines for tests/test_hip_headers.py; with an argument, frees
+// `name: value` lines for tests/device/test_hip_headers.py; with an argument, frees
 // in a kernel what device malloc did not allocate.
 #include <hip/hip_runtime.h>
 #include <hip/hip_bf16.h>

@@ -1,6 +1,6 @@
 // Devices, streams and events, one case per run: `devices_streams CASE`.
 // Each case prints `name: value` lines (error codes by hipGetErrorName) for
-// tests/test_devices_streams.py to check, and exits 0 unless a call it needs
+// tests/device/test_devices_streams.py to check, and exits 0 unless a call it needs
 // failed unexpectedly.
 #include <hip/hip_runtime.h>
 

@@ -1,6 +1,6 @@
 // The wider host API on the simulated device.  Each check prints
 // `case: ok` or `case: got G, want W`; a few print values for
-// tests/test_host_api.py to compare with its own: `memset bytes: HEX`,
+// tests/device/test_host_api.py to compare with its own: `memset bytes: HEX`,
 // `error CODE: NAME | STRING`.  Exits 2 when a call it needs fails.
 #include <hip/hip_runtime.h>
 #include <hip/hip_version.h>

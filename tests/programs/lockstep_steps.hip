@@ -1,4 +1,4 @@
-// Kernels and the lockstep steps each needs (tests/test_lockstep.py reads
+// Kernels and the lockstep steps each needs (tests/device/test_lockstep.py reads
 // the simulated device's code): none where barriers order every access to
 // __shared__ memory or a volatile variable is the lane's own, one in the
 // warp-synchronous sum.
