@@ -84,7 +84,7 @@ gpusym_run_lanes:
 7:      callq   *%r15
         .globl  gpusym_lane_returned
         .hidden gpusym_lane_returned
-gpusym_lane_returned:                   /* where a debugger sees a lane finish (gdbext/stepping.py) */
+gpusym_lane_returned:                   /* where a debugger sees a lane finish (gdbext/lanes/stepping.py) */
         leaq    -32(%rbp), %rsp
         movl    $EXITED, LANE_STATE(%r12)
         leaq    LANE_SIZE(%r12), %rax

@@ -471,6 +471,38 @@ __attribute__((noinline)) void capture_host_stack(gpusym_debug_dispatch &record)
     record.host_frames[record.host_frame_count++] = reinterpret_cast<uint64_t>(frames[i]);
 }
 
+// Under the scheduler's mutex: shows the debugger a dispatch just queued on
+// `stream`, in its record (the slot dispatch.record) and in gpusym_debug.
+void publish_dispatch(const Op &dispatch, const ihipStream_t *stream) {
+  const LaunchConfig &config = dispatch.config;
+  const Kernel &kernel = *dispatch.kernel;
+  gpusym_debug_dispatch &record = *dispatch.record;
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  record = gpusym_debug_dispatch{
+      .id = dispatch.id,
+      .state = GPUSYM_DISPATCH_QUEUED,
+      .kernel_index = kernel.index,
+      .grid = {config.grid.x, config.grid.y, config.grid.z},
+      .block = {config.block.x, config.block.y, config.block.z},
+      .shared_mem = config.shared_mem,
+      .stream = config.stream,
+      .host_thread = current_os_thread(),
+      .device = static_cast<uint32_t>(stream_device(stream)),
+      .host_frame_count = 0,  // the host frames are filled below, if captured
+      .host_frames = {},
+      .stream_id = stream_id(stream),
+      .blocks_claimed = 0,
+      .wave_size = kernel.wave_size,
+      .reserved = 0,
+  };
+  if (gpusym_debug.flags & GPUSYM_DEBUG_CAPTURE_HOST_STACKS) capture_host_stack(record);
+  gpusym_debug.dispatches = dispatch_records;
+  gpusym_debug.dispatch_count = dispatch.id;
+  gpusym_debug.kernels[kernel.index].launch_count++;
+  gpusym_launch_state.dispatch_id = dispatch.id;
+  notify(GPUSYM_EVENT_DISPATCH_QUEUED, &record - dispatch_records);
+}
+
 }  // namespace
 
 size_t lane_stack_size() {
@@ -623,24 +655,9 @@ hipError_t launch(Kernel &kernel, const LaunchConfig &config, void **args) {
   ihipStream_t *stream = find_stream(config.stream);
   if (!stream || stream_device(stream) != current_device()) return hipErrorInvalidHandle;
   dispatch->id = ++launches;
-  gpusym_debug_dispatch *record = &dispatch_records[(dispatch->id - 1) % GPUSYM_DEBUG_DISPATCH_SLOTS];
-  dispatch->record = record;
+  dispatch->record = &dispatch_records[(dispatch->id - 1) % GPUSYM_DEBUG_DISPATCH_SLOTS];
   dispatch->caller_runs = launch_blocking() && !config.cooperative;
-  {
-    std::lock_guard<std::mutex> registry_lock(registry_mutex());
-    *record = gpusym_debug_dispatch{dispatch->id, GPUSYM_DISPATCH_QUEUED, kernel.index,
-                                    {config.grid.x, config.grid.y, config.grid.z},
-                                    {config.block.x, config.block.y, config.block.z},
-                                    config.shared_mem, config.stream, current_os_thread(),
-                                    static_cast<uint32_t>(stream_device(stream)), 0, {}, stream_id(stream), 0,
-                                    kernel.wave_size, 0};
-    if (gpusym_debug.flags & GPUSYM_DEBUG_CAPTURE_HOST_STACKS) capture_host_stack(*record);
-    gpusym_debug.dispatches = dispatch_records;
-    gpusym_debug.dispatch_count = dispatch->id;
-    gpusym_debug.kernels[kernel.index].launch_count++;
-    gpusym_launch_state.dispatch_id = dispatch->id;
-    notify(GPUSYM_EVENT_DISPATCH_QUEUED, record - dispatch_records);
-  }
+  publish_dispatch(*dispatch, stream);
 
   Op *op = dispatch.release();
   if (!op->caller_runs) {

@@ -35,7 +35,7 @@
  * end a lane's backtrace here.  It calls gpusym_run_lanes through
  * gpusym_fiber_run, a frame for the gdb extension: it prints the launching
  * host stack in the place of the runtime's frames under a kernel, one host
- * frame numbered per runtime frame (gdbext/device_frames.py), and three
+ * frame numbered per runtime frame (gdbext/frames/device_frames.py), and three
  * show the stub, its caller and theirs.
  *
  * The executor keeps lanes past the block's last one that are never

@@ -33,7 +33,7 @@ namespace gpusym {
 // ---- errors (errors.cpp) ----
 // A failed call: sets the calling thread's last error.  `call` is the API
 // function that failed.  Debuggers break here to stop on failing calls
-// (gdbext/api_errors.py); it is reached only on failure, so a breakpoint on it
+// (gdbext/commands/api_errors.py); it is reached only on failure, so a breakpoint on it
 // costs nothing on the calls that succeed.
 __attribute__((visibility("hidden"), noinline)) void api_call_failed(hipError_t error, const char *call);
 // Returns `error`, recording it when it is a failure; `call` is the caller's name by default.

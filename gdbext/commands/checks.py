@@ -2,7 +2,7 @@
 racecheck``): the next run of the program checks its device code (the
 runtime's GPUSYM_CHECK, as ``gpusym check`` sets it).  An invalid access
 ends the program: gdb stops at the lane's access with the runtime's report
-(gdbext/faults.py).  A hazard on ``__shared__`` memory does not: the
+(gdbext/lanes/lane_faults.py).  A hazard on ``__shared__`` memory does not: the
 runtime reports it and calls gpusym_check_reported(), where a silent
 breakpoint stops and selects the lane's access, printed as a stop."""
 

@@ -13,7 +13,7 @@ The configuration comes from the launch call's arguments (gdbext/
 launch_arguments.py: by name, or where the ABI passes them, so it works
 without debug information anywhere), else from the simulated runtime's
 per-thread launch state (gpusym/debug_interface.h), else from the CUDA
-program's last ``<<<>>>`` push (gdbext/pushed_configuration.py).
+program's last ``<<<>>>`` push (gdbext/frames/pushed_configuration.py).
 """
 
 from __future__ import annotations
