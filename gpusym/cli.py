@@ -7,6 +7,8 @@ import atexit
 import gc
 import os
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn
 
@@ -19,59 +21,96 @@ EXIT_BROKEN_PIPE = 141  # as a program killed by SIGPIPE: the reader stopped rea
 EXTENSION = Path(__file__).resolve().parent.parent / "gdbext" / "gpusym_gdb.py"
 
 
-def _parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The command line's parser; with `command` (query or capture), only that
-    subcommand's options are built: capture's import the gdb driver, which
-    would cost ``gpusym query`` a tenth of a second at every start."""
-    parser = argparse.ArgumentParser(
-        prog="gpusym",
-        description="GPU programs debuggable with ordinary tools.",
-    )
-    parser.add_argument("--version", action="version", version=f"gpusym {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+Subparsers = argparse._SubParsersAction
+
+
+@dataclass(frozen=True)
+class Subcommand:
+    """One subcommand of ``gpusym``: `add_parser` builds its options, `run`
+    runs it once parsed (without it, the help is printed), and `intercept`,
+    given the arguments after the name before argparse sees them, returns the
+    exit status to end there or None to have them parsed.  Each function
+    imports what it needs when called: a command pays for its own imports only."""
+
+    name: str
+    add_parser: Callable[[Subparsers], None]
+    run: Callable[[argparse.Namespace], int] | None = None
+    intercept: Callable[[list[str]], int | None] | None = None
+
+
+def _add_build(commands: Subparsers) -> None:
     commands.add_parser(
         "build",
         help="compile and link HIP, C and C++ sources for the simulated device",
         add_help=False,
     )
-    if command in (None, "query"):
-        from gpusym import query
 
-        query.add_parser(commands)
-    if command in (None, "capture"):
-        from gpusym import capture
 
-        capture.add_parser(commands)
-    if command in (None, "check"):
-        from gpusym import check
+def _build(arguments: list[str]) -> int:
+    """Compiler-style flags: parsed by the driver, not by argparse."""
+    from device.compiler.driver import build
 
-        check.add_parser(commands)
+    return build(arguments)
+
+
+def _add_query(commands: Subparsers) -> None:
+    from gpusym import query
+
+    query.add_parser(commands)
+
+
+def _before_query(arguments: list[str]) -> None:
+    """Reading one binary makes no reference cycles, nor do the imports: the
+    collector would only walk their objects again and again (4 ms of the
+    imports' 50, 8% of reading xla's plugin).  The process ends after the
+    query; gpusym.query turns it back on for several files."""
+    gc.disable()
+
+
+def _query(args: argparse.Namespace) -> NoReturn:
+    from gpusym import query
+
+    _end_without_teardown(query.run(args))
+
+
+def _add_capture(commands: Subparsers) -> None:
+    from gpusym import capture
+
+    capture.add_parser(commands)
+
+
+def _capture(args: argparse.Namespace) -> int:
+    from gpusym import capture
+
+    return capture.run(args)
+
+
+def _add_check(commands: Subparsers) -> None:
+    from gpusym import check
+
+    check.add_parser(commands)
+
+
+def _check(args: argparse.Namespace) -> int:
+    from gpusym import check
+
+    return check.run(args)
+
+
+def _add_gdb(commands: Subparsers) -> None:
     commands.add_parser(
         "gdb",
         help="start gdb with the gpusym extension: gpusym gdb [GDB-OPTIONS] [-- PROGRAM ARGS...]",
         description="Starts gdb with gpusym's extension loaded; everything before -- goes to gdb, "
         "the program and its arguments after it.",
     )
-    commands.add_parser("gdbinit", help="print the line that loads the gdb extension (for ~/.gdbinit)")
-    prefix = commands.add_parser(
-        "rocm-prefix",
-        help="write a ROCm-shaped prefix (hipcc, HIP's CMake packages, libamdhip64) "
-        "that builds for the simulated device",
-        description="Writes a directory laid out as a ROCm installation whose hipcc, clang++, headers, "
-        "libamdhip64.so and CMake packages (hip, hip-lang) build for the gpusym simulated device. "
-        "Makefiles: make ROCM_INSTALL_DIR=PREFIX (or ROCM_PATH=PREFIX). "
-        "CMake: cmake -DCMAKE_TOOLCHAIN_FILE=PREFIX/gpusym-toolchain.cmake.",
-    )
-    prefix.add_argument(
-        "prefix", nargs="?", type=Path, help="where to write it (default: rocm in this Python environment)"
-    )
-    demo = commands.add_parser("demo", help="build and run the sample programs, then report")
-    demo.add_argument("--build-dir", default="build/samples", help="where the programs go (%(default)s)")
-    return parser
 
 
-def _run_gdb(arguments: list[str]) -> int:
-    """Replaces this process with gdb, the extension loaded first."""
+def _gdb(arguments: list[str]) -> int | None:
+    """Replaces this process with gdb, the extension loaded first; gdb's own
+    options are passed through, not parsed, except a help request."""
+    if set(arguments[:1]) & {"-h", "--help"}:
+        return None
     gdb_options, program = arguments, []
     if "--" in arguments:
         split = arguments.index("--")
@@ -89,11 +128,35 @@ def _run_gdb(arguments: list[str]) -> int:
     return 0  # not reached
 
 
-def _write_rocm_prefix(prefix: Path | None) -> int:
+def _add_gdbinit(commands: Subparsers) -> None:
+    commands.add_parser("gdbinit", help="print the line that loads the gdb extension (for ~/.gdbinit)")
+
+
+def _gdbinit(args: argparse.Namespace) -> int:
+    print(f"source {EXTENSION}")
+    return 0
+
+
+def _add_rocm_prefix(commands: Subparsers) -> None:
+    prefix = commands.add_parser(
+        "rocm-prefix",
+        help="write a ROCm-shaped prefix (hipcc, HIP's CMake packages, libamdhip64) "
+        "that builds for the simulated device",
+        description="Writes a directory laid out as a ROCm installation whose hipcc, clang++, headers, "
+        "libamdhip64.so and CMake packages (hip, hip-lang) build for the gpusym simulated device. "
+        "Makefiles: make ROCM_INSTALL_DIR=PREFIX (or ROCM_PATH=PREFIX). "
+        "CMake: cmake -DCMAKE_TOOLCHAIN_FILE=PREFIX/gpusym-toolchain.cmake.",
+    )
+    prefix.add_argument(
+        "prefix", nargs="?", type=Path, help="where to write it (default: rocm in this Python environment)"
+    )
+
+
+def _rocm_prefix(args: argparse.Namespace) -> int:
     from device import rocm_prefix, runtime_library
 
     try:
-        written = rocm_prefix.write(prefix or rocm_prefix.default_prefix())
+        written = rocm_prefix.write(args.prefix or rocm_prefix.default_prefix())
     except (rocm_prefix.PrefixError, runtime_library.RuntimeBuildError) as error:
         print(f"gpusym rocm-prefix: {error}", file=sys.stderr)
         return 1
@@ -104,46 +167,60 @@ def _write_rocm_prefix(prefix: Path | None) -> int:
     return 0
 
 
+def _add_demo(commands: Subparsers) -> None:
+    demo = commands.add_parser("demo", help="build and run the sample programs, then report")
+    demo.add_argument("--build-dir", default="build/samples", help="where the programs go (%(default)s)")
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from gpusym.demo import run_demo
+
+    return run_demo(args.build_dir)
+
+
+SUBCOMMANDS = (
+    Subcommand("build", _add_build, intercept=_build),
+    Subcommand("query", _add_query, _query, intercept=_before_query),
+    Subcommand("capture", _add_capture, _capture),
+    Subcommand("check", _add_check, _check),
+    Subcommand("gdb", _add_gdb, intercept=_gdb),
+    Subcommand("gdbinit", _add_gdbinit, _gdbinit),
+    Subcommand("rocm-prefix", _add_rocm_prefix, _rocm_prefix),
+    Subcommand("demo", _add_demo, _demo),
+)
+"""Every subcommand, in the order of ``gpusym --help``."""
+_BY_NAME = {subcommand.name: subcommand for subcommand in SUBCOMMANDS}
+
+
+def _parser(only: Subcommand | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with `only`, no other subcommand is built:
+    capture's options import what runs gdb, which would cost ``gpusym query``
+    a tenth of a second at every start."""
+    parser = argparse.ArgumentParser(
+        prog="gpusym",
+        description="GPU programs debuggable with ordinary tools.",
+    )
+    parser.add_argument("--version", action="version", version=f"gpusym {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for subcommand in SUBCOMMANDS if only is None else (only,):
+        subcommand.add_parser(commands)
+    return parser
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["gdb"] and not set(argv[1:2]) & {"-h", "--help"}:
-        return _run_gdb(argv[1:])  # gdb's own options: passed through, not parsed
-    if argv[:1] == ["build"]:
-        # Compiler-style flags: parsed by the driver, not by argparse.
-        from device.compiler.driver import build
-
-        return build(argv[1:])
-    if argv[:1] == ["query"]:
-        # Reading one binary makes no reference cycles, nor do the imports:
-        # the collector would only walk their objects again and again (4 ms
-        # of the imports' 50, 8% of reading xla's plugin).  The process
-        # ends after the query; gpusym.query turns it back on for several files.
-        gc.disable()
-    parser = _parser(argv[0] if argv[:1] in (["query"], ["capture"], ["check"]) else None)
+    named = _BY_NAME.get(argv[0]) if argv else None
+    if named is not None and named.intercept is not None:
+        status = named.intercept(argv[1:])
+        if status is not None:
+            return status
+    parser = _parser(named)
     args = parser.parse_args(argv)
-    if args.command == "query":
-        from gpusym import query
-
-        _end_without_teardown(query.run(args))
-    if args.command == "capture":
-        from gpusym import capture
-
-        return capture.run(args)
-    if args.command == "check":
-        from gpusym import check
-
-        return check.run(args)
-    if args.command == "gdbinit":
-        print(f"source {EXTENSION}")
-        return 0
-    if args.command == "rocm-prefix":
-        return _write_rocm_prefix(args.prefix)
-    if args.command == "demo":
-        from gpusym.demo import run_demo
-
-        return run_demo(args.build_dir)
-    parser.print_help()
-    return EXIT_USAGE
+    subcommand = _BY_NAME.get(args.command)
+    if subcommand is None or subcommand.run is None:
+        parser.print_help()
+        return EXIT_USAGE
+    return subcommand.run(args)
 
 
 def _hipcc(argv: list[str] | None = None) -> int:

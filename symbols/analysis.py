@@ -43,7 +43,7 @@ _HOST_TYPES = ("FUNC", "OBJECT", "GNU_IFUNC", "TLS", "COMMON")
 
 
 #: A demangler: the demangled form of a name, or None.  One with a ``many``
-#: attribute (`symbols.cxxfilt.demangle`) reads all names at once.
+#: attribute (`symbols.demangling.cxxfilt.demangle`) reads all names at once.
 Demangler = Callable[[str], "str | None"]
 
 

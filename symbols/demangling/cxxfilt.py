@@ -35,7 +35,7 @@ def demangle(name: str) -> str | None:
     more); ``demangle.many`` reads a list."""
     if not name.startswith(MANGLED_PREFIX):
         return None  # as the port answers, without importing it
-    from symbols import llvm_demangle  # imported here: the tool reads nearly every name
+    from symbols.demangling import llvm_demangle  # imported here: the tool reads nearly every name
 
     return llvm_demangle.demangle(name)
 
