@@ -4,6 +4,7 @@ sensitive ``-x``) rather than an argparse-shaped grammar."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -68,8 +69,8 @@ _HIPCC_IGNORED = {"--hip-link", "-nogpulib", "-nogpuinc"}
 _HIP_RUNTIME_LIBRARIES = {"-lamdhip64"}
 LANGUAGES = {"hip", "c", "c++", "none"}
 
-# Options whose value may come as the next argument.
-_COMPILE_WITH_VALUE = {"-I", "-D", "-U", "-isystem", "-include", "-iquote", "-idirafter"}
+# Options whose value may come as the next argument (none is another's prefix).
+_COMPILE_WITH_VALUE = ("-I", "-D", "-U", "-isystem", "-include", "-iquote", "-idirafter")
 #: Dependency-file options: the host compile writes the file (device compiles
 #: would only write it again).
 _DEPENDENCY_WITH_VALUE = {"-MF", "-MT", "-MQ"}
@@ -78,7 +79,7 @@ _DEPENDENCY_FLAGS = {"-MD", "-MMD", "-MP"}
 _DEPENDENCIES_ONLY = {"-M", "-MM"}
 #: Options whose value is always the next argument, passed on as a pair.
 _PAIRED = {"-Xclang", "-mllvm", "-Xoffload-linker"}
-_LINK_WITH_VALUE = {"-L", "-l"}
+_LINK_WITH_VALUE = ("-L", "-l")
 _COMPILE_ONLY_PREFIXES = ("-std=", "-W", "-pedantic", "-w")
 
 
@@ -143,100 +144,204 @@ def _language_of(path: Path, forced: str, hipcc: bool) -> str | None:
 
 def parse(argv: list[str], *, hipcc: bool = False) -> BuildOptions:
     """`argv` as ``gpusym build`` reads it, or with hipcc's defaults."""
+    options = _classify_arguments(argv, hipcc=hipcc)
+    if options.foreign_target is None:
+        _check_conflicts(options)
+    return options
+
+
+class _Arguments:
+    """The arguments of a command line still to classify: an option takes its
+    value from them when it is not joined to the option."""
+
+    def __init__(self, argv: list[str]) -> None:
+        self._rest = iter(argv)
+
+    def __iter__(self) -> Iterator[str]:
+        return self._rest
+
+    def value(self, arg: str, flag: str) -> str:
+        """The value of `flag`, given as `arg`: what follows the flag in `arg`
+        (less any '='), else the next argument."""
+        joined = arg[len(flag) :].lstrip("=")
+        if joined:
+            return joined
+        try:
+            return next(self._rest)
+        except StopIteration:
+            raise UsageError(f"{flag} needs a value") from None
+
+
+def _classify_arguments(argv: list[str], *, hipcc: bool) -> BuildOptions:
+    """Walks `argv` into the fields of BuildOptions, without checking how they
+    combine; a -target other than x86_64 ends the walk (the command is clang-19's)."""
     options = BuildOptions()
-    language = "none"
-    args = iter(argv)
-    for arg in args:
+    language = "none"  # of the sources that follow: the last -x's
+    arguments = _Arguments(argv)
+    for arg in arguments:
+        if arg.startswith("-x"):
+            language = _language_named(arguments.value(arg, "-x"))
+        elif not any(take(arg, arguments, options) for take in _OPTION_KINDS):
+            _take_flag_or_input(arg, options, language, hipcc)
+        if options.foreign_target is not None:
+            break
+    return options
 
-        def value(flag: str) -> str:
-            joined = arg[len(flag) :].lstrip("=") if arg != flag else None
-            if joined:
-                return joined
-            try:
-                return next(args)
-            except StopIteration:
-                raise UsageError(f"{flag} needs a value") from None
 
-        if arg == "-o" or (arg.startswith("-o") and len(arg) > 2):
-            options.output = Path(value("-o"))
-        elif arg == "-c":
-            options.compile_only = True
-        elif arg == "-shared":
-            options.shared = True
-        elif arg == "--emit-static-lib":
-            options.static_lib = True
-        elif arg == "--genco":
-            options.genco = True
-        elif arg == "-fgpu-rdc":
-            options.rdc = True
-        elif arg in ("--cuda-host-only", "--offload-host-only"):
-            options.host_only = True
-        elif arg in ("--cuda-device-only", "--offload-device-only"):
-            options.device_only = True
-        elif arg == "-fno-gpu-rdc":
-            options.rdc = False
-        elif arg in _HIPCC_IGNORED or arg.startswith(_HIPCC_IGNORED_PREFIXES):
-            pass
-        elif arg in ("-target", "--target") or arg.startswith(("--target=", "-target=")):
-            target = value(arg.split("=")[0])
-            if not target.startswith("x86_64"):
-                options.foreign_target = target
-                return options
-            options.compile_flags.append(f"--target={target}")
-            options.link_flags.append(f"--target={target}")
-        elif arg.startswith(_ROCM_PATH_PREFIXES):
-            options.rocm_path = Path(arg.split("=", 1)[1])
-        elif arg in _INFORMATION or arg.startswith(_INFORMATION_PREFIXES):
-            options.information.append(arg)
-        elif arg == "-use_fast_math":  # hipcc's spelling, from nvcc
-            options.compile_flags.append("-ffast-math")
-        elif arg in _DEPENDENCIES_ONLY:
-            raise UsageError(f"{arg} (dependencies only, no compile) is not supported: use -MD or -MMD with -c")
-        elif arg in _DEPENDENCY_FLAGS:
-            options.dependency_flags.append(arg)
-        elif arg in _DEPENDENCY_WITH_VALUE:
-            options.dependency_flags += [arg, value(arg)]
-        elif arg in _PAIRED:
-            options.compile_flags += [arg, value(arg)]
-        elif arg == "-v":
-            options.verbose = True
-        elif arg.startswith("--offload-arch"):
-            options.offload_archs += [a for a in value("--offload-arch").split(",") if a]
-        elif arg == "-x" or (arg.startswith("-x") and len(arg) > 2):
-            language = value("-x")
-            if language not in LANGUAGES:
-                raise UsageError(f"unsupported language '-x {language}' (use hip, c, c++ or none)")
-        elif arg.startswith("-g"):
-            options.debug = arg != "-g0"
-            options.compile_flags.append(arg)
-        elif arg.startswith("-O"):
-            options.compile_flags.append(arg)
-        elif any(arg == f or arg.startswith(f) for f in _COMPILE_WITH_VALUE):
-            flag = next(f for f in sorted(_COMPILE_WITH_VALUE, key=len, reverse=True) if arg.startswith(f))
-            options.compile_flags += [flag, value(flag)]
-        elif any(arg.startswith(f) for f in _LINK_WITH_VALUE):
-            flag = arg[:2]
-            linked = flag + value(flag)
-            if linked not in _HIP_RUNTIME_LIBRARIES:
-                options.link_flags.append(linked)
-        elif arg.startswith("-Wl,") or arg in ("-rdynamic", "-static-libstdc++", "-static-libgcc"):
-            options.link_flags.append(arg)
-        elif arg.startswith(_COMPILE_ONLY_PREFIXES):
-            options.compile_flags.append(arg)
-        elif arg.startswith("-") and arg != "-":
-            options.compile_flags.append(arg)  # -f..., -m..., -pthread: both steps
-            options.link_flags.append(arg)
-        else:
-            path = Path(arg)
-            source_language = _language_of(path, language, hipcc)
-            if source_language:
-                options.sources.append(Source(path, source_language))
-            else:
-                options.objects.append(path)
+def _language_named(language: str) -> str:
+    """`language`, the value of -x, if the driver compiles it."""
+    if language not in LANGUAGES:
+        raise UsageError(f"unsupported language '-x {language}' (use hip, c, c++ or none)")
+    return language
+
+
+def _take_build_kind(arg: str, arguments: _Arguments, options: BuildOptions) -> bool:
+    """-o and the options saying what is built (-c, -shared, --genco, -fgpu-rdc,
+    --cuda-host-only, ...); whether `arg` is one."""
+    if arg.startswith("-o"):
+        options.output = Path(arguments.value(arg, "-o"))
+    elif arg == "-c":
+        options.compile_only = True
+    elif arg == "-shared":
+        options.shared = True
+    elif arg == "--emit-static-lib":
+        options.static_lib = True
+    elif arg == "--genco":
+        options.genco = True
+    elif arg in ("-fgpu-rdc", "-fno-gpu-rdc"):
+        options.rdc = arg == "-fgpu-rdc"
+    elif arg in ("--cuda-host-only", "--offload-host-only"):
+        options.host_only = True
+    elif arg in ("--cuda-device-only", "--offload-device-only"):
+        options.device_only = True
+    else:
+        return False
+    return True
+
+
+def _take_driver_option(arg: str, arguments: _Arguments, options: BuildOptions) -> bool:
+    """The options about the toolchain rather than a compile (-target,
+    --offload-arch, --rocm-path, -v, --version, hipcc's ignored ones); whether
+    `arg` is one."""
+    if arg in _HIPCC_IGNORED or arg.startswith(_HIPCC_IGNORED_PREFIXES):
+        pass
+    elif arg in ("-target", "--target") or arg.startswith(("--target=", "-target=")):
+        _take_target(arguments.value(arg, arg.split("=")[0]), options)
+    elif arg.startswith(_ROCM_PATH_PREFIXES):
+        options.rocm_path = Path(arg.split("=", 1)[1])
+    elif arg in _INFORMATION or arg.startswith(_INFORMATION_PREFIXES):
+        options.information.append(arg)
+    elif arg == "-v":
+        options.verbose = True
+    elif arg.startswith("--offload-arch"):
+        options.offload_archs += [a for a in arguments.value(arg, "--offload-arch").split(",") if a]
+    else:
+        return False
+    return True
+
+
+def _take_target(target: str, options: BuildOptions) -> None:
+    """-target `target`: x86_64 passed to clang, another the whole command's."""
+    if target.startswith("x86_64"):
+        options.compile_flags.append(f"--target={target}")
+        options.link_flags.append(f"--target={target}")
+    else:
+        options.foreign_target = target
+
+
+def _take_dependency_option(arg: str, arguments: _Arguments, options: BuildOptions) -> bool:
+    """-MD, -MF FILE and the like, for the host compile; whether `arg` is one
+    (-M and -MM, dependencies without a compile, are refused)."""
+    if arg in _DEPENDENCIES_ONLY:
+        raise UsageError(f"{arg} (dependencies only, no compile) is not supported: use -MD or -MMD with -c")
+    if arg in _DEPENDENCY_FLAGS:
+        options.dependency_flags.append(arg)
+    elif arg in _DEPENDENCY_WITH_VALUE:
+        options.dependency_flags += [arg, arguments.value(arg, arg)]
+    else:
+        return False
+    return True
+
+
+def _take_link_option(arg: str, arguments: _Arguments, options: BuildOptions) -> bool:
+    """-L DIR, -l LIB (not ROCm's HIP runtime), -Wl,... and the link's own
+    flags; whether `arg` is one."""
+    if arg.startswith(_LINK_WITH_VALUE):
+        flag = arg[:2]
+        linked = flag + arguments.value(arg, flag)
+        if linked not in _HIP_RUNTIME_LIBRARIES:
+            options.link_flags.append(linked)
+    elif arg.startswith("-Wl,") or arg in ("-rdynamic", "-static-libstdc++", "-static-libgcc"):
+        options.link_flags.append(arg)
+    else:
+        return False
+    return True
+
+
+def _take_compile_option(arg: str, arguments: _Arguments, options: BuildOptions) -> bool:
+    """-g, -O, -I DIR, -D NAME, -Xclang ARG, -std=, -W... and the like, for the
+    compiles alone; whether `arg` is one."""
+    if arg == "-use_fast_math":  # hipcc's spelling, from nvcc
+        options.compile_flags.append("-ffast-math")
+    elif arg in _PAIRED:
+        options.compile_flags += [arg, arguments.value(arg, arg)]
+    elif arg.startswith("-g"):
+        options.debug = arg != "-g0"
+        options.compile_flags.append(arg)
+    elif arg.startswith(_COMPILE_WITH_VALUE):
+        flag = next(f for f in _COMPILE_WITH_VALUE if arg.startswith(f))
+        options.compile_flags += [flag, arguments.value(arg, flag)]
+    elif arg.startswith(("-O", *_COMPILE_ONLY_PREFIXES)):
+        options.compile_flags.append(arg)
+    else:
+        return False
+    return True
+
+
+#: The kinds of option, each taking its own (a link option before a compile
+#: option: -Wl,... is not a -W warning).
+_OPTION_KINDS: tuple[Callable[[str, _Arguments, BuildOptions], bool], ...] = (
+    _take_build_kind,
+    _take_driver_option,
+    _take_dependency_option,
+    _take_link_option,
+    _take_compile_option,
+)
+
+
+def _take_flag_or_input(arg: str, options: BuildOptions, language: str, hipcc: bool) -> None:
+    """Another flag (-f..., -m..., -pthread), for the compiles and the link; or
+    an input: a source in `language` (or its suffix's), else an object."""
+    if arg.startswith("-") and arg != "-":
+        options.compile_flags.append(arg)
+        options.link_flags.append(arg)
+        return
+    path = Path(arg)
+    source_language = _language_of(path, language, hipcc)
+    if source_language:
+        options.sources.append(Source(path, source_language))
+    else:
+        options.objects.append(path)
+
+
+def _check_conflicts(options: BuildOptions) -> None:
+    """Raises UsageError where no input is named (but for a question such as
+    --version) or options exclude each other; --cuda-device-only becomes the
+    --genco it means."""
     if not options.sources and not options.objects:
         if options.information or options.verbose:
-            return options
+            return
         raise UsageError("no input files")
+    _check_build_kinds(options)
+    if options.device_only:
+        _device_only_as_genco(options)
+    if options.genco:
+        _check_genco(options)
+
+
+def _check_build_kinds(options: BuildOptions) -> None:
+    """Raises UsageError where -c, -o, -shared, --emit-static-lib, --genco and
+    the host-only and device-only compiles exclude each other."""
     if options.compile_only and options.output and len(options.sources) > 1:
         raise UsageError("cannot specify -o with -c and several sources")
     if options.compile_only and options.shared:
@@ -245,20 +350,26 @@ def parse(argv: list[str], *, hipcc: bool = False) -> BuildOptions:
         raise UsageError("--emit-static-lib excludes -c, -shared and --genco")
     if options.host_only and options.device_only:
         raise UsageError("--cuda-host-only and --cuda-device-only exclude each other")
-    if options.device_only:
-        if options.rdc:
-            raise UsageError("--cuda-device-only with -fgpu-rdc is not supported: compile with -c -fgpu-rdc")
-        options.genco = options.compile_only or options.genco
-        options.compile_only = False
-        if not options.genco:
-            raise UsageError("--cuda-device-only needs -c (or --genco): it writes a device bundle")
-        if not options.output and len(options.sources) == 1:
-            options.output = Path(options.sources[0].path.with_suffix(".o").name)
-    if options.genco:
-        if options.compile_only or options.shared:
-            raise UsageError("--genco excludes -c and -shared")
-        if options.objects or [s for s in options.sources if s.language != "hip"] or len(options.sources) != 1:
-            raise UsageError("--genco takes exactly one HIP source")
-        if not options.output:
-            raise UsageError("--genco needs -o FILE")
-    return options
+
+
+def _device_only_as_genco(options: BuildOptions) -> None:
+    """--cuda-device-only with -c (or --genco): --genco, to the source's .o
+    without -o; raises UsageError otherwise or with -fgpu-rdc."""
+    if options.rdc:
+        raise UsageError("--cuda-device-only with -fgpu-rdc is not supported: compile with -c -fgpu-rdc")
+    options.genco = options.compile_only or options.genco
+    options.compile_only = False
+    if not options.genco:
+        raise UsageError("--cuda-device-only needs -c (or --genco): it writes a device bundle")
+    if not options.output and len(options.sources) == 1:
+        options.output = Path(options.sources[0].path.with_suffix(".o").name)
+
+
+def _check_genco(options: BuildOptions) -> None:
+    """Raises UsageError unless --genco has one HIP source, -o and neither -c nor -shared."""
+    if options.compile_only or options.shared:
+        raise UsageError("--genco excludes -c and -shared")
+    if options.objects or any(s.language != "hip" for s in options.sources) or len(options.sources) != 1:
+        raise UsageError("--genco takes exactly one HIP source")
+    if not options.output:
+        raise UsageError("--genco needs -o FILE")
