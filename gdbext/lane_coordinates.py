@@ -19,7 +19,7 @@ def coordinates(text: str, what: str) -> tuple[int, int, int]:
     """X[,Y[,Z]] as three integers (missing ones are 0); an ArgumentError
     naming `what` otherwise."""
     parts = text.split(",")
-    if not 1 <= len(parts) <= 3 or not all(p.strip().isdigit() for p in parts):
+    if not 1 <= len(parts) <= 3 or not all(p.strip().isascii() and p.strip().isdigit() for p in parts):
         raise ArgumentError(f"{what} takes X[,Y[,Z]] (non-negative integers), not '{text}'")
     values = [int(p) for p in parts] + [0] * (3 - len(parts))
     return values[0], values[1], values[2]

@@ -56,9 +56,19 @@ def words(text: str) -> list[str]:
     return found
 
 
+def _condition(argument: str) -> re.Match | None:
+    """The first ``if`` outside quotes: what follows it is the condition."""
+    for match in _CONDITION.finditer(argument):
+        prefix = argument[: match.start()]
+        if prefix.count("'") % 2 == 0 and prefix.count('"') % 2 == 0:
+            return match
+    return None
+
+
 def parse(argument: str) -> Request:
+    """A kbreak command's argument as typed: its name, options and condition."""
     condition = None
-    match = _CONDITION.search(argument)
+    match = _condition(argument)
     if match:
         argument, condition = argument[: match.start()], argument[match.end() :].strip() or None
     request, names = Request("", condition=condition), []
