@@ -10,13 +10,19 @@
 // on (a meeting, as at a warp function), so the lanes' accesses happen round
 // by round, as the hardware's would.
 //
-// Two phases:
-//  - before any optimisation, a step in front of every access to __shared__
-//    memory (a thread_local variable of device code, as hip_common.h makes
-//    __shared__) and every volatile access that may reach it (not a lane's
-//    own stack or a device global variable): a call of __gpusym_wave_op
-//    (GPUSYM_WAVE_STEP) that takes the address, so no optimisation moves or
-//    merges the access across it;
+// Three phases:
+//  - before any optimisation, a step in front of every access that may
+//    reach __shared__ memory (a thread_local variable of device code, as
+//    hip_common.h makes __shared__), however its pointer got there: through
+//    a pointer variable (float *row = &tile[...], kept in a local variable
+//    until optimisation, or at -O0 for good), a device function's pointer
+//    parameter, or directly; not an access to a lane's own stack, a device
+//    global variable or what a kernel's parameters point to.  The step is a
+//    call of __gpusym_wave_op (GPUSYM_WAVE_STEP) that takes the address, so
+//    no optimisation moves, merges or vectorises the access across it;
+//  - once a function's callees are inlined, the steps whose address is now
+//    known to be elsewhere go, before the loop optimisations and the
+//    vectorisers run;
 //  - after optimisation (inlining done), the steps that cannot matter go: a
 //    step is needed before a load only if a store may precede it since the
 //    last barrier, warp function or kept step (the load must see what every
@@ -72,6 +78,55 @@ FunctionCallee wave_op(Module &module) {
   return module.getOrInsertFunction(kWaveOp, type);
 }
 
+// Whether `function` is a kernel: its pointer parameters point to device
+// memory, never to a block's __shared__ memory.
+bool is_kernel(const Function &function) { return function.hasFnAttribute("uniform-work-group-size"); }
+
+// Whether `alloca` is a local variable only ever loaded and stored whole
+// (its address taken by nothing else): what a pointer read from it may be
+// is what was stored into it.
+bool plain_variable(const AllocaInst &alloca) {
+  for (const User *user : alloca.users()) {
+    if (const auto *store = dyn_cast<StoreInst>(user)) {
+      if (store->getValueOperand() == &alloca) return false;
+    } else if (!isa<LoadInst>(user) && !isa<LifetimeIntrinsic>(user) && !isa<DbgInfoIntrinsic>(user)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Whether `pointer` may point into __shared__ memory, following pointers
+// kept in plain local variables (`visited` ends cycles).  A lane's own
+// stack, a device global variable, what a kernel's parameter points to and
+// a pointer read from memory that is no plain variable count as elsewhere;
+// another function's parameter may be anything.
+bool may_be_shared(const Value *pointer, SmallPtrSetImpl<const Value *> &visited) {
+  if (shared_pointer(pointer)) return true;
+  SmallVector<const Value *, 4> objects;
+  getUnderlyingObjects(pointer, objects, nullptr, 0);
+  for (const Value *object : objects) {
+    if (!visited.insert(object).second) continue;
+    if (const auto *argument = dyn_cast<Argument>(object)) {
+      if (argument->getType()->isPointerTy() && !is_kernel(*argument->getParent())) return true;
+    } else if (const auto *load = dyn_cast<LoadInst>(object)) {
+      const auto *variable = dyn_cast<AllocaInst>(getUnderlyingObject(load->getPointerOperand()));
+      if (!variable || !plain_variable(*variable)) continue;
+      for (const User *user : variable->users())
+        if (const auto *store = dyn_cast<StoreInst>(user);
+            store && store->getValueOperand()->getType()->isPointerTy() &&
+            may_be_shared(store->getValueOperand(), visited))
+          return true;
+    }
+  }
+  return false;
+}
+
+bool may_be_shared(const Value *pointer) {
+  SmallPtrSet<const Value *, 8> visited;
+  return may_be_shared(pointer, visited);
+}
+
 // Whether `pointer` points into a lane's own stack or a device global
 // variable, never __shared__ memory: a volatile access there (a spin loop's
 // counter) is no exchange between lanes.
@@ -86,9 +141,10 @@ bool unshared_pointer(const Value *pointer) {
 }
 
 // The kinds of access a load or store of `pointer` makes to __shared__
-// memory: any volatile one through a pointer that may point there.
+// memory: any through a pointer that may point there, and any volatile one
+// that is not surely elsewhere.
 unsigned kinds_of(const Value *pointer, bool is_volatile, unsigned kind) {
-  if (shared_pointer(pointer)) return kind | (is_volatile ? kVolatile : 0u);
+  if (may_be_shared(pointer)) return kind | (is_volatile ? kVolatile : 0u);
   return is_volatile && !unshared_pointer(pointer) ? kind | kVolatile : 0u;
 }
 
@@ -149,6 +205,33 @@ unsigned step_kinds(const Instruction &inst) {
   return static_cast<unsigned>(kinds->getZExtValue()) & (kLoad | kStore | kVolatile);
 }
 
+// The pointer a wave step's address was taken from, if still in sight.
+const Value *step_pointer(const CallInst &step) {
+  const Value *address = step.getArgOperand(2);
+  if (const auto *cast = dyn_cast<PtrToIntOperator>(address)) return cast->getPointerOperand();
+  return nullptr;
+}
+
+// Phase two: once a function's callees are inlined, the steps whose address
+// is now known to be elsewhere than __shared__ memory go.
+struct DropUnsharedSteps : PassInfoMixin<DropUnsharedSteps> {
+  PreservedAnalyses run(Function &function, FunctionAnalysisManager &) {
+    SmallVector<CallInst *, 16> elsewhere;
+    for (Instruction &inst : instructions(function))
+      if (unsigned kinds = step_kinds(inst)) {
+        auto &step = cast<CallInst>(inst);
+        const Value *pointer = step_pointer(step);
+        if (pointer && !kinds_of(pointer, kinds & kVolatile, kinds & (kLoad | kStore))) elsewhere.push_back(&step);
+      }
+    for (CallInst *step : elsewhere) {
+      auto *address = dyn_cast<Instruction>(step->getArgOperand(2));
+      step->eraseFromParent();
+      if (address && address->use_empty()) address->eraseFromParent();
+    }
+    return elsewhere.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
+  }
+};
+
 // Whether `inst` joins the lanes: a barrier or a warp function.
 bool joins(const Instruction &inst) {
   const auto *call = dyn_cast<CallBase>(&inst);
@@ -167,7 +250,7 @@ bool opaque_call(const Instruction &inst) {
   return !callee || !callee->isDeclaration();
 }
 
-// Phase two: the steps that cannot matter go.
+// Phase three: the steps that cannot matter go.
 struct DropNeedlessSteps : PassInfoMixin<DropNeedlessSteps> {
   PreservedAnalyses run(Module &module, ModuleAnalysisManager &) {
     bool changed = false;
@@ -204,7 +287,7 @@ struct DropNeedlessSteps : PassInfoMixin<DropNeedlessSteps> {
     for (Instruction &inst : instructions(function))
       if (step_kinds(inst)) steps.push_back(&inst);
     if (steps.empty()) return false;
-    unsigned at_entry = function.hasFnAttribute("uniform-work-group-size") ? 0u : kLoad | kStore;  // a kernel
+    unsigned at_entry = is_kernel(function) ? 0u : kLoad | kStore;
     SmallPtrSet<Instruction *, 16> kept;
     DenseMap<BasicBlock *, unsigned> out;
     auto in = [&](BasicBlock &block) {
@@ -255,6 +338,8 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "gpusym-wave-lockstep", "1", [](PassBuilder &builder) {
             builder.registerPipelineStartEPCallback(
                 [](ModulePassManager &passes, OptimizationLevel) { passes.addPass(MarkSharedAccesses()); });
+            builder.registerPeepholeEPCallback(
+                [](FunctionPassManager &passes, OptimizationLevel) { passes.addPass(DropUnsharedSteps()); });
             builder.registerOptimizerLastEPCallback(
                 [](ModulePassManager &passes, OptimizationLevel) { passes.addPass(DropNeedlessSteps()); });
           }};

@@ -2,7 +2,9 @@
 exchange values through __shared__ memory with no barrier and no warp
 function (tests/programs/lockstep.hip: the reduction of rocm-examples'
 reduction tutorial v5, the classic volatile warp sum in a function of its
-own, a wavefront scan, a divergent shift) get the answers a GPU's lockstep
+own, a wavefront scan, a divergent shift, the 8x8 DCT's transposes through
+pointers, directly and through inlined device functions, and four stores a
+vectoriser merges into one) get the answers a GPU's lockstep
 wavefront gives, at -O0 and -O2; and gdb reads lanes waiting for their
 wavefront."""
 
@@ -16,7 +18,7 @@ from gdb_batch import gdb
 
 pytestmark = [pytest.mark.toolchain, pytest.mark.gdb]
 
-CASES = ("max_reduce", "classic_sum", "wave_scan", "half_shift")
+CASES = ("max_reduce", "classic_sum", "wave_scan", "half_shift", "row_column", "row_column_calls", "pair_swap")
 
 
 @pytest.fixture(scope="module", params=[("-g",), ("-O2",)], ids=["O0", "O2"])

@@ -68,6 +68,53 @@ __global__ void half_shift(int* out) {
   out[blockIdx.x * kBlock + tid] = v[tid];
 }
 
+// The 8x8 DCT's transposes in NVIDIA's samples: each lane writes a row of
+// its group of 8 lanes through one pointer into __shared__ memory and reads
+// a column through another, with no barrier and no volatile.
+__global__ void row_column(const int* in, int* out) {
+  __shared__ int tile[kBlock * 8];
+  int tid = threadIdx.x, group = tid / 8, column = tid % 8;
+  int* row = &tile[tid * 8];
+  for (int k = 0; k < 8; k++) row[k] = in[blockIdx.x * kBlock + (tid + k) % kBlock];
+  const int* down = &tile[group * 64 + column];
+  int sum = 0;
+  for (int k = 0; k < 8; k++) sum += down[k * 8] * (k + 1);
+  out[blockIdx.x * kBlock + tid] = sum;
+}
+
+// The same through device functions that take the pointers: inlined when
+// optimised, called at -O0.
+__device__ inline void store_row(int* row, const int* in, int tid) {
+  for (int k = 0; k < 8; k++) row[k] = in[(tid + k) % kBlock];
+}
+
+__device__ inline int weighted_column(const int* down) {
+  int sum = 0;
+  for (int k = 0; k < 8; k++) sum += down[k * 8] * (k + 1);
+  return sum;
+}
+
+__global__ void row_column_calls(const int* in, int* out) {
+  __shared__ int tile[kBlock * 8];
+  int tid = threadIdx.x;
+  store_row(&tile[tid * 8], in + blockIdx.x * kBlock, tid);
+  out[blockIdx.x * kBlock + tid] = weighted_column(&tile[tid / 8 * 64 + tid % 8]);
+}
+
+// Four stores side by side, which a vectoriser makes one 16-byte store,
+// then the neighbour's four read.
+__global__ void pair_swap(const int* in, int* out) {
+  __shared__ int quads[kBlock * 4];
+  int tid = threadIdx.x, base = blockIdx.x * kBlock;
+  int* mine = quads + tid * 4;
+  mine[0] = in[base + tid];
+  mine[1] = in[base + tid] * 2;
+  mine[2] = in[base + tid] * 3;
+  mine[3] = in[base + tid] * 4;
+  const int* other = quads + (tid ^ 1) * 4;
+  out[base + tid] = other[0] + other[1] + other[2] + other[3];
+}
+
 template <typename T>
 static T* managed(size_t count) {
   T* p = nullptr;
@@ -133,6 +180,26 @@ int main() {
     wrong += out[i] != expect;
   }
   std::printf("lockstep: half_shift: %d wrong\n", wrong);
+  total += wrong;
+
+  for (auto kernel : {row_column, row_column_calls}) {
+    wrong = 0;
+    hipLaunchKernelGGL(kernel, blocks, kBlock, 0, 0, in, out);
+    hipDeviceSynchronize();
+    for (int i = 0; i < n; i++) {
+      int b = i / kBlock, t = i % kBlock, group = t / 8, column = t % 8, expect = 0;
+      for (int k = 0; k < 8; k++) expect += in[b * kBlock + (group * 8 + k + column) % kBlock] * (k + 1);
+      wrong += out[i] != expect;
+    }
+    std::printf("lockstep: %s: %d wrong\n", kernel == row_column ? "row_column" : "row_column_calls", wrong);
+    total += wrong;
+  }
+
+  wrong = 0;
+  hipLaunchKernelGGL(pair_swap, blocks, kBlock, 0, 0, in, out);
+  hipDeviceSynchronize();
+  for (int i = 0; i < n; i++) wrong += out[i] != in[i ^ 1] * 10;
+  std::printf("lockstep: pair_swap: %d wrong\n", wrong);
   total += wrong;
 
   std::printf("lockstep: %d wrong\n", total);
