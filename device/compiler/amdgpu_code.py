@@ -1,7 +1,7 @@
 """What a failed compile for the simulated device means when the source
 holds code only an AMDGPU can run.  clang's own diagnostics
 (``invalid instruction mnemonic 'v_mov_b32_e32'``, ``use of undeclared
-identifier '__builtin_amdgcn_s_sleep'``) name the line but not the reason:
+identifier '__builtin_amdgcn_s_sendmsg'``) name the line but not the reason:
 this module gives the reason, in one line printed after them.
 """
 

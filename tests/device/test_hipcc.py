@@ -111,7 +111,7 @@ def test_device_only_compile_writes_the_device_bundle(tmp_path):
     "source, construct",
     [
         ("inline_asm.hip", "inline assembly in device code (v_mov_b32_e32)"),
-        ("amdgcn_builtin.hip", "__builtin_amdgcn_s_sleep"),
+        ("amdgcn_builtin.hip", "__builtin_amdgcn_s_sendmsg"),
     ],
 )
 def test_amdgpu_only_device_code_is_refused_naming_the_construct(tmp_path, source, construct):

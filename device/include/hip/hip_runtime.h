@@ -70,6 +70,7 @@ static inline void hipLaunchKernelGGL(Kernel kernel, const dim3 &numBlocks, cons
 #include "hip/gpusym_detail/device_atomics.h"
 #include "hip/gpusym_detail/device_math.h"
 #include "hip/gpusym_detail/device_intrinsics.h"
+#include "hip/gpusym_detail/amdgpu_builtins.h"
 #include "hip/gpusym_detail/device_memory.h"
 #include "hip/gpusym_detail/texture_fetch.h"
 #include "hip/gpusym_detail/surface_functions.h"
