@@ -5,7 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(clang-19 lld-19 llvm-19 llvm-19-dev libclang-rt-19-dev liblz4-1 gdb python3-venv cmake)
+# libomp-19-dev: clang-19's -fopenmp (omp.h, and libomp.so to link; its
+# libomp5-19 puts the runtime, libomp.so.5, on the loader's path).
+packages=(clang-19 lld-19 llvm-19 llvm-19-dev libclang-rt-19-dev libomp-19-dev liblz4-1 gdb python3-venv cmake)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -8,7 +8,7 @@ import tempfile
 from pathlib import Path
 
 from device import runtime_library
-from device.compiler import device_link, hip_source, signatures
+from device.compiler import device_link, hip_source, openmp, signatures
 from device.compiler import options as build_options
 from native import toolchain
 
@@ -32,15 +32,14 @@ def _compile(source: build_options.Source, options: build_options.BuildOptions, 
         source.language,
         f"-I{runtime_library.INCLUDE_DIR}",
         *options.compile_flags,
+        *options.host_flags,
         *options.dependency_flags,
         "-c",
         str(source.path),
         "-o",
         str(output),
     ]
-    result = toolchain.run(command, verbose=options.verbose)
-    if result.returncode != 0:
-        raise hip_source.CompileError(result.returncode)
+    hip_source.check_compile(toolchain.run(command, verbose=options.verbose, capture=True), source.path)
 
 
 def _archive(objects: list[Path], options: build_options.BuildOptions) -> None:
@@ -55,6 +54,7 @@ def _archive(objects: list[Path], options: build_options.BuildOptions) -> None:
 
 def _link(objects: list[Path], options: build_options.BuildOptions, workdir: Path) -> None:
     runtime = runtime_library.runtime_path(options.verbose)
+    openmp_flags = openmp.link_flags(options.openmp_runtime, options.link_flags)
     device = device_link.scan(objects, options.link_flags)
     device_objects, device_flags = device_link.link_inputs(device, options, workdir / "device-link")
     command = [
@@ -63,6 +63,7 @@ def _link(objects: list[Path], options: build_options.BuildOptions, workdir: Pat
         *map(str, objects + device_objects),
         *device_flags,
         *options.link_flags,
+        *openmp_flags,
         str(runtime),
         "-o",
         str(options.output or "a.out"),
@@ -131,7 +132,12 @@ def build(argv: list[str], *, hipcc: bool = False) -> int:
         for line in str(error).splitlines():
             print(f"{command}: {line}", file=sys.stderr)
         return 1
-    except (toolchain.ToolMissing, runtime_library.RuntimeBuildError, device_link.DeviceLinkError) as error:
+    except (
+        toolchain.ToolMissing,
+        runtime_library.RuntimeBuildError,
+        device_link.DeviceLinkError,
+        openmp.OpenMPMissing,
+    ) as error:
         print(f"{command}: {error}", file=sys.stderr)
         return 1
     except OSError as error:

@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from device import runtime_library
-from device.compiler import amdgpu_code, breakpoint_sites, signatures
+from device.compiler import amdgpu_code, breakpoint_sites, openmp, signatures
 from device.compiler.options import BuildOptions
 from device.passes import plugins as pass_plugins
 from native import toolchain
@@ -42,6 +42,17 @@ def check(result, *, echo: bool = True) -> None:
         raise CompileError(result.returncode)
 
 
+def check_compile(result, source: Path, *, device: bool = False) -> None:
+    """check() for a compile of `source`: a failure gets one line more saying
+    why where the reason is known (code only an AMDGPU can run, in the
+    simulated device's compile; no OpenMP header)."""
+    if result.returncode != 0:
+        reason = (device and amdgpu_code.explain(result.stderr)) or openmp.explain(result.stderr)
+        if reason:
+            result.stderr += f"{source}: {reason}\n"
+    check(result)
+
+
 def compilation_id(source: Path, options: BuildOptions) -> str:
     """The CUID shared by every compile of one source, as clang's driver
     derives it: static kernels' externalised names depend on it."""
@@ -55,6 +66,9 @@ _AMDGPU_ONLY_FLAGS = ("-mwavefrontsize64", "-mno-wavefrontsize64")
 
 
 def _common_flags(options: BuildOptions, *, host: bool = False) -> list[str]:
+    """The flags of every compile of a HIP source; `host` leaves out those for
+    AMDGPU alone.  Host-only flags (-fopenmp) are not among them: the
+    simulated device's -cc1 line is derived from a host compile's."""
     rdc = ["-fgpu-rdc"] if options.rdc else []
     flags = [flag for flag in options.compile_flags if not (host and flag in _AMDGPU_ONLY_FLAGS)]
     return ["-x", "hip", "-nogpuinc", "-nogpulib", *rdc, f"-I{runtime_library.INCLUDE_DIR}", *flags]
@@ -98,6 +112,32 @@ def amdgpu_ir(source: Path, options: BuildOptions) -> None:
     check(toolchain.run(command, verbose=options.verbose, capture=True))
 
 
+def target_macros(target_id: str) -> list[str]:
+    """The macros clang defines for the AMDGPU target `target_id` (``gfx90a``,
+    ``gfx90a:sramecc+:xnack-``, ``gfx10-3-generic``), as -D options for the
+    simulated device's compile: it is for x86-64, where clang defines none of
+    them, and code chooses its paths by them (rocPRIM its kernel
+    configurations by ``__amdgcn_processor__``).  The headers keep the target
+    id in the code object for the runtime's ``gcnArchName``
+    (hip/hip_common.h), so that host and device code see one target."""
+    processor, *features = target_id.split(":")
+    name = processor.replace("-", "_")
+    macros = [
+        f'-D__amdgcn_processor__="{name}"',
+        f'-D__amdgcn_target_id__="{target_id}"',
+        f"-D__{name}__=1",
+    ]
+    # The family: gfx90a and gfx9-generic are GFX9, gfx1030 GFX10.
+    number = processor.removeprefix("gfx")
+    family = number.split("-")[0] if "-" in number else number[:-2]
+    if processor.startswith("gfx") and family.isdigit():
+        macros.append(f"-D__GFX{family}__=1")
+    for feature in features:
+        if feature[-1:] in ("+", "-") and feature[:-1].isidentifier():
+            macros.append(f"-D__amdgcn_feature_{feature[:-1]}__={int(feature[-1] == '+')}")
+    return macros
+
+
 def _sim_cc1(source: Path, cuid: str, options: BuildOptions, out: Path) -> list[str]:
     """The -cc1 command compiling `source`'s device code for the simulated device."""
     probe = [
@@ -133,6 +173,7 @@ def _sim_cc1(source: Path, cuid: str, options: BuildOptions, out: Path) -> list[
         # memory accesses are checked when the runtime turns checks on.
         *(f"-fpass-plugin={pass_plugins.plugin_path(name, options.verbose)}" for name in pass_plugins.PLUGINS),
         f"-DGPUSYM_WAVE_SIZE={options.wave_size}",
+        *target_macros(options.archs[0]),
     ]
     if "-dwarf-version=5" not in command:
         command[insert_at:insert_at] = ["-dwarf-version=5", "-debugger-tuning=gdb"]
@@ -159,10 +200,7 @@ def _sim_assembly(source: Path, cuid: str, options: BuildOptions, workdir: Path)
     """The simulated device's assembly (its compile reports the source's diagnostics)."""
     assembly = workdir / "sim.s"
     command = ["-S" if arg == "-emit-obj" else arg for arg in _sim_cc1(source, cuid, options, assembly)]
-    result = toolchain.run(command, verbose=options.verbose, capture=True)
-    if result.returncode != 0 and (reason := amdgpu_code.explain(result.stderr)):
-        result.stderr += f"{source}: {reason}\n"
-    check(result)
+    check_compile(toolchain.run(command, verbose=options.verbose, capture=True), source, device=True)
     return assembly
 
 
@@ -251,9 +289,12 @@ def _compile_rdc(source: Path, options: BuildOptions, output: Path, workdir: Pat
     # gets a breakpoint site.
     device_object = _sim_object(assembly, None, options, workdir)
     plain = workdir / "rdc.o"
+    # Host code and AMDGPU bitcode: clang's driver gives -fopenmp to the host
+    # compile alone.
     command = [
         toolchain.tool("clang++"),
         *_common_flags(options),
+        *options.host_flags,
         *options.dependency_flags,
         *[f"--offload-arch={arch}" for arch in options.archs],
         f"-cuid={cuid}",
@@ -290,6 +331,7 @@ def compile_hip(source: Path, options: BuildOptions, output: Path, workdir: Path
     host = [
         toolchain.tool("clang++"),
         *_common_flags(options, host=True),
+        *options.host_flags,
         *options.dependency_flags,
         "--cuda-host-only",
         *[f"--offload-arch={arch}" for arch in options.archs],
@@ -301,4 +343,4 @@ def compile_hip(source: Path, options: BuildOptions, output: Path, workdir: Path
         "-o",
         str(output),
     ]
-    check(toolchain.run(host, verbose=options.verbose, capture=True))
+    check_compile(toolchain.run(host, verbose=options.verbose, capture=True), source)

@@ -12,7 +12,7 @@ USAGE = """\
 usage: gpusym build [-g] [-O<n>] [--offload-arch ARCH ...]
                     [-c | -shared | --genco | --emit-static-lib] [-fgpu-rdc]
                     [--cuda-host-only | --cuda-device-only] [-I DIR] [-D NAME[=VALUE]]
-                    [-L DIR] [-l LIB] [-f...] [-x hip|c|c++] [-v] SOURCES... [-o OUT]
+                    [-L DIR] [-l LIB] [-fopenmp] [-f...] [-x hip|c|c++] [-v] SOURCES... [-o OUT]
 
 Compiles HIP, C and C++ sources with clang-19 and links them with the gpusym
 simulated runtime.  Each HIP source gets a real host object (stubs, handles,
@@ -32,6 +32,8 @@ registration) and a fat binary holding real AMDGPU code objects for every
   --cuda-device-only, --offload-device-only
                     compile only the device side: the bundle --genco writes
   --offload-arch A  AMDGPU target, repeatable (gfx90a, gfx942, ...)
+  -fopenmp          OpenMP in host code (the host compiles and the link, with
+                    LLVM's libomp); device code has none
   -x LANG           language of the following sources: hip, c, c++ or none
   -v                print each command before running it (alone: the versions)
   --version, -print-..., -dumpmachine
@@ -81,6 +83,9 @@ _DEPENDENCIES_ONLY = {"-M", "-MM"}
 _PAIRED = {"-Xclang", "-mllvm", "-Xoffload-linker"}
 _LINK_WITH_VALUE = ("-L", "-l")
 _COMPILE_ONLY_PREFIXES = ("-std=", "-W", "-pedantic", "-w")
+#: Host OpenMP, as clang's HIP driver passes it: to the host compile and the
+#: link, never to device code (which has no OpenMP).
+_OPENMP = ("-fopenmp", "-fno-openmp")
 
 
 class UsageError(Exception):
@@ -112,6 +117,7 @@ class BuildOptions:
     information: list[str] = field(default_factory=list)  # --version, -print-...: no build
     offload_archs: list[str] = field(default_factory=list)
     compile_flags: list[str] = field(default_factory=list)
+    host_flags: list[str] = field(default_factory=list)  # host compiles and the link, not device code
     dependency_flags: list[str] = field(default_factory=list)  # host compile only
     link_flags: list[str] = field(default_factory=list)
 
@@ -128,6 +134,18 @@ class BuildOptions:
             if flag in ("-mwavefrontsize64", "-mno-wavefrontsize64"):
                 return 64 if flag == "-mwavefrontsize64" else 32
         return 32 if self.archs[0].startswith(("gfx10", "gfx11", "gfx12")) else 64
+
+    @property
+    def openmp_runtime(self) -> str | None:
+        """The OpenMP runtime the link takes: that of the last -fopenmp
+        (libomp, clang-19's default, or -fopenmp=RUNTIME's), None after
+        -fno-openmp or without -fopenmp."""
+        for flag in reversed(self.link_flags):
+            if flag == "-fno-openmp":
+                return None
+            if flag == "-fopenmp" or flag.startswith("-fopenmp="):
+                return flag.partition("=")[2] or "libomp"
+        return None
 
 
 def _language_of(path: Path, forced: str, hipcc: bool) -> str | None:
@@ -278,6 +296,16 @@ def _take_link_option(arg: str, arguments: _Arguments, options: BuildOptions) ->
     return True
 
 
+def _take_openmp_option(arg: str, arguments: _Arguments, options: BuildOptions) -> bool:
+    """-fopenmp, -fopenmp=RUNTIME and -fno-openmp, for the host compiles and
+    the link (device code has no OpenMP); whether `arg` is one."""
+    if arg in _OPENMP or arg.startswith("-fopenmp="):
+        options.host_flags.append(arg)
+        options.link_flags.append(arg)
+        return True
+    return False
+
+
 def _take_compile_option(arg: str, arguments: _Arguments, options: BuildOptions) -> bool:
     """-g, -O, -I DIR, -D NAME, -Xclang ARG, -std=, -W... and the like, for the
     compiles alone; whether `arg` is one."""
@@ -305,6 +333,7 @@ _OPTION_KINDS: tuple[Callable[[str, _Arguments, BuildOptions], bool], ...] = (
     _take_driver_option,
     _take_dependency_option,
     _take_link_option,
+    _take_openmp_option,
     _take_compile_option,
 )
 

@@ -286,12 +286,43 @@ def test_xlinker_is_passed_to_both_steps_and_its_value_read_on_its_own():
     assert options.objects == [Path("script.ld")]
 
 
-@pytest.mark.parametrize("flag", ["-fopenmp", "-fPIC", "-pthread", "-march=native", "--frobnicate", "-emit-llvm"])
+@pytest.mark.parametrize("flag", ["-fPIC", "-pthread", "-march=native", "--frobnicate", "-emit-llvm"])
 def test_other_flags_go_to_the_compiles_and_the_link(flag):
     options = parse(["k.hip", flag])
     assert options.compile_flags == [flag]
     assert options.link_flags == [flag]
     assert options.objects == []
+
+
+@pytest.mark.parametrize("flag", ["-fopenmp", "-fopenmp=libomp", "-fno-openmp"])
+def test_openmp_goes_to_the_host_compiles_and_the_link_not_device_code(flag):
+    options = parse(["k.hip", flag])
+    assert options.host_flags == [flag]
+    assert options.link_flags == [flag]
+    assert options.compile_flags == []
+    assert options.objects == []
+
+
+@pytest.mark.parametrize(
+    ("argv", "runtime"),
+    [
+        ([], None),
+        (["-fopenmp"], "libomp"),
+        (["-fopenmp=libomp"], "libomp"),
+        (["-fopenmp=libgomp"], "libgomp"),
+        (["-fopenmp", "-fno-openmp"], None),
+        (["-fno-openmp", "-fopenmp"], "libomp"),
+    ],
+)
+def test_the_last_openmp_flag_names_the_runtime_the_link_takes(argv, runtime):
+    assert parse(["k.o", *argv]).openmp_runtime == runtime
+
+
+@pytest.mark.parametrize("hipcc", [False, True])
+def test_openmp_on_a_link_line_is_a_link_flag(hipcc):
+    options = parse(["a.o", "b.o", "-fopenmp", "-o", "prog"], hipcc=hipcc)
+    assert options.objects == [Path("a.o"), Path("b.o")]
+    assert options.link_flags == ["-fopenmp"]
 
 
 @pytest.mark.parametrize("flag", ["-O0", "-O2", "-O3", "-Os", "-Ofast", "-O"])
@@ -371,7 +402,8 @@ def test_dependencies_without_a_compile_are_refused(flag):
 
 def test_flags_keep_their_order():
     options = parse(["-O2", "-Iinc", "k.hip", "-fPIC", "-Wall", "-lm", "-fopenmp", "-L", "lib"])
-    assert options.compile_flags == ["-O2", "-I", "inc", "-fPIC", "-Wall", "-fopenmp"]
+    assert options.compile_flags == ["-O2", "-I", "inc", "-fPIC", "-Wall"]
+    assert options.host_flags == ["-fopenmp"]
     assert options.link_flags == ["-fPIC", "-lm", "-fopenmp", "-Llib"]
 
 
