@@ -127,7 +127,7 @@ def target_macros(target_id: str) -> list[str]:
         f'-D__amdgcn_target_id__="{target_id}"',
         f"-D__{name}__=1",
     ]
-    # The family: gfx90a and gfx9-generic are GFX9, gfx1030 GFX10.
+    # The family: gfx90a and gfx9-4-generic are GFX9, gfx1030 GFX10.
     number = processor.removeprefix("gfx")
     family = number.split("-")[0] if "-" in number else number[:-2]
     if processor.startswith("gfx") and family.isdigit():

@@ -297,9 +297,17 @@ std::vector<Dependency> &work_list() {
 
 Scheduler &scheduler() { return queues(); }
 
+// hipStreamPerThread, the calling thread's own default stream in HIP, is
+// here the current device's null stream, as if the program were built
+// without per-thread default streams.  Its work is then ordered more
+// strictly than HIP orders it (with the other threads' and with the device's
+// blocking streams), never less, so a correct program computes the same;
+// only the overlap of different threads' default-stream work is lost.
+static bool is_null_stream(hipStream_t handle) { return !handle || handle == hipStreamPerThread; }
+
 ihipStream_t *find_stream(hipStream_t handle) {
   Queues &q = queues();
-  if (!handle) return q.device_streams[current_device()].front();
+  if (is_null_stream(handle)) return q.device_streams[current_device()].front();
   return q.live.count(handle) ? handle : nullptr;
 }
 
@@ -365,7 +373,7 @@ void run_operation(const Op &op) {
 }
 
 hipError_t synchronize_stream(hipStream_t handle) {
-  if (!handle) {
+  if (is_null_stream(handle)) {
     synchronize();  // the null stream and, in its legacy ordering, the device's blocking streams
     return hipSuccess;
   }
@@ -548,6 +556,15 @@ hipError_t hipStreamGetFlags(hipStream_t stream, unsigned int *flags) {
   if (!s) return record(hipErrorInvalidHandle);
   *flags = s->flags;
   return hipSuccess;
+}
+
+// The device of `stream`, the current one for the null stream and
+// hipStreamPerThread, or -1 for a handle that names no stream, as in HIP.
+int hipGetStreamDeviceId(hipStream_t stream) {
+  Queues &q = queues();
+  std::lock_guard<std::mutex> lock(q.mutex);
+  ihipStream_t *s = find_stream(stream);
+  return s ? s->device : -1;
 }
 
 hipError_t hipStreamGetDevice(hipStream_t stream, int *device) {

@@ -10,25 +10,11 @@
 #endif
 #define __HIP_PLATFORM_GPUSYM__ 1
 
+#include "hip/amd_detail/host_defines.h"
+
 #if defined(__HIP__) || defined(__CUDA__)
-/* Compiled by clang as HIP: the qualifiers are clang's own attributes. */
-#define __host__ __attribute__((host))
-#define __device__ __attribute__((device))
-#define __global__ __attribute__((global))
-#define __constant__ __attribute__((constant))
-#define __managed__ __attribute__((managed))
-#if defined(__HIP_DEVICE_COMPILE__) && !defined(__AMDGCN__)
-/*
- * Simulated device: the blocks of a dispatch run on several CPU threads at
- * once, each block's lanes on one of them, so block-shared memory is
- * thread-local storage (thread_local at block scope is implicitly static,
- * as __shared__ is).
- */
-#define __shared__ __attribute__((shared)) thread_local
-#else
-#define __shared__ __attribute__((shared))
-#endif
-/* __launch_bounds__(max threads per block[, min warps per execution unit]). */
+/* __launch_bounds__(max threads per block[, min warps per execution unit]),
+ * as HIP maps CUDA's two forms onto AMDGPU's attributes. */
 #define __launch_bounds__(...) \
   __GPUSYM_LAUNCH_BOUNDS_PICK(__VA_ARGS__, __GPUSYM_LAUNCH_BOUNDS_2, __GPUSYM_LAUNCH_BOUNDS_1, )(__VA_ARGS__)
 #define __GPUSYM_LAUNCH_BOUNDS_PICK(first, second, chosen, ...) chosen
@@ -36,13 +22,6 @@
 #define __GPUSYM_LAUNCH_BOUNDS_2(max_threads, min_warps) \
   __attribute__((amdgpu_flat_work_group_size(1, max_threads), amdgpu_waves_per_eu(min_warps)))
 #else
-/* Plain C or C++: the qualifiers vanish, as they do in HIP's headers. */
-#define __host__
-#define __device__
-#define __global__
-#define __constant__
-#define __managed__
-#define __shared__
 #define __launch_bounds__(...)
 #endif
 
@@ -91,6 +70,22 @@
 #define __HIP_ARCH_HAS_SURFACE_FUNCS__ (0)
 #define __HIP_ARCH_HAS_3DGRID__ (__GPUSYM_ARCH_HAS)
 #define __HIP_ARCH_HAS_DYNAMIC_PARALLEL__ (0)
+
+/*
+ * The target.  The simulated device's compile is for x86-64, so clang
+ * defines none of the AMDGPU target's macros there itself: gpusym's driver
+ * defines them for the build's first --offload-arch (__amdgcn_processor__,
+ * __amdgcn_target_id__, __gfx90a__ and the like, __GFX9__ and the like,
+ * __amdgcn_feature_*__; device/compiler/hip_source.py), as clang does in that
+ * target's own compile.  The target id is also kept in the code object,
+ * where the runtime reads it back as hipDeviceProp_t::gcnArchName
+ * (device_queries.cpp): device code that chooses by __amdgcn_processor__
+ * and host code that chooses by gcnArchName see the same target.
+ */
+#if defined(__HIP_DEVICE_COMPILE__) && !defined(__AMDGCN__) && defined(__amdgcn_target_id__)
+extern "C" __device__ __attribute__((weak, used, visibility("default"))) const char __gpusym_target_id[] =
+    __amdgcn_target_id__;
+#endif
 
 #ifdef __cplusplus
 #define __GPUSYM_DEFAULT(value) = value

@@ -38,6 +38,12 @@
 
 #include "hip/hip_runtime_api.h"
 
+/* __align__(n), CUDA's spelling of an alignment, which HIP keeps
+ * (`typedef struct __align__(16) { ... } T;`). */
+#if !defined(__align__)
+#define __align__(n) __attribute__((aligned(n)))
+#endif
+
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
 #define HIP_SYMBOL(symbol) symbol  /* as in HIP: the symbol overloads take the variable itself */
 
@@ -72,6 +78,7 @@ static inline void hipLaunchKernelGGL(Kernel kernel, const dim3 &numBlocks, cons
 #include "hip/gpusym_detail/device_intrinsics.h"
 #include "hip/gpusym_detail/amdgpu_builtins.h"
 #include "hip/gpusym_detail/device_memory.h"
+#include "hip/gpusym_detail/device_new.h"
 #include "hip/gpusym_detail/texture_fetch.h"
 #include "hip/gpusym_detail/surface_functions.h"
 

@@ -128,6 +128,11 @@ typedef void *hipDeviceptr_t;
 #define hipStreamDefault 0x00
 #define hipStreamNonBlocking 0x01
 
+/* The calling host thread's default stream, usable wherever a stream is
+ * (HIP's value).  On the simulated device it is the current device's null
+ * stream: see streams.cpp. */
+#define hipStreamPerThread ((hipStream_t)2)
+
 /* Flags of hipEventCreateWithFlags. */
 #define hipEventDefault 0x0
 #define hipEventBlockingSync 0x1
@@ -613,6 +618,9 @@ hipError_t hipStreamQuery(hipStream_t stream);
 hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int flags __GPUSYM_DEFAULT(0));
 hipError_t hipStreamGetFlags(hipStream_t stream, unsigned int *flags);
 hipError_t hipStreamGetDevice(hipStream_t stream, int *device);
+/* The device of a stream (the current one for the null stream), -1 for a
+ * handle that is no stream. */
+int hipGetStreamDeviceId(hipStream_t stream);
 
 /* Events. */
 hipError_t hipEventCreate(hipEvent_t *event);
