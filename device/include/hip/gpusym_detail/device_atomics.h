@@ -63,24 +63,6 @@ __GPUSYM_ATOMIC_FLOAT(unsafeAtomicMin, atomicMin)
 __GPUSYM_ATOMIC_FLOAT(safeAtomicMin, atomicMin)
 #undef __GPUSYM_ATOMIC_FLOAT
 
-/* A pair of 16-bit floats added as one 32-bit word, in a compare-and-swap
- * loop: what HIP's unsafeAtomicAdd on __half2 and __hip_bfloat162 does where
- * the hardware has no packed add.  Returns the old pair. */
-template <typename Pair> static __device__ __GPUSYM_INLINE Pair __gpusym_atomic_add_pair(Pair *address, Pair value) {
-  static_assert(sizeof(Pair) == sizeof(unsigned int), "a pair of 16-bit floats");
-  unsigned int *word = reinterpret_cast<unsigned int *>(address);
-  unsigned int old = __hip_atomic_load(word, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
-  unsigned int sum;
-  do {
-    Pair pair = __builtin_bit_cast(Pair, old);
-    pair.x = pair.x + value.x;
-    pair.y = pair.y + value.y;
-    sum = __builtin_bit_cast(unsigned int, pair);
-  } while (!__hip_atomic_compare_exchange_weak(word, &old, sum, __ATOMIC_RELAXED, __ATOMIC_RELAXED,
-                                               __HIP_MEMORY_SCOPE_AGENT));
-  return __builtin_bit_cast(Pair, old);
-}
-
 #define __GPUSYM_ATOMIC_CAS(type)                                                         \
   __GPUSYM_ATOMIC_SCOPES(atomicCAS, type, (type * address, type compare, type value),     \
                          __hip_atomic_compare_exchange_strong(address, &compare, value, __ATOMIC_RELAXED, \
