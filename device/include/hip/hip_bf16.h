@@ -537,27 +537,11 @@ __GPUSYM_BF16_MATH(hrint, h2rint, __gpusym_round_integral(x, __gpusym_rn))
 #if defined(__HIP__)
 /* ---- device only: atomics ---- */
 
-/* Adds in a compare-and-swap loop on the value's own bytes; returns the old
- * value. */
 static __device__ inline __hip_bfloat162 unsafeAtomicAdd(__hip_bfloat162 *address, __hip_bfloat162 value) {
-  unsigned int *word = reinterpret_cast<unsigned int *>(address);
-  unsigned int old = __hip_atomic_load(word, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
-  unsigned int sum;
-  do {
-    sum = __builtin_bit_cast(unsigned int, __hadd2(__builtin_bit_cast(__hip_bfloat162, old), value));
-  } while (!__hip_atomic_compare_exchange_weak(word, &old, sum, __ATOMIC_RELAXED, __ATOMIC_RELAXED,
-                                               __HIP_MEMORY_SCOPE_AGENT));
-  return __builtin_bit_cast(__hip_bfloat162, old);
+  return __gpusym_atomic_add16(address, value, [](__hip_bfloat162 a, __hip_bfloat162 b) { return __hadd2(a, b); });
 }
 static __device__ inline __hip_bfloat16 unsafeAtomicAdd(__hip_bfloat16 *address, __hip_bfloat16 value) {
-  unsigned short *bits = reinterpret_cast<unsigned short *>(address);
-  unsigned short old = __hip_atomic_load(bits, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
-  unsigned short sum;
-  do {
-    sum = __hadd(__gpusym_bf16(old), value).data;
-  } while (!__hip_atomic_compare_exchange_weak(bits, &old, sum, __ATOMIC_RELAXED, __ATOMIC_RELAXED,
-                                               __HIP_MEMORY_SCOPE_AGENT));
-  return __gpusym_bf16(old);
+  return __gpusym_atomic_add16(address, value, [](__hip_bfloat16 a, __hip_bfloat16 b) { return __hadd(a, b); });
 }
 static __device__ inline __hip_bfloat162 atomicAdd(__hip_bfloat162 *address, __hip_bfloat162 value) {
   return unsafeAtomicAdd(address, value);

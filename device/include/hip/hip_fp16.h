@@ -549,27 +549,11 @@ __GPUSYM_HALF_MATH(hrint, h2rint, __gpusym_round_integral(x, __gpusym_rn))
 #if defined(__HIP__)
 /* ---- device only: atomics and HIP's mixed-precision dot product ---- */
 
-/* Adds in a compare-and-swap loop on the value's own bytes; returns the old
- * value. */
 static __device__ inline __half2 unsafeAtomicAdd(__half2 *address, __half2 value) {
-  unsigned int *word = reinterpret_cast<unsigned int *>(address);
-  unsigned int old = __hip_atomic_load(word, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
-  unsigned int sum;
-  do {
-    sum = __builtin_bit_cast(unsigned int, __hadd2(__builtin_bit_cast(__half2, old), value));
-  } while (!__hip_atomic_compare_exchange_weak(word, &old, sum, __ATOMIC_RELAXED, __ATOMIC_RELAXED,
-                                               __HIP_MEMORY_SCOPE_AGENT));
-  return __builtin_bit_cast(__half2, old);
+  return __gpusym_atomic_add16(address, value, [](__half2 a, __half2 b) { return __hadd2(a, b); });
 }
 static __device__ inline __half unsafeAtomicAdd(__half *address, __half value) {
-  unsigned short *bits = reinterpret_cast<unsigned short *>(address);
-  unsigned short old = __hip_atomic_load(bits, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
-  unsigned short sum;
-  do {
-    sum = __gpusym_half_bits(__hadd(__gpusym_half(old), value));
-  } while (!__hip_atomic_compare_exchange_weak(bits, &old, sum, __ATOMIC_RELAXED, __ATOMIC_RELAXED,
-                                               __HIP_MEMORY_SCOPE_AGENT));
-  return __gpusym_half(old);
+  return __gpusym_atomic_add16(address, value, [](__half a, __half b) { return __hadd(a, b); });
 }
 static __device__ inline __half2 atomicAdd(__half2 *address, __half2 value) { return unsafeAtomicAdd(address, value); }
 static __device__ inline __half atomicAdd(__half *address, __half value) { return unsafeAtomicAdd(address, value); }

@@ -208,6 +208,25 @@ static __HOST_DEVICE__ inline double __gpusym_fma_to_odd(double a, double b, dou
 
 #undef __GPUSYM_ROUND_FN
 
+#if defined(__HIP__)
+/* Adds `value` to the 16- or 32-bit value at `address` with `add`, in a
+ * compare-and-swap loop on the value's own bytes (so memcheck sees no wider
+ * access); returns the old value. */
+template <typename T, typename Add>
+static __device__ inline T __gpusym_atomic_add16(T *address, T value, Add add) {
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "a 16-bit value or a pair of them");
+  typedef typename std::conditional<sizeof(T) == 2, unsigned short, unsigned int>::type Bits;
+  Bits *bits = reinterpret_cast<Bits *>(address);
+  Bits old = __hip_atomic_load(bits, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+  Bits sum;
+  do {
+    sum = __builtin_bit_cast(Bits, add(__builtin_bit_cast(T, old), value));
+  } while (!__hip_atomic_compare_exchange_weak(bits, &old, sum, __ATOMIC_RELAXED, __ATOMIC_RELAXED,
+                                               __HIP_MEMORY_SCOPE_AGENT));
+  return __builtin_bit_cast(T, old);
+}
+#endif
+
 #endif /* __cplusplus */
 
 #endif
