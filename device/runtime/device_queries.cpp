@@ -2,7 +2,6 @@
 // for both), versions, names, PCI addresses, and the settings HIP lets a
 // program make (flags, limits, cache and shared-memory configuration), plus
 // the driver API's device and context handles.
-#include <dlfcn.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -41,60 +40,13 @@ int context_device(hipCtx_t ctx) {
   return address >= contexts && address < contexts + device_count() ? static_cast<int>(address - contexts) : -1;
 }
 
-// The target the program's device code was built for, as gcnArchName
-// names it: the target id the headers keep in each simulated code object
-// (__gpusym_target_id, hip/hip_common.h), that of the build's first
-// --offload-arch, whose macros (__amdgcn_processor__, __gfx90a__, ...) the
-// same compile defined.  Device code choosing by those macros and host code
-// choosing by gcnArchName thus see one target.  Like warpSize, it is the
-// first loaded code object's; "gfx90a" (gpusym build's default target)
-// before any, or for a code object built without it.
-void target_id(char *out, size_t size) {
-  constexpr uint32_t kNone = UINT32_MAX;
-  static std::mutex mutex;  // the cache: the id of the code object read last
-  static uint32_t cached_module = kNone;
-  static char cached[sizeof(hipDeviceProp_t::gcnArchName)] = "gfx90a";
-  uint32_t module = kNone;
-  std::string path;
-  {
-    std::lock_guard<std::mutex> lock(registry_mutex());
-    for (uint32_t i = 0; i < gpusym_debug.code_object_count; i++) {
-      const gpusym_debug_code_object &object = gpusym_debug.code_objects[i];
-      if (object.loaded && object.path) {
-        module = object.module_id;
-        path = object.path;
-        break;
-      }
-    }
-  }
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    if (module == cached_module) {
-      snprintf(out, size, "%s", cached);
-      return;
-    }
-  }
-  // No lock is held here: a library's constructors, which register fat
-  // binaries, run holding the loader's lock and then take the registry's.
-  char id[sizeof cached] = "gfx90a";
-  if (void *library = path.empty() ? nullptr : dlopen(path.c_str(), RTLD_LAZY | RTLD_NOLOAD)) {
-    if (auto *name = static_cast<const char *>(dlsym(library, "__gpusym_target_id")); name && *name)
-      snprintf(id, sizeof id, "%s", name);
-    dlclose(library);
-  }
-  std::lock_guard<std::mutex> lock(mutex);
-  cached_module = module;
-  memcpy(cached, id, sizeof cached);
-  snprintf(out, size, "%s", id);
-}
-
 void fill_properties(hipDeviceProp_t &prop, int device) {
   long workers = env_long("GPUSYM_WORKERS", std::thread::hardware_concurrency());
   memset(&prop, 0, sizeof prop);
   snprintf(prop.name, sizeof prop.name, "%s", device_name(device));
   memcpy(prop.uuid.bytes, "gpusym-device-", 14);
   prop.uuid.bytes[15] = static_cast<char>(device);
-  target_id(prop.gcnArchName, sizeof prop.gcnArchName);
+  snprintf(prop.gcnArchName, sizeof prop.gcnArchName, "%s", device_target_id().c_str());
   // Every device is the host's memory, seen whole.
   prop.totalGlobalMem = static_cast<size_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
   prop.sharedMemPerBlock = kMaxDynamicShared;

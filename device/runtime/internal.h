@@ -102,6 +102,16 @@ struct Module;
 // object was compiled for (GPUSYM_WAVE_SIZE), 64 before any (warpSize).
 uint32_t device_wave_size();
 
+// The AMDGPU target its device code was compiled as, as gcnArchName names it:
+// the target id the headers keep in each simulated code object
+// (__gpusym_target_id, hip/hip_common.h), that of the build's first
+// --offload-arch, whose macros (__amdgcn_processor__, __gfx90a__, ...) the
+// same compile defined, so device code choosing by those macros and host
+// code choosing by gcnArchName see one target.  Like warpSize, the first
+// code object's; kDefaultTarget before any, or for one built without it.
+constexpr const char *kDefaultTarget = "gfx90a";  // gpusym build's default --offload-arch
+std::string device_target_id();
+
 struct Kernel {
   const void *handle;
   std::string device_name;

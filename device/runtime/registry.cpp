@@ -36,6 +36,7 @@ struct Module {
   void *library = nullptr;    // dlopen handle
   size_t tls_module = 0;      // its thread-local storage's module id (__shared__ variables), 0 if none
   uint32_t wave_size = GPUSYM_WAVE_SIZE;  // what its device code was compiled for (__gpusym_wave_size)
+  std::string target_id = kDefaultTarget;  // the target it was compiled as (__gpusym_target_id)
   bool loaded = true;         // until unregistered or unloaded
   std::unordered_map<std::string, std::string> signatures;
   std::unordered_map<std::string, Kernel *> kernels;   // by device name
@@ -204,6 +205,8 @@ void load_code_object(Module &module, const uint8_t *image, size_t size) {
   if (auto *size = static_cast<const uint32_t *>(dlsym(module.library, "__gpusym_wave_size"));
       size && (*size == 32 || *size == 64))
     module.wave_size = *size;
+  if (auto *id = static_cast<const char *>(dlsym(module.library, "__gpusym_target_id")); id && *id)
+    module.target_id = id;
   if (__gpusym_checks && !dlsym(module.library, "__gpusym_checked"))
     warn("GPUSYM_CHECK: the device code of %s was built without checks (by an older gpusym?): its kernels' "
          "accesses are not checked; rebuild it",
@@ -276,6 +279,13 @@ uint32_t device_wave_size() {
   for (const Module &module : registry().modules)
     if (module.library) return module.wave_size;
   return GPUSYM_WAVE_SIZE;
+}
+
+std::string device_target_id() {
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  for (const Module &module : registry().modules)
+    if (module.library) return module.target_id;
+  return kDefaultTarget;
 }
 
 Kernel &register_kernel(Module &module, const void *handle, const std::string &device_name) {
