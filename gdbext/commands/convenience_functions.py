@@ -7,7 +7,7 @@ import gdb
 
 from gdbext.errors import one_line_errors
 from gdbext.frames import launch_arguments
-from gdbext.lane_coordinates import wanted_lanes
+from gdbext.lane_coordinates import ArgumentError, wanted_lanes
 from gdbext.runtime_view.kernel_symbols import called_by_stub, kernel_at
 from gdbext.runtime_view.runtime_state import lane
 
@@ -25,14 +25,24 @@ class LaneIs(gdb.Function):
         current = lane()
         if current is None:
             return False
-        if len(arguments) == 1:
-            text = arguments[0].string()
-            with one_line_errors("$_gpusym_lane_is"):
-                wanted = wanted_lanes(text)
-        else:
-            wanted = tuple(int(a) for a in arguments)
+        with one_line_errors("$_gpusym_lane_is"):
+            wanted = _wanted(arguments)
         actual = [int(current[group][axis]) for group in ("block_idx", "thread_idx") for axis in "xyz"]
         return all(w < 0 or w == a for w, a in zip(wanted, actual))
+
+
+def _wanted(arguments: tuple[gdb.Value, ...]) -> tuple[int, ...]:
+    """$_gpusym_lane_is's arguments as six coordinates, -1 for any."""
+    usage = '$_gpusym_lane_is takes "block (X,Y,Z) thread (X,Y,Z)" or six integers (-1: any)'
+    if len(arguments) == 6:
+        return tuple(int(a) for a in arguments)
+    if len(arguments) != 1:
+        raise ArgumentError(f"{usage}, not {len(arguments)} arguments")
+    try:
+        text = arguments[0].string()
+    except gdb.error:
+        raise ArgumentError(f"{usage}, not {arguments[0].type}") from None
+    return wanted_lanes(text)
 
 
 class Dispatch(gdb.Function):

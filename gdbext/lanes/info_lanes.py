@@ -258,7 +258,7 @@ def info_lanes(argument: str) -> None:
     if debug is None or not gdb.selected_inferior().pid:
         raise gdb.GdbError("info lanes: the program is not running on the gpusym runtime")
     text = argument.strip()
-    if text and not text.isdigit():
+    if text and not (text.isascii() and text.isdigit()):
         raise gdb.GdbError(f"info lanes: '{text}' is not a dispatch number; usage: info lanes [DISPATCH]")
     number = int(text) if text else _dispatch_of_selection(debug)
     record = runtime_state.dispatch_record(debug, number)

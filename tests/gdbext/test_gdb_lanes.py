@@ -153,3 +153,21 @@ def test_gpu_focus_within_the_running_block_and_errors_outside_it(samples):
         r"to it\)|finished)",
         output,
     ), output
+
+
+def test_lane_arguments_gdb_cannot_read_are_one_line_errors(program):
+    """$_gpusym_lane_is with the wrong count or kind of arguments, and a
+    dispatch number in another script's digits, get one usage line each."""
+    output = gdb(
+        program,
+        *STOP,
+        "print $_gpusym_lane_is(5)",
+        "print $_gpusym_lane_is(1, 0, 0)",
+        "print $_gpusym_lane_is(1, -1, -1, 2, -1, -1)",
+        "info lanes ²",
+    )
+    usage = '$_gpusym_lane_is takes "block (X,Y,Z) thread (X,Y,Z)" or six integers (-1: any)'
+    assert f"{usage}, not int\n" in output and f"{usage}, not 3 arguments\n" in output, output
+    assert re.search(r"^\$1 = true$", output, re.M), output
+    assert "info lanes: '²' is not a dispatch number; usage: info lanes [DISPATCH]" in output, output
+    assert "Python Exception" not in output and "internal error" not in output, output
