@@ -135,6 +135,12 @@ template <typename T, int Scale> __global__ void __launch_bounds__(256) scale(T*
   out[hipBlockIdx_x * hipBlockDim_x + hipThreadIdx_x] = value * Scale + T(hipGridDim_x);
 }
 
+// A kernel template whose arguments are deduced from the launch's, which
+// convert as in a call (int* to const int*).
+template <typename T> __global__ void add_to(const T* in, T* out, T value) {
+  out[hipThreadIdx_x] = in[hipThreadIdx_x] + value;
+}
+
 __global__ void __launch_bounds__(128, 2) reverse_block(int* out) {
   HIP_DYNAMIC_SHARED(int, tile)
   unsigned t = hipThreadIdx_x;
@@ -147,11 +153,17 @@ static void test_language() {
   int* out;
   hipMalloc(&out, 256 * sizeof(int));
   int host[256];
-  hipLaunchKernelGGL(scale<int, 3>, dim3(2), dim3(64), 0, 0, out, 5);
+  hipLaunchKernelGGL(HIP_KERNEL_NAME(scale<int, 3>), dim3(2), dim3(64), 0, 0, out, 5);
   hipMemcpy(host, out, 128 * sizeof(int), hipMemcpyDeviceToHost);
   int wrong = 0;
   for (int i = 0; i < 128; i++) wrong += host[i] != 5 * 3 + 2;
-  check(wrong == 0, "hipLaunchKernelGGL(scale<int, 3>)", wrong, 0);
+  check(wrong == 0, "hipLaunchKernelGGL(HIP_KERNEL_NAME(scale<int, 3>))", wrong, 0);
+
+  hipLaunchKernelGGL(add_to, dim3(1), dim3(64), 0, 0, out, out + 64, 10);
+  hipMemcpy(host, out, 128 * sizeof(int), hipMemcpyDeviceToHost);
+  wrong = 0;
+  for (int i = 64; i < 128; i++) wrong += host[i] != 5 * 3 + 2 + 10;
+  check(wrong == 0, "hipLaunchKernelGGL(add_to) converts its arguments", wrong, 0);
 
   hipLaunchKernelGGL(HIP_KERNEL_NAME(scale<int, 7>), 4, 32, 0, nullptr, out, 2.9);  // converted to int
   hipMemcpy(host, out, 128 * sizeof(int), hipMemcpyDeviceToHost);

@@ -57,19 +57,25 @@ extern "C" hipError_t __hipPopCallConfiguration(dim3 *gridDim, dim3 *blockDim,
                                                 size_t *sharedMem, hipStream_t *stream);
 
 /*
- * hipLaunchKernelGGL(kernel, grid, block, shmem, stream, args...): always the
- * function template HIP declares under HIP_TEMPLATE_KERNEL_LAUNCH, so a kernel
- * name with template arguments needs no HIP_KERNEL_NAME.  When `kernel` names
- * a kernel template without its arguments, the pointer type defaults to one
- * taking the arguments' (decayed) types, from which C++ deduces the
- * template's.  The launch is the triple-chevron one (clang calls the
- * kernel's __device_stub__ through its handle).
+ * hipLaunchKernelGGL(kernel, grid, block, shmem, stream, args...): as in HIP,
+ * a macro for the triple-chevron launch (clang calls the kernel's
+ * __device_stub__ through its handle), so the arguments convert as in a call
+ * and a kernel template's arguments are deduced from them.  A kernel name
+ * with commas in its template arguments needs HIP_KERNEL_NAME(...).  With
+ * HIP_TEMPLATE_KERNEL_LAUNCH defined, it is HIP's function template instead.
  */
+#if defined(HIP_TEMPLATE_KERNEL_LAUNCH)
 template <typename... Args, typename Kernel = void (*)(Args...)>
 static inline void hipLaunchKernelGGL(Kernel kernel, const dim3 &numBlocks, const dim3 &dimBlocks,
                                       uint32_t sharedMemBytes, hipStream_t stream, Args... args) {
   kernel<<<numBlocks, dimBlocks, sharedMemBytes, stream>>>(args...);
 }
+#else
+#define hipLaunchKernelGGL(kernelName, numBlocks, numThreads, memPerBlock, streamId, ...) \
+  do {                                                                                    \
+    kernelName<<<(numBlocks), (numThreads), (memPerBlock), (streamId)>>>(__VA_ARGS__);   \
+  } while (0)
+#endif
 
 #include "hip/gpusym_detail/device_builtins.h"
 #include "hip/gpusym_detail/warp_functions.h"
