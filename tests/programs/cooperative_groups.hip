@@ -14,7 +14,8 @@ __global__ void groups(int* out) {
   cg::thread_block block = cg::this_thread_block();
   int* o = out + (blockIdx.x * kLanes + block.thread_rank()) * kCases;
   o[0] = block.thread_rank() * 1000 + block.size();
-  cg::thread_block_tile<16> tile = cg::tiled_partition<16>(block);
+  cg::thread_block_tile<16, cg::thread_block> typed = cg::tiled_partition<16>(block);
+  cg::thread_block_tile<16> tile = typed;       // the tile with its parent type converts
   int v = static_cast<int>(block.thread_rank()) * 7;
   o[1] = tile.shfl(v, 3);                       // rank 3 of this tile
   o[2] = tile.shfl_down(v, 1);

@@ -115,8 +115,13 @@ class grid_group : public thread_group {
 
 __device__ inline grid_group this_grid() { return grid_group(); }
 
+/* thread_block_tile<Size, Parent>: the tile tiled_partition<Size>(parent)
+ * returns, which converts to the plain thread_block_tile<Size>. */
+template <unsigned int Size, typename ParentT = void>
+class thread_block_tile;
+
 template <unsigned int Size>
-class thread_block_tile : public thread_group {
+class thread_block_tile<Size, void> : public thread_group {
   static_assert(Size > 0 && Size <= 64 && (Size & (Size - 1)) == 0, "a tile is a power of two, at most a wavefront");
   static constexpr unsigned long long kTileMask = Size == 64 ? ~0ull : (1ull << Size) - 1;
 
@@ -148,9 +153,12 @@ class thread_block_tile : public thread_group {
   }
 };
 
+template <unsigned int Size, typename ParentT>
+class thread_block_tile : public thread_block_tile<Size, void> {};
+
 template <unsigned int Size, typename Parent>
-__device__ thread_block_tile<Size> tiled_partition(const Parent &) {
-  return thread_block_tile<Size>();
+__device__ thread_block_tile<Size, Parent> tiled_partition(const Parent &) {
+  return thread_block_tile<Size, Parent>();
 }
 
 __device__ inline thread_group tiled_partition(const thread_group &parent, unsigned int tile_size) {
