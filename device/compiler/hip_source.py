@@ -65,13 +65,17 @@ def compilation_id(source: Path, options: BuildOptions) -> str:
 _AMDGPU_ONLY_FLAGS = ("-mwavefrontsize64", "-mno-wavefrontsize64")
 
 
+#: What clang's HIP wrapper would give every source (-nogpuinc drops it).
+PRELUDE = ["-include", "hip/gpusym_detail/language_prelude.h"]
+
+
 def _common_flags(options: BuildOptions, *, host: bool = False) -> list[str]:
     """The flags of every compile of a HIP source; `host` leaves out those for
     AMDGPU alone.  Host-only flags (-fopenmp) are not among them: the
     simulated device's -cc1 line is derived from a host compile's."""
     rdc = ["-fgpu-rdc"] if options.rdc else []
     flags = [flag for flag in options.compile_flags if not (host and flag in _AMDGPU_ONLY_FLAGS)]
-    return ["-x", "hip", "-nogpuinc", "-nogpulib", *rdc, f"-I{runtime_library.INCLUDE_DIR}", *flags]
+    return ["-x", "hip", "-nogpuinc", "-nogpulib", *rdc, f"-I{runtime_library.INCLUDE_DIR}", *PRELUDE, *flags]
 
 
 def _amdgpu_object(source: Path, arch: str, cuid: str, options: BuildOptions, out: Path):

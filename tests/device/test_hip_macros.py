@@ -102,6 +102,26 @@ def test_the_cxx_library_compiles_after_hip_headers(tmp_path, name):
     assert result.returncode == 0, describe(result)
 
 
+#: A header of device helpers, included by a HIP source before (or without)
+#: any HIP header: hipcc's clang gives every HIP source the qualifiers and
+#: device math (clang's HIP wrapper); gpusym's compiles give its prelude.
+NO_HIP_INCLUDE = """
+#include <cstdio>
+struct Point { float x, y; };
+__host__ __device__ __forceinline__ float length(Point p) { return sqrtf(p.x * p.x + p.y * p.y); }
+__device__ __constant__ float scale = 2.0f;
+int main() { std::printf("%g\\n", length(Point{3.0f, 4.0f})); return 0; }
+"""
+
+
+def test_a_hip_source_has_the_qualifiers_before_any_hip_header(tmp_path):
+    source = tmp_path / "helpers.hip"
+    source.write_text(NO_HIP_INCLUDE)
+    result = run_gpusym("build", "-Werror", source, "-o", tmp_path / "helpers")
+    assert result.returncode == 0, describe(result)
+    assert run([tmp_path / "helpers"]).stdout == "5\n"
+
+
 @pytest.mark.parametrize(
     "target", ["gfx90a", "gfx90a:sramecc+:xnack-", "gfx942:xnack+", "gfx1030", "gfx1100", "gfx10-3-generic"]
 )
