@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -40,6 +41,20 @@ def _compile(source: build_options.Source, options: build_options.BuildOptions, 
         str(output),
     ]
     hip_source.check_compile(toolchain.run(command, verbose=options.verbose, capture=True), source.path)
+
+
+def _save_temps(source: Path, workdir: Path, options: build_options.BuildOptions) -> None:
+    """-save-temps: `source`'s intermediate files (device assembly, code
+    objects, the offload bundle) kept as SOURCE-STEM-gpusym-NAME, in the
+    working directory (cwd) or beside the output (obj)."""
+    if not workdir.is_dir():
+        return
+    where = Path.cwd()
+    if options.save_temps == "obj" and options.output is not None:
+        where = options.output.parent
+    for temp in sorted(workdir.iterdir()):
+        if temp.is_file():
+            shutil.copyfile(temp, where / f"{source.stem}-gpusym-{temp.name}")
 
 
 def _archive(objects: list[Path], options: build_options.BuildOptions) -> None:
@@ -121,6 +136,8 @@ def build(argv: list[str], *, hipcc: bool = False) -> int:
             for index, source in enumerate(options.sources):
                 output = _object_path(source.path, options, workdir, index)
                 _compile(source, options, output, workdir / f"{index}-{source.path.stem}")
+                if options.save_temps:
+                    _save_temps(source.path, workdir / f"{index}-{source.path.stem}", options)
                 objects.append(output)
             if options.static_lib:
                 _archive(objects + options.objects, options)

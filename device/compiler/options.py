@@ -36,6 +36,9 @@ registration) and a fat binary holding real AMDGPU code objects for every
                     LLVM's libomp); device code has none
   -x LANG           language of the following sources: hip, c, c++ or none
   -v                print each command before running it (alone: the versions)
+  -save-temps[=cwd|obj]
+                    keep each source's intermediate files (device assembly,
+                    code objects, bundle) as STEM-gpusym-NAME
   --version, -print-..., -dumpmachine
                     clang-19's answer (with -v, the HIP installation too)
   -target T         a target other than x86_64 (amdgcn-amd-amdhsa): the whole
@@ -115,6 +118,7 @@ class BuildOptions:
     rocm_path: Path | None = None
     foreign_target: str | None = None  # -target amdgcn-...: a job for clang-19 alone
     information: list[str] = field(default_factory=list)  # --version, -print-...: no build
+    save_temps: str | None = None  # -save-temps[=cwd|obj]: where the intermediate files are kept
     offload_archs: list[str] = field(default_factory=list)
     compile_flags: list[str] = field(default_factory=list)
     host_flags: list[str] = field(default_factory=list)  # host compiles and the link, not device code
@@ -251,6 +255,11 @@ def _take_driver_option(arg: str, arguments: _Arguments, options: BuildOptions) 
         options.information.append(arg)
     elif arg == "-v":
         options.verbose = True
+    elif arg in ("-save-temps", "--save-temps") or arg.startswith(("-save-temps=", "--save-temps=")):
+        where = arg.partition("=")[2] or "cwd"
+        if where not in ("cwd", "obj"):
+            raise UsageError(f"{arg}: -save-temps takes cwd or obj")
+        options.save_temps = where
     elif arg.startswith("--offload-arch"):
         options.offload_archs += [a for a in arguments.value(arg, "--offload-arch").split(",") if a]
     else:

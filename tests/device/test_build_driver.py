@@ -99,6 +99,15 @@ def test_compile_only_object_links_into_a_working_program(tmp_path):
     assert result.stdout.rstrip().endswith(" 0 wrong"), describe(result)
 
 
+def test_save_temps_keeps_the_device_assembly_and_code_objects_in_the_working_directory(tmp_path):
+    (tmp_path / "out").mkdir()
+    compiled = run_gpusym("build", "-save-temps", "-c", VECTOR_ADD_SOURCE, "-o", tmp_path / "out" / "v.o", cwd=tmp_path)
+    assert compiled.returncode == 0, describe(compiled)
+    kept = {path.name for path in tmp_path.glob("vector_add-gpusym-*")}
+    assert {"vector_add-gpusym-sim.s", "vector_add-gpusym-gfx90a.co", "vector_add-gpusym-fatbin.bundle"} <= kept
+    assert ".globl" in (tmp_path / "vector_add-gpusym-sim.s").read_text("latin-1")
+
+
 # ---- shared libraries ------------------------------------------------------------------------
 
 

@@ -127,6 +127,20 @@ def test_emit_static_lib():
     assert parse(["--emit-static-lib", "a.hip", "b.hip", "-o", "libk.a"]).static_lib
 
 
+@pytest.mark.parametrize(
+    "argv, where", [(["-save-temps"], "cwd"), (["-save-temps=obj"], "obj"), (["--save-temps=cwd"], "cwd"), ([], None)]
+)
+def test_save_temps_says_where_the_intermediate_files_go(argv, where):
+    options = parse([*argv, "-c", "k.hip"])
+    assert options.save_temps == where
+    assert not any("save-temps" in flag for flag in options.compile_flags + options.link_flags)
+
+
+def test_save_temps_refuses_another_place():
+    with pytest.raises(UsageError, match="-save-temps takes cwd or obj"):
+        parse(["-save-temps=somewhere", "-c", "k.hip"])
+
+
 def test_genco_with_one_hip_source_and_o():
     options = parse(["--genco", "k.hip", "-o", "k.co"])
     assert options.genco
