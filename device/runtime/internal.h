@@ -130,6 +130,7 @@ struct Variable {
   Module *module;
   void *device_address;
   size_t size;
+  bool managed = false;  // a __managed__ variable: device_address is its allocation
 };
 
 // The following four are called with registry_mutex() held.

@@ -513,6 +513,26 @@ void __hipRegisterVar(void **modules, void *var, char *host_var, char *device_va
   add_variable(*module, var, device_var, address, size);
 }
 
+// A __managed__ variable: clang makes `pointer` (the host's variable) and
+// the device code's variable of the same name pointers to its storage,
+// which the runtime allocates as managed memory, from `initial` (the
+// initializer's bytes).  Both sides then share one copy, as on a GPU.
+void __hipRegisterManagedVar(void **modules, void **pointer, void *initial, const char *name, size_t size,
+                             unsigned int) {
+  auto *module = reinterpret_cast<Module *>(modules);
+  void *storage = nullptr;
+  if (allocate(&storage, size, true) != hipSuccess) {
+    warn("cannot allocate %zu bytes for the __managed__ variable %s", size, name);
+    return;
+  }
+  memcpy(storage, initial, size);
+  *pointer = storage;
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  if (void **device_pointer = module->library ? static_cast<void **>(dlsym(module->library, name)) : nullptr)
+    *device_pointer = storage;
+  add_variable(*module, pointer, name, storage, size).managed = true;
+}
+
 const char *gpusym_function_module(const void *function) {
   Kernel *kernel = find_kernel(function);
   return kernel ? kernel->module->host_path.c_str() : nullptr;
@@ -520,8 +540,15 @@ const char *gpusym_function_module(const void *function) {
 
 void __hipUnregisterFatBinary(void **modules) {
   synchronize_all();
-  std::lock_guard<std::mutex> lock(registry_mutex());
-  unregister_module(*reinterpret_cast<Module *>(modules));
+  auto *module = reinterpret_cast<Module *>(modules);
+  std::vector<void *> managed;
+  {
+    std::lock_guard<std::mutex> lock(registry_mutex());
+    for (const Variable &variable : registry().variables)
+      if (variable.module == module && variable.managed) managed.push_back(variable.device_address);
+    unregister_module(*module);
+  }
+  for (void *storage : managed) hipFree(storage);
 }
 
 }  // extern "C"

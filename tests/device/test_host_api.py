@@ -8,7 +8,7 @@ clock rate, the PCI bus id)."""
 from __future__ import annotations
 
 import pytest
-from conftest import describe, run
+from conftest import describe, run, run_gpusym
 
 pytestmark = [pytest.mark.toolchain]
 
@@ -184,3 +184,18 @@ def test_older_and_extended_launch_forms(build_program, mode):
     checks = result.stdout.splitlines()
     assert len(checks) == 19, describe(result)
     assert all(line.endswith(": ok") for line in checks), describe(result)
+
+
+@pytest.mark.parametrize("tool", [None, "memcheck"])
+def test_managed_variables_are_one_copy_for_host_and_device(build_program, tool):
+    program = build_program("managed_variables.hip", flags=("-O2",))
+    result = run_gpusym("check", "--tool", tool, program) if tool else run([program])
+    assert result.returncode == 0, describe(result)
+    assert result.stdout.splitlines() == [
+        "initial: 5",
+        "after a launch: 9 1.5 4.5",
+        "after the host wrote: 108",
+        "attributes: hipSuccess managed=1",
+    ], describe(result)
+    if tool:  # the runtime frees the variables' storage: no leak reported
+        assert "nothing to report" in result.stderr, describe(result)
