@@ -12,6 +12,8 @@ from native import native_build
 DEVICE_DIR = Path(__file__).resolve().parent
 RUNTIME_DIR = DEVICE_DIR / "runtime"
 INCLUDE_DIR = DEVICE_DIR / "include"
+#: CUDA's headers (cuda_runtime.h, ...), over HIP's: searched first in CUDA compiles.
+CUDA_INCLUDE_DIR = INCLUDE_DIR / "cuda"
 LIBRARY_NAME = RUNTIME_LIBRARY.removeprefix("lib")
 #: The HIP version the headers declare (HIP_VERSION_MAJOR/MINOR/PATCH).
 HIP_VERSION = "6.2.0"

@@ -229,6 +229,12 @@ def _hipcc(argv: list[str] | None = None) -> int:
     return build(sys.argv[1:] if argv is None else argv, hipcc=True)
 
 
+def _nvcc(argv: list[str] | None = None) -> int:
+    from device.compiler.driver import build
+
+    return build(sys.argv[1:] if argv is None else argv, nvcc=True)
+
+
 def _end_without_teardown(status: int) -> NoReturn:
     """Ends the process with `status` once its output is flushed and its
     atexit handlers have run, skipping the interpreter's teardown, which
@@ -259,3 +265,9 @@ def hipcc_entry_point() -> None:
     """``gpusym-hipcc``: ``gpusym build`` with hipcc's defaults, for the
     Makefiles and CMake projects of existing HIP programs."""
     entry_point(_hipcc)
+
+
+def nvcc_entry_point() -> None:
+    """``gpusym-nvcc``: ``gpusym build`` for CUDA sources with nvcc's command
+    line, for the Makefiles of existing CUDA programs."""
+    entry_point(_nvcc)

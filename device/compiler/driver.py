@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 
 from device import runtime_library
-from device.compiler import device_link, hip_source, openmp, signatures
+from device.compiler import device_link, hip_source, nvcc_options, openmp, signatures
 from device.compiler import options as build_options
 from native import toolchain
 
@@ -31,7 +31,7 @@ def _compile(source: build_options.Source, options: build_options.BuildOptions, 
         compiler,
         "-x",
         source.language,
-        f"-I{runtime_library.INCLUDE_DIR}",
+        *hip_source.include_flags(options),
         *options.compile_flags,
         *options.host_flags,
         *options.dependency_flags,
@@ -88,9 +88,14 @@ def _link(objects: list[Path], options: build_options.BuildOptions, workdir: Pat
         raise hip_source.CompileError(result.returncode)
 
 
-def _answer(options: build_options.BuildOptions, hipcc: bool) -> int:
+def _answer(options: build_options.BuildOptions, hipcc: bool, nvcc: bool) -> int:
     """``--version``, ``-print-...``, a lone ``-v``: clang-19's answers, and
     the HIP installation as clang names it (CMake reads that line)."""
+    if nvcc and "--version" in options.information:
+        major, minor = nvcc_options.CUDA_VERSION
+        print(f"gpusym-nvcc: CUDA {major}.{minor} for the gpusym simulated device, compiled by clang-19")
+        print(f"Cuda compilation tools, release {major}.{minor}, V{major}.{minor}.0")
+        return 0
     if hipcc and "--version" in options.information:
         print(f"HIP version: {runtime_library.HIP_VERSION}-gpusym (the gpusym simulated device)", flush=True)
     verbose = ["-v"] if options.verbose else []
@@ -100,15 +105,28 @@ def _answer(options: build_options.BuildOptions, hipcc: bool) -> int:
     return result.returncode
 
 
-def build(argv: list[str], *, hipcc: bool = False) -> int:
-    """``gpusym build ARGS`` (or ``gpusym-hipcc ARGS`` when `hipcc`); returns
-    the exit status."""
-    command = "gpusym-hipcc" if hipcc else "gpusym build"
+def _parse(argv: list[str], command: str, *, hipcc: bool, nvcc: bool) -> build_options.BuildOptions:
+    """`argv` as `command` reads it (nvcc's notes printed); raises UsageError."""
+    if not nvcc:
+        return build_options.parse(argv, hipcc=hipcc)
+    options, translated = nvcc_options.parse(argv)
+    for note in translated.notes:
+        print(f"{command}: note: {note}", file=sys.stderr)
+    if translated.dependencies_only:
+        options.dependency_flags.append(translated.dependencies_only)
+    return options
+
+
+def build(argv: list[str], *, hipcc: bool = False, nvcc: bool = False) -> int:
+    """``gpusym build ARGS`` (or ``gpusym-hipcc ARGS`` when `hipcc`,
+    ``gpusym-nvcc ARGS`` when `nvcc`); returns the exit status."""
+    command = "gpusym-nvcc" if nvcc else "gpusym-hipcc" if hipcc else "gpusym build"
     if any(arg in ("-h", "--help") for arg in argv):
-        print(build_options.HIPCC_USAGE if hipcc else build_options.USAGE, end="")
+        usage = nvcc_options.USAGE if nvcc else build_options.HIPCC_USAGE if hipcc else build_options.USAGE
+        print(usage, end="")
         return 0
     try:
-        options = build_options.parse(argv, hipcc=hipcc)
+        options = _parse(argv, command, hipcc=hipcc, nvcc=nvcc)
     except build_options.UsageError as error:
         print(f"{command}: {error} ({command} --help shows the usage)", file=sys.stderr)
         return EXIT_USAGE
@@ -116,13 +134,17 @@ def build(argv: list[str], *, hipcc: bool = False) -> int:
         command = [toolchain.tool("clang++"), *argv, "-nogpulib"]
         return toolchain.run(command, verbose=options.verbose).returncode
     if not options.sources and not options.objects:
-        return _answer(options, hipcc)
+        return _answer(options, hipcc, nvcc)
     options.verbose = options.verbose or (hipcc and os.environ.get("HIPCC_VERBOSE", "0") not in ("", "0"))
     for source in options.sources:
         if not source.path.is_file():
             print(f"{command}: {source.path}: no such file", file=sys.stderr)
             return 1
     try:
+        if any(flag in ("-M", "-MM") for flag in options.dependency_flags):
+            for source in options.sources:
+                hip_source.write_dependencies(source, options)
+            return 0
         with tempfile.TemporaryDirectory(prefix="gpusym-build-") as scratch:
             workdir = Path(scratch)
             if options.device_only and "-emit-llvm" in options.compile_flags:

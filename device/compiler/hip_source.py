@@ -17,8 +17,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from device import runtime_library
-from device.compiler import amdgpu_code, breakpoint_sites, openmp, signatures
-from device.compiler.options import BuildOptions
+from device.compiler import amdgpu_code, breakpoint_sites, nvcc_options, openmp, signatures
+from device.compiler.options import BuildOptions, Source
 from device.passes import plugins as pass_plugins
 from native import toolchain
 from symbols import device_code, offload_bundle
@@ -67,6 +67,14 @@ _AMDGPU_ONLY_FLAGS = ("-mwavefrontsize64", "-mno-wavefrontsize64")
 
 #: What clang's HIP wrapper would give every source (-nogpuinc drops it).
 PRELUDE = ["-include", "hip/gpusym_detail/language_prelude.h"]
+#: What nvcc gives every CUDA source.
+CUDA_PRELUDE = ["-include", "cuda_runtime.h"]
+
+
+def include_flags(options: BuildOptions) -> list[str]:
+    """The header search path of gpusym's HIP (and, for CUDA, CUDA) headers."""
+    cuda = [f"-I{runtime_library.CUDA_INCLUDE_DIR}"] if options.cuda_arch else []
+    return [*cuda, f"-I{runtime_library.INCLUDE_DIR}"]
 
 
 def _common_flags(options: BuildOptions, *, host: bool = False) -> list[str]:
@@ -75,7 +83,8 @@ def _common_flags(options: BuildOptions, *, host: bool = False) -> list[str]:
     simulated device's -cc1 line is derived from a host compile's."""
     rdc = ["-fgpu-rdc"] if options.rdc else []
     flags = [flag for flag in options.compile_flags if not (host and flag in _AMDGPU_ONLY_FLAGS)]
-    return ["-x", "hip", "-nogpuinc", "-nogpulib", *rdc, f"-I{runtime_library.INCLUDE_DIR}", *PRELUDE, *flags]
+    language = [*nvcc_options.compile_macros(options), *CUDA_PRELUDE] if options.cuda_arch else PRELUDE
+    return ["-x", "hip", "-nogpuinc", "-nogpulib", *rdc, *include_flags(options), *language, *flags]
 
 
 def _amdgpu_object(source: Path, arch: str, cuid: str, options: BuildOptions, out: Path):
@@ -83,6 +92,7 @@ def _amdgpu_object(source: Path, arch: str, cuid: str, options: BuildOptions, ou
         toolchain.tool("clang++"),
         *_common_flags(options),
         "--cuda-device-only",
+        *nvcc_options.device_macros(options),
         "--no-gpu-bundle-output",
         f"--offload-arch={arch}",
         f"-cuid={cuid}",
@@ -178,6 +188,7 @@ def _sim_cc1(source: Path, cuid: str, options: BuildOptions, out: Path) -> list[
         *(f"-fpass-plugin={pass_plugins.plugin_path(name, options.verbose)}" for name in pass_plugins.PLUGINS),
         f"-DGPUSYM_WAVE_SIZE={options.wave_size}",
         *target_macros(options.archs[0]),
+        *nvcc_options.device_macros(options),
     ]
     if "-dwarf-version=5" not in command:
         command[insert_at:insert_at] = ["-dwarf-version=5", "-debugger-tuning=gdb"]
@@ -316,6 +327,18 @@ def _compile_rdc(source: Path, options: BuildOptions, output: Path, workdir: Pat
         str(output),
     ]
     check(toolchain.run(add, verbose=options.verbose, capture=True))
+
+
+def write_dependencies(source: Source, options: BuildOptions) -> None:
+    """-M or -MM (nvcc's dependencies only): the host compile's view of
+    `source`'s includes, to standard output or -o, with no compile."""
+    if source.language == "hip":
+        language = [*_common_flags(options, host=True), "--cuda-host-only"]
+    else:
+        language = ["-x", source.language, *include_flags(options), *options.compile_flags]
+    output = ["-o", str(options.output)] if options.output else []
+    command = [toolchain.tool("clang++"), *language, *options.host_flags, *options.dependency_flags, str(source.path)]
+    check(toolchain.run(command + output, verbose=options.verbose))
 
 
 def compile_hip(source: Path, options: BuildOptions, output: Path, workdir: Path) -> None:

@@ -119,6 +119,7 @@ class BuildOptions:
     foreign_target: str | None = None  # -target amdgcn-...: a job for clang-19 alone
     information: list[str] = field(default_factory=list)  # --version, -print-...: no build
     save_temps: str | None = None  # -save-temps[=cwd|obj]: where the intermediate files are kept
+    cuda_arch: int | None = None  # CUDA sources (gpusym-nvcc), compiled for sm_<cuda_arch>
     offload_archs: list[str] = field(default_factory=list)
     compile_flags: list[str] = field(default_factory=list)
     host_flags: list[str] = field(default_factory=list)  # host compiles and the link, not device code

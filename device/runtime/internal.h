@@ -41,6 +41,20 @@ inline hipError_t record(hipError_t error, const char *call = __builtin_FUNCTION
   if (error != hipSuccess) api_call_failed(error, call);
   return error;
 }
+// While one lives, the calling thread is in the CUDA runtime API function
+// `name`: a failure of the hip* call it makes is recorded under `name`.
+class CudaCall {
+ public:
+  explicit CudaCall(const char *name);
+  ~CudaCall();
+  CudaCall(const CudaCall &) = delete;
+  CudaCall &operator=(const CudaCall &) = delete;
+
+ private:
+  const char *outer_;
+};
+// CUDA's name of an error code (cudaErrorMemoryAllocation for 2).
+const char *cuda_error_name(hipError_t error);
 // Prints one diagnostic line on stderr, prefixed with "gpusym: ".
 void warn(const char *format, ...) __attribute__((format(printf, 1, 2)));
 // Reads an integer setting from the environment.

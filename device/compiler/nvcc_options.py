@@ -1,0 +1,299 @@
+"""The command line of ``gpusym-nvcc``: nvcc's options, translated into those
+of ``gpusym build`` (options.py), with the CUDA architecture the device code
+is compiled for.  CUDA sources are compiled as HIP is, with gpusym's CUDA
+headers (device/include/cuda), so every tool sees one kind of program."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from device.compiler import options as build_options
+
+USAGE = """\
+usage: gpusym-nvcc [nvcc options] SOURCES... [-o OUT]
+
+An nvcc-compatible compiler driver for the gpusym simulated device: .cu
+sources are CUDA (each sees cuda_runtime.h, as under nvcc), .c and .cpp
+sources plain host C and C++, and .o, .a and .so files go to the link, which
+always takes the simulated runtime (in place of -lcudart and -lcuda).
+
+  -arch=ARCH, -gencode arch=compute_XX,code=sm_XX, -code=sm_XX
+                    the architecture __CUDA_ARCH__ names in device code, and
+                    the compute capability the device reports (the first one
+                    given; sm_80 for native, all or none given)
+  -c, -o FILE, -shared, -lib
+                    compile only, name the output, link a shared library,
+                    write a static library
+  -rdc=true, -dc    relocatable device code (-dc is -c -rdc=true); device
+                    code is linked when the program is
+  -G, -g, -lineinfo debug information (-G also turns optimization off)
+  -O<n>, --use_fast_math, -std=c++NN, -I, -D, -U, -L, -l, -x cu|c|c++
+                    as nvcc has them
+  -Xcompiler A,B    host compiler options; -Xlinker A,B linker options
+  -M, -MD, -MMD, -MF FILE, -MT T
+                    dependencies, as the host compiler writes them
+  -keep             keep the intermediate files (as -save-temps)
+  --expt-relaxed-constexpr, --extended-lambda
+                    accepted: clang allows both always
+  -ccbin, -maxrregcount, -Xptxas, -Wno-deprecated-gpu-targets, -m64
+                    accepted and ignored (-Xptxas with a note: there is no
+                    PTX on the simulated device)
+"""
+
+#: The architecture device code is compiled for when none is named.
+DEFAULT_ARCH = 80
+#: The AMDGPU target of CUDA sources' code objects: a 32-lane wavefront, as a
+#: CUDA warp is.
+CUDA_OFFLOAD_ARCH = "gfx1030"
+#: The CUDA release the headers declare (CUDART_VERSION 12040).
+CUDA_VERSION = (12, 4)
+
+# nvcc's long spellings of the options gpusym build shares.
+_ALIASES = {
+    "--compiler-options": "-Xcompiler",
+    "--linker-options": "-Xlinker",
+    "--ptxas-options": "-Xptxas",
+    "--compiler-bindir": "-ccbin",
+    "--gpu-architecture": "-arch",
+    "--gpu-code": "-code",
+    "--generate-code": "-gencode",
+    "--output-file": "-o",
+    "--compile": "-c",
+    "--shared": "-shared",
+    "--lib": "-lib",
+    "--device-c": "-dc",
+    "--device-link": "-dlink",
+    "--relocatable-device-code": "-rdc",
+    "--debug": "-g",
+    "--device-debug": "-G",
+    "--generate-line-info": "-lineinfo",
+    "--include-path": "-I",
+    "--define-macro": "-D",
+    "--undefine-macro": "-U",
+    "--library-path": "-L",
+    "--library": "-l",
+    "--pre-include": "-include",
+    "--system-include": "-isystem",
+    "--x": "-x",
+    "--std": "-std",
+    "--use-fast-math": "--use_fast_math",
+    "--maxrregcount": "-maxrregcount",
+    "--keep": "-keep",
+    "--cudart": "-cudart",
+    "--cudadevrt": "-cudadevrt",
+    "--threads": "-t",
+    "--machine": "-m",
+    "--dependency-output": "-MF",
+    "--generate-dependencies": "-M",
+    "--generate-nonsystem-dependencies": "-MM",
+    "--output-directory": "-odir",
+    "--default-stream": "-default-stream",
+    "--expt-extended-lambda": "--extended-lambda",
+}
+#: Options taking a value (joined with '=' or the next argument) that change
+#: nothing on the simulated device.
+_IGNORED_WITH_VALUE = {"-ccbin", "-maxrregcount", "-t", "-cudadevrt", "-Xcudafe", "-Xnvlink", "-Xarchive"}
+#: Flags that change nothing on the simulated device.
+_IGNORED = {
+    "-Wno-deprecated-gpu-targets",
+    "-Wno-deprecated-declarations",
+    "--expt-relaxed-constexpr",
+    "--extended-lambda",
+    "-res-usage",
+    "--resource-usage",
+    "-m64",
+    "--restrict",
+    "-restrict",
+    "--fmad=true",
+    "-fmad=true",
+    "-lcudart",
+    "-lcudart_static",
+    "-lcuda",
+    "-lcudadevrt",
+    "--display-error-number",
+    "-src-in-ptx",
+    "--source-in-ptx",
+}
+#: Options whose value follows as the next argument unless joined.
+_WITH_VALUE = {
+    "-arch",
+    "-code",
+    "-gencode",
+    "-o",
+    "-x",
+    "-Xcompiler",
+    "-Xlinker",
+    "-Xptxas",
+    "-rdc",
+    "-cudart",
+    "-I",
+    "-D",
+    "-U",
+    "-L",
+    "-l",
+    "-include",
+    "-isystem",
+    "-std",
+    "-MF",
+    "-MT",
+    "-MQ",
+    "-odir",
+    "-default-stream",
+    "-m",
+} | _IGNORED_WITH_VALUE
+#: The runtime libraries the simulated runtime replaces.
+_CUDA_LIBRARIES = {"cudart", "cudart_static", "cuda", "cudadevrt"}
+#: The kinds of warning nvcc's -Werror takes as its value.
+_WERROR_KINDS = re.compile(
+    r"(all-warnings|cross-execution-space-call|reorder|default-stream-launch|missing-launch-bounds"
+    r"|ext-lambda-captures-this|deprecated-declarations)(,.*)?"
+)
+_LANGUAGES = {"cu": "hip", "cuda": "hip", "c": "c", "c++": "c++", "cpp": "c++", "none": "none"}
+
+
+@dataclass
+class NvccCommand:
+    """`argv` as gpusym build's arguments, the CUDA architecture of device
+    code, and notes to print of what was ignored."""
+
+    build_argv: list[str] = field(default_factory=list)
+    cuda_arch: int | None = None
+    notes: list[str] = field(default_factory=list)
+    dependencies_only: str | None = None  # -M or -MM: print dependencies instead of compiling
+
+
+def _architecture(text: str) -> int | None:
+    """The number XX of sm_XX / compute_XX / lto_XX (sm_90a: 90), None for
+    native, all, all-major and the like."""
+    found = re.fullmatch(r"(?:sm|compute|lto)_(\d+)[af]?", text.strip())
+    return int(found[1]) if found else None
+
+
+def _gencode_architecture(value: str) -> int | None:
+    """The architecture of ``arch=compute_XX,code=[sm_XX,...]``: its arch."""
+    for part in re.split(r",(?=\w+=)", value):
+        key, _, text = part.partition("=")
+        if key.strip() == "arch":
+            return _architecture(text)
+    return None
+
+
+def _split(value: str) -> list[str]:
+    """-Xcompiler's and -Xlinker's value: options separated by commas."""
+    return [part for part in value.split(",") if part]
+
+
+def _normalise(argv: list[str]) -> list[tuple[str, str | None]]:
+    """Each option with its value (None for a flag or an input), nvcc's long
+    spellings and joined values ('-arch=sm_80', '-Ifoo') taken apart."""
+    out: list[tuple[str, str | None]] = []
+    index = 0
+    while index < len(argv):
+        arg = argv[index]
+        index += 1
+        name, equals, joined = arg.partition("=")
+        name = _ALIASES.get(name, name)
+        if name in _WITH_VALUE:
+            if not equals and index == len(argv):
+                raise build_options.UsageError(f"{arg} needs a value")
+            out.append((name, joined if equals else argv[index]))
+            index += 0 if equals else 1
+        elif arg[:2] in ("-I", "-D", "-U", "-L", "-l") and len(arg) > 2:
+            out.append((arg[:2], arg[2:]))
+        elif name == "-Werror":  # nvcc's takes kinds of warning: all of them are errors here
+            index += 1 if not equals and index < len(argv) and _WERROR_KINDS.fullmatch(argv[index]) else 0
+            out.append(("-Werror", None))
+        else:
+            out.append((arg if equals else name, None))
+    return out
+
+
+def translate(argv: list[str]) -> NvccCommand:
+    """`argv`, nvcc's command line, as gpusym build's; raises UsageError."""
+    command = NvccCommand()
+    build = command.build_argv
+    for name, value in _normalise(argv):
+        if name in _IGNORED or name in _IGNORED_WITH_VALUE or (name == "-l" and value in _CUDA_LIBRARIES):
+            continue
+        if name == "-arch" or name == "-code":
+            command.cuda_arch = command.cuda_arch or _architecture(value)
+        elif name == "-gencode":
+            command.cuda_arch = command.cuda_arch or _gencode_architecture(value)
+        elif name == "-Xcompiler":
+            build += _split(value)
+        elif name == "-Xlinker":
+            build += [f"-Wl,{part}" for part in _split(value)]
+        elif name == "-Xptxas":
+            command.notes.append(f"-Xptxas {value} ignored: the simulated device has no PTX")
+        elif name == "-x":
+            if value not in _LANGUAGES:
+                raise build_options.UsageError(f"unsupported language '-x {value}' (use cu, c or c++)")
+            build += ["-x", _LANGUAGES[value]]
+        elif name == "-rdc":
+            build.append("-fgpu-rdc" if value.lower() in ("true", "1") else "-fno-gpu-rdc")
+        elif name == "-dc":
+            build += ["-c", "-fgpu-rdc"]
+        elif name == "-dlink":
+            raise build_options.UsageError(
+                "-dlink is not supported: link the -dc objects with gpusym-nvcc, which links their device code"
+            )
+        elif name == "-lib":
+            build.append("--emit-static-lib")
+        elif name == "-G":
+            build += ["-g", "-O0"]
+        elif name == "-lineinfo":
+            build.append("-g")
+        elif name == "-keep":
+            build.append("-save-temps")
+        elif name == "-cudart":
+            if value not in ("none", "shared", "static"):
+                raise build_options.UsageError(f"-cudart {value}: use none, shared or static")
+        elif name == "-default-stream":
+            if value == "per-thread":
+                build.append("-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1")
+        elif name == "-std":
+            build.append(f"-std={value}")
+        elif name == "-m":
+            continue
+        elif name == "-odir":
+            raise build_options.UsageError("-odir is not supported: name each output with -o")
+        elif name in ("-M", "-MM"):
+            command.dependencies_only = name
+        elif value is not None:
+            build += [name, value]
+        else:
+            build.append(name)
+    return command
+
+
+def parse(argv: list[str]) -> tuple[build_options.BuildOptions, NvccCommand]:
+    """`argv`, nvcc's command line, as gpusym build's options in CUDA mode;
+    raises UsageError."""
+    command = translate(argv)
+    options = build_options.parse(command.build_argv)
+    options.cuda_arch = command.cuda_arch or DEFAULT_ARCH
+    options.offload_archs = options.offload_archs or [CUDA_OFFLOAD_ARCH]
+    return options, command
+
+
+def compile_macros(options: build_options.BuildOptions) -> list[str]:
+    """The macros nvcc defines in every compile of a CUDA source, host and
+    device, as -D options; and GPUSYM_CUDA_ARCH, the architecture compiled
+    for, which the host runtime reports as the compute capability."""
+    major, minor = CUDA_VERSION
+    return [
+        "-D__NVCC__=1",
+        "-D__CUDACC__=1",
+        f"-D__CUDACC_VER_MAJOR__={major}",
+        f"-D__CUDACC_VER_MINOR__={minor}",
+        "-D__CUDACC_VER_BUILD__=0",
+        "-D__CUDACC_RELAXED_CONSTEXPR__=1",
+        "-D__CUDACC_EXTENDED_LAMBDA__=1",
+        f"-DGPUSYM_CUDA_ARCH={options.cuda_arch * 10}",
+    ]
+
+
+def device_macros(options: build_options.BuildOptions) -> list[str]:
+    """__CUDA_ARCH__, defined in device compiles alone (XX0 for sm_XX)."""
+    return [f"-D__CUDA_ARCH__={options.cuda_arch * 10}"] if options.cuda_arch else []
