@@ -21,6 +21,7 @@ from sample_apps.samples import SAMPLES, build_sample
 REPO = Path(__file__).resolve().parent.parent
 TEST_PROGRAMS = Path(__file__).resolve().parent / "programs"
 GPUSYM = Path(sys.executable).parent / "gpusym"  # the console script of the venv
+GPUSYM_NVCC = GPUSYM.with_name("gpusym-nvcc")
 
 #: Generous per-process limit: a hung program or debugger fails its test
 #: instead of stalling the suite.
@@ -121,7 +122,8 @@ def templates(samples) -> Path:
 
 
 class ProgramBuilds:
-    """Builds programs from ``tests/programs`` with ``gpusym build``."""
+    """Builds programs from ``tests/programs`` with ``gpusym build`` (CUDA
+    ones, ``.cu`` under ``tests/programs/cuda``, with ``gpusym-nvcc``)."""
 
     def __init__(self, root: Path):
         self.root = root
@@ -138,7 +140,11 @@ class ProgramBuilds:
             out_dir = self.root / f"build-{len(self._built)}"
             out_dir.mkdir(parents=True)
             target = out_dir / output
-            result = run_gpusym("build", *flags, *(TEST_PROGRAMS / source for source in sources), "-o", target)
+            inputs = [TEST_PROGRAMS / source for source in sources]
+            if sources[0].startswith("cuda/"):
+                result = run([GPUSYM_NVCC, *flags, *inputs, "-o", target])
+            else:
+                result = run_gpusym("build", *flags, *inputs, "-o", target)
             assert result.returncode == 0, f"building {sources} failed\n{describe(result)}"
             assert target.is_file(), f"gpusym build exited 0 but wrote no {target}"
             self._built[key] = target
