@@ -976,4 +976,6 @@ static inline hipError_t hipLaunchCooperativeKernel(F *kernel, dim3 grid, dim3 b
 }
 #endif
 
+#include "hip/gpusym_detail/runtime_api_more.h"
+
 #endif
