@@ -142,6 +142,8 @@ _WITH_VALUE = {
     "-default-stream",
     "-m",
 } | _IGNORED_WITH_VALUE
+#: nvcc's flags that a joined -l or -I would otherwise take.
+_LOOKALIKES = {"-lib", "-lineinfo"}
 #: The runtime libraries the simulated runtime replaces.
 _CUDA_LIBRARIES = {"cudart", "cudart_static", "cuda", "cudadevrt"}
 #: The kinds of warning nvcc's -Werror takes as its value.
@@ -199,7 +201,7 @@ def _normalise(argv: list[str]) -> list[tuple[str, str | None]]:
                 raise build_options.UsageError(f"{arg} needs a value")
             out.append((name, joined if equals else argv[index]))
             index += 0 if equals else 1
-        elif arg[:2] in ("-I", "-D", "-U", "-L", "-l") and len(arg) > 2:
+        elif arg[:2] in ("-I", "-D", "-U", "-L", "-l") and len(arg) > 2 and name not in _LOOKALIKES:
             out.append((arg[:2], arg[2:]))
         elif name == "-Werror":  # nvcc's takes kinds of warning: all of them are errors here
             index += 1 if not equals and index < len(argv) and _WERROR_KINDS.fullmatch(argv[index]) else 0

@@ -1,0 +1,67 @@
+"""gpusym-nvcc builds CUDA programs as nvcc does: sources compiled apart
+(.cu as CUDA, .cpp as host C++), relocatable device code linked with the
+program, dependency rules, and nvcc's answers."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import GPUSYM_NVCC, TEST_PROGRAMS, describe, run
+
+pytestmark = [pytest.mark.toolchain]
+
+SEPARATE = TEST_PROGRAMS / "cuda" / "separate"
+
+
+def nvcc(*args, cwd=None):
+    return run([GPUSYM_NVCC, *map(str, args)], cwd=cwd)
+
+
+def test_separately_compiled_cuda_and_cxx_sources_link_into_a_program(tmp_path):
+    steps = [
+        ["-dc", "-O2", "-arch=sm_80", SEPARATE / "scale.cu", "-o", tmp_path / "scale.o"],
+        ["-dc", "-O2", "-Xptxas", "-v", SEPARATE / "kernels.cu", "-o", tmp_path / "kernels.o"],
+        ["-O2", "-c", SEPARATE / "main.cpp", "-o", tmp_path / "main.o"],
+        [tmp_path / "scale.o", tmp_path / "kernels.o", tmp_path / "main.o", "-o", tmp_path / "scale", "-lcudart"],
+    ]
+    for step in steps:
+        built = nvcc(*step)
+        assert built.returncode == 0, describe(built)
+    result = run([tmp_path / "scale"])
+    # main.cpp is host C++: nvcc does not define __CUDACC__ there.
+    assert result.stdout == "status 0, 0 wrong\n", describe(result)
+
+
+def test_xptxas_is_noted_and_ignored(tmp_path):
+    built = nvcc("-c", "-Xptxas", "-v", SEPARATE / "scale.cu", "-rdc=true", "-o", tmp_path / "scale.o")
+    assert built.returncode == 0, describe(built)
+    assert "gpusym-nvcc: note: -Xptxas -v ignored: the simulated device has no PTX" in built.stderr
+
+
+def test_m_writes_the_dependency_rule_without_compiling(tmp_path):
+    result = nvcc("-M", SEPARATE / "kernels.cu", cwd=tmp_path)
+    assert result.returncode == 0, describe(result)
+    assert result.stdout.startswith("kernels.o: "), describe(result)
+    assert "cuda_runtime.h" in result.stdout  # every CUDA source includes it, as under nvcc
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_version_answers_as_a_cuda_release():
+    result = nvcc("--version")
+    assert result.returncode == 0
+    assert "Cuda compilation tools, release 12.4" in result.stdout
+
+
+def test_a_compile_error_names_the_file_and_line(tmp_path):
+    (tmp_path / "bad.cu").write_text("__global__ void k() { undeclared(); }\n")
+    result = nvcc(tmp_path / "bad.cu", "-o", tmp_path / "bad")
+    assert result.returncode != 0
+    assert "bad.cu:1:23: error: use of undeclared identifier 'undeclared'" in result.stderr, describe(result)
+    assert "Traceback" not in result.stderr
+
+
+def test_a_bad_option_is_one_line_with_the_usage_exit_status():
+    result = nvcc("-cudart=dynamic", SEPARATE / "scale.cu")
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "gpusym-nvcc: -cudart dynamic: use none, shared or static (gpusym-nvcc --help shows the usage)"
+    ]
