@@ -14,7 +14,8 @@ Its layout is ROCm's; every entry leads to gpusym:
   the simulated runtime;
 - ``lib/cmake/hip`` and ``lib/cmake/hip-lang`` are HIP's CMake packages,
   with ROCm's target names (``hip::host``, ``hip::device``,
-  ``hip::amdhip64``, ``hip-lang::device``).
+  ``hip::amdhip64``, ``hip-lang::device``);
+- ``cuda`` is a CUDA toolkit over gpusym-nvcc (cuda_toolkit_prefix.py).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from device import runtime_library
+from device import cuda_toolkit_prefix, runtime_library
 from native import toolchain
 
 #: The target the simulated device reports (``gcnArchName``).
@@ -189,6 +190,10 @@ list(APPEND CMAKE_PREFIX_PATH "${_gpusym_rocm}")
 set(ROCM_PATH "${_gpusym_rocm}" CACHE PATH "ROCm installation")
 set(ROCM_ROOT "${_gpusym_rocm}" CACHE PATH "ROCm installation")
 set(HIP_PATH "${_gpusym_rocm}" CACHE PATH "HIP installation")
+# CUDA projects (enable_language(CUDA), find_package(CUDAToolkit)) build with
+# the prefix's CUDA toolkit, whose nvcc is gpusym-nvcc.
+set(CMAKE_CUDA_COMPILER "${_gpusym_rocm}/cuda/bin/nvcc" CACHE FILEPATH "CUDA compiler")
+set(CUDAToolkit_ROOT "${_gpusym_rocm}/cuda" CACHE PATH "CUDA toolkit")
 """
 
 
@@ -218,5 +223,6 @@ def write(prefix: Path) -> Path:
         (cmake / package).mkdir(parents=True, exist_ok=True)
         (cmake / package / f"{package}-config.cmake").write_text(config)
         (cmake / package / f"{package}-config-version.cmake").write_text(_version_file(runtime_library.HIP_VERSION))
+    cuda_toolkit_prefix.write(prefix / "cuda", _command("gpusym-nvcc"), runtime)
     (prefix / TOOLCHAIN_FILE).write_text(_TOOLCHAIN)
     return prefix

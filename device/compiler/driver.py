@@ -8,7 +8,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from device import runtime_library
+from device import cuda_toolkit_prefix, runtime_library
 from device.compiler import device_link, hip_source, nvcc_options, openmp, signatures
 from device.compiler import options as build_options
 from native import toolchain
@@ -83,6 +83,8 @@ def _link(objects: list[Path], options: build_options.BuildOptions, workdir: Pat
         "-o",
         str(options.output or "a.out"),
     ]
+    if options.verbose and options.cuda_toolkit:
+        print(cuda_toolkit_prefix.verbose_link_line(options.cuda_toolkit, command), file=sys.stderr)
     result = toolchain.run(command, verbose=options.verbose)
     if result.returncode != 0:
         raise hip_source.CompileError(result.returncode)
@@ -93,7 +95,9 @@ def _answer(options: build_options.BuildOptions, hipcc: bool, nvcc: bool) -> int
     the HIP installation as clang names it (CMake reads that line)."""
     if nvcc and "--version" in options.information:
         major, minor = nvcc_options.CUDA_VERSION
-        print(f"gpusym-nvcc: CUDA {major}.{minor} for the gpusym simulated device, compiled by clang-19")
+        # The second and third lines are those build tools (CMake) read.
+        print("gpusym-nvcc: CUDA for the gpusym simulated device, compiled by clang-19")
+        print("nvcc: NVIDIA (R) Cuda compiler driver compatible command line")
         print(f"Cuda compilation tools, release {major}.{minor}, V{major}.{minor}.0")
         return 0
     if hipcc and "--version" in options.information:
@@ -114,6 +118,8 @@ def _parse(argv: list[str], command: str, *, hipcc: bool, nvcc: bool) -> build_o
         print(f"{command}: note: {note}", file=sys.stderr)
     if translated.dependencies_only:
         options.dependency_flags.append(translated.dependencies_only)
+    if options.verbose and options.cuda_toolkit:
+        print("\n".join(cuda_toolkit_prefix.verbose_preamble(options.cuda_toolkit, options.cuda_arch)), file=sys.stderr)
     return options
 
 

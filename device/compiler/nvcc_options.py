@@ -5,9 +5,13 @@ headers (device/include/cuda), so every tool sees one kind of program."""
 
 from __future__ import annotations
 
+import os
 import re
+import shlex
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from device import cuda_toolkit_prefix
 from device.compiler import options as build_options
 
 USAGE = """\
@@ -90,16 +94,31 @@ _ALIASES = {
     "--output-directory": "-odir",
     "--default-stream": "-default-stream",
     "--expt-extended-lambda": "--extended-lambda",
+    "-optf": "--options-file",
 }
 #: Options taking a value (joined with '=' or the next argument) that change
 #: nothing on the simulated device.
-_IGNORED_WITH_VALUE = {"-ccbin", "-maxrregcount", "-t", "-cudadevrt", "-Xcudafe", "-Xnvlink", "-Xarchive"}
+_IGNORED_WITH_VALUE = {
+    "-ccbin",
+    "-maxrregcount",
+    "-t",
+    "-cudadevrt",
+    "-Xcudafe",
+    "-Xnvlink",
+    "-Xarchive",
+    "--keep-dir",
+    "-keep-dir",
+}
 #: Flags that change nothing on the simulated device.
 _IGNORED = {
     "-Wno-deprecated-gpu-targets",
     "-Wno-deprecated-declarations",
     "--expt-relaxed-constexpr",
     "--extended-lambda",
+    "-forward-unknown-to-host-compiler",
+    "-forward-unknown-to-host-linker",
+    "--forward-unknown-to-host-compiler",
+    "--forward-unknown-to-host-linker",
     "-res-usage",
     "--resource-usage",
     "-m64",
@@ -117,6 +136,7 @@ _IGNORED = {
 }
 #: Options whose value follows as the next argument unless joined.
 _WITH_VALUE = {
+    "--options-file",
     "-arch",
     "-code",
     "-gencode",
@@ -211,11 +231,27 @@ def _normalise(argv: list[str]) -> list[tuple[str, str | None]]:
     return out
 
 
+def _expand_options_files(argv: list[str]) -> list[str]:
+    """`argv` with each ``--options-file FILE`` (``-optf``) replaced by the
+    arguments FILE holds (shell-quoted, as CMake writes them)."""
+    expanded: list[str] = []
+    for name, value in _normalise(argv):
+        if name != "--options-file":
+            expanded += [name] if value is None else [name, value]
+            continue
+        for path in value.split(","):
+            try:
+                expanded += _expand_options_files(shlex.split(Path(path).read_text()))
+            except (OSError, ValueError) as error:
+                raise build_options.UsageError(f"--options-file {path}: {error}") from None
+    return expanded
+
+
 def translate(argv: list[str]) -> NvccCommand:
     """`argv`, nvcc's command line, as gpusym build's; raises UsageError."""
     command = NvccCommand()
     build = command.build_argv
-    for name, value in _normalise(argv):
+    for name, value in _normalise(_expand_options_files(argv)):
         if name in _IGNORED or name in _IGNORED_WITH_VALUE or (name == "-l" and value in _CUDA_LIBRARIES):
             continue
         if name == "-arch" or name == "-code":
@@ -276,6 +312,8 @@ def parse(argv: list[str]) -> tuple[build_options.BuildOptions, NvccCommand]:
     options = build_options.parse(command.build_argv)
     options.cuda_arch = command.cuda_arch or DEFAULT_ARCH
     options.offload_archs = options.offload_archs or [CUDA_OFFLOAD_ARCH]
+    toolkit = os.environ.get(cuda_toolkit_prefix.TOOLKIT_VARIABLE)
+    options.cuda_toolkit = Path(toolkit) if toolkit else None
     return options, command
 
 

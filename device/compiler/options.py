@@ -120,6 +120,7 @@ class BuildOptions:
     information: list[str] = field(default_factory=list)  # --version, -print-...: no build
     save_temps: str | None = None  # -save-temps[=cwd|obj]: where the intermediate files are kept
     cuda_arch: int | None = None  # CUDA sources (gpusym-nvcc), compiled for sm_<cuda_arch>
+    cuda_toolkit: Path | None = None  # the toolkit prefix gpusym-nvcc runs as (its -v describes it)
     offload_archs: list[str] = field(default_factory=list)
     compile_flags: list[str] = field(default_factory=list)
     host_flags: list[str] = field(default_factory=list)  # host compiles and the link, not device code

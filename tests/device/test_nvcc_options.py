@@ -113,3 +113,20 @@ def test_dependencies_only(flag):
 def test_bad_command_lines_say_why(argv, message):
     with pytest.raises(UsageError, match=message):
         translate(argv)
+
+
+def test_an_options_file_holds_more_of_the_command_line(tmp_path):
+    (tmp_path / "includes.rsp").write_text('-I"dir with space" -DN=3\n-arch=sm_70')
+    command = translate(["--options-file", str(tmp_path / "includes.rsp"), "-c", "k.cu"])
+    assert command.build_argv == ["-I", "dir with space", "-D", "N=3", "-c", "k.cu"]
+    assert command.cuda_arch == 70
+
+
+def test_a_missing_options_file_is_a_usage_error(tmp_path):
+    with pytest.raises(UsageError, match="--options-file .*missing.rsp"):
+        translate(["-optf", str(tmp_path / "missing.rsp")])
+
+
+def test_cmakes_compiler_check_options_are_accepted():
+    command = translate(["-forward-unknown-to-host-compiler", "--keep", "--keep-dir", "tmp", "-x", "cu", "-c", "k.cu"])
+    assert command.build_argv == ["-save-temps", "-x", "hip", "-c", "k.cu"]

@@ -1,7 +1,8 @@
 """``gpusym rocm-prefix``: a directory laid out as ROCm, so that builds that
 look for ROCm (Makefiles linking ``-lamdhip64`` with g++, CMake projects with
 ``enable_language(HIP)`` or ``find_package(hip)``) build for the simulated
-device unchanged."""
+device unchanged; and its CUDA toolkit (``cuda/``), for CMake projects with
+``enable_language(CUDA)`` and ``find_package(CUDAToolkit)``."""
 
 from __future__ import annotations
 
@@ -105,6 +106,27 @@ def test_cmake_project_with_the_hip_language_and_find_package_hip(prefix, tmp_pa
     assert host_main.returncode == 0 and host_main.stdout.strip() == SCALED_SUM, describe(host_main)
     query = run([tmp_path / "query"])
     assert query.returncode == 0 and query.stdout.split()[-1] == "gfx90a", describe(query)
+
+
+def test_cmake_project_with_the_cuda_language_and_find_package_cudatoolkit(prefix, tmp_path):
+    configure = [
+        "cmake",
+        "-S",
+        PROGRAMS / "cuda_cmake",
+        "-B",
+        tmp_path,
+        f"-DCMAKE_TOOLCHAIN_FILE={prefix / 'gpusym-toolchain.cmake'}",
+    ]
+    configured = run(configure, timeout=300)
+    assert configured.returncode == 0, describe(configured)
+    assert "The CUDA compiler identification is NVIDIA 12.4.0" in configured.stdout, describe(configured)
+    assert "Detecting CUDA compiler ABI info - done" in configured.stdout, describe(configured)
+    assert "Found CUDAToolkit: " in configured.stdout and '(found version "12.4.0")' in configured.stdout
+    built = run(["cmake", "--build", tmp_path], timeout=600)
+    assert built.returncode == 0, describe(built)
+    result = run([tmp_path / "cuda_main"])
+    assert result.returncode == 0, describe(result)
+    assert result.stdout.strip() == "squares 9 961 status 0 devices 1 runtime 12040", describe(result)
 
 
 def test_a_prefix_that_cannot_be_written_is_one_line_naming_it(tmp_path):
