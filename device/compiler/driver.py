@@ -90,6 +90,24 @@ def _link(objects: list[Path], options: build_options.BuildOptions, workdir: Pat
         raise hip_source.CompileError(result.returncode)
 
 
+def _device_link_only(objects: list[Path], options: build_options.BuildOptions, workdir: Path) -> None:
+    """nvcc's -dlink: the object defining the fat binaries and registration
+    handles of `objects`' relocatable device code (empty when they need
+    none), for a host link by another compiler with those objects."""
+    device = device_link.scan(objects, options.link_flags)
+    linked, flags = device_link.link_inputs(device, options, workdir / "device-link")
+    if flags:
+        raise device_link.DeviceLinkError("-dlink of a hand-made fat binary: link the program with gpusym-nvcc")
+    output = options.output or Path("a_dlink.o")
+    if linked:
+        shutil.copyfile(linked[0], output)
+        return
+    empty = workdir / "empty.s"
+    empty.write_text('\t.section .note.GNU-stack,"",@progbits\n')
+    assemble = [toolchain.tool("clang++"), f"--target={hip_source.HOST_TRIPLE}", "-c", str(empty), "-o", str(output)]
+    hip_source.check(toolchain.run(assemble, verbose=options.verbose, capture=True))
+
+
 def _answer(options: build_options.BuildOptions, hipcc: bool, nvcc: bool) -> int:
     """``--version``, ``-print-...``, a lone ``-v``: clang-19's answers, and
     the HIP installation as clang names it (CMake reads that line)."""
@@ -167,7 +185,9 @@ def build(argv: list[str], *, hipcc: bool = False, nvcc: bool = False) -> int:
                 if options.save_temps:
                     _save_temps(source.path, workdir / f"{index}-{source.path.stem}", options)
                 objects.append(output)
-            if options.static_lib:
+            if options.device_link_only:
+                _device_link_only(options.objects, options, workdir)
+            elif options.static_lib:
                 _archive(objects + options.objects, options)
             elif not options.compile_only:
                 _link(objects + options.objects, options, workdir)

@@ -31,6 +31,8 @@ always takes the simulated runtime (in place of -lcudart and -lcuda).
                     write a static library
   -rdc=true, -dc    relocatable device code (-dc is -c -rdc=true); device
                     code is linked when the program is
+  -dlink            link the device code of -dc objects into one object (-o,
+                    default a_dlink.o), for a link by another compiler
   -G, -g, -lineinfo debug information (-G also turns optimization off)
   -O<n>, --use_fast_math, -std=c++NN, -I, -D, -U, -L, -l, -x cu|c|c++
                     as nvcc has them
@@ -183,6 +185,7 @@ class NvccCommand:
     cuda_arch: int | None = None
     notes: list[str] = field(default_factory=list)
     dependencies_only: str | None = None  # -M or -MM: print dependencies instead of compiling
+    device_link: bool = False  # -dlink: the device code of -dc objects, linked into one object
 
 
 def _architecture(text: str) -> int | None:
@@ -273,9 +276,7 @@ def translate(argv: list[str]) -> NvccCommand:
         elif name == "-dc":
             build += ["-c", "-fgpu-rdc"]
         elif name == "-dlink":
-            raise build_options.UsageError(
-                "-dlink is not supported: link the -dc objects with gpusym-nvcc, which links their device code"
-            )
+            command.device_link = True
         elif name == "-lib":
             build.append("--emit-static-lib")
         elif name == "-G":
@@ -312,6 +313,9 @@ def parse(argv: list[str]) -> tuple[build_options.BuildOptions, NvccCommand]:
     options = build_options.parse(command.build_argv)
     options.cuda_arch = command.cuda_arch or DEFAULT_ARCH
     options.offload_archs = options.offload_archs or [CUDA_OFFLOAD_ARCH]
+    options.device_link_only = command.device_link
+    if command.device_link and options.sources:
+        raise build_options.UsageError("-dlink takes the objects of -dc compiles, not sources")
     toolkit = os.environ.get(cuda_toolkit_prefix.TOOLKIT_VARIABLE)
     options.cuda_toolkit = Path(toolkit) if toolkit else None
     return options, command

@@ -107,12 +107,17 @@ def test_dependencies_only(flag):
         (["-arch"], "-arch needs a value"),
         (["-x", "fortran", "k.f"], "unsupported language '-x fortran'"),
         (["-cudart=dynamic", "k.cu"], "-cudart dynamic: use none, shared or static"),
-        (["-dlink", "a.o", "b.o", "-o", "link.o"], "-dlink is not supported"),
+        (["-dlink", "k.cu", "-o", "link.o"], "-dlink takes the objects of -dc compiles, not sources"),
     ],
 )
 def test_bad_command_lines_say_why(argv, message):
     with pytest.raises(UsageError, match=message):
-        translate(argv)
+        parse(argv)
+
+
+def test_dlink_links_only_the_device_code_of_objects():
+    options, _ = parse(["-dlink", "a.o", "b.o", "-o", "link.o"])
+    assert options.device_link_only and options.objects == [Path("a.o"), Path("b.o")]
 
 
 def test_an_options_file_holds_more_of_the_command_line(tmp_path):
