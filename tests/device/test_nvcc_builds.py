@@ -7,6 +7,9 @@ from __future__ import annotations
 import pytest
 from conftest import GPUSYM_NVCC, TEST_PROGRAMS, describe, run
 
+from device import runtime_library
+from native import toolchain
+
 pytestmark = [pytest.mark.toolchain]
 
 SEPARATE = TEST_PROGRAMS / "cuda" / "separate"
@@ -29,6 +32,22 @@ def test_separately_compiled_cuda_and_cxx_sources_link_into_a_program(tmp_path):
     result = run([tmp_path / "scale"])
     # main.cpp is host C++: nvcc does not define __CUDACC__ there.
     assert result.stdout == "status 0, 0 wrong\n", describe(result)
+
+
+def test_dlink_gives_the_device_code_for_a_link_by_the_host_compiler(tmp_path):
+    # As CMake's separable compilation: -dc objects, one -dlink object, and
+    # the program linked by the host compiler with the runtime.
+    objects = []
+    for source in ("scale.cu", "kernels.cu", "main.cpp"):
+        objects.append(tmp_path / f"{source}.o")
+        built = nvcc("-dc" if source.endswith(".cu") else "-c", SEPARATE / source, "-o", objects[-1])
+        assert built.returncode == 0, describe(built)
+    linked = nvcc("-dlink", *objects, "-o", tmp_path / "dlink.o")
+    assert linked.returncode == 0, describe(linked)
+    program = tmp_path / "scale"
+    host_link = [toolchain.tool("clang++"), *objects, tmp_path / "dlink.o", runtime_library.runtime_path(), "-o", program]
+    assert run(host_link).returncode == 0
+    assert run([program]).stdout == "status 0, 0 wrong\n"
 
 
 def test_xptxas_is_noted_and_ignored(tmp_path):
