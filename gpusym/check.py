@@ -11,10 +11,13 @@ import signal
 import subprocess
 import sys
 
+from gpusym import foreign_device_code
+
 #: The checks the runtime knows.
 TOOLS = ("memcheck", "racecheck", "synccheck", "initcheck")
 EXIT_NOT_FOUND = 127  # as a shell says of a program it cannot find
 EXIT_NOT_EXECUTABLE = 126
+EXIT_NOT_SIMULATED = 125  # device code the simulated device cannot run: nothing was checked
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -23,7 +26,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         help="run a program with checks of its device code: gpusym check --tool memcheck|racecheck|synccheck|initcheck "
         "-- "
         "PROGRAM ARGS",
-        description="Runs PROGRAM (built by gpusym build or gpusym-hipcc) with a check of its device code "
+        description="Runs PROGRAM (built by gpusym build, gpusym-hipcc or gpusym-nvcc) with a check of its device code "
         "turned on. memcheck: every access to device memory must lie inside one live hipMalloc allocation, "
         "to the byte, and be aligned as the code assumes; the first that is not ends the program with a report "
         "naming the kernel, block, thread, source line, address and allocation; at exit, the allocations never "
@@ -33,7 +36,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "once per pair of lines, and the program goes on. initcheck: a read by device code of hipMalloc'd memory "
         "that no copy, memset or kernel has written is reported once per line, and the program goes on. "
         "Several checks: --tool memcheck,racecheck. "
-        "The exit status is the program's (128 + N for a signal N).",
+        "The exit status is the program's (128 + N for a signal N); 125 when its device code is NVIDIA's only "
+        "(built by nvcc): the simulated device cannot run it.",
     )
     parser.add_argument(
         "--tool",
@@ -62,6 +66,10 @@ def run(args: argparse.Namespace) -> int:
     if not program:
         print("gpusym check: no program to run (gpusym check --tool memcheck -- PROGRAM ARGS)", file=sys.stderr)
         return 2
+    foreign = foreign_device_code.nvidia_only(program[0])
+    if foreign:
+        print(f"gpusym check: {foreign}", file=sys.stderr)
+        return EXIT_NOT_SIMULATED
     environment = dict(os.environ, GPUSYM_CHECK=args.tool)
     try:
         child = subprocess.Popen(program, env=environment, stderr=subprocess.PIPE)
