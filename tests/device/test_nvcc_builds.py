@@ -45,7 +45,14 @@ def test_dlink_gives_the_device_code_for_a_link_by_the_host_compiler(tmp_path):
     linked = nvcc("-dlink", *objects, "-o", tmp_path / "dlink.o")
     assert linked.returncode == 0, describe(linked)
     program = tmp_path / "scale"
-    host_link = [toolchain.tool("clang++"), *objects, tmp_path / "dlink.o", runtime_library.runtime_path(), "-o", program]
+    host_link = [
+        toolchain.tool("clang++"),
+        *objects,
+        tmp_path / "dlink.o",
+        runtime_library.runtime_path(),
+        "-o",
+        program,
+    ]
     assert run(host_link).returncode == 0
     assert run([program]).stdout == "status 0, 0 wrong\n"
 
