@@ -2,9 +2,6 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
-#include <map>
-#include <string>
-#include <utility>
 
 #include "internal.h"
 
@@ -111,33 +108,9 @@ const ErrorText *lookup(hipError_t code) {
 CudaCall::CudaCall(const char *name) : outer_(cuda_call) { cuda_call = outer_ ? outer_ : name; }
 CudaCall::~CudaCall() { cuda_call = outer_; }
 
-// The codes CUDA names otherwise than "cuda" + HIP's name less "hip".
-constexpr std::pair<hipError_t, const char *> kCudaNames[] = {
-    {hipErrorOutOfMemory, "cudaErrorMemoryAllocation"},
-    {hipErrorNotInitialized, "cudaErrorInitializationError"},
-    {hipErrorDeinitialized, "cudaErrorCudartUnloading"},
-    {hipErrorInvalidImage, "cudaErrorInvalidKernelImage"},
-    {hipErrorInvalidContext, "cudaErrorDeviceUninitialized"},
-    {hipErrorNoBinaryForGpu, "cudaErrorNoKernelImageForDevice"},
-    {hipErrorInvalidHandle, "cudaErrorInvalidResourceHandle"},
-    {hipErrorNotFound, "cudaErrorSymbolNotFound"},
-    {hipErrorLaunchTimeOut, "cudaErrorLaunchTimeout"},
-};
-
-const char *cuda_error_name(hipError_t error) {
-  for (const auto &[code, name] : kCudaNames)
-    if (code == error) return name;
-  static const auto *names = [] {
-    auto *table = new std::map<int, std::string>;
-    for (const ErrorText &entry : kErrors) (*table)[entry.code] = std::string("cuda") + (entry.name + 3);
-    return table;
-  }();
-  auto found = names->find(error);
-  return found == names->end() ? "cudaErrorUnknown" : found->second.c_str();
-}
+const char *api_call_name(const char *call) { return cuda_call ? cuda_call : call; }
 
 void api_call_failed(hipError_t error, const char *call) {
-  if (cuda_call) call = cuda_call;
   last_error = error;
   __asm__ volatile("" : : "r"(call));  // kept for a debugger reading it here
 }

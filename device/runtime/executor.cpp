@@ -641,7 +641,15 @@ hipError_t launch(Kernel &kernel, const LaunchConfig &config, void **args) {
     if (dispatch->total_blocks > worker_count) return hipErrorCooperativeLaunchTooLarge;
   }
   dispatch->call = call_image(signature, args);
+  if (captured(dispatch.get(), config.stream)) {  // recorded into the graph the stream captures
+    dispatch.release();
+    return hipSuccess;
+  }
+  return queue_dispatch(std::move(dispatch));
+}
 
+hipError_t queue_dispatch(std::unique_ptr<Op> dispatch) {
+  const LaunchConfig &config = dispatch->config;
   Scheduler &s = scheduler();
   std::unique_lock<std::mutex> lock(s.mutex);
   // A full ring is a full hardware queue: wait for the oldest launch.  The id

@@ -37,6 +37,7 @@ struct _hiprtcProgram {
   std::string log;
   std::vector<char> code;
   bool compiled = false;
+  bool cuda = false;  // an NVRTC program: CUDA, compiled by gpusym-nvcc
 };
 
 namespace {
@@ -97,6 +98,17 @@ int run(const std::vector<std::string> &argv, std::string &output) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+// The command compiling the program: gpusym build, or gpusym-nvcc (beside
+// it) for CUDA.
+std::vector<std::string> compiler(const _hiprtcProgram &program) {
+  if (program.cuda) return {std::string(GPUSYM_BUILD_COMMAND) + "-nvcc"};
+  return {GPUSYM_BUILD_COMMAND, "build"};
+}
+
+std::string source_path(const _hiprtcProgram &program, const std::string &directory) {
+  return directory + (program.cuda ? "/program.cu" : "/program.hip");
+}
+
 // The entity a name expression names, without a leading '&'.
 std::string entity(const std::string &expression) {
   size_t start = expression.find_first_not_of(" \t&");
@@ -109,7 +121,8 @@ std::string entity(const std::string &expression) {
 // also has the device side instantiate it.
 std::string full_source(const _hiprtcProgram &program) {
   std::ostringstream text;
-  text << "#include <hip/hip_runtime.h>\n#line 1 \"" << program.name << "\"\n" << program.source << "\n";
+  if (!program.cuda) text << "#include <hip/hip_runtime.h>\n";  // gpusym-nvcc includes cuda_runtime.h
+  text << "#line 1 \"" << program.name << "\"\n" << program.source << "\n";
   for (size_t i = 0; i < program.name_expressions.size(); i++) {
     text << "extern \"C\" __attribute__((used)) const void *const " << kProbe << i
          << " = reinterpret_cast<const void *>(&(" << entity(program.name_expressions[i]) << "));\n";
@@ -159,9 +172,10 @@ std::map<std::string, std::string> probed_symbols(const std::vector<char> &image
 // The lowered names of the name expressions: the host side compiled alone.
 hiprtcResult lower_names(_hiprtcProgram &program, const std::string &directory,
                          const std::vector<std::string> &options) {
-  std::vector<std::string> argv = {GPUSYM_BUILD_COMMAND, "build", "--cuda-host-only", "-c", "-I", directory};
+  std::vector<std::string> argv = compiler(program);
+  argv.insert(argv.end(), {"--cuda-host-only", "-c", "-I", directory});
   argv.insert(argv.end(), options.begin(), options.end());
-  argv.insert(argv.end(), {directory + "/program.hip", "-o", directory + "/names.o"});
+  argv.insert(argv.end(), {source_path(program, directory), "-o", directory + "/names.o"});
   std::string output;
   if (run(argv, output) != 0) {
     program.log += output;
@@ -190,21 +204,22 @@ hiprtcResult compile(_hiprtcProgram &program, int count, const char *const *opti
   const char *made = mkdtemp(buffer.data());
   if (!made) return HIPRTC_ERROR_INTERNAL_ERROR;
   std::string directory = made;
-  bool written = write_file(directory + "/program.hip", full_source(program));
+  bool written = write_file(source_path(program, directory), full_source(program));
   for (const auto &[name, text] : program.headers) written = written && write_file(directory + "/" + name, text);
   if (!written) return HIPRTC_ERROR_INTERNAL_ERROR;
   std::vector<std::string> given;  // the program's options, as gpusym build spells them
   for (int i = 0; i < count; i++) {
     std::string option = options[i] ? options[i] : "";
     for (const char *arch : {"--gpu-architecture=", "-arch="}) {
-      if (option.rfind(arch, 0) == 0) option = "--offload-arch=" + option.substr(strlen(arch));
+      if (option.rfind(arch, 0) == 0 && !program.cuda) option = "--offload-arch=" + option.substr(strlen(arch));
     }
     given.push_back(option);
   }
   // With line information: a kernel compiled at run time is debugged like any other.
-  std::vector<std::string> argv = {GPUSYM_BUILD_COMMAND, "build", "--genco", "-g", "-I", directory};
+  std::vector<std::string> argv = compiler(program);
+  argv.insert(argv.end(), {"--genco", "-g", "-I", directory});
   argv.insert(argv.end(), given.begin(), given.end());
-  argv.insert(argv.end(), {directory + "/program.hip", "-o", directory + "/program.co"});
+  argv.insert(argv.end(), {source_path(program, directory), "-o", directory + "/program.co"});
   int status = run(argv, program.log);
   hiprtcResult result = HIPRTC_ERROR_COMPILATION;
   if (status == 0) {
@@ -221,6 +236,8 @@ hiprtcResult compile(_hiprtcProgram &program, int count, const char *const *opti
 }
 
 }  // namespace
+
+void gpusym::compile_as_cuda(_hiprtcProgram *program) { program->cuda = true; }
 
 extern "C" {
 

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -15,6 +16,8 @@
 
 #include "gpusym/debug_interface.h"
 #include "hip/hip_runtime_api.h"
+
+struct _hiprtcProgram;
 
 // A hipArray (arrays.cpp): its elements, dense, in rows of `width`, `height`
 // rows to a slice, `depth` slices (or layers).
@@ -36,9 +39,12 @@ namespace gpusym {
 // (gdbext/commands/api_errors.py); it is reached only on failure, so a breakpoint on it
 // costs nothing on the calls that succeed.
 __attribute__((visibility("hidden"), noinline)) void api_call_failed(hipError_t error, const char *call);
+// The name a failure of `call` is recorded under: the CUDA API function
+// running it, if any (see CudaCall), else `call`.
+const char *api_call_name(const char *call);
 // Returns `error`, recording it when it is a failure; `call` is the caller's name by default.
 inline hipError_t record(hipError_t error, const char *call = __builtin_FUNCTION()) {
-  if (error != hipSuccess) api_call_failed(error, call);
+  if (error != hipSuccess) api_call_failed(error, api_call_name(call));
   return error;
 }
 // While one lives, the calling thread is in the CUDA runtime API function
@@ -53,8 +59,11 @@ class CudaCall {
  private:
   const char *outer_;
 };
-// CUDA's name of an error code (cudaErrorMemoryAllocation for 2).
+// CUDA's name of an error code (cudaErrorMemoryAllocation for 2; cuda_errors.cpp).
 const char *cuda_error_name(hipError_t error);
+// The compute capability CUDA sources were compiled for, as 10 * major +
+// minor (80 for sm_80; cuda_runtime_api.cpp).
+int cuda_compute_capability();
 // Prints one diagnostic line on stderr, prefixed with "gpusym: ".
 void warn(const char *format, ...) __attribute__((format(printf, 1, 2)));
 // Reads an integer setting from the environment.
@@ -417,9 +426,27 @@ void synchronize_all();
 // of `device`, as hipStreamDestroy and hipEventDestroy do.
 void destroy_device_streams(int device);
 
+// Queues an operation (a transfer or host function) on the stream `handle`,
+// or records it into the graph the stream captures; takes it.
+hipError_t queue_operation(Op *op, hipStream_t handle);
+
+// ---- runtime compilation (hiprtc.cpp) ----
+// Has the program compile as CUDA (NVRTC's), by gpusym-nvcc.
+void compile_as_cuda(_hiprtcProgram *program);
+
+// ---- stream capture (cuda_graphs.cpp) ----
+// Whether `op`, a kernel, transfer or host function about to be queued on
+// the stream `handle`, was recorded into the graph the stream captures (which
+// then takes it) instead.  Lock-free while no stream captures.
+bool captured(Op *op, hipStream_t handle);
+
 // ---- execution (executor.cpp) ----
-// Queues (or, with GPUSYM_LAUNCH_BLOCKING=1, runs) one dispatch.
+// Queues (or, with GPUSYM_LAUNCH_BLOCKING=1, runs) one dispatch, or records
+// it into the graph its stream captures.
 hipError_t launch(Kernel &kernel, const LaunchConfig &config, void **args);
+// Queues (or runs) a dispatch `launch` prepared: its kernel, configuration,
+// blocks and call image set.
+hipError_t queue_dispatch(std::unique_ptr<Op> dispatch);
 // GPUSYM_LAUNCH_BLOCKING=1: kernels and copies run inside the call that queues them.
 bool launch_blocking();
 // Starts the worker threads, the first time (with scheduler().mutex held).

@@ -303,7 +303,10 @@ Scheduler &scheduler() { return queues(); }
 // strictly than HIP orders it (with the other threads' and with the device's
 // blocking streams), never less, so a correct program computes the same;
 // only the overlap of different threads' default-stream work is lost.
-static bool is_null_stream(hipStream_t handle) { return !handle || handle == hipStreamPerThread; }
+// CUDA's legacy stream (cudaStreamLegacy, 0x1) is the null stream too.
+static bool is_null_stream(hipStream_t handle) {
+  return !handle || handle == hipStreamPerThread || handle == reinterpret_cast<hipStream_t>(1);
+}
 
 ihipStream_t *find_stream(hipStream_t handle) {
   Queues &q = queues();
@@ -424,8 +427,10 @@ using namespace gpusym;
 
 namespace {
 
-// Queues `op` (a transfer or host function) on `handle` (any device's stream, as in HIP).
+// Queues `op` (a transfer or host function) on `handle` (any device's stream,
+// as in HIP), or records it into the graph the stream captures.
 hipError_t queue(Op *op, hipStream_t handle) {
+  if (captured(op, handle)) return hipSuccess;
   Queues &q = queues();
   std::unique_lock<std::mutex> lock(q.mutex);
   ihipStream_t *s = find_stream(handle);
@@ -458,6 +463,8 @@ Op *copy_op(void *dst, const void *src, size_t size) {
 ihipEvent_t *find_event(Queues &q, hipEvent_t handle) { return q.events.count(handle) ? handle : nullptr; }
 
 }  // namespace
+
+hipError_t gpusym::queue_operation(Op *op, hipStream_t handle) { return queue(op, handle); }
 
 hipError_t gpusym::queue_transfer(const Transfer &transfer, hipStream_t handle) {
   auto *op = new Op(Op::kTransfer);

@@ -32,6 +32,27 @@ def _callers_frame() -> gdb.Frame | None:
     return frame
 
 
+def _error_type(call: str) -> str:
+    """The enumeration naming `call`'s errors: CUDA's runtime and driver API
+    calls' codes have HIP's numbers and CUDA's names."""
+    if call.startswith("cuda"):
+        return "cudaError_t"
+    return "CUresult" if call.startswith("cu") else "hipError_t"
+
+
+def _error_name(call: str, code: int) -> str:
+    """The name of error `code` of `call`, as the runtime's debug information
+    has it (HIP's when it lacks the CUDA type), or the enumeration's name."""
+    for type_name in dict.fromkeys((_error_type(call), "hipError_t")):
+        try:
+            name = str(gdb.parse_and_eval(f"({type_name}) {code}"))
+        except gdb.error:
+            continue
+        if not name.lstrip("-").isdigit():  # a number: the enumeration has no such code
+            return name
+    return _error_type(call)
+
+
 class ApiErrorBreakpoint(gdb.Breakpoint):
     def __init__(self) -> None:
         super().__init__(RECORD, gdb.BP_BREAKPOINT, internal=True)
@@ -51,10 +72,7 @@ class ApiErrorBreakpoint(gdb.Breakpoint):
         except (gdb.error, ValueError):
             call = gdb.selected_inferior().read_memory(int(frame.read_register("rsi")), 64).tobytes()
             call = call.split(b"\0")[0].decode("ascii", "replace") or "a runtime call"
-        try:
-            name = str(gdb.parse_and_eval(f"(hipError_t) {code}"))
-        except gdb.error:
-            name = "hipError"
+        name = _error_name(call, code)
         gdb.set_convenience_variable("_hiperr", code)
         gdb.set_convenience_variable("_hiperr_name", name)
         gdb.set_convenience_variable("_hiperr_call", call)

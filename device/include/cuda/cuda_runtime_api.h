@@ -16,12 +16,26 @@
 #define __CUDART_API_VERSION CUDART_VERSION
 #endif
 #define CUDARTAPI
+#define CUDART_CB
 #define __dv(v) = v
 
 #include "driver_types.h"
 
+/* The architecture a CUDA source is compiled for (GPUSYM_CUDA_ARCH, 800 for
+ * sm_80), which the runtime reports as the compute capability: one weak
+ * definition per program, which the runtime reads. */
+#if defined(GPUSYM_CUDA_ARCH) && !defined(__HIP_DEVICE_COMPILE__)
 #ifdef __cplusplus
+extern "C"
+#endif
+    __attribute__((weak, visibility("default"))) const int __gpusym_cuda_arch = GPUSYM_CUDA_ARCH;
+#endif
+
+#ifdef __cplusplus
+#define GPUSYM_CUDA_DEFAULT(value) = value
 extern "C" {
+#else
+#define GPUSYM_CUDA_DEFAULT(value)
 #endif
 
 /* ---- errors ---- */
@@ -31,21 +45,328 @@ const char *cudaGetErrorName(cudaError_t error);
 const char *cudaGetErrorString(cudaError_t error);
 
 /* ---- devices ---- */
+cudaError_t cudaGetDeviceCount(int *count);
+cudaError_t cudaGetDevice(int *device);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaSetDeviceFlags(unsigned int flags);
+cudaError_t cudaGetDeviceFlags(unsigned int *flags);
+cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop);
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device);
+cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *prop, int device);
+cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device);
 cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaDeviceReset(void);
+cudaError_t cudaThreadSynchronize(void);
+cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
+cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit);
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache config);
+cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *config);
+cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config);
+cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *config);
+cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
+cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice);
+cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);
+cudaError_t cudaDeviceDisablePeerAccess(int peerDevice);
+cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device);
+cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId);
+cudaError_t cudaDriverGetVersion(int *driverVersion);
+cudaError_t cudaRuntimeGetVersion(int *runtimeVersion);
 
 /* ---- memory ---- */
 cudaError_t cudaMalloc(void **devPtr, size_t size);
+cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags GPUSYM_CUDA_DEFAULT(cudaMemAttachGlobal));
+cudaError_t cudaMallocHost(void **ptr, size_t size);
+cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags);
+cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height);
+cudaError_t cudaMalloc3D(cudaPitchedPtr *pitchedDevPtr, cudaExtent extent);
+cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream);
 cudaError_t cudaFree(void *devPtr);
+cudaError_t cudaFreeHost(void *ptr);
+cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream);
+cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags);
+cudaError_t cudaHostUnregister(void *ptr);
+cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags);
+cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost);
+cudaError_t cudaMemGetInfo(size_t *free, size_t *total);
+cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr);
+cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice,
+                                 cudaStream_t stream GPUSYM_CUDA_DEFAULT(0));
+
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
+                            cudaStream_t stream GPUSYM_CUDA_DEFAULT(0));
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                         enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                              size_t height, enum cudaMemcpyKind kind, cudaStream_t stream GPUSYM_CUDA_DEFAULT(0));
+cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms *p);
+cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms *p, cudaStream_t stream GPUSYM_CUDA_DEFAULT(0));
+cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t count);
+cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice, size_t count,
+                                cudaStream_t stream GPUSYM_CUDA_DEFAULT(0));
+cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset GPUSYM_CUDA_DEFAULT(0),
+                               enum cudaMemcpyKind kind GPUSYM_CUDA_DEFAULT(cudaMemcpyHostToDevice));
+cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset GPUSYM_CUDA_DEFAULT(0),
+                                 enum cudaMemcpyKind kind GPUSYM_CUDA_DEFAULT(cudaMemcpyDeviceToHost));
+cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset,
+                                    enum cudaMemcpyKind kind, cudaStream_t stream GPUSYM_CUDA_DEFAULT(0));
+cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
+                                      enum cudaMemcpyKind kind, cudaStream_t stream GPUSYM_CUDA_DEFAULT(0));
+cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol);
+cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol);
+cudaError_t cudaMemset(void *devPtr, int value, size_t count);
+cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream GPUSYM_CUDA_DEFAULT(0));
+cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height);
+cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height,
+                              cudaStream_t stream GPUSYM_CUDA_DEFAULT(0));
+cudaError_t cudaMemset3D(cudaPitchedPtr pitchedDevPtr, int value, cudaExtent extent);
+cudaError_t cudaMemset3DAsync(cudaPitchedPtr pitchedDevPtr, int value, cudaExtent extent,
+                              cudaStream_t stream GPUSYM_CUDA_DEFAULT(0));
+
+/* ---- streams ---- */
+cudaError_t cudaStreamCreate(cudaStream_t *pStream);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags);
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority);
+cudaError_t cudaStreamDestroy(cudaStream_t stream);
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+cudaError_t cudaStreamQuery(cudaStream_t stream);
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags GPUSYM_CUDA_DEFAULT(0));
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void *userData,
+                                  unsigned int flags);
+cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int *flags);
+cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority);
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length GPUSYM_CUDA_DEFAULT(0),
+                                     unsigned int flags GPUSYM_CUDA_DEFAULT(cudaMemAttachSingle));
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData);
+
+/* ---- events ---- */
+cudaError_t cudaEventCreate(cudaEvent_t *event);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream GPUSYM_CUDA_DEFAULT(0));
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream GPUSYM_CUDA_DEFAULT(0),
+                                     unsigned int flags GPUSYM_CUDA_DEFAULT(0));
+cudaError_t cudaEventQuery(cudaEvent_t event);
+cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
+cudaError_t cudaEventDestroy(cudaEvent_t event);
+
+/* ---- launches and kernels ---- */
+cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
+                             cudaStream_t stream);
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args);
+cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                                        size_t sharedMem, cudaStream_t stream);
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func);
+cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value);
+cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig);
+cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config);
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func, int blockSize,
+                                                          size_t dynamicSMemSize);
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *func, int blockSize,
+                                                                   size_t dynamicSMemSize, unsigned int flags);
+
+/* ---- stream capture and graphs ---- */
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode);
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph);
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus);
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out,
+                                     unsigned long long *id_out GPUSYM_CUDA_DEFAULT(0),
+                                     cudaGraph_t *graph_out GPUSYM_CUDA_DEFAULT(0),
+                                     const cudaGraphNode_t **dependencies_out GPUSYM_CUDA_DEFAULT(0),
+                                     size_t *numDependencies_out GPUSYM_CUDA_DEFAULT(0));
+cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode);
+cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags);
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                 unsigned long long flags GPUSYM_CUDA_DEFAULT(0));
+cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned long long flags);
+cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream);
+cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream);
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec);
+cudaError_t cudaGraphDestroy(cudaGraph_t graph);
+cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes);
+
+/* ---- profiler ---- */
+cudaError_t cudaProfilerStart(void);
+cudaError_t cudaProfilerStop(void);
 
 #ifdef __cplusplus
 }
 
-/* The typed overloads CUDA's header gives C++. */
+/* The C++ overloads CUDA's header gives. */
 template <typename T>
 static inline cudaError_t cudaMalloc(T **devPtr, size_t size) {
   return cudaMalloc(reinterpret_cast<void **>(devPtr), size);
 }
+template <typename T>
+static inline cudaError_t cudaMallocManaged(T **devPtr, size_t size, unsigned int flags = cudaMemAttachGlobal) {
+  return cudaMallocManaged(reinterpret_cast<void **>(devPtr), size, flags);
+}
+template <typename T>
+static inline cudaError_t cudaMallocHost(T **ptr, size_t size, unsigned int flags = 0) {
+  return cudaHostAlloc(reinterpret_cast<void **>(ptr), size, flags);
+}
+template <typename T>
+static inline cudaError_t cudaHostAlloc(T **ptr, size_t size, unsigned int flags) {
+  return cudaHostAlloc(reinterpret_cast<void **>(ptr), size, flags);
+}
+template <typename T>
+static inline cudaError_t cudaMallocPitch(T **devPtr, size_t *pitch, size_t width, size_t height) {
+  return cudaMallocPitch(reinterpret_cast<void **>(devPtr), pitch, width, height);
+}
+template <typename T>
+static inline cudaError_t cudaMallocAsync(T **devPtr, size_t size, cudaStream_t stream) {
+  return cudaMallocAsync(reinterpret_cast<void **>(devPtr), size, stream);
+}
+template <typename T>
+static inline cudaError_t cudaHostGetDevicePointer(T **pDevice, void *pHost, unsigned int flags) {
+  return cudaHostGetDevicePointer(reinterpret_cast<void **>(pDevice), pHost, flags);
+}
+template <typename T>
+static inline cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count, size_t offset = 0,
+                                             cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
+  return cudaMemcpyToSymbol(reinterpret_cast<const void *>(&symbol), src, count, offset, kind);
+}
+template <typename T>
+static inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count, size_t offset = 0,
+                                               cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
+  return cudaMemcpyFromSymbol(dst, reinterpret_cast<const void *>(&symbol), count, offset, kind);
+}
+template <typename T>
+static inline cudaError_t cudaMemcpyToSymbolAsync(const T &symbol, const void *src, size_t count, size_t offset = 0,
+                                                  cudaMemcpyKind kind = cudaMemcpyHostToDevice,
+                                                  cudaStream_t stream = 0) {
+  return cudaMemcpyToSymbolAsync(reinterpret_cast<const void *>(&symbol), src, count, offset, kind, stream);
+}
+template <typename T>
+static inline cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const T &symbol, size_t count, size_t offset = 0,
+                                                    cudaMemcpyKind kind = cudaMemcpyDeviceToHost,
+                                                    cudaStream_t stream = 0) {
+  return cudaMemcpyFromSymbolAsync(dst, reinterpret_cast<const void *>(&symbol), count, offset, kind, stream);
+}
+template <typename T>
+static inline cudaError_t cudaGetSymbolAddress(void **devPtr, const T &symbol) {
+  return cudaGetSymbolAddress(devPtr, reinterpret_cast<const void *>(&symbol));
+}
+template <typename T>
+static inline cudaError_t cudaGetSymbolSize(size_t *size, const T &symbol) {
+  return cudaGetSymbolSize(size, reinterpret_cast<const void *>(&symbol));
+}
+template <typename T>
+static inline cudaError_t cudaLaunchKernel(T *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem = 0,
+                                           cudaStream_t stream = 0) {
+  return cudaLaunchKernel(reinterpret_cast<const void *>(func), gridDim, blockDim, args, sharedMem, stream);
+}
+template <typename T>
+static inline cudaError_t cudaLaunchCooperativeKernel(T *func, dim3 gridDim, dim3 blockDim, void **args,
+                                                      size_t sharedMem = 0, cudaStream_t stream = 0) {
+  return cudaLaunchCooperativeKernel(reinterpret_cast<const void *>(func), gridDim, blockDim, args, sharedMem,
+                                     stream);
+}
+template <typename T>
+static inline cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, T *func, void **args) {
+  return cudaLaunchKernelExC(config, reinterpret_cast<const void *>(func), args);
+}
+/* cudaLaunchKernelEx(&config, kernel, arguments...): each argument converted
+ * to its parameter's type, as a <<<>>> launch converts it. */
+template <typename... Params, typename... Args>
+static inline cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t *config, void (*kernel)(Params...),
+                                             Args &&...args) {
+  return [&](Params... converted) {
+    void *pointers[] = {&converted..., nullptr};
+    return cudaLaunchKernelExC(config, reinterpret_cast<const void *>(kernel), pointers);
+  }(static_cast<Params>(args)...);
+}
+template <typename T>
+static inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *attr, T *entry) {
+  return cudaFuncGetAttributes(attr, reinterpret_cast<const void *>(entry));
+}
+template <typename T>
+static inline cudaError_t cudaFuncSetAttribute(T *entry, cudaFuncAttribute attr, int value) {
+  return cudaFuncSetAttribute(reinterpret_cast<const void *>(entry), attr, value);
+}
+template <typename T>
+static inline cudaError_t cudaFuncSetCacheConfig(T *func, cudaFuncCache cacheConfig) {
+  return cudaFuncSetCacheConfig(reinterpret_cast<const void *>(func), cacheConfig);
+}
+template <typename T>
+static inline cudaError_t cudaFuncSetSharedMemConfig(T *func, cudaSharedMemConfig config) {
+  return cudaFuncSetSharedMemConfig(reinterpret_cast<const void *>(func), config);
+}
+template <typename T>
+static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, T func, int blockSize,
+                                                                        size_t dynamicSMemSize) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, reinterpret_cast<const void *>(func), blockSize,
+                                                       dynamicSMemSize);
+}
+template <typename T>
+static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, T func,
+                                                                                 int blockSize,
+                                                                                 size_t dynamicSMemSize,
+                                                                                 unsigned int flags) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, reinterpret_cast<const void *>(func),
+                                                                blockSize, dynamicSMemSize, flags);
+}
+/* The block size of greatest occupancy, for a dynamic shared memory size
+ * given per block size (a functor or function of int). */
+template <typename UnaryFunction, typename T>
+static inline cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(
+    int *minGridSize, int *blockSize, T func, UnaryFunction blockSizeToDynamicSMemSize, int blockSizeLimit = 0,
+    unsigned int flags = 0) {
+  if (!minGridSize || !blockSize || !func) return cudaErrorInvalidValue;
+  cudaDeviceProp prop;
+  int device = 0;
+  cudaError_t error = cudaGetDevice(&device);
+  if (error == cudaSuccess) error = cudaGetDeviceProperties(&prop, device);
+  if (error != cudaSuccess) return error;
+  int limit = blockSizeLimit > 0 && blockSizeLimit < prop.maxThreadsPerBlock ? blockSizeLimit : prop.maxThreadsPerBlock;
+  int best_blocks = 0, best_size = 0;
+  for (int size = limit; size > 0; size -= prop.warpSize) {
+    int blocks = 0;
+    error = cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+        &blocks, func, size, static_cast<size_t>(blockSizeToDynamicSMemSize(size)), flags);
+    if (error != cudaSuccess) return error;
+    if (blocks * size > best_blocks * best_size) {
+      best_blocks = blocks;
+      best_size = size;
+    }
+  }
+  *minGridSize = best_blocks * prop.multiProcessorCount;
+  *blockSize = best_size;
+  return cudaSuccess;
+}
+template <typename UnaryFunction, typename T>
+static inline cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMem(int *minGridSize, int *blockSize, T func,
+                                                                         UnaryFunction blockSizeToDynamicSMemSize,
+                                                                         int blockSizeLimit = 0) {
+  return cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(minGridSize, blockSize, func,
+                                                                 blockSizeToDynamicSMemSize, blockSizeLimit, 0);
+}
+template <typename T>
+static inline cudaError_t cudaOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *blockSize, T func,
+                                                                      size_t dynamicSMemSize = 0,
+                                                                      int blockSizeLimit = 0,
+                                                                      unsigned int flags = 0) {
+  return cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(
+      minGridSize, blockSize, func, [dynamicSMemSize](int) { return dynamicSMemSize; }, blockSizeLimit, flags);
+}
+template <typename T>
+static inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, T func,
+                                                             size_t dynamicSMemSize = 0, int blockSizeLimit = 0) {
+  return cudaOccupancyMaxPotentialBlockSizeWithFlags(minGridSize, blockSize, func, dynamicSMemSize, blockSizeLimit,
+                                                     0);
+}
+static inline cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                               cudaGraphNode_t *pErrorNode, char *pLogBuffer, size_t bufferSize) {
+  if (pErrorNode) *pErrorNode = nullptr;
+  if (pLogBuffer && bufferSize) *pLogBuffer = '\0';
+  return cudaGraphInstantiate(pGraphExec, graph, 0ull);
+}
+template <typename T>
+static inline cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, T *devPtr, size_t length = 0,
+                                                   unsigned int flags = cudaMemAttachSingle) {
+  return cudaStreamAttachMemAsync(stream, reinterpret_cast<void *>(devPtr), length, flags);
+}
 #endif
 
+#undef GPUSYM_CUDA_DEFAULT
 #endif

@@ -1,0 +1,8 @@
+/* CUDA's built-in host types: the runtime's types and the vector types. */
+#ifndef GPUSYM_CUDA_BUILTIN_TYPES_H
+#define GPUSYM_CUDA_BUILTIN_TYPES_H
+
+#include "driver_types.h"
+#include "hip/hip_runtime_api.h"
+
+#endif

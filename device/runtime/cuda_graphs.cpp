@@ -1,0 +1,315 @@
+// Stream capture and CUDA graphs.  While a stream captures, the kernels,
+// copies, memsets and host functions queued on it are recorded, in order,
+// into its graph instead of run (captured(), which the launch and queueing
+// paths call); an instantiated graph's launch queues copies of them, in the
+// same order, on the stream it is launched on.  An event recorded in a
+// capturing stream and waited for by another stream brings that stream into
+// the capture (CUDA's fork and join), its work recorded into the same graph:
+// a graph's work is replayed in the order it was captured, which is one
+// order its dependencies allow.  Also here: the stream and event calls
+// capture changes (cudaStreamSynchronize, cudaEventRecord, cudaStreamWaitEvent).
+#include <atomic>
+#include <mutex>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "cuda_runtime_api.h"
+#include "internal.h"
+
+using namespace gpusym;
+
+// A graph: the operations captured, in order.
+struct ihipGraph {
+  std::vector<std::unique_ptr<Op>> nodes;
+};
+
+// An instantiated graph: its own copy of the operations.
+struct hipGraphExec {
+  std::vector<std::unique_ptr<Op>> nodes;
+};
+
+namespace {
+
+struct Capture {
+  ihipGraph *graph;
+  unsigned long long id;
+  cudaStream_t origin;  // the stream that began it (and must end it)
+};
+
+struct Captures {
+  std::mutex mutex;
+  std::unordered_map<hipStream_t, Capture> streams;     // capturing streams, by handle
+  std::unordered_map<hipEvent_t, Capture> events;       // events last recorded in a capturing stream
+  std::unordered_set<const ihipGraph *> graphs;         // live graphs
+  std::unordered_set<const hipGraphExec *> executables;  // live instantiated graphs
+  unsigned long long next_id = 1;
+};
+
+Captures &captures() {
+  static auto *instance = new Captures;  // never destroyed: workers may queue until exit
+  return *instance;
+}
+
+std::atomic<size_t> capturing_streams{0};  // captures().streams.size(), read without the lock
+thread_local cudaStreamCaptureMode capture_mode = cudaStreamCaptureModeGlobal;
+
+// A copy of the operation `op` describes, to be queued (again).
+std::unique_ptr<Op> clone(const Op &op) {
+  auto copy = std::make_unique<Op>(op.kind);
+  copy->kernel = op.kernel;
+  copy->config = op.config;
+  copy->call = op.call;
+  copy->total_blocks = op.total_blocks;
+  copy->transfer = op.transfer;
+  copy->host_fn = op.host_fn;
+  copy->callback = op.callback;
+  copy->user_data = op.user_data;
+  copy->handle = op.handle;
+  return copy;
+}
+
+// Queues a copy of `node` on `stream`.
+hipError_t replay(const Op &node, hipStream_t stream) {
+  std::unique_ptr<Op> copy = clone(node);
+  copy->config.stream = stream;
+  copy->handle = stream;
+  if (copy->kind == Op::kKernel) return queue_dispatch(std::move(copy));
+  return queue_operation(copy.release(), stream);
+}
+
+bool is_legacy(cudaStream_t stream) { return !stream || stream == cudaStreamLegacy; }
+
+// CUDA's error for a stream handle the runtime does not know, or success.
+cudaError_t check_stream(cudaStream_t stream) {
+  unsigned flags = 0;
+  if (is_legacy(stream) || stream == cudaStreamPerThread) return cudaSuccess;
+  return hipStreamGetFlags(stream, &flags) == hipSuccess ? cudaSuccess : cudaErrorInvalidResourceHandle;
+}
+
+// A failure of the CUDA function `name`, recorded.
+cudaError_t fail(const char *name, cudaError_t error) {
+  record(static_cast<hipError_t>(error), name);
+  return error;
+}
+
+// The capture `stream` is part of, or null (with the lock held).
+const Capture *capture_of(Captures &c, cudaStream_t stream) {
+  auto found = c.streams.find(stream);
+  return found == c.streams.end() ? nullptr : &found->second;
+}
+
+}  // namespace
+
+bool gpusym::captured(Op *op, hipStream_t handle) {
+  if (capturing_streams.load(std::memory_order_acquire) == 0) return false;
+  Captures &c = captures();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  const Capture *capture = capture_of(c, handle);
+  if (!capture) return false;
+  capture->graph->nodes.emplace_back(op);
+  return true;
+}
+
+extern "C" {
+
+// ---- capture ----
+
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode) {
+  if (mode < cudaStreamCaptureModeGlobal || mode > cudaStreamCaptureModeRelaxed)
+    return fail(__func__, cudaErrorInvalidValue);
+  if (is_legacy(stream)) return fail(__func__, cudaErrorStreamCaptureUnsupported);
+  if (cudaError_t error = check_stream(stream)) return fail(__func__, error);
+  Captures &c = captures();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  if (capture_of(c, stream)) return fail(__func__, cudaErrorIllegalState);
+  auto *graph = new ihipGraph;
+  c.graphs.insert(graph);
+  c.streams[stream] = {graph, c.next_id++, stream};
+  capturing_streams.store(c.streams.size(), std::memory_order_release);
+  return cudaSuccess;
+}
+
+// Ends the capture `stream` began: every stream that joined it stops capturing.
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph) {
+  if (!pGraph) return fail(__func__, cudaErrorInvalidValue);
+  Captures &c = captures();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  const Capture *capture = capture_of(c, stream);
+  if (!capture) return fail(__func__, cudaErrorIllegalState);
+  if (capture->origin != stream) return fail(__func__, cudaErrorStreamCaptureUnmatched);
+  ihipGraph *graph = capture->graph;
+  std::erase_if(c.streams, [graph](const auto &entry) { return entry.second.graph == graph; });
+  std::erase_if(c.events, [graph](const auto &entry) { return entry.second.graph == graph; });
+  capturing_streams.store(c.streams.size(), std::memory_order_release);
+  *pGraph = graph;
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus *pCaptureStatus) {
+  CudaCall named(__func__);
+  return cudaStreamGetCaptureInfo(stream, pCaptureStatus);
+}
+
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, cudaStreamCaptureStatus *captureStatus_out,
+                                     unsigned long long *id_out, cudaGraph_t *graph_out,
+                                     const cudaGraphNode_t **dependencies_out, size_t *numDependencies_out) {
+  if (!captureStatus_out) return fail(__func__, cudaErrorInvalidValue);
+  if (cudaError_t error = check_stream(stream)) return fail(__func__, error);
+  Captures &c = captures();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  const Capture *capture = capture_of(c, stream);
+  *captureStatus_out = capture ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
+  if (id_out && capture) *id_out = capture->id;
+  if (graph_out) *graph_out = capture ? capture->graph : nullptr;
+  if (dependencies_out) *dependencies_out = nullptr;
+  if (numDependencies_out) *numDependencies_out = 0;
+  return cudaSuccess;
+}
+
+cudaError_t cudaThreadExchangeStreamCaptureMode(cudaStreamCaptureMode *mode) {
+  if (!mode || *mode < cudaStreamCaptureModeGlobal || *mode > cudaStreamCaptureModeRelaxed)
+    return fail(__func__, cudaErrorInvalidValue);
+  std::swap(*mode, capture_mode);
+  return cudaSuccess;
+}
+
+// ---- the stream and event calls capture changes ----
+
+// Waiting for a capturing stream's work is refused: it has none.
+cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+  if (capturing_streams.load(std::memory_order_acquire)) {
+    Captures &c = captures();
+    std::lock_guard<std::mutex> lock(c.mutex);
+    if (capture_of(c, stream)) return fail(__func__, cudaErrorStreamCaptureUnsupported);
+  }
+  CudaCall named(__func__);
+  return static_cast<cudaError_t>(hipStreamSynchronize(stream));
+}
+
+// In a capturing stream, a record marks the point other streams may join
+// the capture from.
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+  if (capturing_streams.load(std::memory_order_acquire)) {
+    Captures &c = captures();
+    std::lock_guard<std::mutex> lock(c.mutex);
+    if (const Capture *capture = capture_of(c, stream)) {
+      if (!event) return fail(__func__, cudaErrorInvalidResourceHandle);
+      c.events[event] = *capture;
+      return cudaSuccess;
+    }
+    c.events.erase(event);
+  }
+  CudaCall named(__func__);
+  return static_cast<cudaError_t>(hipEventRecord(event, stream));
+}
+
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags) {
+  if (flags & ~cudaEventRecordExternal) return fail(__func__, cudaErrorInvalidValue);
+  CudaCall named(__func__);
+  return cudaEventRecord(event, stream);
+}
+
+// Waiting for an event recorded in a capturing stream: the stream joins
+// that capture (it is already ordered after what the event marks).
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
+  if (flags & ~cudaEventWaitExternal) return fail(__func__, cudaErrorInvalidValue);
+  if (capturing_streams.load(std::memory_order_acquire)) {
+    Captures &c = captures();
+    std::lock_guard<std::mutex> lock(c.mutex);
+    auto found = c.events.find(event);
+    if (found != c.events.end()) {
+      if (is_legacy(stream)) return fail(__func__, cudaErrorStreamCaptureImplicit);
+      const Capture *joined = capture_of(c, stream);
+      if (joined && joined->graph != found->second.graph) return fail(__func__, cudaErrorStreamCaptureMerge);
+      c.streams[stream] = found->second;
+      capturing_streams.store(c.streams.size(), std::memory_order_release);
+      return cudaSuccess;
+    }
+    if (capture_of(c, stream)) return cudaSuccess;  // captured work waits for what came before it anyway
+  }
+  CudaCall named(__func__);
+  return static_cast<cudaError_t>(hipStreamWaitEvent(stream, event, 0));
+}
+
+// ---- graphs ----
+
+cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags) {
+  if (!pGraph || flags) return fail(__func__, cudaErrorInvalidValue);
+  Captures &c = captures();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  *pGraph = new ihipGraph;
+  c.graphs.insert(*pGraph);
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes) {
+  if (!numNodes) return fail(__func__, cudaErrorInvalidValue);
+  Captures &c = captures();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  if (!c.graphs.count(graph)) return fail(__func__, cudaErrorInvalidValue);
+  if (nodes) {
+    size_t count = std::min(*numNodes, graph->nodes.size());
+    for (size_t i = 0; i < count; i++) nodes[i] = reinterpret_cast<cudaGraphNode_t>(graph->nodes[i].get());
+  }
+  *numNodes = graph->nodes.size();
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned long long flags) {
+  if (!pGraphExec) return fail(__func__, cudaErrorInvalidValue);
+  constexpr unsigned long long kFlags = cudaGraphInstantiateFlagAutoFreeOnLaunch | cudaGraphInstantiateFlagUpload |
+                                        cudaGraphInstantiateFlagUseNodePriority;
+  if (flags & cudaGraphInstantiateFlagDeviceLaunch) return fail(__func__, cudaErrorNotSupported);
+  if (flags & ~kFlags) return fail(__func__, cudaErrorInvalidValue);
+  Captures &c = captures();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  if (!c.graphs.count(graph)) return fail(__func__, cudaErrorInvalidValue);
+  auto *exec = new hipGraphExec;
+  for (const auto &node : graph->nodes) exec->nodes.push_back(clone(*node));
+  c.executables.insert(exec);
+  *pGraphExec = exec;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned long long flags) {
+  CudaCall named(__func__);
+  return cudaGraphInstantiate(pGraphExec, graph, flags);
+}
+
+// The graph's operations queued on `stream`, in the order captured.
+cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
+  {
+    Captures &c = captures();
+    std::lock_guard<std::mutex> lock(c.mutex);
+    if (!c.executables.count(graphExec)) return fail(__func__, cudaErrorInvalidValue);
+  }
+  CudaCall named(__func__);
+  for (const auto &node : graphExec->nodes) {
+    if (hipError_t error = replay(*node, stream)) return static_cast<cudaError_t>(record(error, __func__));
+  }
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t) {
+  Captures &c = captures();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  return c.executables.count(graphExec) ? cudaSuccess : fail(__func__, cudaErrorInvalidValue);
+}
+
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec) {
+  Captures &c = captures();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  if (!c.executables.erase(graphExec)) return fail(__func__, cudaErrorInvalidValue);
+  delete graphExec;  // its launches queued copies of its operations
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
+  Captures &c = captures();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  if (!c.graphs.erase(graph)) return fail(__func__, cudaErrorInvalidValue);
+  delete graph;
+  return cudaSuccess;
+}
+
+}  // extern "C"

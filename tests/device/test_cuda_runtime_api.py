@@ -1,0 +1,90 @@
+"""CUDA's host API on the simulated device: programs of tests/programs/cuda
+built with gpusym-nvcc, each printing one line per check ("NAME: ok" or
+"NAME: FAILED"): the runtime API's memory, streams, events, launches,
+devices and errors, stream capture and graphs, the driver API over a module
+built with ``gpusym-nvcc --genco``, and NVRTC."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import GPUSYM_NVCC, TEST_PROGRAMS, describe, run
+
+pytestmark = [pytest.mark.toolchain]
+
+#: Each program and the checks it must report, in order.
+CHECKS = {
+    "runtime_memory.cu": (
+        "malloc memcpy memset malloc_host host_alloc host_device_pointer host_register malloc_managed "
+        "managed_after_sync malloc_pitch memcpy_2d memset_2d malloc_3d memset_3d memcpy_3d "
+        "memcpy_to_symbol memcpy_from_symbol symbol_address memcpy_async memcpy_peer mem_get_info "
+        "pointer_device pointer_host pointer_managed pointer_unregistered free last_error"
+    ).split(),
+    "runtime_streams.cu": (
+        "stream_create stream_flags event_create stream_sync host_functions_in_order wait_event_order "
+        "event_elapsed event_query per_thread_and_legacy destroy launch_kernel launch_kernel_void "
+        "launch_kernel_ex launch_kernel_exc launch_cooperative launch_results func_attributes "
+        "func_set_attribute occupancy device_count get_device properties attributes peer limits versions "
+        "failing_malloc peek_keeps get_resets invalid_device launch_error sync_leaves_no_error "
+        "error_names every_error_named reset"
+    ).split(),
+    "graphs_capture.cu": (
+        "not_capturing begin capturing sync_refused end nothing_ran nodes instantiate launch "
+        "replayed_in_order replay_again legacy_refused destroy destroy_twice"
+    ).split(),
+    "nvrtc_compile.cu": (
+        "version create name_expression compile code lowered_name load launch results error_string "
+        "compile_error destroy"
+    ).split(),
+    "driver_module.cu": (
+        "init device device_queries context module_load get_function get_global mem_alloc memset stream "
+        "launch results copies error_names missing_function cleanup"
+    ).split(),
+}
+
+
+def checks(result: subprocess.CompletedProcess) -> dict[str, str]:
+    """The program's "NAME: verdict" lines."""
+    lines = (line.partition(": ") for line in result.stdout.splitlines() if ": " in line)
+    return {name: verdict for name, _, verdict in lines}
+
+
+def assert_all_ok(result: subprocess.CompletedProcess, expected: list[str]) -> None:
+    assert result.returncode == 0, describe(result)
+    reported = checks(result)
+    assert list(reported) == expected, describe(result)
+    assert all(verdict == "ok" for verdict in reported.values()), describe(result)
+
+
+@pytest.fixture(scope="module")
+def module_image(tmp_path_factory) -> Path:
+    """driver_module_kernels.cu as the module the driver API loads."""
+    image = tmp_path_factory.mktemp("driver") / "kernels.co"
+    source = TEST_PROGRAMS / "cuda" / "driver_module_kernels.cu"
+    result = run([GPUSYM_NVCC, "--genco", "-arch=sm_86", source, "-o", image])
+    assert result.returncode == 0 and image.is_file(), describe(result)
+    return image
+
+
+@pytest.mark.parametrize("program", [name for name in CHECKS if name != "driver_module.cu"])
+def test_program_checks_pass(build_program, program):
+    assert_all_ok(run([build_program(f"cuda/{program}", flags=("-O2",))]), CHECKS[program])
+
+
+def test_driver_api_launches_a_loaded_module(build_program, module_image):
+    result = run([build_program("cuda/driver_module.cu", flags=("-O2", "-arch=sm_86")), module_image])
+    assert_all_ok(result, CHECKS["driver_module.cu"])
+    assert "compute capability 8.6" in result.stdout
+
+
+@pytest.mark.parametrize(("flags", "capability"), [(("-O2",), "8.0"), (("-O2", "-arch=sm_75"), "7.5")])
+def test_compute_capability_follows_the_architecture(build_program, flags, capability):
+    result = run([build_program("cuda/runtime_streams.cu", flags=flags)])
+    assert f"compute capability {capability}\n" in result.stdout, describe(result)
+
+
+def test_failing_calls_return_cuda_codes(build_program):
+    result = run([build_program("cuda/runtime_api_errors.cu", flags=("-g",))])
+    assert result.stdout == "cudaErrorMemoryAllocation cudaErrorInvalidValue\n", describe(result)
