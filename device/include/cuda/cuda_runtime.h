@@ -9,7 +9,27 @@
 #define GPUSYM_CUDA_RUNTIME_H
 
 #include "cuda_runtime_api.h"
+
+/* HIP's lane masks are 64-bit, CUDA's 32-bit: HIP's functions returning
+ * one keep other names, and CUDA's own (gpusym_cuda_detail/warp.h) call them. */
+#define __ballot __gpusym_hip_ballot
+#define __ballot_sync __gpusym_hip_ballot_sync
+#define __activemask __gpusym_hip_activemask
 #include "hip/hip_runtime.h"
+#undef __ballot
+#undef __ballot_sync
+#undef __activemask
+
 #include "device_launch_parameters.h"
+#include "crt/host_defines.h"
+#include "vector_types.h"
+#include "vector_functions.h"
+
+#if defined(__cplusplus) && defined(__HIP__)
+#include "gpusym_cuda_detail/warp.h"
+#include "gpusym_cuda_detail/memory.h"
+#include "gpusym_cuda_detail/intrinsics.h"
+#include "gpusym_cuda_detail/atomics.h"
+#endif
 
 #endif

@@ -3,6 +3,6 @@
 #ifndef GPUSYM_DEVICE_LAUNCH_PARAMETERS_H
 #define GPUSYM_DEVICE_LAUNCH_PARAMETERS_H
 
-#include "hip/hip_runtime.h"
+#include "cuda_runtime.h"
 
 #endif

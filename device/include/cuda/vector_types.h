@@ -1,0 +1,7 @@
+/* CUDA's vector types (char1 ... double4, dim3), HIP's own. */
+#ifndef GPUSYM_CUDA_VECTOR_TYPES_H
+#define GPUSYM_CUDA_VECTOR_TYPES_H
+
+#include "hip/hip_vector_types.h"
+
+#endif
