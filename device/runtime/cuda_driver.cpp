@@ -13,7 +13,7 @@ namespace {
 
 template <typename Call>
 CUresult as_driver(const char *name, Call hip_call) {
-  CudaCall named(name);
+  ApiCall named(name);
   return static_cast<CUresult>(hip_call());
 }
 
@@ -174,7 +174,7 @@ CUresult cuDeviceGetName(char *name, int len, CUdevice dev) {
 }
 
 CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev) {
-  CudaCall named(__func__);
+  ApiCall named(__func__);
   return static_cast<CUresult>(cudaDeviceGetAttribute(pi, static_cast<cudaDeviceAttr>(attrib), dev));
 }
 

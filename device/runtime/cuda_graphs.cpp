@@ -146,7 +146,7 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph) {
 }
 
 cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus *pCaptureStatus) {
-  CudaCall named(__func__);
+  ApiCall named(__func__);
   return cudaStreamGetCaptureInfo(stream, pCaptureStatus);
 }
 
@@ -182,7 +182,7 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
     std::lock_guard<std::mutex> lock(c.mutex);
     if (capture_of(c, stream)) return fail(__func__, cudaErrorStreamCaptureUnsupported);
   }
-  CudaCall named(__func__);
+  ApiCall named(__func__);
   return static_cast<cudaError_t>(hipStreamSynchronize(stream));
 }
 
@@ -199,13 +199,13 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
     }
     c.events.erase(event);
   }
-  CudaCall named(__func__);
+  ApiCall named(__func__);
   return static_cast<cudaError_t>(hipEventRecord(event, stream));
 }
 
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags) {
   if (flags & ~cudaEventRecordExternal) return fail(__func__, cudaErrorInvalidValue);
-  CudaCall named(__func__);
+  ApiCall named(__func__);
   return cudaEventRecord(event, stream);
 }
 
@@ -227,7 +227,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
     }
     if (capture_of(c, stream)) return cudaSuccess;  // captured work waits for what came before it anyway
   }
-  CudaCall named(__func__);
+  ApiCall named(__func__);
   return static_cast<cudaError_t>(hipStreamWaitEvent(stream, event, 0));
 }
 
@@ -272,7 +272,7 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
 }
 
 cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned long long flags) {
-  CudaCall named(__func__);
+  ApiCall named(__func__);
   return cudaGraphInstantiate(pGraphExec, graph, flags);
 }
 
@@ -283,7 +283,7 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
     std::lock_guard<std::mutex> lock(c.mutex);
     if (!c.executables.count(graphExec)) return fail(__func__, cudaErrorInvalidValue);
   }
-  CudaCall named(__func__);
+  ApiCall named(__func__);
   for (const auto &node : graphExec->nodes) {
     if (hipError_t error = replay(*node, stream)) return static_cast<cudaError_t>(record(error, __func__));
   }

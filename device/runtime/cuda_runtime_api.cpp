@@ -23,7 +23,7 @@ namespace {
 // recorded under `name` when it fails.
 template <typename Call>
 cudaError_t as_cuda(const char *name, Call hip_call) {
-  CudaCall named(name);
+  ApiCall named(name);
   return static_cast<cudaError_t>(hip_call());
 }
 
@@ -262,7 +262,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
 }
 
 cudaError_t cudaGetDeviceProperties_v2(cudaDeviceProp *prop, int device) {
-  CudaCall named(__func__);
+  ApiCall named(__func__);
   return cudaGetDeviceProperties(prop, device);
 }
 

@@ -9,7 +9,7 @@ namespace gpusym {
 
 namespace {
 thread_local hipError_t last_error = hipSuccess;
-thread_local const char *cuda_call = nullptr;  // the CUDA API function being run, if any
+thread_local const char *api_call = nullptr;  // the API function the program called (ApiCall), if any
 
 struct ErrorText {
   hipError_t code;
@@ -105,10 +105,10 @@ const ErrorText *lookup(hipError_t code) {
 }
 }  // namespace
 
-CudaCall::CudaCall(const char *name) : outer_(cuda_call) { cuda_call = outer_ ? outer_ : name; }
-CudaCall::~CudaCall() { cuda_call = outer_; }
+ApiCall::ApiCall(const char *name) : outer_(api_call) { api_call = outer_ ? outer_ : name; }
+ApiCall::~ApiCall() { api_call = outer_; }
 
-const char *api_call_name(const char *call) { return cuda_call ? cuda_call : call; }
+const char *api_call_name(const char *call) { return api_call ? api_call : call; }
 
 void api_call_failed(hipError_t error, const char *call) {
   last_error = error;

@@ -39,22 +39,24 @@ namespace gpusym {
 // (gdbext/commands/api_errors.py); it is reached only on failure, so a breakpoint on it
 // costs nothing on the calls that succeed.
 __attribute__((visibility("hidden"), noinline)) void api_call_failed(hipError_t error, const char *call);
-// The name a failure of `call` is recorded under: the CUDA API function
-// running it, if any (see CudaCall), else `call`.
+// The name a failure of `call` is recorded under: the API function the
+// program called, if an ApiCall names it, else `call`.
 const char *api_call_name(const char *call);
 // Returns `error`, recording it when it is a failure; `call` is the caller's name by default.
 inline hipError_t record(hipError_t error, const char *call = __builtin_FUNCTION()) {
   if (error != hipSuccess) api_call_failed(error, api_call_name(call));
   return error;
 }
-// While one lives, the calling thread is in the CUDA runtime API function
-// `name`: a failure of the hip* call it makes is recorded under `name`.
-class CudaCall {
+// While one lives, the calling thread is in the API function `name` (a
+// CUDA function over its hip* twin, a HIP function over a CUDA one): a
+// failure of the calls it makes is recorded under `name`, the function the
+// program called.
+class ApiCall {
  public:
-  explicit CudaCall(const char *name);
-  ~CudaCall();
-  CudaCall(const CudaCall &) = delete;
-  CudaCall &operator=(const CudaCall &) = delete;
+  explicit ApiCall(const char *name);
+  ~ApiCall();
+  ApiCall(const ApiCall &) = delete;
+  ApiCall &operator=(const ApiCall &) = delete;
 
  private:
   const char *outer_;

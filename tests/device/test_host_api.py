@@ -199,3 +199,17 @@ def test_managed_variables_are_one_copy_for_host_and_device(build_program, tool)
     ], describe(result)
     if tool:  # the runtime frees the variables' storage: no leak reported
         assert "nothing to report" in result.stderr, describe(result)
+
+
+def test_stream_capture_records_then_graph_launches_replay_in_order(build_program):
+    result = run([build_program("hip_graphs.hip", flags=("-O2",))])
+    assert result.returncode == 0, describe(result)
+    assert result.stdout.splitlines() == [
+        "begin: hipSuccess",
+        "capturing: 1",
+        "end: hipSuccess",
+        "while captured: 0 launches, value 0",
+        "instantiate: hipSuccess",
+        "after two launches: 2 launches, value 2",
+        "legacy stream: hipErrorStreamCaptureUnsupported",
+    ], describe(result)

@@ -429,6 +429,7 @@ typedef int hipDevice_t;
 typedef struct ihipCtx_t *hipCtx_t;
 typedef struct ihipGraph *hipGraph_t;
 typedef struct hipGraphExec *hipGraphExec_t;
+typedef struct hipGraphNode *hipGraphNode_t;
 typedef struct ihipMemPoolHandle_t *hipMemPool_t;
 
 enum hipComputeMode {
@@ -861,14 +862,14 @@ hipError_t hipStreamBeginCapture(hipStream_t stream, hipStreamCaptureMode mode);
 hipError_t hipStreamEndCapture(hipStream_t stream, hipGraph_t *pGraph);
 hipError_t hipGraphCreate(hipGraph_t *pGraph, unsigned int flags);
 hipError_t hipGraphDestroy(hipGraph_t graph);
-hipError_t hipGraphInstantiate(hipGraphExec_t *pGraphExec, hipGraph_t graph, void **pErrorNode, char *pLogBuffer,
+hipError_t hipGraphInstantiate(hipGraphExec_t *pGraphExec, hipGraph_t graph, hipGraphNode_t *pErrorNode, char *pLogBuffer,
                                size_t bufferSize);
 hipError_t hipGraphLaunch(hipGraphExec_t graphExec, hipStream_t stream);
 hipError_t hipGraphExecDestroy(hipGraphExec_t graphExec);
 hipError_t hipDeviceGetDefaultMemPool(hipMemPool_t *mem_pool, int device);
 hipError_t hipProfilerStart(void);
 hipError_t hipProfilerStop(void);
-/* No capture ever begins: every stream answers hipStreamCaptureStatusNone. */
+/* Stream capture (with the CUDA form of the same runtime, see cuda_graphs.cpp). */
 hipError_t hipStreamIsCapturing(hipStream_t stream, hipStreamCaptureStatus *pCaptureStatus);
 hipError_t hipStreamGetCaptureInfo(hipStream_t stream, hipStreamCaptureStatus *pCaptureStatus,
                                    unsigned long long *pId);

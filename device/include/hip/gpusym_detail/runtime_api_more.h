@@ -349,7 +349,6 @@ typedef enum hipPointer_attribute {
 } hipPointer_attribute;
 
 /* Handles. */
-typedef struct hipGraphNode *hipGraphNode_t;
 typedef struct hipUserObject *hipUserObject_t;
 typedef struct ihipMemGenericAllocationHandle *hipMemGenericAllocationHandle_t;
 typedef struct _hipGraphicsResource hipGraphicsResource;
