@@ -33,6 +33,10 @@ always takes the simulated runtime (in place of -lcudart and -lcuda).
                     code is linked when the program is
   -dlink            link the device code of -dc objects into one object (-o,
                     default a_dlink.o), for a link by another compiler
+  -cubin, -fatbin, -ptx
+                    the device code of one source alone, as a module for
+                    cuModuleLoad (STEM.cubin, .fatbin, .ptx by default; there
+                    is no PTX: -ptx writes the module too, with a note)
   -G, -g, -lineinfo debug information (-G also turns optimization off)
   -O<n>, --use_fast_math, -std=c++NN, -I, -D, -U, -L, -l, -x cu|c|c++
                     as nvcc has them
@@ -166,6 +170,16 @@ _WITH_VALUE = {
 } | _IGNORED_WITH_VALUE
 #: nvcc's flags that a joined -l or -I would otherwise take.
 _LOOKALIKES = {"-lib", "-lineinfo"}
+#: nvcc's outputs of device code alone, with their default suffix: each is
+#: the module cuModuleLoad takes (as gpusym build --genco writes it).
+_MODULE_OUTPUTS = {
+    "-cubin": ".cubin",
+    "--cubin": ".cubin",
+    "-fatbin": ".fatbin",
+    "--fatbin": ".fatbin",
+    "-ptx": ".ptx",
+    "--ptx": ".ptx",
+}
 #: The runtime libraries the simulated runtime replaces.
 _CUDA_LIBRARIES = {"cudart", "cudart_static", "cuda", "cudadevrt"}
 #: The kinds of warning nvcc's -Werror takes as its value.
@@ -186,6 +200,7 @@ class NvccCommand:
     notes: list[str] = field(default_factory=list)
     dependencies_only: str | None = None  # -M or -MM: print dependencies instead of compiling
     device_link: bool = False  # -dlink: the device code of -dc objects, linked into one object
+    module_suffix: str | None = None  # -cubin, -fatbin, -ptx: a module for cuModuleLoad, STEM<suffix> by default
 
 
 def _architecture(text: str) -> int | None:
@@ -277,6 +292,11 @@ def translate(argv: list[str]) -> NvccCommand:
             build += ["-c", "-fgpu-rdc"]
         elif name == "-dlink":
             command.device_link = True
+        elif name in _MODULE_OUTPUTS:
+            command.module_suffix = _MODULE_OUTPUTS[name]
+            build.append("--genco")
+            if name in ("-ptx", "--ptx"):
+                command.notes.append(f"{name}: there is no PTX on the simulated device: writing its module instead")
         elif name == "-lib":
             build.append("--emit-static-lib")
         elif name == "-G":
@@ -310,7 +330,12 @@ def parse(argv: list[str]) -> tuple[build_options.BuildOptions, NvccCommand]:
     """`argv`, nvcc's command line, as gpusym build's options in CUDA mode;
     raises UsageError."""
     command = translate(argv)
-    options = build_options.parse(command.build_argv)
+    build_argv = command.build_argv
+    if command.module_suffix and "-o" not in build_argv:
+        sources = [arg for arg in build_argv if arg.endswith(".cu")]
+        if len(sources) == 1:
+            build_argv = [*build_argv, "-o", Path(sources[0]).with_suffix(command.module_suffix).name]
+    options = build_options.parse(build_argv)
     options.cuda_arch = command.cuda_arch or DEFAULT_ARCH
     options.offload_archs = options.offload_archs or [CUDA_OFFLOAD_ARCH]
     options.device_link_only = command.device_link

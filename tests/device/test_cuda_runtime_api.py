@@ -2,7 +2,7 @@
 built with gpusym-nvcc, each printing one line per check ("NAME: ok" or
 "NAME: FAILED"): the runtime API's memory, streams, events, launches,
 devices and errors, stream capture and graphs, the driver API over a module
-built with ``gpusym-nvcc --genco``, and NVRTC."""
+built with ``gpusym-nvcc -cubin``, and NVRTC."""
 
 from __future__ import annotations
 
@@ -60,10 +60,12 @@ def assert_all_ok(result: subprocess.CompletedProcess, expected: list[str]) -> N
 
 @pytest.fixture(scope="module")
 def module_image(tmp_path_factory) -> Path:
-    """driver_module_kernels.cu as the module the driver API loads."""
-    image = tmp_path_factory.mktemp("driver") / "kernels.co"
+    """driver_module_kernels.cu as the module the driver API loads, built as
+    nvcc builds one (-cubin, written to STEM.cubin)."""
+    directory = tmp_path_factory.mktemp("driver")
+    image = directory / "driver_module_kernels.cubin"
     source = TEST_PROGRAMS / "cuda" / "driver_module_kernels.cu"
-    result = run([GPUSYM_NVCC, "--genco", "-arch=sm_86", source, "-o", image])
+    result = run([GPUSYM_NVCC, "-cubin", "-arch=sm_86", source], cwd=directory)
     assert result.returncode == 0 and image.is_file(), describe(result)
     return image
 

@@ -135,3 +135,13 @@ def test_a_missing_options_file_is_a_usage_error(tmp_path):
 def test_cmakes_compiler_check_options_are_accepted():
     command = translate(["-forward-unknown-to-host-compiler", "--keep", "--keep-dir", "tmp", "-x", "cu", "-c", "k.cu"])
     assert command.build_argv == ["-save-temps", "-x", "hip", "-c", "k.cu"]
+
+
+@pytest.mark.parametrize("flag, output", [("-cubin", "k.cubin"), ("--fatbin", "k.fatbin"), ("-ptx", "k.ptx")])
+def test_module_outputs_are_the_device_code_for_cumoduleload(flag, output):
+    options, command = parse([flag, "-arch=sm_86", "src/k.cu"])
+    assert options.genco and options.output == Path(output)
+    assert command.notes == (
+        ["-ptx: there is no PTX on the simulated device: writing its module instead"] if flag == "-ptx" else []
+    )
+    assert parse([flag, "src/k.cu", "-o", "m.bin"])[0].output == Path("m.bin")

@@ -6,6 +6,8 @@
  */
 #ifndef GPUSYM_CUDA_H
 #define GPUSYM_CUDA_H
+/* The guard CUDA's own header defines, which programs test. */
+#define __cuda_cuda_h__
 
 #include <stddef.h>
 

@@ -7,6 +7,8 @@
  */
 #ifndef GPUSYM_CUDA_RUNTIME_API_H
 #define GPUSYM_CUDA_RUNTIME_API_H
+/* The guard CUDA's own header defines, which programs test. */
+#define __CUDA_RUNTIME_API_H__
 
 #include "hip/hip_runtime_api.h"
 

@@ -5,6 +5,8 @@
  */
 #ifndef GPUSYM_CUDA_DRIVER_TYPES_H
 #define GPUSYM_CUDA_DRIVER_TYPES_H
+/* The guard CUDA's own header defines, which programs test. */
+#define __DRIVER_TYPES_H__
 
 #include <stddef.h>
 

@@ -1,4 +1,4 @@
-// The driver API: a module built with gpusym-nvcc --genco (its path the
+// The driver API: a module built with gpusym-nvcc -cubin (its path the
 // first argument) loaded, its function launched; one line per check.
 #include <cuda.h>
 
