@@ -6,7 +6,9 @@ toolkit's layout whose every entry leads to gpusym, for Makefiles
 - ``bin/nvcc`` is ``gpusym-nvcc``, told where its toolkit is (its ``-v``
   then describes the toolkit as nvcc's does, which CMake reads);
 - ``include`` holds gpusym's CUDA headers with the HIP ones they build on;
-- ``lib64/libcudart.so`` and ``libcuda.so`` are the simulated runtime;
+- ``lib64/libcudart.so``, ``libcuda.so`` and ``libnvrtc.so`` are the
+  simulated runtime (CMake's ``CUDA::cudart``, ``CUDA::cuda_driver``,
+  ``CUDA::nvrtc``);
   ``libcudart_static.a`` is a linker script naming it (CMake links the static
   runtime by default) and ``libcudadevrt.a`` an empty archive;
 - ``nvvm/libdevice`` is empty: CMake requires a toolkit to have it.
@@ -47,7 +49,7 @@ def write(root: Path, nvcc: Path, runtime: Path) -> None:
     for family in ("hip", "gpusym"):
         _replace_with_link(include / family, runtime_library.INCLUDE_DIR / family)
     lib = root / "lib64"
-    for name in ("libcudart.so", "libcudart.so.12", "libcuda.so", "libcuda.so.1"):
+    for name in ("libcudart.so", "libcudart.so.12", "libcuda.so", "libcuda.so.1", "libnvrtc.so", "libnvrtc.so.12"):
         _replace_with_link(lib / name, runtime)
     (lib / "libcudart_static.a").write_text(f"/* The simulated runtime (gpusym). */\nINPUT({runtime})\n")
     (lib / "libcudadevrt.a").write_bytes(_EMPTY_ARCHIVE)
