@@ -23,6 +23,7 @@ class Version(IntEnum):
     CLAIMS = 6  # executors' block and run end, dispatches' claimed blocks
     WATCH_THREADS = 6  # and watches' threads
     WAVE_SIZE = 7  # each dispatch's wave size
+    MADE_BY = 8  # the call that made each allocation
 
 
 #: GPUSYM_RUNTIME_LIBRARY: the runtime's file name (and soname) starts so.
@@ -86,6 +87,15 @@ class FreedBy(IntEnum):
     RESET = 1
 
 
+class MadeBy(IntEnum):
+    """enum gpusym_allocation_made_by"""
+
+    HIP_MALLOC = 0
+    HIP_MALLOC_MANAGED = 1
+    CUDA_MALLOC = 2
+    CUDA_MALLOC_MANAGED = 3
+
+
 class FaultKind(IntEnum):
     """enum gpusym_fault_kind"""
 
@@ -124,6 +134,7 @@ ENUMS: dict[type[IntEnum], tuple[str, str]] = {
     CodeObjectOrigin: ("gpusym_code_object_origin", "GPUSYM_ORIGIN_"),
     AllocationState: ("gpusym_allocation_state", "GPUSYM_ALLOCATION_"),
     FreedBy: ("gpusym_allocation_freed_by", "GPUSYM_FREED_BY_"),
+    MadeBy: ("gpusym_allocation_made_by", "GPUSYM_MADE_BY_"),
     FaultKind: ("gpusym_fault_kind", "GPUSYM_FAULT_"),
     Access: ("gpusym_fault_access", "GPUSYM_ACCESS_"),
     LaneState: ("gpusym_lane_state", "GPUSYM_LANE_"),

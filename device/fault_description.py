@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from device.debug_interface import Access, AllocationState, FaultKind, FreedBy
+from device.debug_interface import Access, AllocationState, FaultKind, FreedBy, MadeBy
 
 NEAR = 1 << 20  # a fault this close to an allocation is about it (memory.cpp kNear)
 STACK_REACH = 64 * 1024  # below the stack pointer, a fault this close overflowed the stack (faults.cpp kStackReach)
@@ -32,15 +32,20 @@ class Allocation:
     size: int
     state: AllocationState
     freed_by: FreedBy = FreedBy.FREE
+    made_by: MadeBy = MadeBy.HIP_MALLOC
 
     def json(self) -> dict[str, Any]:
         return {"base": self.base, "size": self.size, "state": self.state.name.lower()}
 
 
 def _origin(allocation: Allocation) -> str:
+    """How the allocation was made and freed, in the API the program used."""
+    api = "cuda" if allocation.made_by in (MadeBy.CUDA_MALLOC, MadeBy.CUDA_MALLOC_MANAGED) else "hip"
+    managed = "Managed" if allocation.made_by in (MadeBy.HIP_MALLOC_MANAGED, MadeBy.CUDA_MALLOC_MANAGED) else ""
+    made = f"{api}Malloc{managed}"
     if allocation.state == AllocationState.LIVE:
-        return "hipMalloc"
-    return "hipMalloc, then hipDeviceReset" if allocation.freed_by == FreedBy.RESET else "hipMalloc, then hipFree"
+        return made
+    return f"{made}, then {api}{'DeviceReset' if allocation.freed_by == FreedBy.RESET else 'Free'}"
 
 
 def _freed(allocation: Allocation) -> str:

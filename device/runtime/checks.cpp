@@ -267,10 +267,10 @@ void report_uninitialized(const gpusym_lane *lane, uintptr_t address, uint64_t s
   const gpusym_dim3 &block = lane->block_idx;
   report_found("initcheck: kernel '%s' (dispatch %" PRIu64 ") block (%u,%u,%u) thread %s: reads %" PRIu64
        " bytes at 0x%" PRIxPTR " (%s) that no copy, memset or kernel has written: %" PRIu64
-       " bytes into a %zu-byte allocation at 0x%" PRIxPTR " (hipMalloc)",
+       " bytes into a %zu-byte allocation at 0x%" PRIxPTR " (%s)",
        running_kernel().display_name.c_str(), lane->dispatch_id, block.x, block.y, block.z,
        thread_of(lane, lane->flat_thread).c_str(), size, address, where(file, line).c_str(),
-       static_cast<uint64_t>(address - base), allocation_size, base);
+       static_cast<uint64_t>(address - base), allocation_size, base, allocation_origin(base).c_str());
 }
 
 // initcheck's part of a device access: a write marks its bytes, a read of

@@ -2,6 +2,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include "internal.h"
 
@@ -109,6 +110,8 @@ ApiCall::ApiCall(const char *name) : outer_(api_call) { api_call = outer_ ? oute
 ApiCall::~ApiCall() { api_call = outer_; }
 
 const char *api_call_name(const char *call) { return api_call ? api_call : call; }
+
+bool in_cuda_call() { return api_call && strncmp(api_call, "cuda", 4) == 0; }
 
 void api_call_failed(hipError_t error, const char *call) {
   last_error = error;

@@ -42,6 +42,9 @@ __attribute__((visibility("hidden"), noinline)) void api_call_failed(hipError_t 
 // The name a failure of `call` is recorded under: the API function the
 // program called, if an ApiCall names it, else `call`.
 const char *api_call_name(const char *call);
+// Whether the program's call now running is one of CUDA's API (an ApiCall
+// named cuda*): what it makes is named as CUDA names it.
+bool in_cuda_call();
 // Returns `error`, recording it when it is a failure; `call` is the caller's name by default.
 inline hipError_t record(hipError_t error, const char *call = __builtin_FUNCTION()) {
   if (error != hipSuccess) api_call_failed(error, api_call_name(call));
@@ -244,6 +247,9 @@ hipError_t allocate(void **ptr, size_t size, bool managed);
 // Whether a copy of `dst_span` bytes at dst from `src_span` bytes at src is
 // valid for `kind` (each side device memory when the kind says so).
 hipError_t check_copy(const void *dst, size_t dst_span, const void *src, size_t src_span, hipMemcpyKind kind);
+// How the allocation at `base` (live or remembered freed) was made and
+// freed, as "hipMalloc" or "cudaMallocManaged, then cudaFree"; "" if none is.
+std::string allocation_origin(uintptr_t base);
 // Whether `pointer` is in a live hipMallocManaged allocation.
 bool is_managed(const void *pointer);
 

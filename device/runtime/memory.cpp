@@ -52,6 +52,7 @@ struct Allocation {
   bool live;
   bool guarded;          // in the reserved range; else host memory (aligned_alloc)
   bool managed;          // by hipMallocManaged
+  bool cuda;             // by CUDA's API (cudaMalloc, ...): named so
 };
 
 struct DeviceMemory {
@@ -262,13 +263,12 @@ void release(DeviceMemory &m, std::map<uintptr_t, Allocation>::iterator found, g
   publish(m, GPUSYM_EVENT_FREED, slot);
 }
 
-const char *origin(const DeviceMemory &m, const Allocation &allocation) {
+std::string origin(const DeviceMemory &m, const Allocation &allocation) {
+  std::string api = allocation.cuda ? "cuda" : "hip";
+  std::string made = api + (allocation.managed ? "MallocManaged" : "Malloc");
+  if (allocation.live) return made;
   bool reset = m.table[allocation.slot].freed_by == GPUSYM_FREED_BY_RESET;
-  if (allocation.managed)
-    return allocation.live ? "hipMallocManaged"
-                           : reset ? "hipMallocManaged, then hipDeviceReset" : "hipMallocManaged, then hipFree";
-  if (allocation.live) return "hipMalloc";
-  return reset ? "hipMalloc, then hipDeviceReset" : "hipMalloc, then hipFree";
+  return made + ", then " + api + (reset ? "DeviceReset" : "Free");
 }
 const char *bytes(uint64_t count) { return count == 1 ? "byte" : "bytes"; }
 
@@ -310,6 +310,13 @@ bool is_managed(const void *pointer) {
   if (after == m.allocations.begin()) return false;
   auto containing = std::prev(after);
   return containing->second.live && containing->second.managed && address - containing->first < containing->second.size;
+}
+
+std::string allocation_origin(uintptr_t base) {
+  DeviceMemory &m = memory();
+  std::lock_guard<std::mutex> lock(m.mutex);
+  auto found = m.allocations.find(base);
+  return found == m.allocations.end() ? std::string() : origin(m, found->second);
 }
 
 hipError_t check_copy(const void *dst, size_t dst_span, const void *src, size_t src_span, hipMemcpyKind kind) {
@@ -355,7 +362,7 @@ void describe_address(uintptr_t address, gpusym_debug_fault &fault, char *text, 
     name(before);
     uint64_t offset = address - before->first;
     snprintf(text, size, "%" PRIu64 " %s into a %s%zu-byte allocation at 0x%" PRIxPTR " (%s)", offset, bytes(offset),
-             freed, before->second.size, before->first, origin(m, before->second));
+             freed, before->second.size, before->first, origin(m, before->second).c_str());
     return;
   }
   // The nearest: past the end of the one before, or before the one after.
@@ -377,7 +384,7 @@ void describe_address(uintptr_t address, gpusym_debug_fault &fault, char *text, 
     name(nearest);
     snprintf(text, size, "%" PRIu64 " %s %s a %s%zu-byte allocation at 0x%" PRIxPTR " (%s)", distance,
              bytes(distance), is_past ? "past the end of" : "before", freed, nearest->second.size, nearest->first,
-             origin(m, nearest->second));
+             origin(m, nearest->second).c_str());
   } else if (m.base && address >= m.base && address < m.end) {
     snprintf(text, size, "far from any allocation: %" PRIu64 " bytes %s the nearest, a %s%zu-byte allocation at 0x%" PRIxPTR,
              distance, is_past ? "past the end of" : "before", nearest->second.live ? "" : "freed ",
@@ -413,7 +420,7 @@ __attribute__((destructor)) void report_leaked_allocations() {
   if (count == 0) return;
   warn("memcheck: %zu allocation%s of device memory (%zu bytes) never freed:", count, count == 1 ? "" : "s", bytes);
   for (const auto &[base, allocation] : m.allocations)
-    if (allocation.live) warn("  %zu bytes at 0x%" PRIxPTR " (%s)", allocation.size, base, origin(m, allocation));
+    if (allocation.live) warn("  %zu bytes at 0x%" PRIxPTR " (%s)", allocation.size, base, origin(m, allocation).c_str());
 }
 
 }  // namespace
@@ -447,9 +454,12 @@ hipError_t gpusym::allocate(void **ptr, size_t size, bool managed) {
     allocation = Allocation{size, 0, 0, 0, true, false, false};
   }
   allocation.managed = managed;
+  allocation.cuda = in_cuda_call();
   uintptr_t base = reinterpret_cast<uintptr_t>(memory);
   allocation.slot = new_slot(m);
-  m.table[allocation.slot] = {base, size, GPUSYM_ALLOCATION_LIVE, 0, ++m.serial};
+  auto made_by = static_cast<uint16_t>((allocation.cuda ? GPUSYM_MADE_BY_CUDA_MALLOC : GPUSYM_MADE_BY_HIP_MALLOC) +
+                                       (managed ? 1 : 0));
+  m.table[allocation.slot] = {base, size, GPUSYM_ALLOCATION_LIVE, 0, made_by, ++m.serial};
   m.allocations[base] = allocation;
   publish(m, GPUSYM_EVENT_ALLOCATED, allocation.slot);
   own_allocation(memory, size);  // by the current device

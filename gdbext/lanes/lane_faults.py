@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import gdb
 
-from device.debug_interface import Access, AllocationState, FaultKind, FreedBy, Version
+from device.debug_interface import Access, AllocationState, FaultKind, FreedBy, MadeBy, Version
 from device.fault_description import (
     MEMORY_SIGNALS,
     Allocation,
@@ -36,13 +36,15 @@ def _allocations(debug: gdb.Value) -> list[Allocation]:
     count, table = int(debug["allocation_count"]), debug["allocations"]
     if count == 0 or int(table) == 0:
         return []
-    records = runtime_state.read_records(table, count, ("base", "size", "state", "freed_by"))
+    made_by = ("made_by",) if runtime_state.supports(debug, Version.MADE_BY) else ()
+    records = runtime_state.read_records(table, count, ("base", "size", "state", "freed_by", *made_by))
     found = [
         Allocation(
             r["base"],
             r["size"],
             AllocationState(r["state"]),
             FreedBy.RESET if r["freed_by"] == FreedBy.RESET else FreedBy.FREE,
+            MadeBy(r.get("made_by", MadeBy.HIP_MALLOC)),
         )
         for r in records
         if r["state"] in (AllocationState.LIVE, AllocationState.FREED)

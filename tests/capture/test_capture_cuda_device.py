@@ -27,6 +27,9 @@ def test_capture_records_the_launch_and_the_crash_of_a_cuda_kernel(program):
     assert crash["signal"] == "SIGSEGV"
     assert crash["lane"]["kernel"] == KERNEL and crash["lane"]["block"] == [3, 0, 0]
     assert crash["fault"]["access"] == "write" and crash["fault"]["offset"] == 4024
+    assert crash["fault"]["description"].endswith(
+        f"past the end of a 32-byte allocation at {crash['fault']['allocation']['base']:#x} (cudaMalloc)"
+    )
 
 
 def test_memcheck_names_the_cuda_kernel_lane_and_line(program):
@@ -36,6 +39,7 @@ def test_memcheck_names_the_cuda_kernel_lane_and_line(program):
         f"gpusym: kernel '{KERNEL['demangled']}' (dispatch 1) block (3,0,0) thread (0,0,0): invalid write of 4 bytes"
         in result.stderr
     ), describe(result)
+    assert "allocation at 0x" in result.stderr and "(cudaMalloc), at " in result.stderr, describe(result)
     assert "warp_sums.cu:14 (memcheck)" in result.stderr, describe(result)
     clean = run_gpusym("check", "--tool", "memcheck,racecheck,initcheck,synccheck", program)
     assert clean.returncode == 0 and clean.stdout == "warp_sums: cudaSuccess, 0 wrong\n", describe(clean)

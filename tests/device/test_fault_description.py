@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from device.debug_interface import Access, AllocationState, FaultKind, FreedBy
+from device.debug_interface import Access, AllocationState, FaultKind, FreedBy, MadeBy
 from device.fault_description import (
     NEAR,
     SI_KERNEL,
@@ -90,6 +90,20 @@ def test_near_and_the_stack_reach_are_the_runtimes():
 )
 def test_an_address_is_described_by_the_allocation_it_is_in_or_near(address, table, text, named):
     assert describe_address(address, table, DEVICE_MEMORY) == (text, named)
+
+
+@pytest.mark.parametrize(
+    ("made_by", "state", "freed_by", "origin"),
+    [
+        (MadeBy.CUDA_MALLOC, AllocationState.LIVE, FreedBy.FREE, "cudaMalloc"),
+        (MadeBy.CUDA_MALLOC, AllocationState.FREED, FreedBy.FREE, "cudaMalloc, then cudaFree"),
+        (MadeBy.CUDA_MALLOC_MANAGED, AllocationState.FREED, FreedBy.RESET, "cudaMallocManaged, then cudaDeviceReset"),
+        (MadeBy.HIP_MALLOC_MANAGED, AllocationState.LIVE, FreedBy.FREE, "hipMallocManaged"),
+    ],
+)
+def test_an_allocation_is_named_by_the_call_that_made_it(made_by, state, freed_by, origin):
+    allocation = Allocation(BASE, 256, state, freed_by, made_by)
+    assert describe_address(BASE + 4, [allocation], DEVICE_MEMORY)[0].endswith(f"at {BASE:#x} ({origin})")
 
 
 def test_the_nearer_allocation_is_named_and_a_tie_goes_to_the_one_before():

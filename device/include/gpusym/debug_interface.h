@@ -34,7 +34,7 @@
 extern "C" {
 #endif
 
-#define GPUSYM_DEBUG_VERSION 7
+#define GPUSYM_DEBUG_VERSION 8
 
 /*
  * The bundle entry id of the simulated device's code object in a fat binary:
@@ -187,12 +187,21 @@ enum gpusym_allocation_freed_by {
   GPUSYM_FREED_BY_RESET = 1,      /* hipDeviceReset of the device it was made on */
 };
 
+/* The call that made an allocation (version 8): HIP's or CUDA's, plain or managed. */
+enum gpusym_allocation_made_by {
+  GPUSYM_MADE_BY_HIP_MALLOC = 0,
+  GPUSYM_MADE_BY_HIP_MALLOC_MANAGED = 1,
+  GPUSYM_MADE_BY_CUDA_MALLOC = 2,
+  GPUSYM_MADE_BY_CUDA_MALLOC_MANAGED = 3,
+};
+
 /* One hipMalloc allocation: every live one, and the most recently freed. */
 struct gpusym_debug_allocation {
   uint64_t base;                /* the pointer hipMalloc returned */
   uint64_t size;                /* the bytes asked for */
   uint32_t state;               /* enum gpusym_allocation_state */
-  uint32_t freed_by;            /* enum gpusym_allocation_freed_by, when freed */
+  uint16_t freed_by;            /* enum gpusym_allocation_freed_by, when freed */
+  uint16_t made_by;             /* enum gpusym_allocation_made_by (version 8) */
   uint64_t serial;              /* 1, 2, ... in allocation order */
 };
 
