@@ -1,7 +1,8 @@
 // The wider host API that maps onto what the simulated device already does:
 // attribute queries by enumeration, stream memory operations (host functions
 // in stream order), user objects, multi-device launches looped over the
-// single-device ones, and byte-offset copies with arrays.
+// single-device ones, byte-offset copies with arrays, and
+// hipExtModuleLaunchKernel over hipModuleLaunchKernel.
 #include <dlfcn.h>
 
 #include <atomic>
@@ -123,6 +124,32 @@ hipError_t hipStreamWriteValue32(hipStream_t stream, void *pointer, uint32_t val
 }
 hipError_t hipStreamWriteValue64(hipStream_t stream, void *pointer, uint64_t value, unsigned int) {
   return enqueue_memory_op(stream, {pointer, value, ~0ull, 0, true, true});
+}
+
+// Each operation in turn on the stream; a stream's work runs in order, so
+// that flushes and barriers have nothing to do.
+hipError_t hipStreamBatchMemOp(hipStream_t stream, unsigned int count, hipStreamBatchMemOpParams *paramArray,
+                               unsigned int flags) {
+  if ((count && !paramArray) || flags) return record(hipErrorInvalidValue);
+  for (unsigned int i = 0; i < count; i++) {
+    const hipStreamBatchMemOpParams &op = paramArray[i];
+    const auto &wait = op.waitValue;
+    const auto &write = op.writeValue;
+    hipError_t error = hipSuccess;
+    switch (op.operation) {
+      case hipStreamMemOpWaitValue32: error = hipStreamWaitValue32(stream, wait.address, wait.value, wait.flags); break;
+      case hipStreamMemOpWaitValue64:
+        error = hipStreamWaitValue64(stream, wait.address, wait.value64, wait.flags);
+        break;
+      case hipStreamMemOpWriteValue32: error = hipStreamWriteValue32(stream, write.address, write.value, 0); break;
+      case hipStreamMemOpWriteValue64: error = hipStreamWriteValue64(stream, write.address, write.value64, 0); break;
+      case hipStreamMemOpFlushRemoteWrites:
+      case hipStreamMemOpBarrier: break;
+      default: return record(hipErrorInvalidValue);
+    }
+    if (error) return error;
+  }
+  return hipSuccess;
 }
 
 // Every allocation is visible to every stream already.
@@ -280,6 +307,25 @@ hipError_t hipMemcpyAtoA(hipArray_t dst, size_t dst_offset, hipArray_t src, size
   std::vector<unsigned char> staging(count);
   if (hipError_t error = hipMemcpyAtoH(staging.data(), src, src_offset, count)) return error;
   return hipMemcpyHtoA(dst, dst_offset, staging.data(), count);
+}
+
+// A grid of globalWorkSize / localWorkSize blocks, between the event records.
+hipError_t hipExtModuleLaunchKernel(hipFunction_t f, uint32_t globalWorkSizeX, uint32_t globalWorkSizeY,
+                                    uint32_t globalWorkSizeZ, uint32_t localWorkSizeX, uint32_t localWorkSizeY,
+                                    uint32_t localWorkSizeZ, size_t sharedMemBytes, hipStream_t hStream,
+                                    void **kernelParams, void **extra, hipEvent_t startEvent, hipEvent_t stopEvent,
+                                    uint32_t) {
+  if (!localWorkSizeX || !localWorkSizeY || !localWorkSizeZ || globalWorkSizeX % localWorkSizeX ||
+      globalWorkSizeY % localWorkSizeY || globalWorkSizeZ % localWorkSizeZ)
+    return record(hipErrorInvalidValue);
+  if (startEvent)
+    if (hipError_t error = hipEventRecord(startEvent, hStream)) return error;
+  hipError_t error = hipModuleLaunchKernel(f, globalWorkSizeX / localWorkSizeX, globalWorkSizeY / localWorkSizeY,
+                                           globalWorkSizeZ / localWorkSizeZ, localWorkSizeX, localWorkSizeY,
+                                           localWorkSizeZ, static_cast<unsigned>(sharedMemBytes), hStream,
+                                           kernelParams, extra);
+  if (error) return error;
+  return stopEvent ? hipEventRecord(stopEvent, hStream) : hipSuccess;
 }
 
 }  // extern "C"

@@ -98,6 +98,23 @@ const Capture *capture_of(Captures &c, cudaStream_t stream) {
   return found == c.streams.end() ? nullptr : &found->second;
 }
 
+// Begins a capture of `stream`, for the function `name`: into `graph`, or
+// a new graph when null.
+cudaError_t begin_capture(const char *name, cudaStream_t stream, cudaStreamCaptureMode mode, ihipGraph *graph) {
+  if (mode < cudaStreamCaptureModeGlobal || mode > cudaStreamCaptureModeRelaxed)
+    return fail(name, cudaErrorInvalidValue);
+  if (is_legacy(stream)) return fail(name, cudaErrorStreamCaptureUnsupported);
+  if (cudaError_t error = check_stream(stream)) return fail(name, error);
+  Captures &c = captures();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  if (capture_of(c, stream)) return fail(name, cudaErrorIllegalState);
+  if (graph && !c.graphs.count(graph)) return fail(name, cudaErrorInvalidValue);
+  if (!graph) c.graphs.insert(graph = new ihipGraph);
+  c.streams[stream] = {graph, c.next_id++, stream};
+  capturing_streams.store(c.streams.size(), std::memory_order_release);
+  return cudaSuccess;
+}
+
 }  // namespace
 
 bool gpusym::captured(Op *op, hipStream_t handle) {
@@ -115,18 +132,7 @@ extern "C" {
 // ---- capture ----
 
 cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode) {
-  if (mode < cudaStreamCaptureModeGlobal || mode > cudaStreamCaptureModeRelaxed)
-    return fail(__func__, cudaErrorInvalidValue);
-  if (is_legacy(stream)) return fail(__func__, cudaErrorStreamCaptureUnsupported);
-  if (cudaError_t error = check_stream(stream)) return fail(__func__, error);
-  Captures &c = captures();
-  std::lock_guard<std::mutex> lock(c.mutex);
-  if (capture_of(c, stream)) return fail(__func__, cudaErrorIllegalState);
-  auto *graph = new ihipGraph;
-  c.graphs.insert(graph);
-  c.streams[stream] = {graph, c.next_id++, stream};
-  capturing_streams.store(c.streams.size(), std::memory_order_release);
-  return cudaSuccess;
+  return begin_capture(__func__, stream, mode, nullptr);
 }
 
 // Ends the capture `stream` began: every stream that joined it stops capturing.
@@ -138,11 +144,20 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph) {
   if (!capture) return fail(__func__, cudaErrorIllegalState);
   if (capture->origin != stream) return fail(__func__, cudaErrorStreamCaptureUnmatched);
   ihipGraph *graph = capture->graph;
-  std::erase_if(c.streams, [graph](const auto &entry) { return entry.second.graph == graph; });
-  std::erase_if(c.events, [graph](const auto &entry) { return entry.second.graph == graph; });
+  unsigned long long id = capture->id;  // other captures may add to the same graph
+  std::erase_if(c.streams, [id](const auto &entry) { return entry.second.id == id; });
+  std::erase_if(c.events, [id](const auto &entry) { return entry.second.id == id; });
   capturing_streams.store(c.streams.size(), std::memory_order_release);
   *pGraph = graph;
   return cudaSuccess;
+}
+
+// A capture that adds to an existing graph.  The dependencies it is given
+// change nothing: a graph's work is replayed in the order it was added.
+hipError_t hipStreamBeginCaptureToGraph(hipStream_t stream, hipGraph_t graph, const hipGraphNode_t *,
+                                        const hipGraphEdgeData *, size_t, hipStreamCaptureMode mode) {
+  if (!graph) return record(hipErrorInvalidValue);
+  return static_cast<hipError_t>(begin_capture(__func__, stream, static_cast<cudaStreamCaptureMode>(mode), graph));
 }
 
 cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus *pCaptureStatus) {
@@ -159,7 +174,7 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, cudaStreamCaptureStatu
   std::lock_guard<std::mutex> lock(c.mutex);
   const Capture *capture = capture_of(c, stream);
   *captureStatus_out = capture ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
-  if (id_out && capture) *id_out = capture->id;
+  if (id_out) *id_out = capture ? capture->id : 0;
   if (graph_out) *graph_out = capture ? capture->graph : nullptr;
   if (dependencies_out) *dependencies_out = nullptr;
   if (numDependencies_out) *numDependencies_out = 0;

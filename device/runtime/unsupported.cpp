@@ -1,7 +1,9 @@
 // Calls with no meaning for devices that are threads of this one process:
-// interprocess handles, graphs and stream capture,
+// interprocess handles, graphs and stream capture beyond what works,
 // memory pools, virtual memory management, managed-memory range attributes,
-// link topology, cooperative launches of module functions.  Each answers hipErrorNotSupported, as HIP does for a feature
+// link topology, cooperative launches of module functions, mipmapped and
+// sparse arrays, texture references, external memory and semaphores,
+// graphics interop.  Each answers hipErrorNotSupported, as HIP does for a feature
 // a device lacks, so that a program can link, ask, and take another path.
 #include "internal.h"
 
@@ -98,5 +100,270 @@ hipError_t hipModuleLaunchCooperativeKernelMultiDevice(hipFunctionLaunchParams *
 hipError_t hipProfilerStart(void) { return record(hipErrorNotSupported); }
 hipError_t hipProfilerStop(void) { return record(hipErrorNotSupported); }
 
+// Driver-style texture objects read back, resource views.
+hipError_t hipTexObjectGetResourceDesc(HIP_RESOURCE_DESC *, hipTextureObject_t) { return record(hipErrorNotSupported); }
+hipError_t hipTexObjectGetResourceViewDesc(HIP_RESOURCE_VIEW_DESC *, hipTextureObject_t) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipTexObjectGetTextureDesc(HIP_TEXTURE_DESC *, hipTextureObject_t) { return record(hipErrorNotSupported); }
+hipError_t hipGetTextureObjectResourceViewDesc(hipResourceViewDesc *, hipTextureObject_t) {
+  return record(hipErrorNotSupported);
+}
+
+// Mipmapped and sparse arrays.
+hipError_t hipMallocMipmappedArray(hipMipmappedArray_t *, const hipChannelFormatDesc *, hipExtent, unsigned int,
+                                   unsigned int) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipFreeMipmappedArray(hipMipmappedArray_t) { return record(hipErrorNotSupported); }
+hipError_t hipGetMipmappedArrayLevel(hipArray_t *, hipMipmappedArray_const_t, unsigned int) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipMipmappedArrayCreate(hipMipmappedArray_t *, HIP_ARRAY3D_DESCRIPTOR *, unsigned int) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipMipmappedArrayDestroy(hipMipmappedArray_t) { return record(hipErrorNotSupported); }
+hipError_t hipMipmappedArrayGetLevel(hipArray_t *, hipMipmappedArray_t, unsigned int) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipMemMapArrayAsync(hipArrayMapInfo *, unsigned int, hipStream_t) { return record(hipErrorNotSupported); }
+
+// Texture references (texture objects only).
+hipError_t hipModuleGetTexRef(textureReference **, hipModule_t, const char *) { return record(hipErrorNotSupported); }
+
+// External memory and semaphores: no other API shares memory with the devices.
+hipError_t hipImportExternalMemory(hipExternalMemory_t *, const hipExternalMemoryHandleDesc *) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipExternalMemoryGetMappedBuffer(void **, hipExternalMemory_t, const hipExternalMemoryBufferDesc *) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipExternalMemoryGetMappedMipmappedArray(hipMipmappedArray_t *, hipExternalMemory_t,
+                                                    const hipExternalMemoryMipmappedArrayDesc *) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipDestroyExternalMemory(hipExternalMemory_t) { return record(hipErrorNotSupported); }
+hipError_t hipImportExternalSemaphore(hipExternalSemaphore_t *, const hipExternalSemaphoreHandleDesc *) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipDestroyExternalSemaphore(hipExternalSemaphore_t) { return record(hipErrorNotSupported); }
+
+// Graphics interop: no graphics.
+hipError_t hipGraphicsMapResources(int, hipGraphicsResource_t *, hipStream_t) { return record(hipErrorNotSupported); }
+hipError_t hipGraphicsUnmapResources(int, hipGraphicsResource_t *, hipStream_t) { return record(hipErrorNotSupported); }
+hipError_t hipGraphicsResourceGetMappedPointer(void **, size_t *, hipGraphicsResource_t) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphicsSubResourceGetMappedArray(hipArray_t *, hipGraphicsResource_t, unsigned int, unsigned int) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphicsUnregisterResource(hipGraphicsResource_t) { return record(hipErrorNotSupported); }
+
+// Graphs: nodes other than kernels, copies, memsets and host functions, edges,
+// node removal, clones, user objects, dot output.
+hipError_t hipGraphAddEmptyNode(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphAddChildGraphNode(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, hipGraph_t) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphAddEventRecordNode(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, hipEvent_t) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphAddEventWaitNode(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, hipEvent_t) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphAddMemAllocNode(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t,
+                                   hipMemAllocNodeParams *) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphAddMemFreeNode(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, void *) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphAddExternalSemaphoresSignalNode(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t,
+                                                   const hipExternalSemaphoreSignalNodeParams *) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphAddExternalSemaphoresWaitNode(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t,
+                                                 const hipExternalSemaphoreWaitNodeParams *) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphAddBatchMemOpNode(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t,
+                                     const hipBatchMemOpNodeParams *) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipDrvGraphAddMemcpyNode(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, const HIP_MEMCPY3D *,
+                                    hipCtx_t) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipDrvGraphAddMemsetNode(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t,
+                                    const HIP_MEMSET_NODE_PARAMS *, hipCtx_t) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipDrvGraphAddMemFreeNode(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, hipDeviceptr_t) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphAddDependencies(hipGraph_t, const hipGraphNode_t *, const hipGraphNode_t *, size_t) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphRemoveDependencies(hipGraph_t, const hipGraphNode_t *, const hipGraphNode_t *, size_t) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphDestroyNode(hipGraphNode_t) { return record(hipErrorNotSupported); }
+hipError_t hipGraphClone(hipGraph_t *, hipGraph_t) { return record(hipErrorNotSupported); }
+hipError_t hipGraphNodeFindInClone(hipGraphNode_t *, hipGraphNode_t, hipGraph_t) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphRetainUserObject(hipGraph_t, hipUserObject_t, unsigned int, unsigned int) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphReleaseUserObject(hipGraph_t, hipUserObject_t, unsigned int) { return record(hipErrorNotSupported); }
+hipError_t hipGraphDebugDotPrint(hipGraph_t, const char *, unsigned int) { return record(hipErrorNotSupported); }
+
+// Inspecting and changing nodes.
+hipError_t hipGraphGetRootNodes(hipGraph_t, hipGraphNode_t *, size_t *) { return record(hipErrorNotSupported); }
+hipError_t hipGraphGetEdges(hipGraph_t, hipGraphNode_t *, hipGraphNode_t *, size_t *) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphNodeGetDependencies(hipGraphNode_t, hipGraphNode_t *, size_t *) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphNodeGetDependentNodes(hipGraphNode_t, hipGraphNode_t *, size_t *) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphNodeGetType(hipGraphNode_t, hipGraphNodeType *) { return record(hipErrorNotSupported); }
+hipError_t hipGraphNodeGetEnabled(hipGraphExec_t, hipGraphNode_t, unsigned int *) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphNodeSetEnabled(hipGraphExec_t, hipGraphNode_t, unsigned int) { return record(hipErrorNotSupported); }
+hipError_t hipGraphNodeSetParams(hipGraphNode_t, hipGraphNodeParams *) { return record(hipErrorNotSupported); }
+hipError_t hipGraphKernelNodeGetParams(hipGraphNode_t, hipKernelNodeParams *) { return record(hipErrorNotSupported); }
+hipError_t hipGraphKernelNodeSetParams(hipGraphNode_t, const hipKernelNodeParams *) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphKernelNodeGetAttribute(hipGraphNode_t, hipLaunchAttributeID, hipLaunchAttributeValue *) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphKernelNodeSetAttribute(hipGraphNode_t, hipLaunchAttributeID, const hipLaunchAttributeValue *) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphKernelNodeCopyAttributes(hipGraphNode_t, hipGraphNode_t) { return record(hipErrorNotSupported); }
+hipError_t hipGraphMemcpyNodeGetParams(hipGraphNode_t, hipMemcpy3DParms *) { return record(hipErrorNotSupported); }
+hipError_t hipGraphMemcpyNodeSetParams(hipGraphNode_t, const hipMemcpy3DParms *) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphMemcpyNodeSetParams1D(hipGraphNode_t, void *, const void *, size_t, hipMemcpyKind) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphMemcpyNodeSetParamsToSymbol(hipGraphNode_t, const void *, const void *, size_t, size_t,
+                                               hipMemcpyKind) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphMemcpyNodeSetParamsFromSymbol(hipGraphNode_t, void *, const void *, size_t, size_t, hipMemcpyKind) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipDrvGraphMemcpyNodeGetParams(hipGraphNode_t, HIP_MEMCPY3D *) { return record(hipErrorNotSupported); }
+hipError_t hipDrvGraphMemcpyNodeSetParams(hipGraphNode_t, const HIP_MEMCPY3D *) { return record(hipErrorNotSupported); }
+hipError_t hipGraphMemsetNodeGetParams(hipGraphNode_t, hipMemsetParams *) { return record(hipErrorNotSupported); }
+hipError_t hipGraphMemsetNodeSetParams(hipGraphNode_t, const hipMemsetParams *) { return record(hipErrorNotSupported); }
+hipError_t hipGraphHostNodeGetParams(hipGraphNode_t, hipHostNodeParams *) { return record(hipErrorNotSupported); }
+hipError_t hipGraphHostNodeSetParams(hipGraphNode_t, const hipHostNodeParams *) { return record(hipErrorNotSupported); }
+hipError_t hipGraphChildGraphNodeGetGraph(hipGraphNode_t, hipGraph_t *) { return record(hipErrorNotSupported); }
+hipError_t hipGraphEventRecordNodeGetEvent(hipGraphNode_t, hipEvent_t *) { return record(hipErrorNotSupported); }
+hipError_t hipGraphEventRecordNodeSetEvent(hipGraphNode_t, hipEvent_t) { return record(hipErrorNotSupported); }
+hipError_t hipGraphEventWaitNodeGetEvent(hipGraphNode_t, hipEvent_t *) { return record(hipErrorNotSupported); }
+hipError_t hipGraphEventWaitNodeSetEvent(hipGraphNode_t, hipEvent_t) { return record(hipErrorNotSupported); }
+hipError_t hipGraphMemAllocNodeGetParams(hipGraphNode_t, hipMemAllocNodeParams *) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphMemFreeNodeGetParams(hipGraphNode_t, void *) { return record(hipErrorNotSupported); }
+hipError_t hipGraphExternalSemaphoresSignalNodeGetParams(hipGraphNode_t, hipExternalSemaphoreSignalNodeParams *) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphExternalSemaphoresSignalNodeSetParams(hipGraphNode_t, const hipExternalSemaphoreSignalNodeParams *) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphExternalSemaphoresWaitNodeGetParams(hipGraphNode_t, hipExternalSemaphoreWaitNodeParams *) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphExternalSemaphoresWaitNodeSetParams(hipGraphNode_t, const hipExternalSemaphoreWaitNodeParams *) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphBatchMemOpNodeGetParams(hipGraphNode_t, hipBatchMemOpNodeParams *) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphBatchMemOpNodeSetParams(hipGraphNode_t, hipBatchMemOpNodeParams *) {
+  return record(hipErrorNotSupported);
+}
+
+// Changing instantiated graphs.
+hipError_t hipGraphExecGetFlags(hipGraphExec_t, unsigned long long *) { return record(hipErrorNotSupported); }
+hipError_t hipGraphExecUpdate(hipGraphExec_t, hipGraph_t, hipGraphNode_t *, hipGraphExecUpdateResult *) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphExecNodeSetParams(hipGraphExec_t, hipGraphNode_t, hipGraphNodeParams *) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t, hipGraphNode_t, const hipKernelNodeParams *) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphExecMemcpyNodeSetParams(hipGraphExec_t, hipGraphNode_t, hipMemcpy3DParms *) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t, hipGraphNode_t, void *, const void *, size_t,
+                                             hipMemcpyKind) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphExecMemcpyNodeSetParamsToSymbol(hipGraphExec_t, hipGraphNode_t, const void *, const void *, size_t,
+                                                   size_t, hipMemcpyKind) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphExecMemcpyNodeSetParamsFromSymbol(hipGraphExec_t, hipGraphNode_t, void *, const void *, size_t,
+                                                     size_t, hipMemcpyKind) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipDrvGraphExecMemcpyNodeSetParams(hipGraphExec_t, hipGraphNode_t, const HIP_MEMCPY3D *, hipCtx_t) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphExecMemsetNodeSetParams(hipGraphExec_t, hipGraphNode_t, const hipMemsetParams *) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipDrvGraphExecMemsetNodeSetParams(hipGraphExec_t, hipGraphNode_t, const HIP_MEMSET_NODE_PARAMS *,
+                                              hipCtx_t) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphExecHostNodeSetParams(hipGraphExec_t, hipGraphNode_t, const hipHostNodeParams *) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphExecChildGraphNodeSetParams(hipGraphExec_t, hipGraphNode_t, hipGraph_t) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphExecEventRecordNodeSetEvent(hipGraphExec_t, hipGraphNode_t, hipEvent_t) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphExecEventWaitNodeSetEvent(hipGraphExec_t, hipGraphNode_t, hipEvent_t) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphExecExternalSemaphoresSignalNodeSetParams(hipGraphExec_t, hipGraphNode_t,
+                                                             const hipExternalSemaphoreSignalNodeParams *) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphExecExternalSemaphoresWaitNodeSetParams(hipGraphExec_t, hipGraphNode_t,
+                                                           const hipExternalSemaphoreWaitNodeParams *) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipGraphExecBatchMemOpNodeSetParams(hipGraphExec_t, hipGraphNode_t, const hipBatchMemOpNodeParams *) {
+  return record(hipErrorNotSupported);
+}
+
+// External semaphores in streams.
+hipError_t hipSignalExternalSemaphoresAsync(const hipExternalSemaphore_t *, const hipExternalSemaphoreSignalParams *,
+                                            unsigned int, hipStream_t) {
+  return record(hipErrorNotSupported);
+}
+hipError_t hipWaitExternalSemaphoresAsync(const hipExternalSemaphore_t *, const hipExternalSemaphoreWaitParams *,
+                                          unsigned int, hipStream_t) {
+  return record(hipErrorNotSupported);
+}
 
 }  // extern "C"

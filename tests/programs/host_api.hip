@@ -528,7 +528,7 @@ static void errors() {
   hipIpcMemHandle_t handle;
   expect_error("ipc memory handle", hipIpcGetMemHandle(&handle, nullptr), hipErrorNotSupported);
   hipGraph_t graph;
-  expect_error("graph", hipGraphCreate(&graph, 0), hipErrorNotSupported);
+  expect_error("graph", hipGraphClone(&graph, nullptr), hipErrorNotSupported);
 }
 
 // The last error is per host thread; hipGetLastError returns it and resets

@@ -83,12 +83,14 @@ static inline void hipLaunchKernelGGL(Kernel kernel, const dim3 &numBlocks, cons
 #include "hip/gpusym_detail/device_math.h"
 #include "hip/gpusym_detail/device_intrinsics.h"
 #include "hip/gpusym_detail/amdgpu_builtins.h"
+#include "hip/gpusym_detail/amd_device_functions.h"
 #include "hip/gpusym_detail/device_memory.h"
 #include "hip/gpusym_detail/device_new.h"
 #include "hip/gpusym_detail/texture_fetch.h"
 #include "hip/gpusym_detail/surface_functions.h"
 
-/* HIP's older names of the coordinates and of dynamic shared memory. */
+/* HIP's older names of the coordinates and of dynamic shared memory, and
+ * the placeholder type of its old launch macros' first argument. */
 #define hipThreadIdx_x (threadIdx.x)
 #define hipThreadIdx_y (threadIdx.y)
 #define hipThreadIdx_z (threadIdx.z)
@@ -103,6 +105,7 @@ static inline void hipLaunchKernelGGL(Kernel kernel, const dim3 &numBlocks, cons
 #define hipGridDim_z (gridDim.z)
 #define HIP_DYNAMIC_SHARED(type, var) extern __shared__ type var[];
 #define HIP_DYNAMIC_SHARED_ATTRIBUTE
+typedef int hipLaunchParm;
 
 #endif /* __HIP__ */
 

@@ -965,6 +965,41 @@ static inline hipError_t hipOccupancyMaxPotentialBlockSize(int *grid_size, int *
   return hipOccupancyMaxPotentialBlockSize(grid_size, block_size, reinterpret_cast<const void *>(kernel), shared,
                                            limit);
 }
+/* The block size, up to `limit` (when given) and 1024, whose blocks, each
+ * with shared_of(size) bytes of dynamic shared memory, keep the most
+ * threads resident; larger on a tie.  *min_grid_size: the blocks that fill
+ * the device at that size. */
+template <typename UnaryFunction, class T>
+static inline hipError_t hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(
+    int *min_grid_size, int *block_size, T kernel, UnaryFunction shared_of, int limit = 0, unsigned int flags = 0) {
+  if (!min_grid_size || !block_size || limit < 0) return hipErrorInvalidValue;
+  int best = 0, best_blocks = 0, device = 0, multiprocessors = 1;
+  for (int size = limit && limit < 1024 ? limit : 1024; size > 0; size -= size % 32 ? size % 32 : 32) {
+    int blocks = 0;
+    hipError_t error = hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+        &blocks, reinterpret_cast<const void *>(kernel), size, shared_of(size), flags);
+    if (error) return error;
+    if (blocks * size > best_blocks * best) best = size, best_blocks = blocks;
+  }
+  if (hipError_t error = hipGetDevice(&device)) return error;
+  if (hipError_t error = hipDeviceGetAttribute(&multiprocessors, hipDeviceAttributeMultiprocessorCount, device))
+    return error;
+  *block_size = best;
+  *min_grid_size = best_blocks * multiprocessors;
+  return hipSuccess;
+}
+template <typename UnaryFunction, class T>
+static inline hipError_t hipOccupancyMaxPotentialBlockSizeVariableSMem(int *min_grid_size, int *block_size, T kernel,
+                                                                       UnaryFunction shared_of, int limit = 0) {
+  return hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(min_grid_size, block_size, kernel, shared_of, limit);
+}
+template <typename F>
+static inline hipError_t hipOccupancyMaxPotentialBlockSizeWithFlags(int *grid_size, int *block_size, F kernel,
+                                                                    size_t shared, uint32_t limit,
+                                                                    unsigned int flags = 0) {
+  return hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(
+      grid_size, block_size, kernel, [shared](int) { return shared; }, static_cast<int>(limit), flags);
+}
 template <typename F>
 static inline hipError_t hipLaunchKernel(F *kernel, dim3 grid, dim3 block, void **args, size_t shared = 0,
                                          hipStream_t stream = 0) {
@@ -978,5 +1013,7 @@ static inline hipError_t hipLaunchCooperativeKernel(F *kernel, dim3 grid, dim3 b
 #endif
 
 #include "hip/gpusym_detail/runtime_api_more.h"
+#include "hip/gpusym_detail/runtime_api_arrays.h"
+#include "hip/gpusym_detail/runtime_api_graphs.h"
 
 #endif

@@ -245,4 +245,23 @@ __GPUSYM_VEC(double, double)
 #undef __GPUSYM_VEC_TYPES
 #undef __GPUSYM_VEC_MAKE
 
+/* Vectors of 8 and 16 components: clang's vector types (component-wise
+ * operators, components by index), aligned to their size. */
+#define __GPUSYM_WIDE_VEC(name, type)                                  \
+  typedef type name##8 __attribute__((ext_vector_type(8)));           \
+  typedef type name##16 __attribute__((ext_vector_type(16)));
+__GPUSYM_WIDE_VEC(char, char)
+__GPUSYM_WIDE_VEC(uchar, unsigned char)
+__GPUSYM_WIDE_VEC(short, short)
+__GPUSYM_WIDE_VEC(ushort, unsigned short)
+__GPUSYM_WIDE_VEC(int, int)
+__GPUSYM_WIDE_VEC(uint, unsigned int)
+__GPUSYM_WIDE_VEC(long, long)
+__GPUSYM_WIDE_VEC(ulong, unsigned long)
+__GPUSYM_WIDE_VEC(longlong, long long)
+__GPUSYM_WIDE_VEC(ulonglong, unsigned long long)
+__GPUSYM_WIDE_VEC(float, float)
+__GPUSYM_WIDE_VEC(double, double)
+#undef __GPUSYM_WIDE_VEC
+
 #endif
