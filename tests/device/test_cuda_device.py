@@ -3,7 +3,8 @@ the warp functions with 32-bit masks, block votes and warp-synchronous code
 (tests/programs/cuda/device_warp.cu), atomics and cache-hinted memory access
 (device_atomics.cu), cooperative groups with reduce and scans
 (device_groups.cu), math, intrinsics and the half types (device_numerics.cu),
-each at -O0 and -O2; and cuRAND's device generators (XORWOW, Philox,
+the math functions CUDA gives host code too (host_math.cu), each at -O0 and
+-O2; and cuRAND's device generators (XORWOW, Philox,
 MRG32k3a, Sobol) against references computed here from the algorithms'
 definitions (curand_sequences.cu)."""
 
@@ -23,6 +24,7 @@ CHECKS = {
     "device_atomics.cu": 14,
     "device_groups.cu": 9,
     "device_numerics.cu": 8,
+    "host_math.cu": 14,
 }
 
 

@@ -32,6 +32,7 @@
 #include "gpusym_cuda_detail/memory.h"
 #include "gpusym_cuda_detail/intrinsics.h"
 #include "gpusym_cuda_detail/atomics.h"
+#include "gpusym_cuda_detail/host_math.h"
 #endif
 
 #endif
