@@ -1,8 +1,10 @@
 """gpusym-nvcc builds CUDA programs as nvcc does: sources compiled apart
 (.cu as CUDA, .cpp as host C++), relocatable device code linked with the
-program, dependency rules, and nvcc's answers."""
+program, dependency rules, nvcc's answers, and gpusym query on the result."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 from conftest import GPUSYM_NVCC, TEST_PROGRAMS, describe, run
@@ -91,3 +93,15 @@ def test_a_bad_option_is_one_line_with_the_usage_exit_status():
     assert result.stderr.splitlines() == [
         "gpusym-nvcc: -cudart dynamic: use none, shared or static (gpusym-nvcc --help shows the usage)"
     ]
+
+
+def test_gpusym_query_reads_what_gpusym_nvcc_builds(build_program):
+    program = build_program("cuda/warp_sums.cu", flags=("-O2",), output="warp_sums_query")
+    result = run([GPUSYM_NVCC.with_name("gpusym"), "query", "--json", program])
+    assert result.returncode == 0, describe(result)
+    (binary,) = json.loads(result.stdout)["binaries"]
+    (kernel,) = binary["kernels"]
+    assert kernel["demangled"] == "void warp_sums<float>(float const*, float*, int)"
+    assert kernel["stub"]["symbol"] == "_Z24__device_stub__warp_sumsIfEvPKT_PS0_i" and kernel["handle"]
+    assert [device["target"] for device in kernel["device"]] == ["gfx1030", "gpusym"]
+    assert [arg["name"] for arg in kernel["args"]] == ["values", "sums", "past_the_end"]
