@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -50,6 +51,7 @@ def _programs(build: Path) -> list[Path]:
 def try_sample(sample: Path) -> str:
     """One sample, built and run: its line of the report."""
     build = sample / "build-gpusym"
+    shutil.rmtree(build, ignore_errors=True)  # a cache of an earlier try would decide for this one
     toolchain = PREFIX / "gpusym-toolchain.cmake"
     configure = ["cmake", "-S", ".", "-B", build.name, f"-DCMAKE_TOOLCHAIN_FILE={toolchain}"]
     configured = _run(configure, sample, _LIMITS["configure"])

@@ -171,6 +171,13 @@ typedef enum CUdevice_attribute_enum {
   CU_DEVICE_ATTRIBUTE_MAX,
 } CUdevice_attribute;
 
+/* What CU_DEVICE_ATTRIBUTE_COMPUTE_MODE answers (the simulated device: default). */
+typedef enum CUcomputemode_enum {
+  CU_COMPUTEMODE_DEFAULT = 0,
+  CU_COMPUTEMODE_PROHIBITED = 2,
+  CU_COMPUTEMODE_EXCLUSIVE_PROCESS = 3,
+} CUcomputemode;
+
 #define CU_STREAM_DEFAULT 0x0
 #define CU_STREAM_NON_BLOCKING 0x1
 #define CU_CTX_SCHED_AUTO 0x00
