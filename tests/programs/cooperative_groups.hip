@@ -35,6 +35,12 @@ __global__ void groups(int* out) {
     o[8] = third.shfl(v, 0);
   }
   o[9] = cg::this_grid().is_valid();
+  int all_seven = 0;
+  unsigned long long same_rank = tile.match_any(static_cast<int>(tile.thread_rank() % 4));
+  tile.match_all(7, all_seven);
+  cg::grid_group grid = cg::this_grid();
+  o[11] = __popcll(same_rank) * 100 + all_seven * 10 +
+          (grid.dim_blocks().x == gridDim.x && grid.block_index().x == blockIdx.x);
   block.sync();
   o[10] = shared[kLanes - 1 - block.thread_rank()];
 }
@@ -62,7 +68,8 @@ int main() {
   hipMemcpy(got.data(), d, got.size() * sizeof(int), hipMemcpyDeviceToHost);
   const char* names[] = {"thread_block rank and size", "tile shfl", "tile shfl_down", "tile ballot",
                          "tile any and all", "tile meta group", "dynamic tile sync", "coalesced size and rank",
-                         "coalesced shfl", "grid is_valid outside a cooperative launch", "block sync"};
+                         "coalesced shfl", "grid is_valid outside a cooperative launch", "block sync",
+                         "tile match_any and match_all, grid dim_blocks and block_index"};
   std::vector<int> wrong_case(kCases, 0);
   for (int b = 0; b < blocks; b++) {
     for (int t = 0; t < kLanes; t++) {
@@ -91,10 +98,11 @@ int main() {
       }
       want[9] = 0;
       want[10] = (kLanes - 1 - t) * 7;
-      for (int c = 0; c < 11; c++) wrong_case[c] += o[c] != want[c];
+      want[11] = 411;
+      for (int c = 0; c < kCases; c++) wrong_case[c] += o[c] != want[c];
     }
   }
-  for (int c = 0; c < 11; c++) report(names[c], wrong_case[c]);
+  for (int c = 0; c < kCases; c++) report(names[c], wrong_case[c]);
 
   int attribute = 0, workers = 0, per_worker = 0;
   hipDeviceGetAttribute(&attribute, hipDeviceAttributeCooperativeLaunch, 0);

@@ -111,6 +111,8 @@ class grid_group : public thread_group {
   __device__ unsigned int block_rank() const { return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z); }
   __device__ unsigned int num_blocks() const { return gridDim.x * gridDim.y * gridDim.z; }
   __device__ dim3 group_dim() const { return dim3(gridDim.x, gridDim.y, gridDim.z); }
+  __device__ dim3 dim_blocks() const { return group_dim(); }
+  __device__ dim3 block_index() const { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
 };
 
 __device__ inline grid_group this_grid() { return grid_group(); }
@@ -146,6 +148,16 @@ class thread_block_tile<Size, void> : public thread_group {
   template <typename T>
   __device__ T shfl_xor(T var, unsigned int lane_mask) const { return __shfl_xor(var, lane_mask, Size); }
   __device__ unsigned long long ballot(int predicate) const { return mine(__ballot(predicate)); }
+  /* The tile's lanes holding the same value as this one's, and whether all
+   * of them do (*predicate). */
+  template <typename T>
+  __device__ unsigned long long match_any(T value) const { return mine(__match_any(value)); }
+  template <typename T>
+  __device__ unsigned long long match_all(T value, int &predicate) const {
+    unsigned long long same = mine(__match_any(value));
+    predicate = same == mine(__activemask());
+    return predicate ? same : 0;
+  }
   __device__ int any(int predicate) const { return ballot(predicate) != 0; }
   __device__ int all(int predicate) const {
     unsigned long long voted = ballot(predicate);
