@@ -199,6 +199,11 @@ CUresult cuCtxCreate(CUcontext *pctx, unsigned int, CUdevice dev) {
   return GPUSYM_AS_DRIVER(hipCtxSetCurrent(*pctx));
 }
 
+CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *, unsigned int flags, CUdevice dev) {
+  ApiCall named(__func__);
+  return cuCtxCreate(pctx, flags, dev);
+}
+
 CUresult cuCtxDestroy(CUcontext ctx) {
   if (!ctx) return fail(__func__, CUDA_ERROR_INVALID_VALUE);
   return GPUSYM_AS_DRIVER(hipCtxSynchronize());

@@ -39,7 +39,7 @@ CHECKS = {
         "compile_error destroy"
     ).split(),
     "driver_module.cu": (
-        "init device device_queries context module_load get_function get_global mem_alloc memset stream "
+        "init device device_queries context context_cuda13 module_load get_function get_global mem_alloc memset stream "
         "launch results copies error_names missing_function cleanup"
     ).split(),
 }

@@ -208,6 +208,14 @@ CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev);
 CUresult cuDevicePrimaryCtxRelease(CUdevice dev);
 
 CUresult cuCtxCreate(CUcontext *pctx, unsigned int flags, CUdevice dev);
+/* CUDA 13's form (its cuCtxCreate): the parameters (execution affinity,
+ * CIG) change nothing on the simulated device. */
+typedef struct CUctxCreateParams_st {
+  void *execAffinityParams;
+  int numExecAffinityParams;
+  void *cigParams;
+} CUctxCreateParams;
+CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *params, unsigned int flags, CUdevice dev);
 CUresult cuCtxDestroy(CUcontext ctx);
 CUresult cuCtxGetCurrent(CUcontext *pctx);
 CUresult cuCtxSetCurrent(CUcontext ctx);
@@ -242,6 +250,11 @@ CUresult cuStreamSynchronize(CUstream hStream);
 CUresult cuStreamDestroy(CUstream hStream);
 
 #ifdef __cplusplus
+}
+
+/* cuCtxCreate as CUDA 12 and as CUDA 13 spell it. */
+static inline CUresult cuCtxCreate(CUcontext *pctx, CUctxCreateParams *params, unsigned int flags, CUdevice dev) {
+  return cuCtxCreate_v4(pctx, params, flags, dev);
 }
 #endif
 

@@ -25,6 +25,9 @@ int main(int argc, char **argv) {
   CUcontext context = nullptr, current = nullptr;
   CHECK("context", cuCtxCreate(&context, 0, device) == CUDA_SUCCESS && cuCtxGetCurrent(&current) == CUDA_SUCCESS &&
                        current == context && cuCtxSetCurrent(context) == CUDA_SUCCESS);
+  CUctxCreateParams create_params = {};
+  CUcontext thirteen = nullptr;
+  CHECK("context_cuda13", cuCtxCreate(&thirteen, &create_params, 0, device) == CUDA_SUCCESS && thirteen == context);
   CUmodule module;
   CUfunction function;
   CHECK("module_load", cuModuleLoad(&module, argv[1]) == CUDA_SUCCESS);
