@@ -18,9 +18,11 @@
   X(erfcx(30.0), 0.018795888861416751)                 \
   X(norm3df(1.0f, 2.0f, 2.0f), 3.0)                    \
   X(rnorm4d(1.0, 1.0, 1.0, 1.0), 0.5)                  \
-  X(rhypotf(3.0f, 4.0f), 0.2)
+  X(rhypotf(3.0f, 4.0f), 0.2)                          \
+  X(umin(3u, 4000000000u) + umax(3u, 4u), 7.0)         \
+  X(double(llmax(-5ll, 2ll) + ullmin(7ull, 9ull)), 9.0)
 
-constexpr int kCount = 14;
+constexpr int kCount = 16;
 
 __host__ __device__ void evaluate(double *out) {
   int i = 0;

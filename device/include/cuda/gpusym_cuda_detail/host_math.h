@@ -1,7 +1,8 @@
 /*
  * The functions of CUDA's math API that CUDA gives host code too but the C
  * library lacks (rsqrtf, sincospif, erfinvf, normcdf, norm3df, ...): host
- * overloads beside the device ones of clang's HIP math header.  The inverse
+ * overloads beside the device ones of clang's HIP math header; and the
+ * integer minima and maxima by type (umin, llmax, ...), for both.  The inverse
  * error functions refine an initial guess by Newton's method on the C
  * library's erf and erfc, to the last bit or so of a double.
  */
@@ -100,5 +101,14 @@ __GPUSYM_HOST double rnorm(int dim, const double *p) { return 1.0 / norm(dim, p)
 __GPUSYM_HOST float rnormf(int dim, const float *p) { return 1.0f / normf(dim, p); }
 
 #undef __GPUSYM_HOST
+
+/* CUDA's integer minima and maxima by type, for host and device code. */
+#define __GPUSYM_MIN_MAX(type, min_name, max_name)                                           \
+  static __host__ __device__ inline type min_name(type a, type b) { return a < b ? a : b; } \
+  static __host__ __device__ inline type max_name(type a, type b) { return a < b ? b : a; }
+__GPUSYM_MIN_MAX(unsigned int, umin, umax)
+__GPUSYM_MIN_MAX(long long, llmin, llmax)
+__GPUSYM_MIN_MAX(unsigned long long, ullmin, ullmax)
+#undef __GPUSYM_MIN_MAX
 
 #endif
