@@ -1,7 +1,11 @@
 // CUDA's driver API, the common part: each cu* function calls its hip*
 // twin under the driver API's name (a failure is recorded as the program
 // called it).  CUresult's numbers are HIP's where HIP has the code.
+#include <dlfcn.h>
+
 #include <cstring>
+#include <string_view>
+#include <vector>
 
 #include "cuda.h"
 #include "cuda_runtime_api.h"
@@ -135,6 +139,91 @@ const char *driver_error_name(CUresult error) {
   return nullptr;
 }
 
+// HIP's memory type of a CUDA one (HIP numbers arrays and unified memory
+// differently).
+hipMemoryType memory_type(CUmemorytype type) {
+  switch (type) {
+    case CU_MEMORYTYPE_HOST: return hipMemoryTypeHost;
+    case CU_MEMORYTYPE_DEVICE: return hipMemoryTypeDevice;
+    case CU_MEMORYTYPE_ARRAY: return hipMemoryTypeArray;
+    case CU_MEMORYTYPE_UNIFIED: return hipMemoryTypeUnified;
+  }
+  return static_cast<hipMemoryType>(-1);
+}
+
+hip_Memcpy2D to_hip(const CUDA_MEMCPY2D &c) {
+  hip_Memcpy2D h{};
+  h.srcXInBytes = c.srcXInBytes;
+  h.srcY = c.srcY;
+  h.srcMemoryType = memory_type(c.srcMemoryType);
+  h.srcHost = c.srcHost;
+  h.srcDevice = pointer(c.srcDevice);
+  h.srcArray = c.srcArray;
+  h.srcPitch = c.srcPitch;
+  h.dstXInBytes = c.dstXInBytes;
+  h.dstY = c.dstY;
+  h.dstMemoryType = memory_type(c.dstMemoryType);
+  h.dstHost = c.dstHost;
+  h.dstDevice = pointer(c.dstDevice);
+  h.dstArray = c.dstArray;
+  h.dstPitch = c.dstPitch;
+  h.WidthInBytes = c.WidthInBytes;
+  h.Height = c.Height;
+  return h;
+}
+
+HIP_MEMCPY3D to_hip(const CUDA_MEMCPY3D &c) {
+  HIP_MEMCPY3D h{};
+  h.srcXInBytes = c.srcXInBytes;
+  h.srcY = c.srcY;
+  h.srcZ = c.srcZ;
+  h.srcLOD = c.srcLOD;
+  h.srcMemoryType = memory_type(c.srcMemoryType);
+  h.srcHost = c.srcHost;
+  h.srcDevice = pointer(c.srcDevice);
+  h.srcArray = c.srcArray;
+  h.srcPitch = c.srcPitch;
+  h.srcHeight = c.srcHeight;
+  h.dstXInBytes = c.dstXInBytes;
+  h.dstY = c.dstY;
+  h.dstZ = c.dstZ;
+  h.dstLOD = c.dstLOD;
+  h.dstMemoryType = memory_type(c.dstMemoryType);
+  h.dstHost = c.dstHost;
+  h.dstDevice = pointer(c.dstDevice);
+  h.dstArray = c.dstArray;
+  h.dstPitch = c.dstPitch;
+  h.dstHeight = c.dstHeight;
+  h.WidthInBytes = c.WidthInBytes;
+  h.Height = c.Height;
+  h.Depth = c.Depth;
+  return h;
+}
+
+// The driver's descriptions have HIP's layouts (HIP's have CUDA's numbers).
+static_assert(sizeof(CUDA_ARRAY_DESCRIPTOR) == sizeof(HIP_ARRAY_DESCRIPTOR) &&
+                  sizeof(CUDA_ARRAY3D_DESCRIPTOR) == sizeof(HIP_ARRAY3D_DESCRIPTOR) &&
+                  sizeof(CUDA_RESOURCE_DESC) == sizeof(HIP_RESOURCE_DESC) &&
+                  offsetof(CUDA_RESOURCE_DESC, flags) == offsetof(HIP_RESOURCE_DESC, flags) &&
+                  sizeof(CUDA_TEXTURE_DESC) == sizeof(HIP_TEXTURE_DESC) &&
+                  offsetof(CUDA_TEXTURE_DESC, borderColor) == offsetof(HIP_TEXTURE_DESC, borderColor) &&
+                  sizeof(CUDA_RESOURCE_VIEW_DESC) == sizeof(HIP_RESOURCE_VIEW_DESC),
+              "CUDA's driver descriptions have HIP's layouts");
+
+// A module image that is PTX text (which the simulated device cannot
+// compile), not a code object or bundle.
+bool is_ptx_text(const void *image) {
+  const char *text = static_cast<const char *>(image);
+  static const char kElf[] = "\x7f" "ELF", kBundle[] = "__CLANG_OFFLOAD_BUNDLE__";
+  if (!text || std::memcmp(text, kElf, 4) == 0 || std::strncmp(text, kBundle, sizeof kBundle - 1) == 0) return false;
+  size_t length = strnlen(text, 1 << 20);
+  std::string_view view(text, length);
+  return view.find(".version") != view.npos || view.find(".target") != view.npos;
+}
+
+// The contexts pushed on this thread, under the one current.
+thread_local std::vector<CUcontext> pushed_contexts;
+
 }  // namespace
 
 #define GPUSYM_AS_DRIVER(expression) as_driver(__func__, [&] { return expression; })
@@ -216,11 +305,16 @@ CUresult cuCtxSynchronize(void) { return GPUSYM_AS_DRIVER(hipCtxSynchronize()); 
 
 CUresult cuModuleLoad(CUmodule *module, const char *fname) { return GPUSYM_AS_DRIVER(hipModuleLoad(module, fname)); }
 CUresult cuModuleLoadData(CUmodule *module, const void *image) {
+  if (is_ptx_text(image)) return fail(__func__, CUDA_ERROR_NOT_SUPPORTED);
   return GPUSYM_AS_DRIVER(hipModuleLoadData(module, image));
 }
-CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions, int *options,
+// The JIT options change nothing: a module is loaded as it is.  PTX text
+// cannot be (here and in cuModuleLoadData): CUDA_ERROR_NOT_SUPPORTED.
+CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions, CUjit_option *options,
                             void **optionValues) {
-  return GPUSYM_AS_DRIVER(hipModuleLoadDataEx(module, image, numOptions, options, optionValues));
+  if (is_ptx_text(image)) return fail(__func__, CUDA_ERROR_NOT_SUPPORTED);
+  return GPUSYM_AS_DRIVER(hipModuleLoadDataEx(module, image, numOptions, reinterpret_cast<int *>(options),
+                                              optionValues));
 }
 CUresult cuModuleUnload(CUmodule hmod) { return GPUSYM_AS_DRIVER(hipModuleUnload(hmod)); }
 CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name) {
@@ -281,5 +375,288 @@ CUresult cuStreamCreate(CUstream *phStream, unsigned int Flags) {
 }
 CUresult cuStreamSynchronize(CUstream hStream) { return GPUSYM_AS_DRIVER(hipStreamSynchronize(hStream)); }
 CUresult cuStreamDestroy(CUstream hStream) { return GPUSYM_AS_DRIVER(hipStreamDestroy(hStream)); }
+CUresult cuStreamQuery(CUstream hStream) { return GPUSYM_AS_DRIVER(hipStreamQuery(hStream)); }
+
+// ---- contexts and devices ----
+
+CUresult cuCtxPushCurrent(CUcontext ctx) {
+  if (!ctx) return fail(__func__, CUDA_ERROR_INVALID_CONTEXT);
+  CUcontext current = nullptr;
+  if (CUresult error = GPUSYM_AS_DRIVER(hipCtxGetCurrent(&current))) return error;
+  if (CUresult error = GPUSYM_AS_DRIVER(hipCtxSetCurrent(ctx))) return error;
+  pushed_contexts.push_back(current);
+  return CUDA_SUCCESS;
+}
+
+// The current context popped: the one under it becomes current again.
+CUresult cuCtxPopCurrent(CUcontext *pctx) {
+  CUcontext current = nullptr;
+  if (CUresult error = GPUSYM_AS_DRIVER(hipCtxGetCurrent(&current))) return error;
+  if (!current) return fail(__func__, CUDA_ERROR_INVALID_CONTEXT);
+  if (pctx) *pctx = current;
+  if (!pushed_contexts.empty()) {
+    CUcontext under = pushed_contexts.back();
+    pushed_contexts.pop_back();
+    if (under) return GPUSYM_AS_DRIVER(hipCtxSetCurrent(under));
+  }
+  return CUDA_SUCCESS;
+}
+
+// Contexts have had the API version 3020 since CUDA 3.2.
+CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int *version) {
+  if (!version) return fail(__func__, CUDA_ERROR_INVALID_VALUE);
+  if (!ctx) {
+    if (CUresult error = GPUSYM_AS_DRIVER(hipCtxGetCurrent(&ctx))) return error;
+    if (!ctx) return fail(__func__, CUDA_ERROR_INVALID_CONTEXT);
+  }
+  *version = 3020;
+  return CUDA_SUCCESS;
+}
+
+}  // extern "C"
+
+namespace {
+
+// The device of the context `ctx` (a primary context), found by making it
+// current a moment.
+CUresult device_of(const char *name, CUcontext ctx, CUdevice &device) {
+  ApiCall named(name);
+  if (!ctx) return fail(name, CUDA_ERROR_INVALID_CONTEXT);
+  CUcontext current = nullptr;
+  if (hipError_t error = hipCtxGetCurrent(&current)) return static_cast<CUresult>(error);
+  if (hipError_t error = hipCtxSetCurrent(ctx)) return static_cast<CUresult>(error);
+  hipError_t error = hipCtxGetDevice(&device);
+  if (current) hipCtxSetCurrent(current);
+  return static_cast<CUresult>(error);
+}
+
+}  // namespace
+
+extern "C" {
+
+CUresult cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags) {
+  CUdevice peer = 0;
+  if (CUresult error = device_of(__func__, peerContext, peer)) return error;
+  return GPUSYM_AS_DRIVER(hipDeviceEnablePeerAccess(peer, Flags));
+}
+
+CUresult cuCtxDisablePeerAccess(CUcontext peerContext) {
+  CUdevice peer = 0;
+  if (CUresult error = device_of(__func__, peerContext, peer)) return error;
+  return GPUSYM_AS_DRIVER(hipDeviceDisablePeerAccess(peer));
+}
+
+CUresult cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDev) {
+  return GPUSYM_AS_DRIVER(hipDeviceCanAccessPeer(canAccessPeer, dev, peerDev));
+}
+
+CUresult cuDeviceGetUuid(CUuuid *uuid, CUdevice dev) {
+  static_assert(sizeof(CUuuid) == sizeof(hipUUID));
+  return GPUSYM_AS_DRIVER(hipDeviceGetUuid(reinterpret_cast<hipUUID *>(uuid), dev));
+}
+CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev) {
+  return GPUSYM_AS_DRIVER(hipDeviceGetUuid(reinterpret_cast<hipUUID *>(uuid), dev));
+}
+
+// ---- events ----
+
+CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags) {
+  return GPUSYM_AS_DRIVER(hipEventCreateWithFlags(phEvent, Flags));
+}
+CUresult cuEventRecord(CUevent hEvent, CUstream hStream) {
+  ApiCall named(__func__);
+  return static_cast<CUresult>(cudaEventRecord(hEvent, hStream));  // as the runtime's, capture included
+}
+CUresult cuEventSynchronize(CUevent hEvent) { return GPUSYM_AS_DRIVER(hipEventSynchronize(hEvent)); }
+CUresult cuEventQuery(CUevent hEvent) { return GPUSYM_AS_DRIVER(hipEventQuery(hEvent)); }
+CUresult cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd) {
+  return GPUSYM_AS_DRIVER(hipEventElapsedTime(pMilliseconds, hStart, hEnd));
+}
+CUresult cuEventDestroy(CUevent hEvent) { return GPUSYM_AS_DRIVER(hipEventDestroy(hEvent)); }
+
+// ---- host memory, copies, memsets ----
+
+CUresult cuMemAllocHost(void **pp, size_t bytesize) { return GPUSYM_AS_DRIVER(hipHostMalloc(pp, bytesize, 0)); }
+CUresult cuMemFreeHost(void *p) { return GPUSYM_AS_DRIVER(hipHostFree(p)); }
+CUresult cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags) {
+  return GPUSYM_AS_DRIVER(hipHostMalloc(pp, bytesize, Flags));
+}
+CUresult cuMemHostRegister(void *p, size_t bytesize, unsigned int Flags) {
+  return GPUSYM_AS_DRIVER(hipHostRegister(p, bytesize, Flags));
+}
+CUresult cuMemHostUnregister(void *p) { return GPUSYM_AS_DRIVER(hipHostUnregister(p)); }
+CUresult cuMemHostGetDevicePointer(CUdeviceptr *pdptr, void *p, unsigned int Flags) {
+  if (!pdptr) return fail(__func__, CUDA_ERROR_INVALID_VALUE);
+  void *device = nullptr;
+  if (CUresult error = GPUSYM_AS_DRIVER(hipHostGetDevicePointer(&device, p, Flags))) return error;
+  *pdptr = reinterpret_cast<uintptr_t>(device);
+  return CUDA_SUCCESS;
+}
+
+// Unified addressing: either side may be host or device memory.
+CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount) {
+  return GPUSYM_AS_DRIVER(hipMemcpy(pointer(dst), pointer(src), ByteCount, hipMemcpyDefault));
+}
+CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream) {
+  return GPUSYM_AS_DRIVER(hipMemcpyAsync(pointer(dst), pointer(src), ByteCount, hipMemcpyDefault, hStream));
+}
+CUresult cuMemcpy2D(const CUDA_MEMCPY2D *pCopy) {
+  if (!pCopy) return fail(__func__, CUDA_ERROR_INVALID_VALUE);
+  hip_Memcpy2D copy = to_hip(*pCopy);
+  return GPUSYM_AS_DRIVER(hipMemcpyParam2D(&copy));
+}
+CUresult cuMemcpy2DAsync(const CUDA_MEMCPY2D *pCopy, CUstream hStream) {
+  if (!pCopy) return fail(__func__, CUDA_ERROR_INVALID_VALUE);
+  hip_Memcpy2D copy = to_hip(*pCopy);
+  return GPUSYM_AS_DRIVER(hipMemcpyParam2DAsync(&copy, hStream));
+}
+CUresult cuMemcpy3D(const CUDA_MEMCPY3D *pCopy) {
+  if (!pCopy) return fail(__func__, CUDA_ERROR_INVALID_VALUE);
+  HIP_MEMCPY3D copy = to_hip(*pCopy);
+  return GPUSYM_AS_DRIVER(hipDrvMemcpy3D(&copy));
+}
+CUresult cuMemcpy3DAsync(const CUDA_MEMCPY3D *pCopy, CUstream hStream) {
+  if (!pCopy) return fail(__func__, CUDA_ERROR_INVALID_VALUE);
+  HIP_MEMCPY3D copy = to_hip(*pCopy);
+  return GPUSYM_AS_DRIVER(hipDrvMemcpy3DAsync(&copy, hStream));
+}
+CUresult cuMemsetD16(CUdeviceptr dstDevice, unsigned short us, size_t N) {
+  return GPUSYM_AS_DRIVER(hipMemsetD16(pointer(dstDevice), us, N));
+}
+CUresult cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream) {
+  return GPUSYM_AS_DRIVER(hipMemsetD8Async(pointer(dstDevice), uc, N, hStream));
+}
+CUresult cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream) {
+  return GPUSYM_AS_DRIVER(hipMemsetD16Async(pointer(dstDevice), us, N, hStream));
+}
+CUresult cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream) {
+  return GPUSYM_AS_DRIVER(hipMemsetD32Async(pointer(dstDevice), static_cast<int>(ui), N, hStream));
+}
+
+// ---- arrays and texture objects ----
+
+CUresult cuArrayCreate(CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR *pAllocateArray) {
+  return GPUSYM_AS_DRIVER(hipArrayCreate(pHandle, reinterpret_cast<const HIP_ARRAY_DESCRIPTOR *>(pAllocateArray)));
+}
+CUresult cuArray3DCreate(CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pAllocateArray) {
+  return GPUSYM_AS_DRIVER(
+      hipArray3DCreate(pHandle, reinterpret_cast<const HIP_ARRAY3D_DESCRIPTOR *>(pAllocateArray)));
+}
+CUresult cuArrayDestroy(CUarray hArray) { return GPUSYM_AS_DRIVER(hipArrayDestroy(hArray)); }
+CUresult cuTexObjectCreate(CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pResDesc,
+                           const CUDA_TEXTURE_DESC *pTexDesc, const CUDA_RESOURCE_VIEW_DESC *pResViewDesc) {
+  return GPUSYM_AS_DRIVER(hipTexObjectCreate(pTexObject, reinterpret_cast<const HIP_RESOURCE_DESC *>(pResDesc),
+                                             reinterpret_cast<const HIP_TEXTURE_DESC *>(pTexDesc),
+                                             reinterpret_cast<const HIP_RESOURCE_VIEW_DESC *>(pResViewDesc)));
+}
+CUresult cuTexObjectDestroy(CUtexObject texObject) { return GPUSYM_AS_DRIVER(hipTexObjectDestroy(texObject)); }
+
+// ---- functions: attributes, occupancy, cooperative launches ----
+
+CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc) {
+  if (attrib >= CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET && attrib < CU_FUNC_ATTRIBUTE_MAX) {
+    if (!pi) return fail(__func__, CUDA_ERROR_INVALID_VALUE);
+    *pi = 0;  // no clusters
+    return CUDA_SUCCESS;
+  }
+  return GPUSYM_AS_DRIVER(hipFuncGetAttribute(pi, static_cast<hipFunction_attribute>(attrib), hfunc));
+}
+
+CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value) {
+  ApiCall named(__func__);
+  return static_cast<CUresult>(
+      cudaFuncSetAttribute(reinterpret_cast<const void *>(hfunc), static_cast<cudaFuncAttribute>(attrib), value));
+}
+
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, CUfunction func, int blockSize,
+                                                     size_t dynamicSMemSize) {
+  return GPUSYM_AS_DRIVER(hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, func, blockSize,
+                                                                             dynamicSMemSize));
+}
+
+// With blockSizeToDynamicSMemSize, each block size (warp by warp) is tried
+// with the dynamic shared memory it gives.
+CUresult cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, CUfunction func,
+                                          CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize,
+                                          int blockSizeLimit) {
+  if (!blockSizeToDynamicSMemSize)
+    return GPUSYM_AS_DRIVER(
+        hipModuleOccupancyMaxPotentialBlockSize(minGridSize, blockSize, func, dynamicSMemSize, blockSizeLimit));
+  if (!minGridSize || !blockSize || !func) return fail(__func__, CUDA_ERROR_INVALID_VALUE);
+  ApiCall named(__func__);
+  int device = 0;
+  hipDeviceProp_t prop;
+  if (hipError_t error = hipGetDevice(&device)) return static_cast<CUresult>(error);
+  if (hipError_t error = hipGetDeviceProperties(&prop, device)) return static_cast<CUresult>(error);
+  int max_threads = 0;
+  if (hipError_t error = hipFuncGetAttribute(&max_threads, HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, func))
+    return static_cast<CUresult>(error);
+  int limit = max_threads > 0 && max_threads < prop.maxThreadsPerBlock ? max_threads : prop.maxThreadsPerBlock;
+  if (blockSizeLimit > 0 && blockSizeLimit < limit) limit = blockSizeLimit;
+  constexpr int kWarp = 32;
+  int best_blocks = 0, best_size = 0;
+  for (int size = (limit + kWarp - 1) / kWarp * kWarp; size > 0; size -= kWarp) {
+    int tried = size > limit ? limit : size;
+    int blocks = 0;
+    if (hipError_t error = hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, func, tried,
+                                                                            blockSizeToDynamicSMemSize(tried)))
+      return static_cast<CUresult>(error);
+    if (blocks * tried > best_blocks * best_size) {
+      best_blocks = blocks;
+      best_size = tried;
+    }
+  }
+  *minGridSize = best_blocks * prop.multiProcessorCount;
+  *blockSize = best_size;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
+                                   unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
+                                   unsigned int sharedMemBytes, CUstream hStream, void **kernelParams) {
+  return GPUSYM_AS_DRIVER(hipLaunchCooperativeKernel(reinterpret_cast<const void *>(f),
+                                                     dim3(gridDimX, gridDimY, gridDimZ),
+                                                     dim3(blockDimX, blockDimY, blockDimZ), kernelParams,
+                                                     sharedMemBytes, hStream));
+}
+
+// ---- the profiler: nothing to do ----
+
+CUresult cuProfilerInitialize(const char *, const char *, int) { return CUDA_SUCCESS; }
+CUresult cuProfilerStart(void) { return CUDA_SUCCESS; }
+CUresult cuProfilerStop(void) { return CUDA_SUCCESS; }
+
+// ---- not supported: linking, virtual memory management ----
+
+CUresult cuLinkCreate(unsigned int, CUjit_option *, void **, CUlinkState *) {
+  return fail(__func__, CUDA_ERROR_NOT_SUPPORTED);
+}
+CUresult cuLinkAddData(CUlinkState, CUjitInputType, void *, size_t, const char *, unsigned int, CUjit_option *,
+                       void **) {
+  return fail(__func__, CUDA_ERROR_NOT_SUPPORTED);
+}
+CUresult cuLinkAddFile(CUlinkState, CUjitInputType, const char *, unsigned int, CUjit_option *, void **) {
+  return fail(__func__, CUDA_ERROR_NOT_SUPPORTED);
+}
+CUresult cuLinkComplete(CUlinkState, void **, size_t *) { return fail(__func__, CUDA_ERROR_NOT_SUPPORTED); }
+CUresult cuLinkDestroy(CUlinkState) { return fail(__func__, CUDA_ERROR_NOT_SUPPORTED); }
+CUresult cuMemAddressReserve(CUdeviceptr *, size_t, size_t, CUdeviceptr, unsigned long long) {
+  return fail(__func__, CUDA_ERROR_NOT_SUPPORTED);
+}
+CUresult cuMemAddressFree(CUdeviceptr, size_t) { return fail(__func__, CUDA_ERROR_NOT_SUPPORTED); }
+CUresult cuMemMap(CUdeviceptr, size_t, size_t, CUmemGenericAllocationHandle, unsigned long long) {
+  return fail(__func__, CUDA_ERROR_NOT_SUPPORTED);
+}
+CUresult cuMemUnmap(CUdeviceptr, size_t) { return fail(__func__, CUDA_ERROR_NOT_SUPPORTED); }
+CUresult cuMemRelease(CUmemGenericAllocationHandle) { return fail(__func__, CUDA_ERROR_NOT_SUPPORTED); }
+
+// The function of that name in this process: the driver API's are all here.
+CUresult cuGetProcAddress(const char *symbol, void **pfn, int, unsigned long long,
+                          CUdriverProcAddressQueryResult *symbolStatus) {
+  if (!symbol || !pfn) return fail(__func__, CUDA_ERROR_INVALID_VALUE);
+  *pfn = dlsym(RTLD_DEFAULT, symbol);
+  if (symbolStatus) *symbolStatus = *pfn ? CU_GET_PROC_ADDRESS_SUCCESS : CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+  return *pfn ? CUDA_SUCCESS : fail(__func__, CUDA_ERROR_NOT_FOUND);
+}
 
 }  // extern "C"

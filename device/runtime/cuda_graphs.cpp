@@ -8,6 +8,7 @@
 // a graph's work is replayed in the order it was captured, which is one
 // order its dependencies allow.  Also here: the stream and event calls
 // capture changes (cudaStreamSynchronize, cudaEventRecord, cudaStreamWaitEvent).
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <unordered_map>
@@ -23,9 +24,11 @@ struct ihipGraph {
   std::vector<std::unique_ptr<Op>> nodes;
 };
 
-// An instantiated graph: its own copy of the operations.
+// An instantiated graph: its own copy of the operations, and the graph's
+// node each was copied from (which cudaGraphExecKernelNodeSetParams names).
 struct hipGraphExec {
   std::vector<std::unique_ptr<Op>> nodes;
+  std::vector<const Op *> origins;
 };
 
 namespace {
@@ -280,7 +283,10 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
   std::lock_guard<std::mutex> lock(c.mutex);
   if (!c.graphs.count(graph)) return fail(__func__, cudaErrorInvalidValue);
   auto *exec = new hipGraphExec;
-  for (const auto &node : graph->nodes) exec->nodes.push_back(clone(*node));
+  for (const auto &node : graph->nodes) {
+    exec->nodes.push_back(clone(*node));
+    exec->origins.push_back(node.get());
+  }
   c.executables.insert(exec);
   *pGraphExec = exec;
   return cudaSuccess;
@@ -316,6 +322,213 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec) {
   std::lock_guard<std::mutex> lock(c.mutex);
   if (!c.executables.erase(graphExec)) return fail(__func__, cudaErrorInvalidValue);
   delete graphExec;  // its launches queued copies of its operations
+  return cudaSuccess;
+}
+
+// ---- graphs built node by node ----
+//
+// Over HIP's (hip_graphs.cpp), which add each node by capturing, into the
+// graph, the work queued on a stream of their own.  A graph's work is
+// replayed in the order its nodes were added, which respects every
+// dependency (a node's dependencies are in the graph before it is added):
+// the dependencies given are accepted and not kept.
+
+cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                   const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                   const cudaKernelNodeParams *pNodeParams) {
+  if (!pNodeParams) return fail(__func__, cudaErrorInvalidValue);
+  hipKernelNodeParams p{};
+  p.func = pNodeParams->func;
+  p.gridDim = pNodeParams->gridDim;
+  p.blockDim = pNodeParams->blockDim;
+  p.sharedMemBytes = pNodeParams->sharedMemBytes;
+  p.kernelParams = pNodeParams->kernelParams;
+  p.extra = pNodeParams->extra;
+  ApiCall named(__func__);
+  return static_cast<cudaError_t>(hipGraphAddKernelNode(reinterpret_cast<hipGraphNode_t *>(pGraphNode), graph,
+                                                        reinterpret_cast<const hipGraphNode_t *>(pDependencies),
+                                                        numDependencies, &p));
+}
+
+cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                   const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                   const cudaMemcpy3DParms *pCopyParams) {
+  if (!pCopyParams) return fail(__func__, cudaErrorInvalidValue);
+  ApiCall named(__func__);
+  return static_cast<cudaError_t>(hipGraphAddMemcpyNode(
+      reinterpret_cast<hipGraphNode_t *>(pGraphNode), graph, reinterpret_cast<const hipGraphNode_t *>(pDependencies),
+      numDependencies, reinterpret_cast<const hipMemcpy3DParms *>(pCopyParams)));
+}
+
+cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                     const cudaGraphNode_t *pDependencies, size_t numDependencies, void *dst,
+                                     const void *src, size_t count, cudaMemcpyKind kind) {
+  ApiCall named(__func__);
+  return static_cast<cudaError_t>(hipGraphAddMemcpyNode1D(
+      reinterpret_cast<hipGraphNode_t *>(pGraphNode), graph, reinterpret_cast<const hipGraphNode_t *>(pDependencies),
+      numDependencies, dst, src, count, static_cast<hipMemcpyKind>(kind)));
+}
+
+cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                   const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                   const cudaMemsetParams *pMemsetParams) {
+  if (!pMemsetParams) return fail(__func__, cudaErrorInvalidValue);
+  hipMemsetParams p{};
+  p.dst = pMemsetParams->dst;
+  p.elementSize = pMemsetParams->elementSize;
+  p.height = pMemsetParams->height;
+  p.pitch = pMemsetParams->pitch;
+  p.value = pMemsetParams->value;
+  p.width = pMemsetParams->width;
+  ApiCall named(__func__);
+  return static_cast<cudaError_t>(hipGraphAddMemsetNode(reinterpret_cast<hipGraphNode_t *>(pGraphNode), graph,
+                                                        reinterpret_cast<const hipGraphNode_t *>(pDependencies),
+                                                        numDependencies, &p));
+}
+
+cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+                                 size_t numDependencies, const cudaHostNodeParams *pNodeParams) {
+  if (!pNodeParams || !pNodeParams->fn) return fail(__func__, cudaErrorInvalidValue);
+  hipHostNodeParams p{pNodeParams->fn, pNodeParams->userData};
+  ApiCall named(__func__);
+  return static_cast<cudaError_t>(hipGraphAddHostNode(reinterpret_cast<hipGraphNode_t *>(pGraphNode), graph,
+                                                      reinterpret_cast<const hipGraphNode_t *>(pDependencies),
+                                                      numDependencies, &p));
+}
+
+}  // extern "C"
+
+namespace {
+
+// What an empty node runs: nothing (a host function, known by its address).
+void empty_node(void *) {}
+
+}  // namespace
+
+extern "C" {
+
+cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+                                  size_t numDependencies) {
+  hipHostNodeParams p{empty_node, nullptr};
+  ApiCall named(__func__);
+  return static_cast<cudaError_t>(hipGraphAddHostNode(reinterpret_cast<hipGraphNode_t *>(pGraphNode), graph,
+                                                      reinterpret_cast<const hipGraphNode_t *>(pDependencies),
+                                                      numDependencies, &p));
+}
+
+// Kernel, copy, memset, host function and empty nodes.
+cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+                             size_t numDependencies, cudaGraphNodeParams *nodeParams) {
+  if (!nodeParams) return fail(__func__, cudaErrorInvalidValue);
+  ApiCall named(__func__);
+  switch (nodeParams->type) {
+    case cudaGraphNodeTypeKernel: {
+      const cudaKernelNodeParamsV2 &k = nodeParams->kernel;
+      cudaKernelNodeParams p{k.func, k.gridDim, k.blockDim, k.sharedMemBytes, k.kernelParams, k.extra};
+      return cudaGraphAddKernelNode(pGraphNode, graph, pDependencies, numDependencies, &p);
+    }
+    case cudaGraphNodeTypeMemcpy:
+      return cudaGraphAddMemcpyNode(pGraphNode, graph, pDependencies, numDependencies,
+                                    &nodeParams->memcpy.copyParams);
+    case cudaGraphNodeTypeMemset: {
+      const cudaMemsetParamsV2 &m = nodeParams->memset;
+      cudaMemsetParams p{m.dst, m.pitch, m.value, m.elementSize, m.width, m.height};
+      return cudaGraphAddMemsetNode(pGraphNode, graph, pDependencies, numDependencies, &p);
+    }
+    case cudaGraphNodeTypeHost: {
+      cudaHostNodeParams p{nodeParams->host.fn, nodeParams->host.userData};
+      return cudaGraphAddHostNode(pGraphNode, graph, pDependencies, numDependencies, &p);
+    }
+    case cudaGraphNodeTypeEmpty: return cudaGraphAddEmptyNode(pGraphNode, graph, pDependencies, numDependencies);
+    default: return fail(__func__, cudaErrorNotSupported);  // child graphs, events, memory, conditionals
+  }
+}
+
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, size_t, void *) {
+  return fail(__func__, cudaErrorNotSupported);
+}
+
+// Accepted: the graph replays its nodes in the order they were added.
+cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
+                                     size_t numDependencies) {
+  if (numDependencies && (!from || !to)) return fail(__func__, cudaErrorInvalidValue);
+  Captures &c = captures();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  return c.graphs.count(graph) ? cudaSuccess : fail(__func__, cudaErrorInvalidValue);
+}
+
+cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, cudaGraphNodeType *pType) {
+  if (!node || !pType) return fail(__func__, cudaErrorInvalidValue);
+  Captures &c = captures();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  const Op *op = reinterpret_cast<const Op *>(node);
+  bool known = false;
+  for (const ihipGraph *graph : c.graphs)
+    for (const auto &each : graph->nodes) known = known || each.get() == op;
+  if (!known) return fail(__func__, cudaErrorInvalidValue);
+  switch (op->kind) {
+    case Op::kKernel: *pType = cudaGraphNodeTypeKernel; break;
+    case Op::kTransfer: *pType = op->transfer.src ? cudaGraphNodeTypeMemcpy : cudaGraphNodeTypeMemset; break;
+    case Op::kHost: *pType = op->host_fn == empty_node ? cudaGraphNodeTypeEmpty : cudaGraphNodeTypeHost; break;
+    case Op::kRecord: *pType = cudaGraphNodeTypeEventRecord; break;
+    case Op::kWait: *pType = cudaGraphNodeTypeWaitEvent; break;
+  }
+  return cudaSuccess;
+}
+
+// The kernel node copied from `node` gets the parameters given: a kernel
+// node made of them (in a graph of its own) takes its place.
+cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                             const cudaKernelNodeParams *pNodeParams) {
+  if (!pNodeParams) return fail(__func__, cudaErrorInvalidValue);
+  ApiCall named(__func__);
+  cudaGraph_t scratch = nullptr;
+  if (cudaError_t error = cudaGraphCreate(&scratch, 0)) return error;
+  cudaGraphNode_t made = nullptr;
+  cudaError_t error = cudaGraphAddKernelNode(&made, scratch, nullptr, 0, pNodeParams);
+  Captures &c = captures();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  if (!error && !c.executables.count(hGraphExec)) error = fail(__func__, cudaErrorInvalidValue);
+  if (!error) {
+    const Op *origin = reinterpret_cast<const Op *>(node);
+    auto found = std::find(hGraphExec->origins.begin(), hGraphExec->origins.end(), origin);
+    size_t index = found - hGraphExec->origins.begin();
+    if (found == hGraphExec->origins.end() || hGraphExec->nodes[index]->kind != Op::kKernel)
+      error = fail(__func__, cudaErrorInvalidValue);
+    else
+      hGraphExec->nodes[index] = std::move(scratch->nodes.back());
+  }
+  c.graphs.erase(scratch);
+  delete scratch;
+  return error;
+}
+
+// The graph's nodes, in place of the instantiated ones, when they are as
+// many and of the same kinds (kernels of the same functions); else
+// cudaErrorGraphExecUpdateFailure, with why in resultInfo.
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
+                                cudaGraphExecUpdateResultInfo *resultInfo) {
+  Captures &c = captures();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  if (!c.executables.count(hGraphExec) || !c.graphs.count(hGraph)) return fail(__func__, cudaErrorInvalidValue);
+  cudaGraphExecUpdateResultInfo info{cudaGraphExecUpdateSuccess, nullptr, nullptr};
+  if (hGraph->nodes.size() != hGraphExec->nodes.size()) info.result = cudaGraphExecUpdateErrorTopologyChanged;
+  for (size_t i = 0; i < hGraph->nodes.size() && !info.result; i++) {
+    const Op &now = *hGraph->nodes[i], &before = *hGraphExec->nodes[i];
+    bool memset_now = now.kind == Op::kTransfer && !now.transfer.src;
+    bool memset_before = before.kind == Op::kTransfer && !before.transfer.src;
+    if (now.kind != before.kind || memset_now != memset_before)
+      info.result = cudaGraphExecUpdateErrorNodeTypeChanged;
+    else if (now.kind == Op::kKernel && now.kernel != before.kernel)
+      info.result = cudaGraphExecUpdateErrorFunctionChanged;
+    if (info.result) info.errorNode = reinterpret_cast<cudaGraphNode_t>(hGraph->nodes[i].get());
+  }
+  if (resultInfo) *resultInfo = info;
+  if (info.result) return fail(__func__, cudaErrorGraphExecUpdateFailure);
+  for (size_t i = 0; i < hGraph->nodes.size(); i++) {
+    hGraphExec->nodes[i] = clone(*hGraph->nodes[i]);
+    hGraphExec->origins[i] = hGraph->nodes[i].get();
+  }
   return cudaSuccess;
 }
 

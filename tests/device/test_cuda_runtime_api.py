@@ -1,8 +1,9 @@
 """CUDA's host API on the simulated device: programs of tests/programs/cuda
 built with gpusym-nvcc, each printing one line per check ("NAME: ok" or
 "NAME: FAILED"): the runtime API's memory, streams, events, launches,
-devices and errors, stream capture and graphs, the driver API over a module
-built with ``gpusym-nvcc -cubin``, and NVRTC."""
+devices and errors, arrays, texture and surface objects, stream capture and
+graphs built by capture and node by node, the driver API over a module built
+with ``gpusym-nvcc -cubin``, and NVRTC."""
 
 from __future__ import annotations
 
@@ -34,6 +35,18 @@ CHECKS = {
         "not_capturing begin capturing sync_refused end nothing_ran nodes instantiate launch "
         "replayed_in_order replay_again legacy_refused destroy destroy_twice"
     ).split(),
+    "graphs_nodes.cu": (
+        "create memset_node memcpy_node kernel_node add_node empty_node memcpy_node_1d host_node dependencies "
+        "nodes node_types instantiate launch results_in_order launch_again exec_kernel_set_params set_params_used "
+        "exec_update updated_from_graph update_refused unsupported_nodes destroy no_error"
+    ).split(),
+    "runtime_textures.cu": (
+        "channel_desc create_linear fetch_1d object_descs malloc_array_1d memcpy_to_array tex1d_point "
+        "tex1d_linear tex1d_clamp malloc_array_2d memcpy_2d_to_array memcpy_2d_from_array array_info "
+        "tex2d_point tex2d_linear create_pitch2d normalized_coords address_wrap read_normalized_float "
+        "malloc_3d_array memcpy_3d_array create_surface surface_write_read surface_boundary surface_in_array "
+        "mipmapped_refused destroy no_error"
+    ).split(),
     "nvrtc_compile.cu": (
         "version create name_expression compile code lowered_name load launch results error_string "
         "compile_error destroy"
@@ -42,7 +55,15 @@ CHECKS = {
         "init device device_queries context context_cuda13 module_load get_function get_global mem_alloc memset stream "
         "launch results copies error_names missing_function cleanup"
     ).split(),
+    "driver_more.cu": (
+        "context_stack device_uuid_peer module_load_data_ex ptx_refused events host_memory host_register memsets "
+        "cooperative_launch event_timing memcpy_unified memcpy_2d array_memcpy_3d tex_object arrays "
+        "func_attributes occupancy profiler not_supported get_proc_address cleanup"
+    ).split(),
 }
+
+#: The programs that take the module image as their argument.
+DRIVER_PROGRAMS = ("driver_module.cu", "driver_more.cu")
 
 
 def checks(result: subprocess.CompletedProcess) -> dict[str, str]:
@@ -70,7 +91,7 @@ def module_image(tmp_path_factory) -> Path:
     return image
 
 
-@pytest.mark.parametrize("program", [name for name in CHECKS if name != "driver_module.cu"])
+@pytest.mark.parametrize("program", [name for name in CHECKS if name not in DRIVER_PROGRAMS])
 def test_program_checks_pass(build_program, program):
     assert_all_ok(run([build_program(f"cuda/{program}", flags=("-O2",))]), CHECKS[program])
 
@@ -79,6 +100,13 @@ def test_driver_api_launches_a_loaded_module(build_program, module_image):
     result = run([build_program("cuda/driver_module.cu", flags=("-O2", "-arch=sm_86")), module_image])
     assert_all_ok(result, CHECKS["driver_module.cu"])
     assert "compute capability 8.6" in result.stdout
+
+
+def test_driver_api_beyond_modules(build_program, module_image):
+    """Contexts, events, host memory, copies, arrays and texture objects,
+    function attributes, occupancy, and the calls not supported."""
+    result = run([build_program("cuda/driver_more.cu", flags=("-O2", "-arch=sm_86")), module_image])
+    assert_all_ok(result, CHECKS["driver_more.cu"])
 
 
 @pytest.mark.parametrize(("flags", "capability"), [(("-O2",), "8.0"), (("-O2", "-arch=sm_75"), "7.5")])
