@@ -21,6 +21,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PREFIX = ROOT / ".venv" / "rocm"
+#: What a sample's CMakeLists.txt uses that the simulated device does not
+#: have: a CUDA library, graphics, or another platform's API.
+_OUTSIDE = {
+    r"CUDA::(cublas|cufft|curand|cusparse|cusolver|npp\w*|nvjpeg)": "a CUDA library ({})",
+    r"find_package\((OpenGL|GLUT|Vulkan|EGL|FreeImage|NVSCI|MPI)": "{}",
+}
 #: Seconds a sample may take to configure, build, and run.
 _LIMITS = {"configure": 300, "build": 900, "run": 300}
 _ERROR = re.compile(r"(error:.*|Error: .*|undefined reference to .*|CMake Error.*)")
@@ -48,10 +54,26 @@ def _programs(build: Path) -> list[Path]:
     )
 
 
-def try_sample(sample: Path) -> str:
-    """One sample, built and run: its line of the report."""
+def _outside(sample: Path) -> str | None:
+    """What the sample needs that is outside the simulated device, if anything."""
+    text = (sample / "CMakeLists.txt").read_text(errors="replace")
+    needs = sorted(
+        {template.format(found[1]) for pattern, template in _OUTSIDE.items() for found in re.finditer(pattern, text)}
+    )
+    return ", ".join(needs) or None
+
+
+def try_sample(sample: Path, compilers: Path | None) -> str:
+    """One sample, built and run: its line of the report.  `compilers` is a
+    CMakeFiles/<version> folder of an earlier configure, whose compiler
+    detection this one reuses."""
+    needs = _outside(sample)
+    if needs:
+        return f"not tried: needs {needs}"
     build = sample / "build-gpusym"
     shutil.rmtree(build, ignore_errors=True)  # a cache of an earlier try would decide for this one
+    if compilers:
+        shutil.copytree(compilers, build / "CMakeFiles" / compilers.name)
     toolchain = PREFIX / "gpusym-toolchain.cmake"
     configure = ["cmake", "-S", ".", "-B", build.name, f"-DCMAKE_TOOLCHAIN_FILE={toolchain}"]
     configured = _run(configure, sample, _LIMITS["configure"])
@@ -79,8 +101,12 @@ def main() -> int:
     samples = [args.checkout / sample for sample in args.samples] or sorted(
         path.parent for path in args.checkout.glob("Samples/*/*/CMakeLists.txt")
     )
+    compilers = None
     for sample in samples:
-        print(f"{sample.relative_to(args.checkout)}: {try_sample(sample)}", flush=True)
+        print(f"{sample.relative_to(args.checkout)}: {try_sample(sample, compilers)}", flush=True)
+        detected = sorted((sample / "build-gpusym" / "CMakeFiles").glob("[0-9]*/CMakeCUDACompiler.cmake"))
+        if compilers is None and detected:
+            compilers = detected[0].parent
     return 0
 
 
