@@ -308,6 +308,35 @@ cudaError_t cudaDeviceGetSharedMemConfig(cudaSharedMemConfig *config) {
 cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority) {
   return GPUSYM_AS_CUDA(hipDeviceGetStreamPriorityRange(leastPriority, greatestPriority));
 }
+cudaError_t cudaDeviceGetP2PAttribute(int *value, cudaDeviceP2PAttr attr, int srcDevice, int dstDevice) {
+  // CUDA numbers the attributes from 1, HIP from 0.
+  auto attribute = static_cast<hipDeviceP2PAttr>(static_cast<int>(attr) - 1);
+  return GPUSYM_AS_CUDA(hipDeviceGetP2PAttribute(value, attribute, srcDevice, dstDevice));
+}
+
+cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *, void *) { return fail(__func__, cudaErrorNotSupported); }
+cudaError_t cudaIpcOpenMemHandle(void **, cudaIpcMemHandle_t, unsigned int) {
+  return fail(__func__, cudaErrorNotSupported);
+}
+cudaError_t cudaIpcCloseMemHandle(void *) { return fail(__func__, cudaErrorNotSupported); }
+cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t *, cudaEvent_t) { return fail(__func__, cudaErrorNotSupported); }
+cudaError_t cudaIpcOpenEventHandle(cudaEvent_t *, cudaIpcEventHandle_t) {
+  return fail(__func__, cudaErrorNotSupported);
+}
+
+cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaStreamAttrID, const cudaStreamAttrValue *value) {
+  if (!value) return fail(__func__, cudaErrorInvalidValue);
+  unsigned int flags = 0;
+  return GPUSYM_AS_CUDA(stream ? hipStreamGetFlags(stream, &flags) : hipSuccess);
+}
+
+cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID, cudaStreamAttrValue *value_out) {
+  if (!value_out) return fail(__func__, cudaErrorInvalidValue);
+  *value_out = {};
+  unsigned int flags = 0;
+  return GPUSYM_AS_CUDA(stream ? hipStreamGetFlags(stream, &flags) : hipSuccess);
+}
+
 cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice) {
   return GPUSYM_AS_CUDA(hipDeviceCanAccessPeer(canAccessPeer, device, peerDevice));
 }

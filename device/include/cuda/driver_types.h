@@ -455,6 +455,40 @@ enum cudaFuncAttribute {
   cudaFuncAttributeMax,
 };
 
+/* ---- peers, access policy, interprocess handles ---- */
+enum cudaDeviceP2PAttr {
+  cudaDevP2PAttrPerformanceRank = 1,
+  cudaDevP2PAttrAccessSupported = 2,
+  cudaDevP2PAttrNativeAtomicSupported = 3,
+  cudaDevP2PAttrCudaArrayAccessSupported = 4,
+};
+
+enum cudaAccessProperty {
+  cudaAccessPropertyNormal = 0,
+  cudaAccessPropertyStreaming = 1,
+  cudaAccessPropertyPersisting = 2,
+};
+
+/* An L2 persistence hint: accepted, and nothing to do on the simulated device. */
+struct cudaAccessPolicyWindow {
+  void *base_ptr;
+  size_t num_bytes;
+  float hitRatio;
+  enum cudaAccessProperty hitProp;
+  enum cudaAccessProperty missProp;
+};
+typedef struct cudaAccessPolicyWindow cudaAccessPolicyWindow;
+
+
+#define CUDA_IPC_HANDLE_SIZE 64
+typedef struct cudaIpcMemHandle_st {
+  char reserved[CUDA_IPC_HANDLE_SIZE];
+} cudaIpcMemHandle_t;
+typedef struct cudaIpcEventHandle_st {
+  char reserved[CUDA_IPC_HANDLE_SIZE];
+} cudaIpcEventHandle_t;
+#define cudaIpcMemLazyEnablePeerAccess 0x01
+
 enum cudaLaunchAttributeID {
   cudaLaunchAttributeIgnore = 0,
   cudaLaunchAttributeAccessPolicyWindow = 1,
@@ -474,6 +508,7 @@ enum cudaLaunchAttributeID {
  * in 64 bytes as CUDA's. */
 union cudaLaunchAttributeValue {
   char pad[64];
+  struct cudaAccessPolicyWindow accessPolicyWindow;
   int cooperative;
   struct {
     unsigned int x, y, z;
@@ -488,6 +523,13 @@ struct cudaLaunchAttribute {
   union cudaLaunchAttributeValue val;
 };
 typedef struct cudaLaunchAttribute cudaLaunchAttribute;
+
+/* A stream's attributes are a launch's. */
+typedef enum cudaLaunchAttributeID cudaStreamAttrID;
+#define cudaStreamAttributeAccessPolicyWindow cudaLaunchAttributeAccessPolicyWindow
+#define cudaStreamAttributeSynchronizationPolicy cudaLaunchAttributeSynchronizationPolicy
+#define cudaStreamAttributePriority cudaLaunchAttributePriority
+typedef union cudaLaunchAttributeValue cudaStreamAttrValue;
 
 struct cudaLaunchConfig_st {
   dim3 gridDim;

@@ -124,7 +124,25 @@ static void devices() {
     CHECK("peer", cudaDeviceCanAccessPeer(&can, 0, 1) == cudaSuccess && can &&
                       cudaDeviceEnablePeerAccess(1, 0) == cudaSuccess && cudaSetDevice(1) == cudaSuccess &&
                       cudaSetDevice(0) == cudaSuccess);
+    int access = 0, rank = -1;
+    CHECK("p2p_attributes", cudaDeviceGetP2PAttribute(&access, cudaDevP2PAttrAccessSupported, 0, 1) == cudaSuccess &&
+                                access == 1 &&
+                                cudaDeviceGetP2PAttribute(&rank, cudaDevP2PAttrPerformanceRank, 0, 1) == cudaSuccess &&
+                                rank == 0);
   }
+  cudaStream_t stream;
+  cudaStreamCreate(&stream);
+  cudaStreamAttrValue window = {}, read_back;
+  window.accessPolicyWindow.num_bytes = 4096;
+  window.accessPolicyWindow.hitRatio = 0.6f;
+  window.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
+  CHECK("stream_attributes",
+        cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &window) == cudaSuccess &&
+            cudaStreamGetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &read_back) == cudaSuccess);
+  cudaStreamDestroy(stream);
+  cudaIpcMemHandle_t handle;
+  CHECK("ipc_not_supported", cudaIpcGetMemHandle(&handle, nullptr) == cudaErrorNotSupported &&
+                                 cudaGetLastError() == cudaErrorNotSupported);
   size_t heap = 0;
   CHECK("limits", cudaDeviceSetLimit(cudaLimitMallocHeapSize, 1 << 20) == cudaSuccess &&
                       cudaDeviceGetLimit(&heap, cudaLimitMallocHeapSize) == cudaSuccess && heap == (1 << 20));
