@@ -126,7 +126,7 @@ def test_cmake_project_with_the_cuda_language_and_find_package_cudatoolkit(prefi
     assert built.returncode == 0, describe(built)
     result = run([tmp_path / "cuda_main"])
     assert result.returncode == 0, describe(result)
-    assert result.stdout.strip() == "squares 9 961 status 0 devices 1 runtime 12040", describe(result)
+    assert result.stdout.strip() == "squares 9 961 status 0 devices 2 runtime 12040", describe(result)
 
 
 def test_a_prefix_that_cannot_be_written_is_one_line_naming_it(tmp_path):
