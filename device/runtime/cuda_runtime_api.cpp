@@ -308,6 +308,8 @@ cudaError_t cudaDeviceGetSharedMemConfig(cudaSharedMemConfig *config) {
 cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority) {
   return GPUSYM_AS_CUDA(hipDeviceGetStreamPriorityRange(leastPriority, greatestPriority));
 }
+cudaError_t cudaCtxResetPersistingL2Cache(void) { return cudaSuccess; }
+
 cudaError_t cudaDeviceGetP2PAttribute(int *value, cudaDeviceP2PAttr attr, int srcDevice, int dstDevice) {
   // CUDA numbers the attributes from 1, HIP from 0.
   auto attribute = static_cast<hipDeviceP2PAttr>(static_cast<int>(attr) - 1);

@@ -28,7 +28,7 @@ CHECKS = {
         "event_elapsed event_query per_thread_and_legacy destroy launch_kernel launch_kernel_void "
         "launch_kernel_ex launch_kernel_exc launch_cooperative launch_results func_attributes "
         "func_set_attribute occupancy device_count get_device properties attributes peer p2p_attributes "
-        "stream_attributes ipc_not_supported limits versions "
+        "stream_attributes event_create_overload ipc_not_supported limits versions "
         "failing_malloc peek_keeps get_resets invalid_device launch_error sync_leaves_no_error "
         "error_names every_error_named reset"
     ).split(),

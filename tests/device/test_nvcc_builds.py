@@ -105,3 +105,14 @@ def test_gpusym_query_reads_what_gpusym_nvcc_builds(build_program):
     assert kernel["stub"]["symbol"] == "_Z24__device_stub__warp_sumsIfEvPKT_PS0_i" and kernel["handle"]
     assert [device["target"] for device in kernel["device"]] == ["gfx1030", "gpusym"]
     assert [arg["name"] for arg in kernel["args"]] == ["values", "sums", "past_the_end"]
+
+
+def test_cuda_sources_may_name_their_own_int8_and_uint16(tmp_path):
+    # HIP's 8- and 16-component vectors are HIP's alone; CUDA programs often
+    # typedef these names themselves (NVIDIA's dct8x8 does).
+    source = tmp_path / "types.cu"
+    source.write_text(
+        "typedef char int8;\ntypedef unsigned short uint16;\ncudaArray *array;\nint main() { return 0; }\n"
+    )
+    result = nvcc("-c", source, "-o", tmp_path / "types.o")
+    assert result.returncode == 0, describe(result)

@@ -202,6 +202,8 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userD
 /* ---- events ---- */
 cudaError_t cudaEventCreate(cudaEvent_t *event);
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
+/* Persisting L2 lines: there is no L2 to reset (cudaSuccess). */
+cudaError_t cudaCtxResetPersistingL2Cache(void);
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream GPUSYM_CUDA_DEFAULT(0));
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream GPUSYM_CUDA_DEFAULT(0),
                                      unsigned int flags GPUSYM_CUDA_DEFAULT(0));
@@ -283,6 +285,9 @@ cudaError_t cudaProfilerStop(void);
 }
 
 /* The C++ overloads CUDA's header gives. */
+static inline cudaError_t cudaEventCreate(cudaEvent_t *event, unsigned int flags) {
+  return cudaEventCreateWithFlags(event, flags);
+}
 /* The channel format of a texel of type T (a scalar, or a vector of 1 to 4
  * components): HIP's hipCreateChannelDesc<T>() with CUDA's type. */
 template <typename T>

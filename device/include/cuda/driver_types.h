@@ -156,6 +156,7 @@ typedef hipGraph_t cudaGraph_t;
 typedef hipGraphExec_t cudaGraphExec_t;
 typedef struct CUgraphNode_st *cudaGraphNode_t;
 typedef hipArray_t cudaArray_t;
+typedef struct hipArray cudaArray;  /* programs name the struct: cudaArray *array */
 typedef hipArray_const_t cudaArray_const_t;
 typedef hipUUID cudaUUID_t;
 

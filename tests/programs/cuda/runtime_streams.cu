@@ -140,6 +140,10 @@ static void devices() {
         cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &window) == cudaSuccess &&
             cudaStreamGetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &read_back) == cudaSuccess);
   cudaStreamDestroy(stream);
+  cudaEvent_t untimed;
+  CHECK("event_create_overload", cudaEventCreate(&untimed, cudaEventDisableTiming) == cudaSuccess &&
+                                     cudaEventDestroy(untimed) == cudaSuccess &&
+                                     cudaCtxResetPersistingL2Cache() == cudaSuccess);
   cudaIpcMemHandle_t handle;
   CHECK("ipc_not_supported", cudaIpcGetMemHandle(&handle, nullptr) == cudaErrorNotSupported &&
                                  cudaGetLastError() == cudaErrorNotSupported);

@@ -246,7 +246,9 @@ __GPUSYM_VEC(double, double)
 #undef __GPUSYM_VEC_MAKE
 
 /* Vectors of 8 and 16 components: clang's vector types (component-wise
- * operators, components by index), aligned to their size. */
+ * operators, components by index), aligned to their size.  HIP's alone:
+ * CUDA has none, and CUDA programs name their own types int8, uint16, ... */
+#if !defined(GPUSYM_CUDA_ARCH)
 #define __GPUSYM_WIDE_VEC(name, type)                                  \
   typedef type name##8 __attribute__((ext_vector_type(8)));           \
   typedef type name##16 __attribute__((ext_vector_type(16)));
@@ -263,5 +265,6 @@ __GPUSYM_WIDE_VEC(ulonglong, unsigned long long)
 __GPUSYM_WIDE_VEC(float, float)
 __GPUSYM_WIDE_VEC(double, double)
 #undef __GPUSYM_WIDE_VEC
+#endif
 
 #endif
