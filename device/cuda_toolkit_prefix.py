@@ -20,37 +20,27 @@ import shlex
 from pathlib import Path
 
 from device import runtime_library
+from device.prefix_files import replace_with_link, write_script
 
 #: The environment variable ``bin/nvcc`` sets: the toolkit gpusym-nvcc is.
 TOOLKIT_VARIABLE = "GPUSYM_CUDA_TOOLKIT"
 _EMPTY_ARCHIVE = b"!<arch>\n"
 
 
-def _replace_with_link(path: Path, target: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if path.is_symlink() or path.exists():
-        path.unlink()
-    path.symlink_to(target)
-
-
 def write(root: Path, nvcc: Path, runtime: Path) -> None:
     """Writes the toolkit at `root` (``PREFIX/cuda``), its nvcc running
     `nvcc` (gpusym-nvcc) and its libraries leading to `runtime`."""
-    script = root / "bin" / "nvcc"
-    script.parent.mkdir(parents=True, exist_ok=True)
-    script.write_text(
-        "#!/bin/sh\n# Written by gpusym rocm-prefix.\n"
-        f'{TOOLKIT_VARIABLE}={shlex.quote(str(root))} exec {shlex.quote(str(nvcc))} "$@"\n'
+    write_script(
+        root / "bin" / "nvcc", f'{TOOLKIT_VARIABLE}={shlex.quote(str(root))} exec {shlex.quote(str(nvcc))} "$@"\n'
     )
-    script.chmod(0o755)
     include = root / "include"
     for header in runtime_library.CUDA_INCLUDE_DIR.iterdir():
-        _replace_with_link(include / header.name, header)
+        replace_with_link(include / header.name, header)
     for family in ("hip", "gpusym"):
-        _replace_with_link(include / family, runtime_library.INCLUDE_DIR / family)
+        replace_with_link(include / family, runtime_library.INCLUDE_DIR / family)
     lib = root / "lib64"
     for name in ("libcudart.so", "libcudart.so.12", "libcuda.so", "libcuda.so.1", "libnvrtc.so", "libnvrtc.so.12"):
-        _replace_with_link(lib / name, runtime)
+        replace_with_link(lib / name, runtime)
     (lib / "libcudart_static.a").write_text(f"/* The simulated runtime (gpusym). */\nINPUT({runtime})\n")
     (lib / "libcudadevrt.a").write_bytes(_EMPTY_ARCHIVE)
     # Where a toolkit keeps its device library (CMake requires the folder).

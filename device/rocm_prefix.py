@@ -25,6 +25,7 @@ import sys
 from pathlib import Path
 
 from device import cuda_toolkit_prefix, runtime_library
+from device.prefix_files import replace_with_link, write_script
 from native import toolchain
 
 #: The target the simulated device reports (``gcnArchName``).
@@ -50,19 +51,6 @@ def _command(name: str) -> Path:
     if not path.exists():
         raise PrefixError(f"{path} is missing: install gpusym (make setup) before writing a prefix")
     return path
-
-
-def _script(path: Path, body: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("#!/bin/sh\n# Written by gpusym rocm-prefix.\n" + body)
-    path.chmod(0o755)
-
-
-def _link(path: Path, target: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if path.is_symlink() or path.exists():
-        path.unlink()
-    path.symlink_to(target)
 
 
 def _hipconfig(prefix: Path) -> str:
@@ -204,20 +192,20 @@ def write(prefix: Path) -> Path:
     gpusym, hipcc = _command("gpusym"), _command("gpusym-hipcc")
     runtime = runtime_library.runtime_path()
     quoted = shlex.quote(str(prefix))
-    _script(prefix / "bin" / "hipcc", f'exec {shlex.quote(str(hipcc))} "$@"\n')
-    _script(prefix / "bin" / "hipconfig", _hipconfig(prefix))
-    _script(
+    write_script(prefix / "bin" / "hipcc", f'exec {shlex.quote(str(hipcc))} "$@"\n')
+    write_script(prefix / "bin" / "hipconfig", _hipconfig(prefix))
+    write_script(
         prefix / "bin" / "rocm_agent_enumerator",
         f'[ "$1 $2" = "-t GPU" ] || echo gfx000\necho {DEVICE_ARCH}\n',
     )
     llvm_bin = prefix / "llvm" / "bin"
     for tool in toolchain.LLVM_BIN.iterdir():
         if tool.name not in _DRIVERS:
-            _link(llvm_bin / tool.name, tool)
+            replace_with_link(llvm_bin / tool.name, tool)
     for name in _DRIVERS:
-        _script(llvm_bin / name, f'exec {shlex.quote(str(gpusym))} build --rocm-path={quoted} "$@"\n')
-    _link(prefix / "include", runtime_library.INCLUDE_DIR)
-    _link(prefix / "lib" / "libamdhip64.so", runtime)
+        write_script(llvm_bin / name, f'exec {shlex.quote(str(gpusym))} build --rocm-path={quoted} "$@"\n')
+    replace_with_link(prefix / "include", runtime_library.INCLUDE_DIR)
+    replace_with_link(prefix / "lib" / "libamdhip64.so", runtime)
     cmake = prefix / "lib" / "cmake"
     for package, config in (("hip", _hip_config()), ("hip-lang", _hip_lang_config())):
         (cmake / package).mkdir(parents=True, exist_ok=True)
