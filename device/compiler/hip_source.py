@@ -65,6 +65,12 @@ def compilation_id(source: Path, options: BuildOptions) -> str:
 _AMDGPU_ONLY_FLAGS = ("-mwavefrontsize64", "-mno-wavefrontsize64")
 
 
+#: Nothing of a ROCm installation clang may find (Debian's libamdhip64-dev
+#: puts one in /usr): neither its headers and device library nor clang's
+#: cuda_wrappers (<new>, <cmath>, ...), which clang adds whenever it finds a
+#: HIP installation; so that a build is the same with and without one, clang
+#: is pointed at this folder, which is none.
+NO_ROCM_INCLUDES = ["-nogpuinc", "-nogpulib", f"--rocm-path={Path(__file__).resolve().parent}"]
 #: What clang's HIP wrapper would give every source (-nogpuinc drops it).
 PRELUDE = ["-include", "hip/gpusym_detail/language_prelude.h"]
 #: What nvcc gives every CUDA source.
@@ -84,7 +90,7 @@ def _common_flags(options: BuildOptions, *, host: bool = False) -> list[str]:
     rdc = ["-fgpu-rdc"] if options.rdc else []
     flags = [flag for flag in options.compile_flags if not (host and flag in _AMDGPU_ONLY_FLAGS)]
     language = [*nvcc_options.compile_macros(options), *CUDA_PRELUDE] if options.cuda_arch else PRELUDE
-    return ["-x", "hip", "-nogpuinc", "-nogpulib", *rdc, *include_flags(options), *language, *flags]
+    return ["-x", "hip", *NO_ROCM_INCLUDES, *rdc, *include_flags(options), *language, *flags]
 
 
 def _amdgpu_object(source: Path, arch: str, cuid: str, options: BuildOptions, out: Path):
