@@ -15,6 +15,8 @@ Its layout is ROCm's; every entry leads to gpusym:
 - ``lib/cmake/hip`` and ``lib/cmake/hip-lang`` are HIP's CMake packages,
   with ROCm's target names (``hip::host``, ``hip::device``,
   ``hip::amdhip64``, ``hip-lang::device``);
+- ``lib/libhipblas.so`` and the other libraries of host_libraries.py, with
+  their CMake packages (``find_package(hipblas)``: ``roc::hipblas``);
 - ``cuda`` is a CUDA toolkit over gpusym-nvcc (cuda_toolkit_prefix.py).
 """
 
@@ -24,7 +26,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from device import cuda_toolkit_prefix, runtime_library
+from device import cuda_toolkit_prefix, host_libraries, runtime_library
 from device.prefix_files import replace_with_link, write_script
 from native import toolchain
 
@@ -167,6 +169,26 @@ endif()
 """
 
 
+def _library_config(library: host_libraries.HostLibrary) -> str:
+    """``lib/cmake/NAME/NAME-config.cmake`` of one of gpusym's libraries
+    (host_libraries.py), with ROCm's target name."""
+    return f"""\
+# {library.name}'s CMake package for the gpusym simulated device, written by
+# gpusym rocm-prefix: the target {library.cmake_target}, as ROCm names it.
+get_filename_component(_gpusym_rocm "${{CMAKE_CURRENT_LIST_DIR}}/../../.." ABSOLUTE)
+if(NOT TARGET {library.cmake_target})
+  add_library({library.cmake_target} SHARED IMPORTED)
+  set_target_properties({library.cmake_target} PROPERTIES
+    IMPORTED_LOCATION "${{_gpusym_rocm}}/lib/lib{library.name}.so"
+    INTERFACE_INCLUDE_DIRECTORIES "${{_gpusym_rocm}}/include"
+    INTERFACE_COMPILE_DEFINITIONS "__HIP_PLATFORM_AMD__=1")
+endif()
+set({library.name}_FOUND TRUE)
+set({library.name}_INCLUDE_DIRS "${{_gpusym_rocm}}/include")
+set({library.name}_LIBRARIES {library.cmake_target})
+"""
+
+
 #: The toolchain file: one setting for CMake.
 _TOOLCHAIN = """\
 # cmake -DCMAKE_TOOLCHAIN_FILE=<this file>: HIP projects build for the gpusym
@@ -211,6 +233,11 @@ def write(prefix: Path) -> Path:
         (cmake / package).mkdir(parents=True, exist_ok=True)
         (cmake / package / f"{package}-config.cmake").write_text(config)
         (cmake / package / f"{package}-config-version.cmake").write_text(_version_file(runtime_library.HIP_VERSION))
+    for library in host_libraries.provided():
+        replace_with_link(prefix / "lib" / f"lib{library.name}.so", host_libraries.library_path(library))
+        (cmake / library.name).mkdir(parents=True, exist_ok=True)
+        (cmake / library.name / f"{library.name}-config.cmake").write_text(_library_config(library))
+        (cmake / library.name / f"{library.name}-config-version.cmake").write_text(_version_file(library.version))
     cuda_toolkit_prefix.write(prefix / "cuda", _command("gpusym-nvcc"), runtime)
     (prefix / TOOLCHAIN_FILE).write_text(_TOOLCHAIN)
     return prefix

@@ -153,11 +153,11 @@ def _add_rocm_prefix(commands: Subparsers) -> None:
 
 
 def _rocm_prefix(args: argparse.Namespace) -> int:
-    from device import rocm_prefix, runtime_library
+    from device import host_libraries, rocm_prefix, runtime_library
 
     try:
         written = rocm_prefix.write(args.prefix or rocm_prefix.default_prefix())
-    except (rocm_prefix.PrefixError, runtime_library.RuntimeBuildError) as error:
+    except (rocm_prefix.PrefixError, runtime_library.RuntimeBuildError, host_libraries.LibraryBuildError) as error:
         print(f"gpusym rocm-prefix: {error}", file=sys.stderr)
         return 1
     except OSError as error:

@@ -7,7 +7,10 @@ cd "$(dirname "$0")/.."
 
 # libomp-19-dev: clang-19's -fopenmp (omp.h, and libomp.so to link; its
 # libomp5-19 puts the runtime, libomp.so.5, on the loader's path).
-packages=(clang-19 lld-19 llvm-19 llvm-19-dev libclang-rt-19-dev libomp-19-dev liblz4-1 gdb python3-venv cmake)
+# libopenblas-dev and libfftw3-dev: the CPU libraries gpusym's hipBLAS,
+# hipSPARSE and hipFFT are built over (device/host_libraries.py).
+packages=(clang-19 lld-19 llvm-19 llvm-19-dev libclang-rt-19-dev libomp-19-dev liblz4-1 gdb python3-venv cmake
+  libopenblas-dev libfftw3-dev)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -8,7 +8,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from device import cuda_toolkit_prefix, runtime_library
+from device import cuda_toolkit_prefix, host_libraries, runtime_library
 from device.compiler import device_link, hip_source, nvcc_options, openmp, signatures
 from device.compiler import options as build_options
 from native import toolchain
@@ -77,7 +77,7 @@ def _link(objects: list[Path], options: build_options.BuildOptions, workdir: Pat
         *(["-shared"] if options.shared else []),
         *map(str, objects + device_objects),
         *device_flags,
-        *options.link_flags,
+        *host_libraries.resolve_link_flags(options.link_flags, options.verbose),
         *openmp_flags,
         str(runtime),
         "-o",
@@ -200,6 +200,7 @@ def build(argv: list[str], *, hipcc: bool = False, nvcc: bool = False) -> int:
     except (
         toolchain.ToolMissing,
         runtime_library.RuntimeBuildError,
+        host_libraries.LibraryBuildError,
         device_link.DeviceLinkError,
         openmp.OpenMPMissing,
     ) as error:
