@@ -94,6 +94,8 @@ def _device_link_only(objects: list[Path], options: build_options.BuildOptions, 
     """nvcc's -dlink: the object defining the fat binaries and registration
     handles of `objects`' relocatable device code (empty when they need
     none), for a host link by another compiler with those objects."""
+    for path in objects:
+        _require_object(path)
     device = device_link.scan(objects, options.link_flags)
     linked, flags = device_link.link_inputs(device, options, workdir / "device-link")
     if flags:
@@ -106,6 +108,18 @@ def _device_link_only(objects: list[Path], options: build_options.BuildOptions, 
     empty.write_text('\t.section .note.GNU-stack,"",@progbits\n')
     assemble = [toolchain.tool("clang++"), f"--target={hip_source.HOST_TRIPLE}", "-c", str(empty), "-o", str(output)]
     hip_source.check(toolchain.run(assemble, verbose=options.verbose, capture=True))
+
+
+def _require_object(path: Path) -> None:
+    """Raises DeviceLinkError unless `path` is an ELF object or an archive,
+    as nvlink refuses anything else."""
+    try:
+        with path.open("rb") as file:
+            magic = file.read(8)
+    except OSError as error:
+        raise device_link.DeviceLinkError(f"{path}: cannot read: {error.strerror}") from error
+    if not magic.startswith(b"\x7fELF") and magic != b"!<arch>\n":
+        raise device_link.DeviceLinkError(f"{path}: not an object file or archive, which -dlink takes")
 
 
 def _answer(options: build_options.BuildOptions, hipcc: bool, nvcc: bool) -> int:

@@ -59,6 +59,16 @@ def test_dlink_gives_the_device_code_for_a_link_by_the_host_compiler(tmp_path):
     assert run([program]).stdout == "status 0, 0 wrong\n"
 
 
+def test_dlink_refuses_what_is_not_an_object_in_one_line(tmp_path):
+    (tmp_path / "notes.txt").write_text("not an object\n")
+    for name, problem in (("notes.txt", "not an object file or archive"), ("absent.o", "cannot read")):
+        linked = nvcc("-dlink", tmp_path / name, "-o", tmp_path / "dlink.o")
+        assert linked.returncode == 1, describe(linked)
+        assert linked.stderr.startswith(f"gpusym-nvcc: {tmp_path / name}: {problem}")
+        assert linked.stderr.count("\n") == 1
+    assert not (tmp_path / "dlink.o").exists()
+
+
 def test_xptxas_is_noted_and_ignored(tmp_path):
     built = nvcc("-c", "-Xptxas", "-v", SEPARATE / "scale.cu", "-rdc=true", "-o", tmp_path / "scale.o")
     assert built.returncode == 0, describe(built)
