@@ -53,6 +53,22 @@ __global__ void coalesced(int *out) {
   }
 }
 
+// Shuffles of values wider than 8 bytes: a struct through a tile's
+// shfl_down, a double2 through shfl_xor.
+struct Wide {
+  double position;
+  int id;
+  float extra[3];
+};
+
+__global__ void wide_shuffles(Wide *structs, double2 *pairs) {
+  unsigned int rank = threadIdx.x;
+  Wide mine{rank + 0.5, static_cast<int>(rank), {1.0f * rank, 2.0f, -1.0f * rank}};
+  auto tile = cg::tiled_partition<16>(cg::this_thread_block());
+  structs[rank] = tile.shfl_down(mine, 2);
+  pairs[rank] = tile.shfl_xor(make_double2(rank, -2.0 * rank), 1);
+}
+
 __global__ void grid_sync(int *cells, int *out) {
   cg::grid_group grid = cg::this_grid();
   unsigned int id = grid.thread_rank();
@@ -109,6 +125,20 @@ int main() {
     coalesced_ok &= host[rank] == sum * 10000 + size * 100 + position;
   }
   check("coalesced_threads and reduce on it", coalesced_ok);
+
+  Wide *structs = nullptr;
+  double2 *pairs = nullptr;
+  cudaMallocManaged(&structs, 64 * sizeof(Wide));
+  cudaMallocManaged(&pairs, 64 * sizeof(double2));
+  wide_shuffles<<<1, 64>>>(structs, pairs);
+  cudaDeviceSynchronize();
+  bool wide = true;
+  for (int rank = 0; rank < 64; rank++) {
+    int from = rank % 16 + 2 < 16 ? rank + 2 : rank, partner = rank ^ 1;
+    wide &= structs[rank].id == from && structs[rank].position == from + 0.5 && structs[rank].extra[2] == -from;
+    wide &= pairs[rank].x == partner && pairs[rank].y == -2.0 * partner;
+  }
+  check("tile shuffles of a struct and a double2", wide);
 
   constexpr int kGridBlocks = 2, kGridThreads = 64, kCells = kGridBlocks * kGridThreads;
   int *cells = nullptr, *results = nullptr, grid_host[kCells];

@@ -7,7 +7,7 @@
  * wavefront's lanes meet in the runtime (__gpusym_wave_meet, executor.cpp),
  * the lanes that reached the call being the active ones; on AMDGPU, the
  * hardware's cross-lane instructions.  Values of up to 8 bytes go through
- * as their bits.
+ * as their bits, larger ones in 8-byte pieces.
  */
 #ifndef GPUSYM_WARP_FUNCTIONS_H
 #define GPUSYM_WARP_FUNCTIONS_H
@@ -91,9 +91,29 @@ static __device__ __GPUSYM_INLINE T __gpusym_wave_value(unsigned long long bits)
   return value;
 }
 
+/* A shuffle of a value of up to 8 bytes goes through as its bits; a larger
+ * one (a float4, a struct), as cooperative groups' shuffles take any
+ * trivially copyable type, in 8-byte pieces, one wavefront call each. */
+template <typename T, bool = (sizeof(T) <= 8)>
+struct __gpusym_shuffler {
+  static __device__ __GPUSYM_INLINE T run(unsigned int op, T var, long long arg, int width) {
+    return __gpusym_wave_value<T>(__gpusym_wave_call(op, __gpusym_wave_bits(var), arg, width));
+  }
+};
+template <typename T>
+struct __gpusym_shuffler<T, false> {
+  static __device__ __GPUSYM_INLINE T run(unsigned int op, T var, long long arg, int width) {
+    unsigned long long pieces[(sizeof(T) + 7) / 8] = {};
+    __builtin_memcpy(pieces, &var, sizeof(T));
+    for (unsigned long long &piece : pieces) piece = __gpusym_wave_call(op, piece, arg, width);
+    __builtin_memcpy(&var, pieces, sizeof(T));
+    return var;
+  }
+};
+
 template <typename T>
 static __device__ __GPUSYM_INLINE T __gpusym_shuffle(unsigned int op, T var, long long arg, int width) {
-  return __gpusym_wave_value<T>(__gpusym_wave_call(op, __gpusym_wave_bits(var), arg, width));
+  return __gpusym_shuffler<T>::run(op, var, arg, width);
 }
 
 template <typename T>
