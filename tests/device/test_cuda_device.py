@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.toolchain]
 CHECKS = {
     "device_warp.cu": 17,
     "device_atomics.cu": 14,
-    "device_groups.cu": 10,
+    "device_groups.cu": 11,
     "device_numerics.cu": 8,
     "host_math.cu": 16,
 }

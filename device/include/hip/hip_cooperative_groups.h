@@ -1,6 +1,7 @@
 /*
  * Cooperative groups on the gpusym simulated device: thread blocks, tiles of
- * a wavefront (static and dynamic), coalesced groups, and the grid of a
+ * a wavefront (static and dynamic), coalesced groups (and the labeled and
+ * binary partitions of a tile or coalesced group), and the grid of a
  * launch made with hipLaunchCooperativeKernel, built on __syncthreads and
  * the warp functions (gpusym_detail/warp_functions.h).
  *
@@ -182,6 +183,9 @@ class coalesced_group : public thread_group {
       : thread_group(__gpusym::coalesced_kind, __builtin_popcountll(lanes),
                      __builtin_popcountll(lanes & ((1ull << __lane_id()) - 1)), lanes) {}
   friend __device__ coalesced_group coalesced_threads();
+  friend __device__ coalesced_group labeled_partition(const coalesced_group &group, int label);
+  template <unsigned int Size, typename Parent>
+  friend __device__ coalesced_group labeled_partition(const thread_block_tile<Size, Parent> &tile, int label);
 
  public:
   __device__ void sync() const { __syncwarp(); }
@@ -208,6 +212,24 @@ class coalesced_group : public thread_group {
 };
 
 __device__ inline coalesced_group coalesced_threads() { return coalesced_group(__activemask()); }
+
+/* The lanes of a group whose label is this lane's, as a coalesced group;
+ * binary_partition is the same with two labels. */
+__device__ inline coalesced_group labeled_partition(const coalesced_group &group, int label) {
+  return coalesced_group(group.mask_ & __match_any(label));
+}
+template <unsigned int Size, typename Parent>
+__device__ coalesced_group labeled_partition(const thread_block_tile<Size, Parent> &, int label) {
+  unsigned long long tile = (Size == 64 ? ~0ull : (1ull << Size) - 1) << (__lane_id() / Size * Size);
+  return coalesced_group(tile & __match_any(label));
+}
+__device__ inline coalesced_group binary_partition(const coalesced_group &group, bool predicate) {
+  return labeled_partition(group, predicate);
+}
+template <unsigned int Size, typename Parent>
+__device__ coalesced_group binary_partition(const thread_block_tile<Size, Parent> &tile, bool predicate) {
+  return labeled_partition(tile, predicate);
+}
 
 template <typename Group>
 __device__ inline void sync(const Group &group) {

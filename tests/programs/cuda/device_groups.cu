@@ -69,6 +69,16 @@ __global__ void wide_shuffles(Wide *structs, double2 *pairs) {
   pairs[rank] = tile.shfl_xor(make_double2(rank, -2.0 * rank), 1);
 }
 
+// Partitions by label and by predicate: each lane's group size, rank and
+// the sum of its group's ranks in the tile.
+__global__ void partitions(int *out) {
+  int rank = static_cast<int>(threadIdx.x);
+  auto tile = cg::tiled_partition<16>(cg::this_thread_block());
+  cg::coalesced_group by_label = cg::labeled_partition(tile, rank % 3);
+  cg::coalesced_group by_parity = cg::binary_partition(by_label, rank % 2 == 0);
+  out[rank] = cg::reduce(by_label, rank, cg::plus<int>()) * 1000 + by_parity.size() * 10 + by_parity.thread_rank();
+}
+
 __global__ void grid_sync(int *cells, int *out) {
   cg::grid_group grid = cg::this_grid();
   unsigned int id = grid.thread_rank();
@@ -139,6 +149,22 @@ int main() {
     wide &= pairs[rank].x == partner && pairs[rank].y == -2.0 * partner;
   }
   check("tile shuffles of a struct and a double2", wide);
+
+  partitions<<<1, 64>>>(device);
+  cudaMemcpy(host, device, 64 * sizeof(int), cudaMemcpyDeviceToHost);
+  bool partitioned = true;
+  for (int rank = 0; rank < 64; rank++) {
+    int sum = 0, size = 0, position = 0;
+    for (int other = rank / 16 * 16; other < rank / 16 * 16 + 16; other++) {
+      if (other % 3 != rank % 3) continue;
+      sum += other;
+      if (other % 2 != rank % 2) continue;
+      size++;
+      position += other < rank;
+    }
+    partitioned &= host[rank] == sum * 1000 + size * 10 + position;
+  }
+  check("labeled_partition of a tile, binary_partition of that", partitioned);
 
   constexpr int kGridBlocks = 2, kGridThreads = 64, kCells = kGridBlocks * kGridThreads;
   int *cells = nullptr, *results = nullptr, grid_host[kCells];
