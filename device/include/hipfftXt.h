@@ -1,0 +1,2 @@
+/* <hipfftXt.h>: the older path of <hipfft/hipfftXt.h>. */
+#include "hipfft/hipfftXt.h"
