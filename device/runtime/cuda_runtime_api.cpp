@@ -399,6 +399,32 @@ cudaError_t cudaMemGetInfo(size_t *free, size_t *total) { return GPUSYM_AS_CUDA(
 cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice, cudaStream_t stream) {
   return GPUSYM_AS_CUDA(hipMemPrefetchAsync(devPtr, count, dstDevice, stream));
 }
+cudaError_t cudaMemAdvise(const void *devPtr, size_t count, cudaMemoryAdvise advice, int device) {
+  return GPUSYM_AS_CUDA(hipMemAdvise(devPtr, count, static_cast<hipMemoryAdvise>(advice), device));
+}
+
+// A location's device ordinal: the host's is cudaCpuDeviceId.
+static bool location_device(const cudaMemLocation &location, int &device) {
+  if (location.type == cudaMemLocationTypeDevice) {
+    device = location.id;
+    return true;
+  }
+  device = cudaCpuDeviceId;
+  return location.type == cudaMemLocationTypeHost || location.type == cudaMemLocationTypeHostNuma ||
+         location.type == cudaMemLocationTypeHostNumaCurrent;
+}
+
+cudaError_t cudaMemPrefetchAsync_v2(const void *devPtr, size_t count, cudaMemLocation location, unsigned int flags,
+                                    cudaStream_t stream) {
+  int device;
+  if (!location_device(location, device) || flags) return fail(__func__, cudaErrorInvalidValue);
+  return GPUSYM_AS_CUDA(hipMemPrefetchAsync(devPtr, count, device, stream));
+}
+cudaError_t cudaMemAdvise_v2(const void *devPtr, size_t count, cudaMemoryAdvise advice, cudaMemLocation location) {
+  int device;
+  if (!location_device(location, device)) return fail(__func__, cudaErrorInvalidValue);
+  return GPUSYM_AS_CUDA(hipMemAdvise(devPtr, count, static_cast<hipMemoryAdvise>(advice), device));
+}
 
 // As CUDA 11 and later: memory the runtime does not know is unregistered
 // host memory, not an error.

@@ -102,6 +102,11 @@ cudaError_t cudaMemGetInfo(size_t *free, size_t *total);
 cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr);
 cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice,
                                  cudaStream_t stream GPUSYM_CUDA_DEFAULT(0));
+cudaError_t cudaMemPrefetchAsync_v2(const void *devPtr, size_t count, struct cudaMemLocation location,
+                                    unsigned int flags, cudaStream_t stream GPUSYM_CUDA_DEFAULT(0));
+cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice, int device);
+cudaError_t cudaMemAdvise_v2(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
+                             struct cudaMemLocation location);
 
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
@@ -304,6 +309,15 @@ static inline cudaChannelFormatDesc cudaCreateChannelDescHalf2(void) {
 }
 static inline cudaChannelFormatDesc cudaCreateChannelDescHalf4(void) {
   return cudaCreateChannelDesc(16, 16, 16, 16, cudaChannelFormatKindFloat);
+}
+/* CUDA 13's forms, which take a location (CUDA 12.2's _v2 functions). */
+static inline cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, cudaMemLocation location,
+                                               unsigned int flags, cudaStream_t stream = 0) {
+  return cudaMemPrefetchAsync_v2(devPtr, count, location, flags, stream);
+}
+static inline cudaError_t cudaMemAdvise(const void *devPtr, size_t count, cudaMemoryAdvise advice,
+                                        cudaMemLocation location) {
+  return cudaMemAdvise_v2(devPtr, count, advice, location);
 }
 template <typename T>
 static inline cudaError_t cudaMalloc(T **devPtr, size_t size) {

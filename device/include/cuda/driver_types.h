@@ -374,6 +374,30 @@ struct cudaResourceViewDesc {
 #define cudaOccupancyDisableCachingOverride 0x01
 #define cudaCooperativeLaunchMultiDeviceNoPreSync 0x01
 #define cudaCooperativeLaunchMultiDeviceNoPostSync 0x02
+/* Where unified memory is advised to live or prefetched to (CUDA 12.2). */
+enum cudaMemoryAdvise {
+  cudaMemAdviseSetReadMostly = 1,
+  cudaMemAdviseUnsetReadMostly = 2,
+  cudaMemAdviseSetPreferredLocation = 3,
+  cudaMemAdviseUnsetPreferredLocation = 4,
+  cudaMemAdviseSetAccessedBy = 5,
+  cudaMemAdviseUnsetAccessedBy = 6
+};
+enum cudaMemLocationType {
+  cudaMemLocationTypeInvalid = 0,
+  cudaMemLocationTypeDevice = 1,
+  cudaMemLocationTypeHost = 2,
+  cudaMemLocationTypeHostNuma = 3,
+  cudaMemLocationTypeHostNumaCurrent = 4
+};
+struct cudaMemLocation {
+  enum cudaMemLocationType type;
+  int id;
+};
+typedef enum cudaMemoryAdvise cudaMemoryAdvise;
+typedef enum cudaMemLocationType cudaMemLocationType;
+typedef struct cudaMemLocation cudaMemLocation;
+
 #define cudaCpuDeviceId ((int)-1)
 #define cudaInvalidDeviceId ((int)-2)
 #define cudaPeerAccessDefault 0x00

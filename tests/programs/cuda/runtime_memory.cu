@@ -1,6 +1,7 @@
 // The CUDA runtime's memory calls: one line per check, "NAME: ok" or what failed.
 #include <cstdio>
 #include <cstring>
+#include <nvtx3/nvToolsExt.h>
 
 #define CHECK(name, condition) std::printf("%s: %s\n", name, (condition) ? "ok" : "FAILED")
 
@@ -17,7 +18,9 @@ __global__ void fill(int *data, int value, int n) {
 int main() {
   int *device = nullptr;
   CHECK("malloc", cudaMalloc(&device, 256 * sizeof(int)) == cudaSuccess && device);
+  nvtxRangePushA("fill");  // NVTX annotations compile and do nothing
   fill<<<4, 64>>>(device, 10, 256);
+  nvtxRangePop();
   int host[256];
   CHECK("memcpy", cudaMemcpy(host, device, sizeof host, cudaMemcpyDeviceToHost) == cudaSuccess && host[255] == 265);
   CHECK("memset", cudaMemset(device, 0, sizeof host) == cudaSuccess &&
@@ -37,6 +40,14 @@ int main() {
   CHECK("malloc_managed", cudaMallocManaged(&managed, 64 * sizeof(int)) == cudaSuccess);
   fill<<<1, 64>>>(managed, 1, 64);
   CHECK("managed_after_sync", cudaDeviceSynchronize() == cudaSuccess && managed[63] == 64);
+  cudaMemLocation on_device{cudaMemLocationTypeDevice, 0}, on_host{cudaMemLocationTypeHost, 0}, nowhere{};
+  CHECK("managed_advise_prefetch",
+        cudaMemAdvise(managed, 64 * sizeof(int), cudaMemAdviseSetReadMostly, 0) == cudaSuccess &&
+            cudaMemAdvise(managed, 64 * sizeof(int), cudaMemAdviseSetPreferredLocation, on_host) == cudaSuccess &&
+            cudaMemPrefetchAsync(managed, 64 * sizeof(int), on_device, 0) == cudaSuccess &&
+            cudaMemPrefetchAsync_v2(managed, 64 * sizeof(int), on_host, 0, 0) == cudaSuccess &&
+            cudaMemPrefetchAsync(managed, 64 * sizeof(int), nowhere, 0) == cudaErrorInvalidValue &&
+            cudaGetLastError() == cudaErrorInvalidValue && managed[0] == 1);
 
   int *pitched = nullptr;
   size_t pitch = 0;
