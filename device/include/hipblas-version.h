@@ -1,0 +1,2 @@
+/* hipBLAS's version by its older path. */
+#include "hipblas/hipblas-version.h"

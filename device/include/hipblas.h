@@ -1,0 +1,2 @@
+/* hipBLAS by its older path: the same as <hipblas/hipblas.h>. */
+#include "hipblas/hipblas.h"

@@ -1,0 +1,2 @@
+/* hipSPARSE's export markers by their older path. */
+#include "hipsparse/hipsparse-export.h"

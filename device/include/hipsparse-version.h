@@ -1,0 +1,2 @@
+/* hipSPARSE's version by its older path. */
+#include "hipsparse/hipsparse-version.h"

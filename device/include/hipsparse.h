@@ -1,0 +1,2 @@
+/* hipSPARSE by its older path: the same as <hipsparse/hipsparse.h>. */
+#include "hipsparse/hipsparse.h"

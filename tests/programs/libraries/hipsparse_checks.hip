@@ -1,0 +1,386 @@
+// gpusym's hipSPARSE against dense products computed here, on the host.
+// Prints one line a case, "hipsparse: CASE: N wrong", and
+// "hipsparse: N cases" at the end.
+#include <hip/hip_runtime.h>
+#include <hipsparse/hipsparse.h>
+
+#include <cmath>
+#include <complex>
+#include <cstdio>
+#include <random>
+#include <type_traits>
+#include <vector>
+
+using C = std::complex<float>;
+using Z = std::complex<double>;
+
+static int cases = 0;
+static std::mt19937 rng(11);
+
+#define CHECK_HIP(call)                                                            \
+  do {                                                                             \
+    hipError_t e_ = (call);                                                        \
+    if (e_ != hipSuccess) {                                                        \
+      printf("%s:%d: %s: %s\n", __FILE__, __LINE__, #call, hipGetErrorString(e_)); \
+      exit(1);                                                                     \
+    }                                                                              \
+  } while (0)
+#define CHECK_SPARSE(call)                                                                 \
+  do {                                                                                     \
+    hipsparseStatus_t s_ = (call);                                                         \
+    if (s_ != HIPSPARSE_STATUS_SUCCESS) {                                                  \
+      printf("%s:%d: %s: %s\n", __FILE__, __LINE__, #call, hipsparseGetErrorName(s_));     \
+      exit(1);                                                                             \
+    }                                                                                      \
+  } while (0)
+
+template <class T> T random_value() {
+  std::uniform_real_distribution<double> d(-1, 1);
+  if constexpr (std::is_arithmetic_v<T>)
+    return T(d(rng));
+  else
+    return T(d(rng), d(rng));
+}
+template <class T> Z wide(T x) { return Z(std::real(x), std::imag(x)); }
+template <class T> hipDataType type_of() {
+  if constexpr (std::is_same_v<T, float>) return HIP_R_32F;
+  if constexpr (std::is_same_v<T, double>) return HIP_R_64F;
+  if constexpr (std::is_same_v<T, C>) return HIP_C_32F;
+  return HIP_C_64F;
+}
+template <class T> int wrong(const std::vector<T> &got, const std::vector<Z> &want) {
+  double tol = std::is_same_v<T, float> || std::is_same_v<T, C> ? 1e-4 : 1e-11;
+  int bad = 0;
+  for (size_t i = 0; i < want.size(); i++) bad += std::abs(wide(got[i]) - want[i]) > tol * (1 + std::abs(want[i]));
+  return bad;
+}
+static void report(const char *name, int bad) {
+  printf("hipsparse: %s: %d wrong\n", name, bad);
+  cases++;
+}
+template <class T> T *to_device(const std::vector<T> &host) {
+  T *device;
+  CHECK_HIP(hipMalloc(&device, std::max<size_t>(1, host.size()) * sizeof(T)));
+  CHECK_HIP(hipMemcpy(device, host.data(), host.size() * sizeof(T), hipMemcpyHostToDevice));
+  return device;
+}
+template <class T> std::vector<T> to_host(const T *device, size_t n) {
+  std::vector<T> host(n);
+  CHECK_HIP(hipMemcpy(host.data(), device, n * sizeof(T), hipMemcpyDeviceToHost));
+  return host;
+}
+
+// A random m x n matrix, dense (column-major) and as CSR with indices of type I.
+template <class T, class I = int> struct Sparse {
+  int m, n;
+  std::vector<T> dense;
+  std::vector<I> offsets, columns, rows;  // rows: COO row indices
+  std::vector<T> values;
+  Sparse(int m_, int n_, int base) : m(m_), n(n_), dense(size_t(m_) * n_) {
+    std::uniform_real_distribution<double> keep(0, 1);
+    for (T &v : dense)
+      if (keep(rng) < 0.3) v = random_value<T>();
+    for (int i = 0; i < m; i++) {
+      offsets.push_back(I(values.size() + base));
+      for (int j = 0; j < n; j++)
+        if (dense[i + size_t(j) * m] != T(0)) {
+          values.push_back(dense[i + size_t(j) * m]);
+          columns.push_back(I(j + base));
+          rows.push_back(I(i + base));
+        }
+    }
+    offsets.push_back(I(values.size() + base));
+  }
+  // op(A) x, for op N, T or C.
+  std::vector<Z> times(hipsparseOperation_t op, const std::vector<T> &x, T alpha, T beta,
+                       const std::vector<T> &y) const {
+    int out = op == HIPSPARSE_OPERATION_NON_TRANSPOSE ? m : n, in = op == HIPSPARSE_OPERATION_NON_TRANSPOSE ? n : m;
+    std::vector<Z> r(out);
+    for (int i = 0; i < out; i++) {
+      Z sum = 0;
+      for (int l = 0; l < in; l++) {
+        Z a = op == HIPSPARSE_OPERATION_NON_TRANSPOSE ? wide(dense[i + size_t(l) * m]) : wide(dense[l + size_t(i) * m]);
+        if (op == HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE) a = std::conj(a);
+        sum += a * wide(x[l]);
+      }
+      r[i] = wide(alpha) * sum + wide(beta) * wide(y[i]);
+    }
+    return r;
+  }
+};
+
+template <class T, class I = int>
+int spmv_case(hipsparseHandle_t h, hipsparseOperation_t op, hipsparseIndexBase_t base, hipsparseFormat_t format) {
+  const int m = 13, n = 9;
+  Sparse<T, I> a(m, n, base);
+  int in = op == HIPSPARSE_OPERATION_NON_TRANSPOSE ? n : m, out = op == HIPSPARSE_OPERATION_NON_TRANSPOSE ? m : n;
+  std::vector<T> x(in), y(out);
+  for (T &v : x) v = random_value<T>();
+  for (T &v : y) v = random_value<T>();
+  T alpha = random_value<T>(), beta = random_value<T>();
+  I *d_offsets = to_device(format == HIPSPARSE_FORMAT_COO ? a.rows : a.offsets), *d_columns = to_device(a.columns);
+  T *d_values = to_device(a.values), *dx = to_device(x), *dy = to_device(y);
+  hipsparseIndexType_t index = sizeof(I) == 8 ? HIPSPARSE_INDEX_64I : HIPSPARSE_INDEX_32I;
+  hipsparseSpMatDescr_t A;
+  if (format == HIPSPARSE_FORMAT_COO)
+    CHECK_SPARSE(hipsparseCreateCoo(&A, m, n, a.values.size(), d_offsets, d_columns, d_values, index, base,
+                                    type_of<T>()));
+  else
+    CHECK_SPARSE(hipsparseCreateCsr(&A, m, n, a.values.size(), d_offsets, d_columns, d_values, index, index, base,
+                                    type_of<T>()));
+  hipsparseDnVecDescr_t X, Y;
+  CHECK_SPARSE(hipsparseCreateDnVec(&X, in, dx, type_of<T>()));
+  CHECK_SPARSE(hipsparseCreateDnVec(&Y, out, dy, type_of<T>()));
+  size_t size = 1;
+  CHECK_SPARSE(hipsparseSpMV_bufferSize(h, op, &alpha, A, X, &beta, Y, type_of<T>(), HIPSPARSE_SPMV_ALG_DEFAULT, &size));
+  void *buffer;
+  CHECK_HIP(hipMalloc(&buffer, size + 1));
+  CHECK_SPARSE(hipsparseSpMV(h, op, &alpha, A, X, &beta, Y, type_of<T>(), HIPSPARSE_SPMV_ALG_DEFAULT, buffer));
+  int bad = wrong(to_host(dy, out), a.times(op, x, alpha, beta, y));
+  CHECK_SPARSE(hipsparseDestroySpMat(A));
+  CHECK_SPARSE(hipsparseDestroyDnVec(X));
+  CHECK_SPARSE(hipsparseDestroyDnVec(Y));
+  for (void *p : {(void *)d_offsets, (void *)d_columns, (void *)d_values, (void *)dx, (void *)dy, buffer})
+    CHECK_HIP(hipFree(p));
+  return bad;
+}
+
+static void check_spmv(hipsparseHandle_t h) {
+  const auto N = HIPSPARSE_OPERATION_NON_TRANSPOSE, T = HIPSPARSE_OPERATION_TRANSPOSE,
+             H = HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE;
+  const auto zero = HIPSPARSE_INDEX_BASE_ZERO, one = HIPSPARSE_INDEX_BASE_ONE;
+  report("SpMV CSR float, base 0, N and T",
+         spmv_case<float>(h, N, zero, HIPSPARSE_FORMAT_CSR) + spmv_case<float>(h, T, zero, HIPSPARSE_FORMAT_CSR));
+  report("SpMV CSR double, base 1, N and T",
+         spmv_case<double>(h, N, one, HIPSPARSE_FORMAT_CSR) + spmv_case<double>(h, T, one, HIPSPARSE_FORMAT_CSR));
+  report("SpMV CSR complex float, N and C",
+         spmv_case<C>(h, N, zero, HIPSPARSE_FORMAT_CSR) + spmv_case<C>(h, H, one, HIPSPARSE_FORMAT_CSR));
+  report("SpMV CSR complex double, 64-bit indices", spmv_case<Z, int64_t>(h, H, zero, HIPSPARSE_FORMAT_CSR));
+  report("SpMV COO double, base 1", spmv_case<double>(h, N, one, HIPSPARSE_FORMAT_COO));
+}
+
+// C = alpha op(A) op(B) + beta C, B and C in `order`.
+template <class T>
+int spmm_case(hipsparseHandle_t h, hipsparseOperation_t op_a, hipsparseOperation_t op_b, hipsparseOrder_t order) {
+  const int m = 7, k = 6, n = 5;  // op(A) is m x k
+  bool ta = op_a != HIPSPARSE_OPERATION_NON_TRANSPOSE, tb = op_b != HIPSPARSE_OPERATION_NON_TRANSPOSE;
+  Sparse<T> a(ta ? k : m, ta ? m : k, 0);
+  int b_rows = tb ? n : k, b_cols = tb ? k : n;
+  bool row = order == HIPSPARSE_ORDER_ROW;
+  int ldb = (row ? b_cols : b_rows) + 1, ldc = (row ? n : m) + 2;
+  std::vector<T> B(size_t(ldb) * (row ? b_rows : b_cols)), Cm(size_t(ldc) * (row ? m : n));
+  for (T &v : B) v = random_value<T>();
+  for (T &v : Cm) v = random_value<T>();
+  auto b_at = [&](int r, int c) { return wide(row ? B[size_t(r) * ldb + c] : B[size_t(c) * ldb + r]); };
+  auto c_index = [&](int r, int c) { return row ? size_t(r) * ldc + c : size_t(c) * ldc + r; };
+  T alpha = random_value<T>(), beta = random_value<T>();
+  std::vector<Z> want(Cm.size());
+  for (size_t i = 0; i < Cm.size(); i++) want[i] = wide(Cm[i]);
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++) {
+      Z sum = 0;
+      for (int l = 0; l < k; l++) {
+        Z av = ta ? wide(a.dense[l + size_t(i) * a.m]) : wide(a.dense[i + size_t(l) * a.m]);
+        if (op_a == HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE) av = std::conj(av);
+        Z bv = tb ? b_at(j, l) : b_at(l, j);
+        if (op_b == HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE) bv = std::conj(bv);
+        sum += av * bv;
+      }
+      want[c_index(i, j)] = wide(alpha) * sum + wide(beta) * wide(Cm[c_index(i, j)]);
+    }
+  int *d_offsets = to_device(a.offsets), *d_columns = to_device(a.columns);
+  T *d_values = to_device(a.values), *dB = to_device(B), *dC = to_device(Cm);
+  hipsparseConstSpMatDescr_t A;
+  CHECK_SPARSE(hipsparseCreateConstCsr(&A, a.m, a.n, a.values.size(), d_offsets, d_columns, d_values,
+                                       HIPSPARSE_INDEX_32I, HIPSPARSE_INDEX_32I, HIPSPARSE_INDEX_BASE_ZERO,
+                                       type_of<T>()));
+  hipsparseConstDnMatDescr_t Bd;
+  hipsparseDnMatDescr_t Cd;
+  CHECK_SPARSE(hipsparseCreateConstDnMat(&Bd, b_rows, b_cols, ldb, dB, type_of<T>(), order));
+  CHECK_SPARSE(hipsparseCreateDnMat(&Cd, m, n, ldc, dC, type_of<T>(), order));
+  size_t size = 0;
+  CHECK_SPARSE(hipsparseSpMM_bufferSize(h, op_a, op_b, &alpha, A, Bd, &beta, Cd, type_of<T>(),
+                                        HIPSPARSE_SPMM_ALG_DEFAULT, &size));
+  CHECK_SPARSE(hipsparseSpMM(h, op_a, op_b, &alpha, A, Bd, &beta, Cd, type_of<T>(), HIPSPARSE_SPMM_ALG_DEFAULT,
+                             nullptr));
+  int bad = wrong(to_host(dC, Cm.size()), want);
+  CHECK_SPARSE(hipsparseDestroySpMat(A));
+  CHECK_SPARSE(hipsparseDestroyDnMat(Bd));
+  CHECK_SPARSE(hipsparseDestroyDnMat(Cd));
+  for (void *p : {(void *)d_offsets, (void *)d_columns, (void *)d_values, (void *)dB, (void *)dC}) CHECK_HIP(hipFree(p));
+  return bad;
+}
+
+static void check_spmm(hipsparseHandle_t h) {
+  const auto N = HIPSPARSE_OPERATION_NON_TRANSPOSE, T = HIPSPARSE_OPERATION_TRANSPOSE,
+             H = HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE;
+  report("SpMM float, column order, N N and T T", spmm_case<float>(h, N, N, HIPSPARSE_ORDER_COL) +
+                                                     spmm_case<float>(h, T, T, HIPSPARSE_ORDER_COL));
+  report("SpMM double, row order, N T and T N", spmm_case<double>(h, N, T, HIPSPARSE_ORDER_ROW) +
+                                                    spmm_case<double>(h, T, N, HIPSPARSE_ORDER_ROW));
+  report("SpMM complex double, C N", spmm_case<Z>(h, H, N, HIPSPARSE_ORDER_COL));
+}
+
+// Dense to CSR (analysis, then convert) and back to dense.
+static void check_conversions(hipsparseHandle_t h) {
+  const int m = 8, n = 11;
+  Sparse<double> a(m, n, 1);
+  double *dDense = to_device(a.dense), *dBack;
+  CHECK_HIP(hipMalloc(&dBack, a.dense.size() * sizeof(double)));
+  int *dOffsets;
+  CHECK_HIP(hipMalloc(&dOffsets, (m + 1) * sizeof(int)));
+  hipsparseDnMatDescr_t dense, back;
+  CHECK_SPARSE(hipsparseCreateDnMat(&dense, m, n, m, dDense, HIP_R_64F, HIPSPARSE_ORDER_COL));
+  hipsparseSpMatDescr_t sparse;
+  CHECK_SPARSE(hipsparseCreateCsr(&sparse, m, n, 0, dOffsets, nullptr, nullptr, HIPSPARSE_INDEX_32I,
+                                  HIPSPARSE_INDEX_32I, HIPSPARSE_INDEX_BASE_ONE, HIP_R_64F));
+  size_t size = 0;
+  CHECK_SPARSE(hipsparseDenseToSparse_bufferSize(h, dense, sparse, HIPSPARSE_DENSETOSPARSE_ALG_DEFAULT, &size));
+  CHECK_SPARSE(hipsparseDenseToSparse_analysis(h, dense, sparse, HIPSPARSE_DENSETOSPARSE_ALG_DEFAULT, nullptr));
+  int64_t rows, cols, nnz;
+  CHECK_SPARSE(hipsparseSpMatGetSize(sparse, &rows, &cols, &nnz));
+  int *dColumns;
+  double *dValues;
+  CHECK_HIP(hipMalloc(&dColumns, nnz * sizeof(int)));
+  CHECK_HIP(hipMalloc(&dValues, nnz * sizeof(double)));
+  CHECK_SPARSE(hipsparseCsrSetPointers(sparse, dOffsets, dColumns, dValues));
+  CHECK_SPARSE(hipsparseDenseToSparse_convert(h, dense, sparse, HIPSPARSE_DENSETOSPARSE_ALG_DEFAULT, nullptr));
+  int bad = (nnz != int64_t(a.values.size())) + (to_host(dOffsets, m + 1) != a.offsets) +
+            (to_host(dColumns, nnz) != a.columns) + (to_host(dValues, nnz) != a.values);
+  report("DenseToSparse to CSR, base 1", bad);
+
+  CHECK_SPARSE(hipsparseCreateDnMat(&back, m, n, m, dBack, HIP_R_64F, HIPSPARSE_ORDER_COL));
+  CHECK_SPARSE(hipsparseSparseToDense_bufferSize(h, sparse, back, HIPSPARSE_SPARSETODENSE_ALG_DEFAULT, &size));
+  CHECK_SPARSE(hipsparseSparseToDense(h, sparse, back, HIPSPARSE_SPARSETODENSE_ALG_DEFAULT, nullptr));
+  report("SparseToDense from CSR", to_host(dBack, a.dense.size()) != a.dense);
+  CHECK_SPARSE(hipsparseDestroySpMat(sparse));
+  CHECK_SPARSE(hipsparseDestroyDnMat(dense));
+  CHECK_SPARSE(hipsparseDestroyDnMat(back));
+  for (void *p : {(void *)dDense, (void *)dBack, (void *)dOffsets, (void *)dColumns, (void *)dValues})
+    CHECK_HIP(hipFree(p));
+}
+
+// csrmv, csrmm, nnz, dense2csr and csr2dense of the classic API.
+static void check_classic(hipsparseHandle_t h) {
+  const int m = 10, n = 6, k = 4;
+  Sparse<double> a(m, n, 1);
+  hipsparseMatDescr_t descr;
+  CHECK_SPARSE(hipsparseCreateMatDescr(&descr));
+  CHECK_SPARSE(hipsparseSetMatIndexBase(descr, HIPSPARSE_INDEX_BASE_ONE));
+  CHECK_SPARSE(hipsparseSetMatType(descr, HIPSPARSE_MATRIX_TYPE_GENERAL));
+  int *dOffsets = to_device(a.offsets), *dColumns = to_device(a.columns);
+  double *dValues = to_device(a.values);
+  std::vector<double> x(n), y(m);
+  for (double &v : x) v = random_value<double>();
+  for (double &v : y) v = random_value<double>();
+  double alpha = 1.5, beta = -0.5;
+  double *dx = to_device(x), *dy = to_device(y);
+  CHECK_SPARSE(hipsparseDcsrmv(h, HIPSPARSE_OPERATION_NON_TRANSPOSE, m, n, a.values.size(), &alpha, descr, dValues,
+                               dOffsets, dColumns, dx, &beta, dy));
+  report("Dcsrmv, base 1", wrong(to_host(dy, m), a.times(HIPSPARSE_OPERATION_NON_TRANSPOSE, x, alpha, beta, y)));
+
+  std::vector<double> B(size_t(n) * k), Cm(size_t(m) * k);
+  for (double &v : B) v = random_value<double>();
+  for (double &v : Cm) v = random_value<double>();
+  double *dB = to_device(B), *dC = to_device(Cm);
+  CHECK_SPARSE(hipsparseDcsrmm(h, HIPSPARSE_OPERATION_NON_TRANSPOSE, m, k, n, a.values.size(), &alpha, descr, dValues,
+                               dOffsets, dColumns, dB, n, &beta, dC, m));
+  std::vector<Z> want;
+  for (int j = 0; j < k; j++) {
+    std::vector<double> column(B.begin() + j * n, B.begin() + (j + 1) * n), c(Cm.begin() + j * m, Cm.begin() + (j + 1) * m);
+    auto r = a.times(HIPSPARSE_OPERATION_NON_TRANSPOSE, column, alpha, beta, c);
+    want.insert(want.end(), r.begin(), r.end());
+  }
+  report("Dcsrmm", wrong(to_host(dC, Cm.size()), want));
+
+  double *dDense = to_device(a.dense);
+  int *dPerRow, total = 0;
+  CHECK_HIP(hipMalloc(&dPerRow, m * sizeof(int)));
+  CHECK_SPARSE(hipsparseDnnz(h, HIPSPARSE_DIRECTION_ROW, m, n, descr, dDense, m, dPerRow, &total));
+  int *dOffsets2, *dColumns2;
+  double *dValues2;
+  CHECK_HIP(hipMalloc(&dOffsets2, (m + 1) * sizeof(int)));
+  CHECK_HIP(hipMalloc(&dColumns2, total * sizeof(int)));
+  CHECK_HIP(hipMalloc(&dValues2, total * sizeof(double)));
+  CHECK_SPARSE(hipsparseDdense2csr(h, m, n, descr, dDense, m, dPerRow, dValues2, dOffsets2, dColumns2));
+  int bad = (total != int(a.values.size())) + (to_host(dOffsets2, m + 1) != a.offsets) +
+            (to_host(dColumns2, total) != a.columns) + (to_host(dValues2, total) != a.values);
+  report("Dnnz, Ddense2csr", bad);
+  CHECK_HIP(hipMemset(dDense, 0xff, a.dense.size() * sizeof(double)));
+  CHECK_SPARSE(hipsparseDcsr2dense(h, m, n, descr, dValues2, dOffsets2, dColumns2, dDense, m));
+  report("Dcsr2dense", to_host(dDense, a.dense.size()) != a.dense);
+  CHECK_SPARSE(hipsparseDestroyMatDescr(descr));
+  for (void *p : {(void *)dOffsets, (void *)dColumns, (void *)dValues, (void *)dx, (void *)dy, (void *)dB, (void *)dC,
+                  (void *)dDense, (void *)dPerRow, (void *)dOffsets2, (void *)dColumns2, (void *)dValues2})
+    CHECK_HIP(hipFree(p));
+}
+
+__global__ void fill(float *out, float value, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = value;
+}
+
+// A kernel then SpMV on one stream, alpha and beta in device memory.
+static void check_stream_and_device_pointers(hipsparseHandle_t h) {
+  const int n = 50;  // the identity, in CSR
+  std::vector<int> offsets(n + 1), columns(n);
+  std::vector<float> values(n, 2.0f), scalars = {3.0f, 0.0f};
+  for (int i = 0; i <= n; i++) offsets[i] = i;
+  for (int i = 0; i < n; i++) columns[i] = i;
+  int *dOffsets = to_device(offsets), *dColumns = to_device(columns);
+  float *dValues = to_device(values), *dScalars = to_device(scalars), *dx, *dy;
+  CHECK_HIP(hipMalloc(&dx, n * sizeof(float)));
+  CHECK_HIP(hipMalloc(&dy, n * sizeof(float)));
+  hipStream_t stream, got;
+  CHECK_HIP(hipStreamCreate(&stream));
+  CHECK_SPARSE(hipsparseSetStream(h, stream));
+  CHECK_SPARSE(hipsparseGetStream(h, &got));
+  CHECK_SPARSE(hipsparseSetPointerMode(h, HIPSPARSE_POINTER_MODE_DEVICE));
+  hipsparseSpMatDescr_t A;
+  hipsparseDnVecDescr_t X, Y;
+  CHECK_SPARSE(hipsparseCreateCsr(&A, n, n, n, dOffsets, dColumns, dValues, HIPSPARSE_INDEX_32I, HIPSPARSE_INDEX_32I,
+                                  HIPSPARSE_INDEX_BASE_ZERO, HIP_R_32F));
+  CHECK_SPARSE(hipsparseCreateDnVec(&X, n, dx, HIP_R_32F));
+  CHECK_SPARSE(hipsparseCreateDnVec(&Y, n, dy, HIP_R_32F));
+  hipLaunchKernelGGL(fill, dim3(1), dim3(64), 0, stream, dx, 1.25f, n);
+  CHECK_SPARSE(hipsparseSpMV(h, HIPSPARSE_OPERATION_NON_TRANSPOSE, dScalars, A, X, dScalars + 1, Y, HIP_R_32F,
+                             HIPSPARSE_SPMV_ALG_DEFAULT, nullptr));
+  std::vector<float> y(n);
+  CHECK_HIP(hipMemcpyAsync(y.data(), dy, n * sizeof(float), hipMemcpyDeviceToHost, stream));
+  CHECK_HIP(hipStreamSynchronize(stream));
+  int bad = got != stream;
+  for (float v : y) bad += v != 7.5f;
+  report("stream order and device pointers: kernel, SpMV", bad);
+  CHECK_SPARSE(hipsparseSetPointerMode(h, HIPSPARSE_POINTER_MODE_HOST));
+  CHECK_SPARSE(hipsparseSetStream(h, nullptr));
+  CHECK_SPARSE(hipsparseDestroySpMat(A));
+  CHECK_SPARSE(hipsparseDestroyDnVec(X));
+  CHECK_SPARSE(hipsparseDestroyDnVec(Y));
+  CHECK_HIP(hipStreamDestroy(stream));
+  for (void *p : {(void *)dOffsets, (void *)dColumns, (void *)dValues, (void *)dScalars, (void *)dx, (void *)dy})
+    CHECK_HIP(hipFree(p));
+}
+
+static void check_not_supported(void) {
+  csrsv2Info_t info;
+  hipsparseStatus_t first = hipsparseCreateCsrsv2Info(&info), second = hipsparseCreateCsrsv2Info(&info);
+  report("CreateCsrsv2Info: not supported",
+         (first != HIPSPARSE_STATUS_NOT_SUPPORTED) + (second != HIPSPARSE_STATUS_NOT_SUPPORTED));
+}
+
+int main() {
+  hipsparseHandle_t h;
+  CHECK_SPARSE(hipsparseCreate(&h));
+  int version = 0;
+  CHECK_SPARSE(hipsparseGetVersion(h, &version));
+  report("GetVersion", version != hipsparseVersionMajor * 100000 + hipsparseVersionMinor * 100 + hipsparseVersionPatch);
+  check_spmv(h);
+  check_spmm(h);
+  check_conversions(h);
+  check_classic(h);
+  check_stream_and_device_pointers(h);
+  check_not_supported();
+  CHECK_SPARSE(hipsparseDestroy(h));
+  printf("hipsparse: %d cases\n", cases);
+  return 0;
+}
