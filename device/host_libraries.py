@@ -5,7 +5,8 @@ soname its full path: see native_build).
 
 Each library is a folder of ``device/libraries``: its C++ sources, and a
 ``link_flags.txt`` naming the CPU libraries it is built over (OpenBLAS,
-FFTW), one flag a line.  Its headers are with the runtime's, in
+FFTW) or another of these libraries (hipRAND's ``-lrocrand``), one flag a
+line.  Its headers are with the runtime's, in
 ``device/include``.  A program gets one through ``-lNAME`` (gpusym build
 links the built library in its place), through the prefix's ``lib``
 (``-L$ROCM_PATH/lib -lNAME``) or through its CMake package
@@ -71,7 +72,7 @@ def library_path(library: HostLibrary, verbose: bool = False) -> Path:
     """Path of ``lib<name>.so``, built if it is not there yet, over the
     simulated runtime.  Raises LibraryBuildError."""
     link_flags = library.folder / "link_flags.txt"
-    libs = link_flags.read_text().split() if link_flags.exists() else []
+    libs = resolve_link_flags(link_flags.read_text().split(), verbose) if link_flags.exists() else []
     try:
         runtime = runtime_library.runtime_path(verbose)
         return native_build.shared_library(

@@ -26,6 +26,10 @@ GPUSYM_NVCC = GPUSYM.with_name("gpusym-nvcc")
 #: Generous per-process limit: a hung program or debugger fails its test
 #: instead of stalling the suite.
 RUN_TIMEOUT = 120
+#: A build's limit: a program over a header library (rocPRIM, cuRAND) takes
+#: a minute of CPU, more on a loaded machine, and a first build compiles
+#: the runtime and libraries too.
+BUILD_TIMEOUT = 600
 
 SAMPLES_BY_NAME = {sample.name: sample for sample in SAMPLES}
 
@@ -43,9 +47,9 @@ def run(command: list[str | Path], *, env: dict[str, str] | None = None, timeout
     )
 
 
-def run_gpusym(*args: str | Path, cwd=None) -> subprocess.CompletedProcess:
+def run_gpusym(*args: str | Path, cwd=None, timeout: float = RUN_TIMEOUT) -> subprocess.CompletedProcess:
     """``gpusym ARGS`` through the installed console script, as a user runs it."""
-    return run([GPUSYM, *args], cwd=cwd)
+    return run([GPUSYM, *args], cwd=cwd, timeout=timeout)
 
 
 def on_terminal(*args: str | Path, columns: int = 120) -> subprocess.CompletedProcess:
@@ -142,9 +146,9 @@ class ProgramBuilds:
             target = out_dir / output
             inputs = [TEST_PROGRAMS / source for source in sources]
             if sources[0].startswith("cuda/"):
-                result = run([GPUSYM_NVCC, *flags, *inputs, "-o", target])
+                result = run([GPUSYM_NVCC, *flags, *inputs, "-o", target], timeout=BUILD_TIMEOUT)
             else:
-                result = run_gpusym("build", *flags, *inputs, "-o", target)
+                result = run_gpusym("build", *flags, *inputs, "-o", target, timeout=BUILD_TIMEOUT)
             assert result.returncode == 0, f"building {sources} failed\n{describe(result)}"
             assert target.is_file(), f"gpusym build exited 0 but wrote no {target}"
             self._built[key] = target

@@ -1,0 +1,8 @@
+/* The rocRAND version gpusym's rocRAND stands for: ROCm 6.2's, 3.1.0. */
+#ifndef GPUSYM_ROCRAND_VERSION_H
+#define GPUSYM_ROCRAND_VERSION_H
+#define ROCRAND_VERSION_MAJOR 3
+#define ROCRAND_VERSION_MINOR 1
+#define ROCRAND_VERSION_PATCH 0
+#define ROCRAND_VERSION 300100
+#endif

@@ -1,0 +1,2 @@
+/* The header under its older path. */
+#include "rocrand/rocrand_kernel.h"

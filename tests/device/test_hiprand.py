@@ -1,0 +1,317 @@
+"""gpusym's hipRAND and rocRAND (device/libraries/rocrand, hiprand; the
+device API in device/include/rocrand and hiprand over
+gpusym/random_engines.h): the device generators' bits against references
+computed here from the algorithms' definitions with rocRAND's seeding, the
+conversions to reals, the distributions' statistics, the host API writing
+into device memory in a stream's order, the identifiers of ROCm's headers,
+and a CMake project with find_package(hiprand)."""
+
+from __future__ import annotations
+
+import math
+import struct
+
+import pytest
+from conftest import REPO, TEST_PROGRAMS, describe, run, run_gpusym
+
+pytestmark = [pytest.mark.toolchain]
+
+SEED = 1234
+LIBRARY_API = REPO / "tests" / "device" / "library_api"
+MASK32 = 0xFFFFFFFF
+M1, M2 = 4294967087, 4294944443
+MRG_STEPS = (((0, 1, 0), (0, 0, 1), (-810728 % M1, 1403580, 0)), ((0, 1, 0), (0, 0, 1), (-1370589 % M2, 0, 527612)))
+
+
+def f32(value: float) -> float:
+    return struct.unpack("f", struct.pack("f", value))[0]
+
+
+def xorwow_step(v: list[int]) -> list[int]:
+    """Marsaglia's xorwow step on the five words (d is kept apart)."""
+    t = v[0] ^ (v[0] >> 2)
+    return [v[1], v[2], v[3], v[4], (v[4] ^ (v[4] << 4) ^ t ^ (t << 1)) & MASK32]
+
+
+class XorwowJumps:
+    """M^(2^k), M the step's 160x160 matrix over GF(2), as columns (ints)."""
+
+    def __init__(self, count: int):
+        def bits(v):
+            return sum(word << (32 * i) for i, word in enumerate(v))
+
+        columns = [bits(xorwow_step([(1 << j >> (32 * i)) & MASK32 for i in range(5)])) for j in range(160)]
+        self.powers = []
+        for _ in range(count):
+            self.powers.append(columns)
+            columns = [self.apply(columns, column) for column in columns]
+
+    @staticmethod
+    def apply(columns: list[int], bits: int) -> int:
+        result = 0
+        while bits:
+            low = bits & -bits
+            result ^= columns[low.bit_length() - 1]
+            bits ^= low
+        return result
+
+    def skip(self, v: list[int], steps: int) -> list[int]:
+        bits = sum(word << (32 * i) for i, word in enumerate(v))
+        for k in range(steps.bit_length()):
+            if (steps >> k) & 1:
+                bits = self.apply(self.powers[k], bits)
+        return [(bits >> (32 * i)) & MASK32 for i in range(5)]
+
+
+def philox_block(counter: int, key: int) -> list[int]:
+    """Philox4x32-10 (Salmon et al.) of a 128-bit counter and 64-bit key."""
+    c = [(counter >> (32 * i)) & MASK32 for i in range(4)]
+    k = [key & MASK32, key >> 32]
+    for round_ in range(10):
+        if round_:
+            k = [(k[0] + 0x9E3779B9) & MASK32, (k[1] + 0xBB67AE85) & MASK32]
+        p0, p1 = 0xD2511F53 * c[0], 0xCD9E8D57 * c[2]
+        c = [(p1 >> 32) ^ c[1] ^ k[0], p1 & MASK32, (p0 >> 32) ^ c[3] ^ k[1], p0 & MASK32]
+    return c
+
+
+def mat_pow(a, n: int, m: int):
+    def mul(x, y):
+        return tuple(tuple(sum(x[i][k] * y[k][j] for k in range(3)) % m for j in range(3)) for i in range(3))
+
+    result = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
+    while n:
+        if n & 1:
+            result = mul(result, a)
+        a, n = mul(a, a), n >> 1
+    return result
+
+
+@pytest.fixture(scope="module")
+def lines(build_program):
+    program = build_program("libraries/hiprand_sequences.hip", flags=("-O1", "-lhiprand"))
+    result = run([program])
+    assert result.returncode == 0 and "status" not in result.stdout, describe(result)
+    assert result.stderr.strip() == "gpusym: hiprandGenerateChar is not implemented by gpusym's hipRAND"
+    table = {}
+    for line in result.stdout.splitlines():
+        name, values = line.split(":")
+        table[name] = [float(word) if "." in word or "e" in word else int(word) for word in values.split()]
+    return table
+
+
+@pytest.fixture(scope="module")
+def jumps():
+    return XorwowJumps(67 + 64)
+
+
+def xorwow(jumps, seed: int, subsequence: int, offset: int, count: int) -> list[int]:
+    """Marsaglia's XORWOW after rocRAND's seeding, 2^67 steps a subsequence."""
+    t0 = (1228688033 * ((seed & MASK32) ^ 0x2C7F967F)) & MASK32
+    t1 = (2073658381 * ((seed >> 32) ^ 0xA03697CB)) & MASK32
+    d = (6615241 + t1 + t0) & MASK32
+    v = [(123456789 + t0) & MASK32, 362436069 ^ t0, (521288629 + t1) & MASK32, 88675123 ^ t1, (5783321 + t0) & MASK32]
+    v = jumps.skip(v, (subsequence << 67) + offset)
+    d = (d + 362437 * offset) & MASK32
+    out = []
+    for _ in range(count):
+        v = xorwow_step(v)
+        d = (d + 362437) & MASK32
+        out.append((v[4] + d) & MASK32)
+    return out
+
+
+def philox(seed: int, subsequence: int, offset: int, count: int) -> list[int]:
+    """Philox4x32-10: key = seed, counter = (offset / 4, subsequence)."""
+    return [philox_block((subsequence << 64) + (offset + i) // 4, seed)[(offset + i) % 4] for i in range(count)]
+
+
+def mrg32k3a(seed: int, steps: int, count: int) -> list[int]:
+    """L'Ecuyer's MRG32k3a's outputs z after rocRAND's seeding (the seed as
+    the multiplier) and `steps` steps."""
+    a, b = (seed & MASK32) ^ 0x55555555, (seed >> 32) ^ 0xAAAAAAAA
+    states = [[a * seed % M1, b * seed % M1, a * seed % M1], [b * seed % M2, a * seed % M2, b * seed % M2]]
+    for i, m in enumerate((M1, M2)):
+        jump = mat_pow(MRG_STEPS[i], steps, m)
+        states[i] = [sum(jump[r][k] * states[i][k] for k in range(3)) % m for r in range(3)]
+    s1, s2 = states
+    out = []
+    for _ in range(count):
+        p1, p2 = (1403580 * s1[1] - 810728 * s1[0]) % M1, (527612 * s2[2] - 1370589 * s2[0]) % M2
+        s1, s2 = [s1[1], s1[2], p1], [s2[1], s2[2], p2]
+        out.append(p1 - p2 if p1 > p2 else p1 - p2 + M1)
+    return out
+
+
+def mrg_bits(z: int) -> int:
+    return int((z - 1) * 1.000000048661607)
+
+
+def sobol_vectors(s: int, a: int, m: list[int]) -> list[int]:
+    """Sobol's direction vectors of a primitive polynomial (degree s,
+    coefficients a) and initial numbers m (Bratley and Fox's recurrence)."""
+    v = [m[k] << (31 - k) for k in range(s)]
+    for k in range(s, 32):
+        x = v[k - s] ^ (v[k - s] >> s)
+        for j in range(1, s):
+            if (a >> (s - 1 - j)) & 1:
+                x ^= v[k - j]
+        v.append(x)
+    return v
+
+
+def sobol(vectors: list[int], first: int, count: int) -> list[int]:
+    out = []
+    for i in range(first, first + count):
+        gray, x = i ^ (i >> 1), 0
+        for k in range(32):
+            if (gray >> k) & 1:
+                x ^= vectors[k]
+        out.append(x)
+    return out
+
+
+def uniform(x: int) -> float:
+    return f32(f32(2.3283064e-10) + f32(f32(x) * f32(2.3283064e-10)))
+
+
+def uniform_double(x: int, y: int) -> float:
+    return 2.0**-53 + (x | (y >> 11) << 32) * 2.0**-53
+
+
+def normals(x: int, y: int) -> list[float]:
+    u, angle = uniform(x), (y + 1) * 2.0**-32 * 2 * math.pi
+    s = math.sqrt(-2 * math.log(u))
+    return [s * math.sin(angle), s * math.cos(angle)]
+
+
+def normals_double(x0: int, x1: int, y0: int, y1: int) -> list[float]:
+    u = 2.0**-53 + (x0 ^ (x1 << 21)) * 2.0**-53
+    w = (1 + (y0 ^ (y1 << 21))) * 2.0**-52
+    s = math.sqrt(-2 * math.log(u))
+    return [s * math.sin(math.pi * w), s * math.cos(math.pi * w)]
+
+
+def test_device_bits_follow_the_algorithms(lines, jumps):
+    assert lines["xorwow 0 0"] == xorwow(jumps, SEED, 0, 0, 8)
+    assert lines["xorwow 3 5"] == xorwow(jumps, SEED, 3, 5, 8)
+    assert lines["rocrand xorwow 1 2"] == xorwow(jumps, SEED, 1, 2, 8)
+    assert lines["philox 3 5"] == philox(SEED, 3, 5, 8)
+    assert lines["mrg32k3a 3 5"] == [mrg_bits(z) for z in mrg32k3a(SEED, (3 << 76) + 5, 8)]
+
+
+def test_device_skips(lines, jumps):
+    """hipRAND's skipahead_sequence is rocRAND's skipahead_subsequence."""
+    assert lines["skip xorwow 2 1000"] == xorwow(jumps, SEED, 2, 1000, 8)
+    assert lines["skip philox 2 1001"] == philox(SEED, 2, 1001, 8)
+    assert lines["skip mrg32k3a 2 1000"] == [mrg_bits(z) for z in mrg32k3a(SEED, (2 << 76) + 1000, 8)]
+    assert lines["philox4 1"] == philox(SEED, 0, 1, 4)
+
+
+def test_device_conversions(lines, jumps):
+    bits = xorwow(jumps, SEED, 0, 0, 14)
+    want = [uniform(bits[0]), uniform(bits[1]), uniform_double(bits[2], bits[3]), uniform_double(bits[4], bits[5])]
+    want += normals(bits[6], bits[7]) + normals_double(*bits[8:12])
+    want += [math.exp(0.5 + 0.25 * n) for n in normals(bits[12], bits[13])]
+    assert lines["reals xorwow"] == pytest.approx(want, rel=1e-6)
+    assert lines["reals xorwow"][:4] == want[:4]
+    z = mrg32k3a(SEED, 0, 10)
+    mrg = [f32(z[0] / M1), f32(z[1] / M1), z[2] / M1, z[3] / M1]
+    for x, y in ((z[4], z[5]),):
+        s, angle = math.sqrt(-2 * math.log(f32(x / M1))), f32(f32(y / M1) * f32(2 * math.pi))
+        mrg += [s * math.sin(angle), s * math.cos(angle)]
+    s, turns = math.sqrt(-2 * math.log(z[6] / M1)), z[7] / M1
+    mrg += [s * math.sin(2 * math.pi * turns), s * math.cos(2 * math.pi * turns)]
+    assert lines["reals mrg32k3a"][:8] == pytest.approx(mrg, rel=1e-5)
+    p = philox(SEED, 0, 5, 4)
+    assert lines["philox normal4"] == pytest.approx(normals(p[0], p[1]) + normals(p[2], p[3]), rel=1e-5)
+
+
+def test_device_sobol_follows_the_gray_code(lines):
+    assert lines["sobol 5"] == sobol(sobol_vectors(2, 1, [1, 3]), 5, 8)
+
+
+def test_device_distributions(lines):
+    low, high, mean, normal, squares, small, large, log_normal = lines["moments philox"]
+    assert 0 < low and high <= 1 and abs(mean - 0.5) < 0.005
+    assert abs(normal) < 0.01 and abs(squares - 1) < 0.01
+    assert abs(small - 4) < 0.03 and abs(large - 100) < 0.1
+    assert abs(log_normal - math.exp(0.125)) < 0.01
+
+
+def test_host_api_writes_the_sequence_into_device_memory(lines, jumps):
+    floats = [f32(value) for value in lines["host uniform xorwow 10"]]
+    assert floats == [uniform(x) for x in xorwow(jumps, SEED, 0, 10, 8)]
+    assert lines["host bits philox 7"] == philox(SEED, 0, 7, 8)
+    assert lines["host bits mrg32k3a 0"] == [mrg_bits(z) for z in mrg32k3a(SEED, 0, 8)]
+    bits = xorwow(jumps, SEED, 0, 0, 8)
+    assert lines["host uniform_double xorwow 0"] == [uniform_double(*bits[i : i + 2]) for i in range(0, 8, 2)]
+    assert lines["host continued xorwow 0"] == bits
+    p = philox(SEED, 0, 0, 8)
+    want = [2 + 3 * n for n in normals_double(*p[:4]) + normals_double(*p[4:])]
+    assert lines["host normal_double philox 0"] == pytest.approx(want, rel=1e-12)
+
+
+def test_host_api_sobol32_gives_each_dimension_in_turn(lines):
+    first = [1 << (31 - k) for k in range(32)]
+    assert lines["host bits sobol32 3"] == sobol(first, 3, 4) + sobol(sobol_vectors(1, 0, [1]), 3, 4)
+
+
+def test_host_api_distributions(lines):
+    mean, variance, log_normal, poisson = lines["host moments mrg32k3a"]
+    assert abs(mean - 1) < 0.03 and abs(variance - 4) < 0.1
+    assert abs(log_normal - math.exp(0.125)) < 0.01 and abs(poisson - 7.5) < 0.05
+
+
+def test_version_and_not_implemented(lines):
+    assert lines["version"] == [201100]
+    assert lines["not implemented"] == [1000]
+
+
+def coverage_source(name: str) -> str:
+    """A program that compiles only if each identifier of the list is
+    declared (an enumerator with its value) and links only if each function
+    is defined."""
+    body = []
+    for line in (LIBRARY_API / f"{name}_identifiers.txt").read_text().splitlines():
+        kind, identifier, *value = line.split()
+        if kind == "function":
+            body.append(f"  (void)(void *)&{identifier};")
+        elif kind == "type":
+            body.append(f"  (void)sizeof({identifier} *);")
+        else:
+            body.append(f'  static_assert({identifier} == {value[0]}, "{identifier}");')
+    return f"#include <{name}/{name}.h>\nint main() {{\n" + "\n".join(body) + "\n}\n"
+
+
+@pytest.mark.parametrize("name", ["hiprand", "rocrand"])
+def test_every_identifier_of_the_api_is_declared_and_links(name, tmp_path):
+    source = tmp_path / f"{name}_coverage.cpp"
+    source.write_text(coverage_source(name))
+    result = run_gpusym("build", source, f"-l{name}", "-o", tmp_path / "coverage")
+    assert result.returncode == 0, describe(result)
+    assert run([tmp_path / "coverage"]).returncode == 0
+
+
+def test_gpusym_headers_come_before_debians(tmp_path):
+    source = tmp_path / "which.hip"
+    source.write_text("#include <hiprand/hiprand_kernel.h>\n#include <rocrand/rocrand.h>\n")
+    result = run_gpusym("build", "-c", "-H", source, "-o", tmp_path / "which.o")
+    assert result.returncode == 0, describe(result)
+    included = [line for line in result.stderr.splitlines() if "rand" in line]
+    assert included and all("/usr/include" not in line for line in included), describe(result)
+
+
+def test_cmake_project_with_find_package_hiprand(tmp_path):
+    prefix = tmp_path / "rocm"
+    made = run_gpusym("rocm-prefix", prefix)
+    assert made.returncode == 0, describe(made)
+    configure = ["cmake", "-S", TEST_PROGRAMS / "libraries" / "hiprand_cmake", "-B", tmp_path / "build"]
+    configured = run([*configure, f"-DCMAKE_TOOLCHAIN_FILE={prefix / 'gpusym-toolchain.cmake'}"], timeout=300)
+    assert configured.returncode == 0, describe(configured)
+    built = run(["cmake", "--build", tmp_path / "build"], timeout=600)
+    assert built.returncode == 0, describe(built)
+    result = run([tmp_path / "build" / "hiprand_host"])
+    assert result.returncode == 0, describe(result)
+    values = [float(word) for word in result.stdout.split()]
+    assert len(values) == 4 and all(0 < value <= 1 for value in values), describe(result)
