@@ -108,13 +108,10 @@ def _begin() -> None:
             own = breakpoint.condition
             _conditions[breakpoint.number] = own
             _set_condition(breakpoint, f"{GUARD} && ({own})" if own else GUARD)
-    if _returned is None or not _returned.is_valid():
-        try:
-            _returned = LaneReturned()
-        except gdb.error:
-            _returned = None  # a runtime without the symbol: lanes finish unannounced
-    if _returned is not None:
-        _returned.enabled = True
+    try:
+        _returned = LaneReturned()
+    except gdb.error:
+        _returned = None  # a runtime without the symbol: lanes finish unannounced
 
 
 def _unfocus(thread: gdb.InferiorThread, waiting: gdb.Value) -> None:
@@ -144,8 +141,10 @@ def _set_condition(breakpoint: gdb.Breakpoint, condition: str | None) -> None:
 
 def end(event=None) -> None:
     """At the stop (or the prompt, after a command that failed): the
-    conditions go back to what they were."""
-    global _stepped
+    conditions go back to what they were, and the lane-end breakpoint goes
+    (kept, gdb would re-set it at each new run, before the runtime that has
+    its symbol is loaded, and say it cannot)."""
+    global _stepped, _returned
     if _stepped is None:
         return
     _stepped = None
@@ -156,7 +155,8 @@ def end(event=None) -> None:
             _set_condition(breakpoint, own)
     _conditions.clear()
     if _returned is not None and _returned.is_valid():
-        _returned.enabled = False
+        _returned.delete()
+    _returned = None
 
 
 def announce(event) -> None:

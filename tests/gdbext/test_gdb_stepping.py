@@ -82,3 +82,11 @@ def test_stepping_with_a_waiting_lane_in_focus_steps_the_running_lane(program):
     ), output
     assert _lines(output)[-2:] == [9, 16] and re.findall(r"^\$\d+ = (.*)$", output, re.M) == ["2"], output
     assert re.search(r"^#0\s+rotate .*lane_focus.hip:16$", output, re.M), output
+
+
+def test_a_rerun_after_stepping_in_a_kernel_re_sets_every_breakpoint_quietly(program):
+    # The lane-end breakpoint a step sets in the runtime goes with the step:
+    # a new run, before the runtime is loaded, has nothing to re-set.
+    output = gdb(program, *STOP, "next", "kill", "run", "info lanes")
+    assert "Error in re-setting breakpoint" not in output, output
+    assert output.count("hit Breakpoint") == 2, output
