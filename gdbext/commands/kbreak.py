@@ -45,7 +45,12 @@ _waiting: list[tuple[Request, gdb.Breakpoint]] = []
 def _resolve(request: Request) -> list[Kernel]:
     analyses = program_analyses.analyses()
     if not analyses:
-        raise KbreakError("kbreak: no GPU code in the program (load one with 'file PROGRAM')")
+        if not gdb.current_progspace().filename:
+            raise KbreakError("kbreak: no program (load one with 'file PROGRAM')")
+        raise KbreakError(
+            "kbreak: no GPU code in the program; for a kernel loaded later (a library, hiprtc or NVRTC): "
+            f"kbreak -pending {request.name}"
+        )
     kernels = {k.name: k for a in analyses for k in find_kernels(a.report, request.name, request.qualified)}
     if not kernels:
         near = sorted({n for a in analyses for n in near_names(a.report, request.name)})

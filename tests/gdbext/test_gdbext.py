@@ -274,7 +274,11 @@ def test_kbreak_pending_waits_for_a_library_loaded_later(build_program, tmp_path
         "info breakpoints",
         "bt 4",
     )
-    assert "kbreak: no GPU code in the program" in output  # without -pending: the one-line error
+    # Without -pending: the one-line error, which names -pending.
+    assert (
+        "kbreak: no GPU code in the program; for a kernel loaded later (a library, hiprtc or NVRTC): "
+        "kbreak -pending square"
+    ) in output
     assert (
         "Breakpoint 1: no kernel named 'square' in the files loaded so far: pending until a library that defines"
         " it is loaded"
@@ -305,6 +309,11 @@ def test_kbreak_pending_breakpoint_deleted_is_forgotten(build_program, tmp_path)
     output = gdb(program, f"set args {library}", "kbreak -pending square", "delete 1", "info breakpoints", "run")
     assert "No breakpoints or watchpoints." in output and stops(output) == [], output
     assert "exited normally" in output and "kernel square" not in output, output
+
+
+def test_kbreak_without_a_program_says_to_load_one():
+    output = gdb(None, "kbreak square")
+    assert "kbreak: no program (load one with 'file PROGRAM')" in output, output
 
 
 # --- names: as gdb's own break matches them ---------------------------------------------
