@@ -100,7 +100,6 @@ void cuda_properties(cudaDeviceProp &out, const hipDeviceProp_t &in) {
   GPUSYM_FIELD(memoryClockRate);
   GPUSYM_FIELD(memoryBusWidth);
   GPUSYM_FIELD(l2CacheSize);
-  GPUSYM_FIELD(persistingL2CacheMaxSize);
   GPUSYM_FIELD(maxThreadsPerMultiProcessor);
   GPUSYM_FIELD(streamPrioritiesSupported);
   GPUSYM_FIELD(globalL1CacheSupported);
@@ -122,7 +121,6 @@ void cuda_properties(cudaDeviceProp &out, const hipDeviceProp_t &in) {
   GPUSYM_FIELD(pageableMemoryAccessUsesHostPageTables);
   GPUSYM_FIELD(directManagedMemAccessFromHost);
   GPUSYM_FIELD(maxBlocksPerMultiProcessor);
-  GPUSYM_FIELD(accessPolicyMaxWindowSize);
   GPUSYM_FIELD(reservedSharedMemPerBlock);
   GPUSYM_FIELD(hostRegisterSupported);
   GPUSYM_FIELD(hostRegisterReadOnlySupported);
@@ -140,6 +138,12 @@ void cuda_properties(cudaDeviceProp &out, const hipDeviceProp_t &in) {
   out.sparseCudaArraySupported = in.sparseHipArraySupported;
   out.deferredMappingCudaArraySupported = in.deferredMappingHipArraySupported;
   out.warpSize = kCudaWarpSize;  // before any code object is loaded too
+  // A persisting L2 window (cudaLimitPersistingL2CacheSize, a stream's or
+  // kernel node's access policy window) is a hint CUDA accepts on devices
+  // that report room for it; the simulated device has nothing to keep, and
+  // accepts it as such a device (three quarters of its L2 cache).
+  out.persistingL2CacheMaxSize = in.l2CacheSize / 4 * 3;
+  out.accessPolicyMaxWindowSize = 128 << 20;
   out.major = cuda_compute_capability() / 10;
   out.minor = cuda_compute_capability() % 10;
 }

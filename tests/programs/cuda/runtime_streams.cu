@@ -148,8 +148,13 @@ static void devices() {
   CHECK("ipc_not_supported", cudaIpcGetMemHandle(&handle, nullptr) == cudaErrorNotSupported &&
                                  cudaGetLastError() == cudaErrorNotSupported);
   size_t heap = 0;
+  size_t persisting = 0;
   CHECK("limits", cudaDeviceSetLimit(cudaLimitMallocHeapSize, 1 << 20) == cudaSuccess &&
-                      cudaDeviceGetLimit(&heap, cudaLimitMallocHeapSize) == cudaSuccess && heap == (1 << 20));
+                      cudaDeviceGetLimit(&heap, cudaLimitMallocHeapSize) == cudaSuccess && heap == (1 << 20) &&
+                      prop.persistingL2CacheMaxSize > 0 &&
+                      cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, prop.persistingL2CacheMaxSize) == cudaSuccess &&
+                      cudaDeviceGetLimit(&persisting, cudaLimitPersistingL2CacheSize) == cudaSuccess &&
+                      persisting == static_cast<size_t>(prop.persistingL2CacheMaxSize));
   int driver = 0, runtime = 0;
   CHECK("versions", cudaDriverGetVersion(&driver) == cudaSuccess && cudaRuntimeGetVersion(&runtime) == cudaSuccess &&
                         runtime == CUDART_VERSION && driver >= runtime);
