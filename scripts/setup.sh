@@ -9,8 +9,11 @@ cd "$(dirname "$0")/.."
 # libomp5-19 puts the runtime, libomp.so.5, on the loader's path).
 # libopenblas-dev and libfftw3-dev: the CPU libraries gpusym's hipBLAS,
 # hipSPARSE and hipFFT are built over (device/host_libraries.py).
+# librocprim-dev, libhiprand-dev, librocrand-dev: ROCm's header libraries the
+# tests build programs with (rocPRIM 5.3, hipRAND, rocRAND; they pull in
+# ROCm 5.2's HIP headers at /usr/include/hip, which gpusym's always precede).
 packages=(clang-19 lld-19 llvm-19 llvm-19-dev libclang-rt-19-dev libomp-19-dev liblz4-1 gdb python3-venv cmake
-  libopenblas-dev libfftw3-dev)
+  libopenblas-dev libfftw3-dev librocprim-dev libhiprand-dev librocrand-dev)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

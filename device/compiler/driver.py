@@ -135,9 +135,17 @@ def _answer(options: build_options.BuildOptions, hipcc: bool, nvcc: bool) -> int
     if hipcc and "--version" in options.information:
         print(f"HIP version: {runtime_library.HIP_VERSION}-gpusym (the gpusym simulated device)", flush=True)
     verbose = ["-v"] if options.verbose else []
-    result = toolchain.run([toolchain.tool("clang++"), *verbose, *options.information])
-    if options.verbose and options.rocm_path:
-        print(f"Found HIP installation: {options.rocm_path}, version {runtime_library.HIP_VERSION}", file=sys.stderr)
+    if not (options.verbose and options.rocm_path):
+        return toolchain.run([toolchain.tool("clang++"), *verbose, *options.information]).returncode
+    # clang's own line names any ROCm it finds (Debian's in /usr), and CMake
+    # reads the first such line: only the prefix's is kept.
+    result = toolchain.run([toolchain.tool("clang++"), *verbose, *options.information], capture=True)
+    print(result.stdout, end="")
+    found = "Found HIP installation:"
+    print(
+        "".join(line for line in result.stderr.splitlines(True) if not line.startswith(found)), end="", file=sys.stderr
+    )
+    print(f"{found} {options.rocm_path}, version {runtime_library.HIP_VERSION}", file=sys.stderr)
     return result.returncode
 
 

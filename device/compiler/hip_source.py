@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from device import runtime_library
-from device.compiler import amdgpu_code, breakpoint_sites, nvcc_options, openmp, signatures
+from device.compiler import amdgpu_code, breakpoint_sites, foreign_headers, nvcc_options, openmp, signatures
 from device.compiler.options import BuildOptions, Source
 from device.passes import plugins as pass_plugins
 from native import toolchain
@@ -45,9 +45,14 @@ def check(result, *, echo: bool = True) -> None:
 def check_compile(result, source: Path, *, device: bool = False) -> None:
     """check() for a compile of `source`: a failure gets one line more saying
     why where the reason is known (code only an AMDGPU can run, in the
-    simulated device's compile; no OpenMP header)."""
+    simulated device's compile; no OpenMP header; another HIP installation's
+    header)."""
     if result.returncode != 0:
-        reason = (device and amdgpu_code.explain(result.stderr)) or openmp.explain(result.stderr)
+        reason = (
+            (device and amdgpu_code.explain(result.stderr))
+            or openmp.explain(result.stderr)
+            or foreign_headers.explain(result.stderr)
+        )
         if reason:
             result.stderr += f"{source}: {reason}\n"
     check(result)
@@ -371,6 +376,9 @@ def compile_hip(source: Path, options: BuildOptions, output: Path, workdir: Path
         "-Xclang",
         f"-cuid={cuid}",
         *embed,
+        # clang's own -v names the header search path, from which CMake
+        # learns the implicit include directories (and drops /usr/include).
+        *(["-v"] if options.verbose else []),
         "-c",
         str(source),
         "-o",

@@ -4,8 +4,10 @@
 // the driver API's device and context handles.
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdio>
 #include <cstring>
+#include <string>
 #include <thread>
 
 #include "internal.h"
@@ -40,6 +42,19 @@ int context_device(hipCtx_t ctx) {
   return address >= contexts && address < contexts + device_count() ? static_cast<int>(address - contexts) : -1;
 }
 
+// ROCm 5's gcnArch of a target id: major * 100 + minor * 10 + stepping, the
+// last two digits of the processor's name being hexadecimal (gfx90a 910,
+// gfx942 942, gfx1030 1030); 0 for a name of another form (gfx10-3-generic).
+int gcn_arch(const std::string &target_id) {
+  std::string processor = target_id.substr(0, target_id.find(':'));
+  if (processor.size() < 6 || processor.compare(0, 3, "gfx") != 0) return 0;
+  std::string major = processor.substr(3, processor.size() - 5);
+  if (major.find_first_not_of("0123456789") != std::string::npos) return 0;
+  std::string minor = processor.substr(processor.size() - 2, 1), stepping = processor.substr(processor.size() - 1);
+  if (!isxdigit(minor[0]) || !isxdigit(stepping[0])) return 0;
+  return std::stoi(major) * 100 + std::stoi(minor, nullptr, 16) * 10 + std::stoi(stepping, nullptr, 16);
+}
+
 void fill_properties(hipDeviceProp_t &prop, int device) {
   long workers = env_long("GPUSYM_WORKERS", std::thread::hardware_concurrency());
   memset(&prop, 0, sizeof prop);
@@ -47,6 +62,7 @@ void fill_properties(hipDeviceProp_t &prop, int device) {
   memcpy(prop.uuid.bytes, "gpusym-device-", 14);
   prop.uuid.bytes[15] = static_cast<char>(device);
   snprintf(prop.gcnArchName, sizeof prop.gcnArchName, "%s", device_target_id().c_str());
+  prop.gcnArch = gcn_arch(device_target_id());
   // Every device is the host's memory, seen whole.
   prop.totalGlobalMem = static_cast<size_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
   prop.sharedMemPerBlock = kMaxDynamicShared;

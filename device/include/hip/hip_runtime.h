@@ -6,9 +6,23 @@
 #ifndef GPUSYM_HIP_RUNTIME_H
 #define GPUSYM_HIP_RUNTIME_H
 
+/* The qualifiers first: clang's cuda_wrappers headers (<algorithm>, <new>,
+ * ...), which a compile by clang itself gets where it finds a ROCm
+ * installation, use them. */
+#include "hip/amd_detail/host_defines.h"
+
 /* The C and C++ library headers HIP's own hip_runtime.h brings in (with
  * clang's HIP wrapper), which programs come to rely on: std::string and
  * std::unique_ptr, for one, arrive through <thread> and <complex>. */
+#include <assert.h>
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #ifdef __cplusplus
 #include <algorithm>
 #include <array>
@@ -27,14 +41,6 @@
 #include <type_traits>
 #include <utility>
 #endif
-#include <assert.h>
-#include <limits.h>
-#include <math.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "hip/hip_runtime_api.h"
 

@@ -290,7 +290,11 @@ typedef struct hipDeviceProp_tR0600 {
   int ipcEventSupported;
   int clusterLaunch;
   int unifiedFunctionPointers;
-  int reserved[63];
+  /* ROCm 5's number of the target (910 for gfx90a), which libraries of
+   * its time read (rocPRIM 5.3); it takes the first of HIP 6's reserved
+   * fields, so the layout is HIP 6's. */
+  int gcnArch;
+  int reserved[62];
   int hipReserved[32];
   /* HIP's own fields. */
   char gcnArchName[256];

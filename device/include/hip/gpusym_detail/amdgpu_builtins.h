@@ -2,8 +2,8 @@
  * clang's AMDGPU builtins that mean something on a wavefront, for the
  * simulated device: lane counts and cross-lane reads (mbcnt, readfirstlane,
  * readlane, ds_bpermute, ds_permute, ds_swizzle, update_dpp and mov_dpp),
- * timing and scheduling (s_sleep, s_memtime, s_memrealtime, wave_barrier,
- * s_barrier, fence) and the work-item queries (workitem_id_*,
+ * timing and scheduling (s_sleep, s_memtime, s_memrealtime, s_waitcnt,
+ * wave_barrier, s_barrier, fence) and the work-item queries (workitem_id_*,
  * workgroup_id_*), each as the ISA defines it on a wavefront of
  * GPUSYM_WAVE_SIZE (64 or 32) lanes.
  *
@@ -183,6 +183,10 @@ __GPUSYM_AMDGCN unsigned long long __builtin_amdgcn_s_memtime(void) {
 __GPUSYM_AMDGCN unsigned long long __builtin_amdgcn_s_memrealtime(void) {
   return static_cast<unsigned long long>(__gpusym_wall_clock64());
 }
+/* s_waitcnt: a lane's memory operations have all completed when its next
+ * instruction runs, so there is nothing to wait for; it still orders them
+ * with what follows (rocPRIM's release before a look-back flag). */
+__GPUSYM_AMDGCN void __builtin_amdgcn_s_waitcnt(int) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 /* The wavefront's active lanes meet, as at __syncwarp. */
 __GPUSYM_AMDGCN void __builtin_amdgcn_wave_barrier(void) {
   __gpusym_wave_call(GPUSYM_WAVE_SYNC, 0, __GPUSYM_ALL_LANES, GPUSYM_WAVE_SIZE);

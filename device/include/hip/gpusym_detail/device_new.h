@@ -6,13 +6,16 @@
  * delete on the device's heap (malloc and free, device_memory.h).  Device
  * code has no exceptions: new answers null when the heap is exhausted.
  * They overload the C++ library's functions by target, so host code keeps
- * the library's own.
+ * the library's own.  A compile that does see clang's wrapper (clang run
+ * by hand on a machine with a ROCm installation it finds) has them from
+ * there, with the same meaning.
  */
 #ifndef GPUSYM_DEVICE_NEW_H
 #define GPUSYM_DEVICE_NEW_H
 
 #include <new>
 
+#ifndef __CLANG_CUDA_WRAPPERS_NEW
 /* Placement forms: the object goes where it is told; nothing to free. */
 __device__ __GPUSYM_INLINE void *operator new(__SIZE_TYPE__, void *place) noexcept { return place; }
 __device__ __GPUSYM_INLINE void *operator new[](__SIZE_TYPE__, void *place) noexcept { return place; }
@@ -45,5 +48,6 @@ __device__ __GPUSYM_INLINE void operator delete(void *pointer, __SIZE_TYPE__) no
 __device__ __GPUSYM_INLINE void operator delete[](void *pointer, __SIZE_TYPE__) noexcept { free(pointer); }
 #endif
 #pragma clang diagnostic pop
+#endif
 
 #endif

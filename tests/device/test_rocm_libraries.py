@@ -1,0 +1,127 @@
+"""ROCm's header-only libraries, unmodified, on the simulated device: rocPRIM
+(Debian's librocprim-dev, or GPUSYM_ROCPRIM_INCLUDE), hipCUB and rocThrust
+(GPUSYM_HIPCUB_INCLUDE, GPUSYM_ROCTHRUST_INCLUDE, or where ROCm installs
+them), each program checking its results against the host
+(tests/programs/rocm_libraries/); and rocPRIM's CMake package through the
+prefix's toolchain file."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from conftest import GPUSYM, TEST_PROGRAMS, describe, run
+
+from device import runtime_library
+
+pytestmark = [pytest.mark.toolchain]
+
+PROGRAMS = TEST_PROGRAMS / "rocm_libraries"
+#: Where ROCm's packages put the headers, after a directory named by the variable.
+STANDARD_PLACES = (Path("/opt/rocm/include"), Path("/usr/include"))
+FLAGS = ("-O1",)  # the quickest build and run of rocPRIM's templates
+
+
+def library_include(variable: str, header: str) -> Path | None:
+    """The include directory holding `header`: $`variable`, then the standard places."""
+    candidates = [Path(os.environ[variable])] if os.environ.get(variable) else []
+    return next((place for place in [*candidates, *STANDARD_PLACES] if (place / header).is_file()), None)
+
+
+ROCPRIM = library_include("GPUSYM_ROCPRIM_INCLUDE", "rocprim/rocprim.hpp")
+needs_rocprim = pytest.mark.skipif(ROCPRIM is None, reason="rocPRIM not found (apt-get install librocprim-dev)")
+
+
+def build(source: str, directory: Path, *includes: Path, flags: tuple[str, ...] = ()) -> Path:
+    """`source` built with gpusym build, the libraries' directories searched as system headers."""
+    program = directory / Path(source).stem
+    search = [f"-isystem{include}" for include in includes if include not in STANDARD_PLACES[1:]]
+    # rocPRIM's templates take a while to compile, and the runtime may be built first.
+    built = run([GPUSYM, "build", *FLAGS, *search, *flags, PROGRAMS / source, "-o", program], timeout=600)
+    assert built.returncode == 0, describe(built)
+    return program
+
+
+def passes(result, check_line: str) -> None:
+    assert result.returncode == 0 and check_line in result.stdout.splitlines(), describe(result)
+
+
+@pytest.fixture(scope="module")
+def rocprim_programs(tmp_path_factory) -> tuple[Path, Path]:
+    directory = tmp_path_factory.mktemp("rocprim")
+    dependencies = ("-MD", "-MF", str(directory / "blocks.d"))
+    return build("rocprim_blocks.hip", directory, ROCPRIM, flags=dependencies), build(
+        "rocprim_device.hip", directory, ROCPRIM
+    )
+
+
+@needs_rocprim
+def test_rocprim_block_and_warp_primitives_match_the_host(rocprim_programs):
+    result = run([rocprim_programs[0]])
+    passes(result, "rocprim block primitives: all match the host")
+    for primitive in ("block_reduce", "block_scan inclusive", "warp_reduce", "warp_scan", "block_radix_sort"):
+        assert f"{primitive}: ok" in result.stdout, describe(result)
+
+
+@needs_rocprim
+def test_rocprim_compiles_with_gpusyms_hip_headers_alone(rocprim_programs):
+    # Debian's libamdhip64-dev (ROCm 5.2's headers in /usr/include/hip)
+    # comes with librocprim-dev: none of its headers may be used.
+    dependencies = (rocprim_programs[0].parent / "blocks.d").read_text().split()
+    hip_headers = [path for path in dependencies if "/hip/" in path and path.endswith(".h")]
+    assert hip_headers and all(
+        Path(path).resolve().is_relative_to(runtime_library.INCLUDE_DIR) for path in hip_headers
+    ), hip_headers
+
+
+@needs_rocprim
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_rocprim_device_algorithms_and_the_look_back_scan_match_the_host(rocprim_programs, workers):
+    result = run([rocprim_programs[1]], env={"GPUSYM_WORKERS": workers})
+    passes(result, "rocprim device algorithms: all match the host")
+    assert "device gfx90a gcnArch 910" in result.stdout, describe(result)
+
+
+@needs_rocprim
+def test_hipcub_over_rocprim(tmp_path):
+    hipcub = library_include("GPUSYM_HIPCUB_INCLUDE", "hipcub/hipcub.hpp")
+    if hipcub is None:
+        pytest.skip("hipCUB not found: set GPUSYM_HIPCUB_INCLUDE to the directory holding hipcub/hipcub.hpp")
+    # Without GNU extensions, as hipCUB's own build: hipCUB 3.x fails on __int128 with them.
+    program = build("hipcub_algorithms.hip", tmp_path, hipcub, ROCPRIM, flags=("-std=c++17",))
+    passes(run([program]), "hipcub: all match the host")
+
+
+@needs_rocprim
+def test_rocthrust_over_rocprim(tmp_path):
+    # thrust/rocthrust_version.hpp tells rocThrust from NVIDIA's Thrust.
+    rocthrust = library_include("GPUSYM_ROCTHRUST_INCLUDE", "thrust/rocthrust_version.hpp")
+    if rocthrust is None:
+        pytest.skip("rocThrust not found: set GPUSYM_ROCTHRUST_INCLUDE to the directory holding thrust/")
+    passes(run([build("rocthrust_algorithms.hip", tmp_path, rocthrust, ROCPRIM)]), "rocthrust: all match the host")
+
+
+@pytest.mark.skipif(
+    not Path("/usr/lib/cmake/rocprim/rocprim-config.cmake").is_file(), reason="Debian's librocprim-dev not installed"
+)
+def test_find_package_rocprim_through_the_toolchain_file_uses_the_prefixs_hip(tmp_path):
+    prefix = tmp_path / "rocm"
+    made = run([GPUSYM, "rocm-prefix", prefix], timeout=600)
+    assert made.returncode == 0, describe(made)
+    toolchain_file = prefix / "gpusym-toolchain.cmake"
+    configure = [
+        "cmake",
+        "-S",
+        PROGRAMS / "cmake",
+        "-B",
+        tmp_path / "build",
+        f"-DCMAKE_TOOLCHAIN_FILE={toolchain_file}",
+    ]
+    configured = run(configure, timeout=300)
+    assert configured.returncode == 0, describe(configured)
+    cache = (tmp_path / "build" / "CMakeCache.txt").read_text().splitlines()
+    assert f"hip_DIR:PATH={prefix / 'lib' / 'cmake' / 'hip'}" in cache, describe(configured)
+    built = run(["cmake", "--build", tmp_path / "build"], timeout=600)
+    assert built.returncode == 0, describe(built)
+    passes(run([tmp_path / "build" / "rocprim_blocks"]), "rocprim block primitives: all match the host")
