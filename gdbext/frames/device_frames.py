@@ -14,7 +14,7 @@ are gone with the moment it was recorded, and selecting it says so.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -109,8 +109,11 @@ class _FrameId:
 class LaunchStack:
     """The host stack recorded when a dispatch was launched, as frames of
     the thread running one of its lanes: the kernel's frame is at level
-    `kernel_level`, recorded frame i at the level after it plus i, with
-    program counter ``pcs[i]``.  Their registers are gone with the moment
+    `kernel_level`, recorded frame i further out, with program counter
+    ``pcs[i]``, at the level gdb gives it once unwound (`levels`, level ->
+    index): functions inlined at a recorded program counter are frames of
+    their own, so levels and indexes need not step together.  Their
+    registers are gone with the moment
     they were recorded: a recorded frame has its program counter and an
     identity, nothing else.  That identity's stack address, which gdb also
     takes as the frame's base, is of gpusym's making: outer than every real
@@ -127,6 +130,7 @@ class LaunchStack:
     kernel_level: int
     pcs: tuple[int, ...]
     truncated: bool  # the record ends before the stack did (it holds a bounded number of frames)
+    levels: dict[int, int] = field(default_factory=dict, compare=False)
 
     def sp(self, index: int) -> int:
         return RECORDED_FRAMES_BASE + 16 * (index + 1)
@@ -134,14 +138,20 @@ class LaunchStack:
     def frame_id(self, index: int) -> _FrameId:
         return _FrameId(self.sp(index), self.pcs[index])
 
+    def _last_level(self) -> int | None:
+        """The level of the last recorded frame, once unwound to."""
+        return max(self.levels) if len(self.levels) == len(self.pcs) else None
+
     def ends_at(self, level: int, pc: int) -> bool:
         """Whether this is the frame after a record cut short."""
-        return self.truncated and pc == 0 and level == self.kernel_level + 1 + len(self.pcs)
+        last = self._last_level()
+        return self.truncated and pc == 0 and last is not None and level == last + 1
 
     def past_end(self, level: int, pc: int) -> bool:
         """Whether gdb asks for a frame beyond that one (its Python frames
         look one frame further to learn whether the stack ends)."""
-        return self.truncated and pc == 0 and level > self.kernel_level + 1 + len(self.pcs)
+        last = self._last_level()
+        return self.truncated and pc == 0 and last is not None and level > last + 1
 
     def unwinds(self, index: int) -> bool:
         """Whether gpusym unwinds recorded frame `index` (all but the last
@@ -149,8 +159,21 @@ class LaunchStack:
         return index < len(self.pcs) - (0 if self.truncated else 1)
 
     def index_of(self, level: int, pc: int) -> int | None:
-        index = level - self.kernel_level - 1
-        return index if 0 <= index < len(self.pcs) and self.pcs[index] == pc else None
+        """The index of the recorded frame gdb unwound to at `level`."""
+        index = self.levels.get(level)
+        return index if index is not None and self.pcs[index] == pc else None
+
+    def claim(self, level: int, pc: int) -> int | None:
+        """The index of the real (not inlined) frame at `level` that the
+        unwinder is asked about: the next recorded frame, when its program
+        counter is `pc` and it lies beyond those claimed so far."""
+        if (index := self.index_of(level, pc)) is not None:
+            return index
+        index = len(self.levels)
+        if index < len(self.pcs) and self.pcs[index] == pc and level > max(self.levels, default=self.kernel_level):
+            self.levels[level] = index
+            return index
+        return None
 
 
 @lru_cache(maxsize=64)
@@ -194,11 +217,15 @@ class LaunchStackUnwinder(Unwinder):
         return stack if stack is not None and stack.ends_at(frame.level(), frame.pc()) else None
 
     def stack_of(self, frame: gdb.Frame) -> tuple[LaunchStack, int] | None:
-        """(the launch stack, the index) of a recorded host frame."""
+        """(the launch stack, the index) of a recorded host frame, or of a
+        function inlined into one."""
         stack = self._stacks.get(gdb.selected_thread().global_num)
         if stack is None:
             return None
-        index = stack.index_of(frame.level(), frame.pc())
+        real = frame
+        while real is not None and real.type() == gdb.INLINE_FRAME:
+            real = real.older()
+        index = stack.index_of(real.level(), real.pc()) if real is not None else None
         return (stack, index) if index is not None else None
 
     def __call__(self, pending):
@@ -211,7 +238,7 @@ class LaunchStackUnwinder(Unwinder):
         pc = int(pending.read_register("rip"))
         thread = gdb.selected_thread().global_num
         stack = self._stacks.get(thread)
-        if stack is not None and (index := stack.index_of(pending.level(), pc)) is not None:
+        if stack is not None and (index := stack.claim(pending.level(), pc)) is not None:
             return self._caller(pending, stack, index) if stack.unwinds(index) else None
         if stack is not None and (stack.ends_at(pending.level(), pc) or stack.past_end(pending.level(), pc)):
             return self._record_end(pending, stack)  # beyond it: the same frame again, where gdb stops

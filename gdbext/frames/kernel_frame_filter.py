@@ -79,7 +79,7 @@ class _Named(FrameDecorator):
 
     def function(self):
         frame = self.inferior_frame()
-        if frame.type() != gdb.NORMAL_FRAME:
+        if frame.type() not in (gdb.NORMAL_FRAME, gdb.INLINE_FRAME):
             return super().function()
         name = frame.name() or "??"
         return f"{name}  [{self._note}]" if self._note else name
@@ -117,9 +117,8 @@ def _decorate(frame_decorator):
     if (recorded := device_frames.UNWINDER.stack_of(frame)) is not None:
         stack, index = recorded
         launched = f"launched dispatch {stack.dispatch} from host thread {stack.host_thread}"
-        return _Recorded(
-            frame_decorator, f"kernel {stack.kernel} {stack.configuration}; {launched}" if index == 0 else None
-        )
+        first = index == 0 and frame.level() == stack.kernel_level + 1  # inlined functions there come after
+        return _Recorded(frame_decorator, f"kernel {stack.kernel} {stack.configuration}; {launched}" if first else None)
     if STUB_MARK in name:
         stub = frame.newer() if NVCC_WRAPPER in name else frame
         stub_name = _signature(stub) if stub is not None else ""

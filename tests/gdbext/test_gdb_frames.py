@@ -102,3 +102,22 @@ def test_a_launch_record_cut_short_ends_the_stack_saying_so(build_program):
         frames[-1][1]
         == "0x0000000000000000 in ??  [the host stack recorded at the launch ends here: its first 32 frames] ()"
     )
+
+
+@pytest.mark.parametrize("level", ["-O1", "-O2"])
+def test_a_launch_from_inlined_functions_unwinds_through_them_to_main(build_program, level):
+    # At -O1 and -O2, the host functions around the launch are inlined into
+    # main: gdb shows them as frames of their own at the launch's return
+    # address, and the recorded stack goes on past them, at the first bt.
+    program = build_program("inlined_launch.hip", flags=("-g", level))
+    output = gdb(program, "kbreak scale", "run", "bt", "frame 3")
+    frames = re.findall(r"^#(\d+)\s+(?:0x[0-9a-f]+ in )?(\S+)(.*)$", output, re.M)
+    assert [(int(n), name) for n, name, _ in frames[:4]] == [
+        (0, "scale"),
+        (1, "launch_scale"),
+        (2, "scale_twice<float>"),
+        (3, "main"),
+    ], output
+    assert "[kernel scale(float*, float) <<<grid (1,1,1), block (64,1,1)" in frames[1][2], output
+    assert "[kernel" not in frames[2][2] and frames[2][2].strip().startswith("()"), output
+    assert re.search(r"^#3  main \(\) at \S+inlined_launch\.hip:22$", output, re.M), output
