@@ -1,20 +1,32 @@
 #!/usr/bin/env python3
 """Lists the public API of one of ROCm's host libraries (hipBLAS, hipSPARSE,
-hipFFT, ...) from its public header, for gpusym's own implementation.
+hipFFT, hipRAND, rocRAND) from its public header, for gpusym's own
+implementation.
 
-Usage: list_library_api.py NAME HEADER [-D MACRO]... [--include H]... [--table TABLE]
-                           [--v2-names FILE]
+Usage: list_library_api.py NAME HEADER [-o OUT] [--origin TEXT] [-I DIR]...
+                           [-D MACRO]... [--include H]... [--exclude NAME]...
+                           [--table TABLE] [--v2-names FILE]
 
 NAME is the library (``hipblas``), HEADER its public header taken from a
-ROCm release (``git show rocm-6.2.0:library/include/hipblas.h``).  The
-header is read by clang, for the AMD platform in C++17, over gpusym's HIP
-headers (``--include`` adds one ahead of it, for a type ROCm's HIP headers
-bring in indirectly); its generated ``NAME-export.h`` and ``NAME-version.h``
-are given empty here.  Writes:
+ROCm release, with the release's include directory (``-I``) where the header
+includes other headers of its library::
 
-- tests/device/library_api/NAME_identifiers.txt: one ``KIND NAME`` a line
-  (``function``, ``type``, ``macro``, and ``enumerator NAME VALUE``), sorted
-  by name, for the coverage test;
+    git --git-dir=ROCm/rocRAND.git archive rocm-6.2.0 library/include | tar -x
+    list_library_api.py rocrand library/include/rocrand/rocrand.h \
+        -I library/include --origin "ROCm/rocRAND rocm-6.2.0" --exclude ROCRAND_H_
+
+The header is read by clang, for the AMD platform in C++17, over gpusym's
+HIP headers, the directories of ``-I`` first (``--include`` adds a header
+ahead of it, for a type ROCm's HIP headers bring in indirectly); its
+generated ``NAME-export.h`` and ``NAME-version.h`` are given empty here.
+Only what HEADER itself declares is listed, less the names of ``--exclude``
+(ones gpusym knowingly lacks).  Writes:
+
+- OUT, by default tests/device/library_api/NAME_identifiers.txt: a first
+  line naming HEADER's file and ``--origin`` (the repository and tag it was
+  taken from), then one ``KIND NAME`` a line (``function``, ``type``,
+  ``macro``, and ``enumerator NAME VALUE``), sorted by name, for the
+  coverage tests (tests/library_api.py);
 - with ``--table``, the functions declared (not defined) by the header as
   X-macro entries, ``GPUSYM_API_FUNCTION(result, name, (parameter types))``,
   from which gpusym's header declares them and its library defines those it
@@ -40,9 +52,13 @@ CLANG = "clang++-19"
 
 
 def _clang(header: Path, stubs: Path, args: argparse.Namespace, *extra: str) -> str:
-    command = [CLANG, "-x", "c++", "-std=c++17", "-D__HIP_PLATFORM_AMD__=1", f"-I{stubs}", f"-I{INCLUDE_DIR}"]
+    command = [CLANG, "-x", "c++", "-std=c++17", "-D__HIP_PLATFORM_AMD__=1", f"-I{stubs}"]
+    command += [f"-I{directory.resolve()}" for directory in args.directories] + [f"-I{INCLUDE_DIR}"]
     command += [f"-D{define}" for define in args.defines] + [f"-include{name}" for name in args.includes]
-    return subprocess.run([*command, *extra, str(header)], check=True, capture_output=True, text=True).stdout
+    result = subprocess.run([*command, *extra, str(header)], capture_output=True, text=True)
+    if result.returncode:
+        raise SystemExit(f"{CLANG} failed over {header}:\n{result.stderr}")
+    return result.stdout
 
 
 def _stubs(name: str, directory: Path) -> None:
@@ -145,11 +161,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("name")
     parser.add_argument("header", type=Path)
+    parser.add_argument("-o", "--out", type=Path)
+    parser.add_argument("--origin", help="where HEADER comes from, for OUT's first line: a repository and tag")
+    parser.add_argument("-I", dest="directories", type=Path, action="append", default=[])
     parser.add_argument("-D", dest="defines", action="append", default=[])
     parser.add_argument("--include", dest="includes", action="append", default=[])
+    parser.add_argument("--exclude", action="append", default=[])
     parser.add_argument("--table", type=Path)
     parser.add_argument("--v2-names", type=Path)
-    parser.add_argument("-o", "--out", type=Path)
     args = parser.parse_args()
     header = args.header.resolve()
     with tempfile.TemporaryDirectory() as directory:
@@ -163,9 +182,11 @@ def main() -> int:
     lines += [f"type {name}" for name in walker.types]
     lines += [f"enumerator {name} {value}" for name, value in walker.enumerators.items()]
     lines += [f"macro {name}" for name in macros - set(walker.enumerators)]
+    lines = [line for line in lines if line.split()[1] not in args.exclude]
     out = args.out or OUT_DIR / f"{args.name}_identifiers.txt"
     out.parent.mkdir(parents=True, exist_ok=True)
-    source = f"# The public identifiers of {args.name}'s header, from scripts/list_library_api.py.\n"
+    origin = f" of {args.origin}" if args.origin else ""
+    source = f"# The public identifiers of {header.name}{origin}, from scripts/list_library_api.py.\n"
     out.write_text(source + "\n".join(sorted(lines, key=lambda line: (line.split()[1], line))) + "\n")
     if args.table:
         entries = [_table_entry(n, t) for n, t in sorted(walker.functions.items()) if n not in walker.defined]

@@ -12,12 +12,13 @@ import math
 import struct
 
 import pytest
-from conftest import REPO, TEST_PROGRAMS, describe, run, run_gpusym
+from cmake_projects import cmake_build, rocm_prefix
+from conftest import TEST_PROGRAMS, describe, run, run_gpusym
+from library_api import build_coverage, identifiers, statuses
 
 pytestmark = [pytest.mark.toolchain]
 
 SEED = 1234
-LIBRARY_API = REPO / "tests" / "device" / "library_api"
 MASK32 = 0xFFFFFFFF
 M1, M2 = 4294967087, 4294944443
 MRG_STEPS = (((0, 1, 0), (0, 0, 1), (-810728 % M1, 1403580, 0)), ((0, 1, 0), (0, 0, 1), (-1370589 % M2, 0, 527612)))
@@ -268,29 +269,11 @@ def test_version_and_not_implemented(lines):
     assert lines["not implemented"] == [1000]
 
 
-def coverage_source(name: str) -> str:
-    """A program that compiles only if each identifier of the list is
-    declared (an enumerator with its value) and links only if each function
-    is defined."""
-    body = []
-    for line in (LIBRARY_API / f"{name}_identifiers.txt").read_text().splitlines():
-        kind, identifier, *value = line.split()
-        if kind == "function":
-            body.append(f"  (void)(void *)&{identifier};")
-        elif kind == "type":
-            body.append(f"  (void)sizeof({identifier} *);")
-        else:
-            body.append(f'  static_assert({identifier} == {value[0]}, "{identifier}");')
-    return f"#include <{name}/{name}.h>\nint main() {{\n" + "\n".join(body) + "\n}\n"
-
-
 @pytest.mark.parametrize("name", ["hiprand", "rocrand"])
 def test_every_identifier_of_the_api_is_declared_and_links(name, tmp_path):
-    source = tmp_path / f"{name}_coverage.cpp"
-    source.write_text(coverage_source(name))
-    result = run_gpusym("build", source, f"-l{name}", "-o", tmp_path / "coverage")
-    assert result.returncode == 0, describe(result)
-    assert run([tmp_path / "coverage"]).returncode == 0
+    built, coverage = build_coverage(tmp_path, name, identifiers(name), [f"{name}/{name}.h"])
+    assert built.returncode == 0, describe(built)
+    assert statuses(run([coverage])) == {}
 
 
 def test_gpusym_headers_come_before_debians(tmp_path):
@@ -303,14 +286,7 @@ def test_gpusym_headers_come_before_debians(tmp_path):
 
 
 def test_cmake_project_with_find_package_hiprand(tmp_path):
-    prefix = tmp_path / "rocm"
-    made = run_gpusym("rocm-prefix", prefix)
-    assert made.returncode == 0, describe(made)
-    configure = ["cmake", "-S", TEST_PROGRAMS / "libraries" / "hiprand_cmake", "-B", tmp_path / "build"]
-    configured = run([*configure, f"-DCMAKE_TOOLCHAIN_FILE={prefix / 'gpusym-toolchain.cmake'}"], timeout=300)
-    assert configured.returncode == 0, describe(configured)
-    built = run(["cmake", "--build", tmp_path / "build"], timeout=600)
-    assert built.returncode == 0, describe(built)
+    cmake_build(TEST_PROGRAMS / "libraries" / "hiprand_cmake", tmp_path / "build", rocm_prefix(tmp_path / "rocm"))
     result = run([tmp_path / "build" / "hiprand_host"])
     assert result.returncode == 0, describe(result)
     values = [float(word) for word in result.stdout.split()]

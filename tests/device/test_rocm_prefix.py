@@ -7,6 +7,7 @@ device unchanged; and its CUDA toolkit (``cuda/``), for CMake projects with
 from __future__ import annotations
 
 import pytest
+from cmake_projects import cmake_build, rocm_prefix
 from conftest import TEST_PROGRAMS, describe, run, run_gpusym
 from elftools.elf.elffile import ELFFile
 
@@ -20,11 +21,7 @@ SCALED_SUM = f"scaled sum {3 * 999 * 1000 // 2}"
 
 @pytest.fixture(scope="module")
 def prefix(tmp_path_factory):
-    directory = tmp_path_factory.mktemp("rocm") / "rocm"
-    result = run_gpusym("rocm-prefix", directory)
-    assert result.returncode == 0, describe(result)
-    assert result.stdout.strip() == str(directory)
-    return directory
+    return rocm_prefix(tmp_path_factory.mktemp("rocm") / "rocm")
 
 
 def test_hipconfig_answers_as_rocms_does(prefix):
@@ -82,19 +79,8 @@ def test_amdgpu_target_compiles_are_clangs_own(prefix, tmp_path):
 
 
 def test_cmake_project_with_the_hip_language_and_find_package_hip(prefix, tmp_path):
-    configure = [
-        "cmake",
-        "-S",
-        PROGRAMS / "cmake",
-        "-B",
-        tmp_path,
-        f"-DCMAKE_TOOLCHAIN_FILE={prefix / 'gpusym-toolchain.cmake'}",
-    ]
-    configured = run(configure, timeout=300)
-    assert configured.returncode == 0, describe(configured)
+    configured = cmake_build(PROGRAMS / "cmake", tmp_path, prefix)
     assert "The HIP compiler identification is Clang 19" in configured.stdout, describe(configured)
-    built = run(["cmake", "--build", tmp_path], timeout=600)
-    assert built.returncode == 0, describe(built)
     hip_main = run([tmp_path / "hip_main"])
     major, minor, patch = runtime_library.HIP_VERSION.split(".")
     assert hip_main.returncode == 0, describe(hip_main)
@@ -109,21 +95,10 @@ def test_cmake_project_with_the_hip_language_and_find_package_hip(prefix, tmp_pa
 
 
 def test_cmake_project_with_the_cuda_language_and_find_package_cudatoolkit(prefix, tmp_path):
-    configure = [
-        "cmake",
-        "-S",
-        PROGRAMS / "cuda_cmake",
-        "-B",
-        tmp_path,
-        f"-DCMAKE_TOOLCHAIN_FILE={prefix / 'gpusym-toolchain.cmake'}",
-    ]
-    configured = run(configure, timeout=300)
-    assert configured.returncode == 0, describe(configured)
+    configured = cmake_build(PROGRAMS / "cuda_cmake", tmp_path, prefix)
     assert "The CUDA compiler identification is NVIDIA 12.4.0" in configured.stdout, describe(configured)
     assert "Detecting CUDA compiler ABI info - done" in configured.stdout, describe(configured)
     assert "Found CUDAToolkit: " in configured.stdout and '(found version "12.4.0")' in configured.stdout
-    built = run(["cmake", "--build", tmp_path], timeout=600)
-    assert built.returncode == 0, describe(built)
     result = run([tmp_path / "cuda_main"])
     assert result.returncode == 0, describe(result)
     assert result.stdout.strip() == "squares 9 961 status 0 devices 2 runtime 12040", describe(result)
