@@ -126,3 +126,19 @@ def test_cuda_sources_may_name_their_own_int8_and_uint16(tmp_path):
     )
     result = nvcc("-c", source, "-o", tmp_path / "types.o")
     assert result.returncode == 0, describe(result)
+    # The program's C++ files too, compiled by the host compiler with the
+    # CUDA headers on its search path (as CMake's CXX language does).
+    host = tmp_path / "types.cpp"
+    host.write_text("#include <cuda_runtime.h>\n" + source.read_text())
+    compiled = run(
+        [
+            toolchain.tool("clang++"),
+            f"-I{runtime_library.CUDA_INCLUDE_DIR}",
+            f"-I{runtime_library.INCLUDE_DIR}",
+            "-c",
+            host,
+            "-o",
+            tmp_path / "h.o",
+        ]
+    )
+    assert compiled.returncode == 0, describe(compiled)

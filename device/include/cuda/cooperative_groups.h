@@ -11,6 +11,7 @@
 #define GPUSYM_CUDA_COOPERATIVE_GROUPS_H
 
 #include "cuda_runtime.h"
+#define GPUSYM_CUDA_HEADERS 1 /* a CUDA source: HIP's headers leave out what CUDA has not */
 #include "hip/hip_cooperative_groups.h"
 
 namespace cooperative_groups {

@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 
+#define GPUSYM_CUDA_HEADERS 1 /* a CUDA source: HIP's headers leave out what CUDA has not */
 #include "hip/hip_runtime_api.h"
 
 /* The driver API release these headers declare. */

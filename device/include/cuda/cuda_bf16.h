@@ -7,6 +7,7 @@
 #ifndef GPUSYM_CUDA_BF16_H
 #define GPUSYM_CUDA_BF16_H
 
+#define GPUSYM_CUDA_HEADERS 1 /* a CUDA source: HIP's headers leave out what CUDA has not */
 #include "hip/hip_bf16.h"
 
 typedef __hip_bfloat16 __nv_bfloat16;

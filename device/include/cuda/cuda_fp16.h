@@ -6,6 +6,7 @@
 #ifndef GPUSYM_CUDA_FP16_H
 #define GPUSYM_CUDA_FP16_H
 
+#define GPUSYM_CUDA_HEADERS 1 /* a CUDA source: HIP's headers leave out what CUDA has not */
 #include "hip/hip_fp16.h"
 
 #define CUDART_INF_FP16 HIPRT_INF_FP16

@@ -17,6 +17,7 @@
 #define __ballot __gpusym_hip_ballot
 #define __ballot_sync __gpusym_hip_ballot_sync
 #define __activemask __gpusym_hip_activemask
+#define GPUSYM_CUDA_HEADERS 1 /* a CUDA source: HIP's headers leave out what CUDA has not */
 #include "hip/hip_runtime.h"
 #undef __ballot
 #undef __ballot_sync

@@ -10,6 +10,7 @@
 /* The guard CUDA's own header defines, which programs test. */
 #define __CUDA_RUNTIME_API_H__
 
+#define GPUSYM_CUDA_HEADERS 1 /* a CUDA source: HIP's headers leave out what CUDA has not */
 #include "hip/hip_runtime_api.h"
 
 /* The CUDA release these headers declare. */

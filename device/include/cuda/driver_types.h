@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 
+#define GPUSYM_CUDA_HEADERS 1 /* a CUDA source: HIP's headers leave out what CUDA has not */
 #include "hip/hip_runtime_api.h"
 
 /* ---- errors: every code of CUDA 12 (those HIP has share its numbers) ---- */

@@ -7,6 +7,7 @@
 #ifndef GPUSYM_CUDA_MATH_CONSTANTS_H
 #define GPUSYM_CUDA_MATH_CONSTANTS_H
 
+#define GPUSYM_CUDA_HEADERS 1 /* a CUDA source: HIP's headers leave out what CUDA has not */
 #include "hip/hip_math_constants.h"
 
 #define CUDART_INF_F HIP_INF_F

@@ -5,6 +5,7 @@
 #ifndef GPUSYM_CUDA_CRT_HOST_DEFINES_H
 #define GPUSYM_CUDA_CRT_HOST_DEFINES_H
 
+#define GPUSYM_CUDA_HEADERS 1 /* a CUDA source: HIP's headers leave out what CUDA has not */
 #include "hip/amd_detail/host_defines.h"
 
 #define __device_builtin__

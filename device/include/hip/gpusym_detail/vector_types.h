@@ -248,7 +248,7 @@ __GPUSYM_VEC(double, double)
 /* Vectors of 8 and 16 components: clang's vector types (component-wise
  * operators, components by index), aligned to their size.  HIP's alone:
  * CUDA has none, and CUDA programs name their own types int8, uint16, ... */
-#if !defined(GPUSYM_CUDA_ARCH)
+#if !defined(GPUSYM_CUDA_ARCH) && !defined(GPUSYM_CUDA_HEADERS)
 #define __GPUSYM_WIDE_VEC(name, type)                                  \
   typedef type name##8 __attribute__((ext_vector_type(8)));           \
   typedef type name##16 __attribute__((ext_vector_type(16)));
