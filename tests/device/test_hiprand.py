@@ -9,83 +9,30 @@ and a CMake project with find_package(hiprand)."""
 from __future__ import annotations
 
 import math
-import struct
 
 import pytest
 from cmake_projects import cmake_build, rocm_prefix
 from conftest import TEST_PROGRAMS, describe, run, run_gpusym
 from library_api import build_coverage, identifiers, statuses
+from random_references import (
+    M1,
+    UNIT32,
+    XorwowJumps,
+    box_muller,
+    f32,
+    float_uniform,
+    mrg32k3a_outputs,
+    mrg32k3a_seeding,
+    philox,
+    sobol,
+    xorwow_outputs,
+)
 
 pytestmark = [pytest.mark.toolchain]
 
 SEED = 1234
-MASK32 = 0xFFFFFFFF
-M1, M2 = 4294967087, 4294944443
-MRG_STEPS = (((0, 1, 0), (0, 0, 1), (-810728 % M1, 1403580, 0)), ((0, 1, 0), (0, 0, 1), (-1370589 % M2, 0, 527612)))
-
-
-def f32(value: float) -> float:
-    return struct.unpack("f", struct.pack("f", value))[0]
-
-
-def xorwow_step(v: list[int]) -> list[int]:
-    """Marsaglia's xorwow step on the five words (d is kept apart)."""
-    t = v[0] ^ (v[0] >> 2)
-    return [v[1], v[2], v[3], v[4], (v[4] ^ (v[4] << 4) ^ t ^ (t << 1)) & MASK32]
-
-
-class XorwowJumps:
-    """M^(2^k), M the step's 160x160 matrix over GF(2), as columns (ints)."""
-
-    def __init__(self, count: int):
-        def bits(v):
-            return sum(word << (32 * i) for i, word in enumerate(v))
-
-        columns = [bits(xorwow_step([(1 << j >> (32 * i)) & MASK32 for i in range(5)])) for j in range(160)]
-        self.powers = []
-        for _ in range(count):
-            self.powers.append(columns)
-            columns = [self.apply(columns, column) for column in columns]
-
-    @staticmethod
-    def apply(columns: list[int], bits: int) -> int:
-        result = 0
-        while bits:
-            low = bits & -bits
-            result ^= columns[low.bit_length() - 1]
-            bits ^= low
-        return result
-
-    def skip(self, v: list[int], steps: int) -> list[int]:
-        bits = sum(word << (32 * i) for i, word in enumerate(v))
-        for k in range(steps.bit_length()):
-            if (steps >> k) & 1:
-                bits = self.apply(self.powers[k], bits)
-        return [(bits >> (32 * i)) & MASK32 for i in range(5)]
-
-
-def philox_block(counter: int, key: int) -> list[int]:
-    """Philox4x32-10 (Salmon et al.) of a 128-bit counter and 64-bit key."""
-    c = [(counter >> (32 * i)) & MASK32 for i in range(4)]
-    k = [key & MASK32, key >> 32]
-    for round_ in range(10):
-        if round_:
-            k = [(k[0] + 0x9E3779B9) & MASK32, (k[1] + 0xBB67AE85) & MASK32]
-        p0, p1 = 0xD2511F53 * c[0], 0xCD9E8D57 * c[2]
-        c = [(p1 >> 32) ^ c[1] ^ k[0], p1 & MASK32, (p0 >> 32) ^ c[3] ^ k[1], p0 & MASK32]
-    return c
-
-
-def mat_pow(a, n: int, m: int):
-    def mul(x, y):
-        return tuple(tuple(sum(x[i][k] * y[k][j] for k in range(3)) % m for j in range(3)) for i in range(3))
-
-    result = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
-    while n:
-        if n & 1:
-            result = mul(result, a)
-        a, n = mul(a, a), n >> 1
-    return result
+#: rocRAND's XORWOW seeding: multiplier and mask of the seed's low word, then its high word's.
+XORWOW_SEEDING = (1228688033, 0x2C7F967F, 2073658381, 0xA03697CB)
 
 
 @pytest.fixture(scope="module")
@@ -108,40 +55,13 @@ def jumps():
 
 def xorwow(jumps, seed: int, subsequence: int, offset: int, count: int) -> list[int]:
     """Marsaglia's XORWOW after rocRAND's seeding, 2^67 steps a subsequence."""
-    t0 = (1228688033 * ((seed & MASK32) ^ 0x2C7F967F)) & MASK32
-    t1 = (2073658381 * ((seed >> 32) ^ 0xA03697CB)) & MASK32
-    d = (6615241 + t1 + t0) & MASK32
-    v = [(123456789 + t0) & MASK32, 362436069 ^ t0, (521288629 + t1) & MASK32, 88675123 ^ t1, (5783321 + t0) & MASK32]
-    v = jumps.skip(v, (subsequence << 67) + offset)
-    d = (d + 362437 * offset) & MASK32
-    out = []
-    for _ in range(count):
-        v = xorwow_step(v)
-        d = (d + 362437) & MASK32
-        out.append((v[4] + d) & MASK32)
-    return out
-
-
-def philox(seed: int, subsequence: int, offset: int, count: int) -> list[int]:
-    """Philox4x32-10: key = seed, counter = (offset / 4, subsequence)."""
-    return [philox_block((subsequence << 64) + (offset + i) // 4, seed)[(offset + i) % 4] for i in range(count)]
+    return xorwow_outputs(jumps, XORWOW_SEEDING, seed, subsequence, offset, count)
 
 
 def mrg32k3a(seed: int, steps: int, count: int) -> list[int]:
     """L'Ecuyer's MRG32k3a's outputs z after rocRAND's seeding (the seed as
     the multiplier) and `steps` steps."""
-    a, b = (seed & MASK32) ^ 0x55555555, (seed >> 32) ^ 0xAAAAAAAA
-    states = [[a * seed % M1, b * seed % M1, a * seed % M1], [b * seed % M2, a * seed % M2, b * seed % M2]]
-    for i, m in enumerate((M1, M2)):
-        jump = mat_pow(MRG_STEPS[i], steps, m)
-        states[i] = [sum(jump[r][k] * states[i][k] for k in range(3)) % m for r in range(3)]
-    s1, s2 = states
-    out = []
-    for _ in range(count):
-        p1, p2 = (1403580 * s1[1] - 810728 * s1[0]) % M1, (527612 * s2[2] - 1370589 * s2[0]) % M2
-        s1, s2 = [s1[1], s1[2], p1], [s2[1], s2[2], p2]
-        out.append(p1 - p2 if p1 > p2 else p1 - p2 + M1)
-    return out
+    return mrg32k3a_outputs(mrg32k3a_seeding(seed, seed), steps, count)
 
 
 def mrg_bits(z: int) -> int:
@@ -161,19 +81,8 @@ def sobol_vectors(s: int, a: int, m: list[int]) -> list[int]:
     return v
 
 
-def sobol(vectors: list[int], first: int, count: int) -> list[int]:
-    out = []
-    for i in range(first, first + count):
-        gray, x = i ^ (i >> 1), 0
-        for k in range(32):
-            if (gray >> k) & 1:
-                x ^= vectors[k]
-        out.append(x)
-    return out
-
-
 def uniform(x: int) -> float:
-    return f32(f32(2.3283064e-10) + f32(f32(x) * f32(2.3283064e-10)))
+    return float_uniform(x, UNIT32)
 
 
 def uniform_double(x: int, y: int) -> float:
@@ -181,16 +90,12 @@ def uniform_double(x: int, y: int) -> float:
 
 
 def normals(x: int, y: int) -> list[float]:
-    u, angle = uniform(x), (y + 1) * 2.0**-32 * 2 * math.pi
-    s = math.sqrt(-2 * math.log(u))
-    return [s * math.sin(angle), s * math.cos(angle)]
+    return box_muller(uniform(x), (y + 1) * 2.0**-32 * 2 * math.pi)
 
 
 def normals_double(x0: int, x1: int, y0: int, y1: int) -> list[float]:
     u = 2.0**-53 + (x0 ^ (x1 << 21)) * 2.0**-53
-    w = (1 + (y0 ^ (y1 << 21))) * 2.0**-52
-    s = math.sqrt(-2 * math.log(u))
-    return [s * math.sin(math.pi * w), s * math.cos(math.pi * w)]
+    return box_muller(u, math.pi * ((1 + (y0 ^ (y1 << 21))) * 2.0**-52))
 
 
 def test_device_bits_follow_the_algorithms(lines, jumps):
@@ -218,11 +123,8 @@ def test_device_conversions(lines, jumps):
     assert lines["reals xorwow"][:4] == want[:4]
     z = mrg32k3a(SEED, 0, 10)
     mrg = [f32(z[0] / M1), f32(z[1] / M1), z[2] / M1, z[3] / M1]
-    for x, y in ((z[4], z[5]),):
-        s, angle = math.sqrt(-2 * math.log(f32(x / M1))), f32(f32(y / M1) * f32(2 * math.pi))
-        mrg += [s * math.sin(angle), s * math.cos(angle)]
-    s, turns = math.sqrt(-2 * math.log(z[6] / M1)), z[7] / M1
-    mrg += [s * math.sin(2 * math.pi * turns), s * math.cos(2 * math.pi * turns)]
+    mrg += box_muller(f32(z[4] / M1), f32(f32(z[5] / M1) * f32(2 * math.pi)))
+    mrg += box_muller(z[6] / M1, 2 * math.pi * (z[7] / M1))
     assert lines["reals mrg32k3a"][:8] == pytest.approx(mrg, rel=1e-5)
     p = philox(SEED, 0, 5, 4)
     assert lines["philox normal4"] == pytest.approx(normals(p[0], p[1]) + normals(p[2], p[3]), rel=1e-5)

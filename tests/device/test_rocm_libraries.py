@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 import pytest
+from cmake_projects import cmake_build, rocm_prefix
 from conftest import GPUSYM, TEST_PROGRAMS, describe, run
 
 from device import runtime_library
@@ -106,22 +107,8 @@ def test_rocthrust_over_rocprim(tmp_path):
     not Path("/usr/lib/cmake/rocprim/rocprim-config.cmake").is_file(), reason="Debian's librocprim-dev not installed"
 )
 def test_find_package_rocprim_through_the_toolchain_file_uses_the_prefixs_hip(tmp_path):
-    prefix = tmp_path / "rocm"
-    made = run([GPUSYM, "rocm-prefix", prefix], timeout=600)
-    assert made.returncode == 0, describe(made)
-    toolchain_file = prefix / "gpusym-toolchain.cmake"
-    configure = [
-        "cmake",
-        "-S",
-        PROGRAMS / "cmake",
-        "-B",
-        tmp_path / "build",
-        f"-DCMAKE_TOOLCHAIN_FILE={toolchain_file}",
-    ]
-    configured = run(configure, timeout=300)
-    assert configured.returncode == 0, describe(configured)
+    prefix = rocm_prefix(tmp_path / "rocm")
+    configured = cmake_build(PROGRAMS / "cmake", tmp_path / "build", prefix)
     cache = (tmp_path / "build" / "CMakeCache.txt").read_text().splitlines()
     assert f"hip_DIR:PATH={prefix / 'lib' / 'cmake' / 'hip'}" in cache, describe(configured)
-    built = run(["cmake", "--build", tmp_path / "build"], timeout=600)
-    assert built.returncode == 0, describe(built)
     passes(run([tmp_path / "build" / "rocprim_blocks"]), "rocprim block primitives: all match the host")
