@@ -11,6 +11,9 @@ toolkit's layout whose every entry leads to gpusym, for Makefiles
   ``CUDA::nvrtc``);
   ``libcudart_static.a`` is a linker script naming it (CMake links the static
   runtime by default) and ``libcudadevrt.a`` an empty archive;
+- ``lib64/libcublas.so`` and the other CUDA libraries of host_libraries.py
+  (with their sonames' major versions) are gpusym's (``-lcublas``,
+  ``CUDA::cublas``);
 - ``nvvm/libdevice`` is empty: CMake requires a toolkit to have it.
 """
 
@@ -19,7 +22,7 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
-from device import runtime_library
+from device import host_libraries, runtime_library
 from device.prefix_files import replace_with_link, write_script
 
 #: The environment variable ``bin/nvcc`` sets: the toolkit gpusym-nvcc is.
@@ -29,7 +32,9 @@ _EMPTY_ARCHIVE = b"!<arch>\n"
 
 def write(root: Path, nvcc: Path, runtime: Path) -> None:
     """Writes the toolkit at `root` (``PREFIX/cuda``), its nvcc running
-    `nvcc` (gpusym-nvcc) and its libraries leading to `runtime`."""
+    `nvcc` (gpusym-nvcc) and its libraries leading to `runtime` and to
+    gpusym's CUDA libraries (built if they are not yet).  Raises
+    host_libraries.LibraryBuildError."""
     write_script(
         root / "bin" / "nvcc", f'{TOOLKIT_VARIABLE}={shlex.quote(str(root))} exec {shlex.quote(str(nvcc))} "$@"\n'
     )
@@ -43,6 +48,11 @@ def write(root: Path, nvcc: Path, runtime: Path) -> None:
         replace_with_link(lib / name, runtime)
     (lib / "libcudart_static.a").write_text(f"/* The simulated runtime (gpusym). */\nINPUT({runtime})\n")
     (lib / "libcudadevrt.a").write_bytes(_EMPTY_ARCHIVE)
+    for library in host_libraries.provided(cuda=True):
+        built = host_libraries.library_path(library)
+        major = library.version.split(".")[0]
+        for name in (f"lib{library.name}.so", f"lib{library.name}.so.{major}"):
+            replace_with_link(lib / name, built)
     # Where a toolkit keeps its device library (CMake requires the folder).
     (root / "nvvm" / "libdevice").mkdir(parents=True, exist_ok=True)
 

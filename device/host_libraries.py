@@ -1,7 +1,8 @@
 """gpusym's own ROCm libraries with a host API (hipBLAS, hipFFT, hipRAND and
 rocRAND, hipSPARSE): CPU implementations behind the libraries' API, each
 built on first use into the cache as the runtime is (content-addressed, its
-soname its full path: see native_build).
+soname its full path: see native_build).  CUDA's (cuBLAS, cuFFT, cuSPARSE,
+cuRAND's host API) are layers over them, with CUDA's names and values.
 
 Each library is a folder of ``device/libraries``: its C++ sources, and a
 ``link_flags.txt`` naming the CPU libraries it is built over (OpenBLAS,
@@ -30,12 +31,15 @@ LIBRARIES_DIR = Path(__file__).resolve().parent / "libraries"
 class HostLibrary:
     """One library: its name (``hipblas``), the version and CMake target of
     ROCm 6.2's (``roc::hipblas``), and the Debian packages its CPU backend
-    comes from (named in the error when one is missing)."""
+    comes from (named in the error when one is missing).  A CUDA library
+    (``cuda``: cuBLAS, ...) is built with the CUDA headers and lives in the
+    prefix's CUDA toolkit (CMake's ``CUDA::cublas``), not in ROCm's ``lib``."""
 
     name: str
     version: str
     cmake_target: str
     debian_packages: tuple[str, ...] = ()
+    cuda: bool = False
 
     @property
     def folder(self) -> Path:
@@ -46,7 +50,8 @@ class HostLibrary:
         return any(self.folder.glob("*.cpp"))
 
 
-#: ROCm's libraries gpusym provides, with ROCm's CMake target names.
+#: The libraries gpusym provides, with ROCm's CMake target names (CUDA's
+#: for CUDA's libraries, layers over the ROCm ones: cuBLAS over hipBLAS, ...).
 LIBRARIES = {
     library.name: library
     for library in (
@@ -55,6 +60,10 @@ LIBRARIES = {
         HostLibrary("rocrand", "3.1.0", "roc::rocrand"),
         HostLibrary("hiprand", "2.11.0", "hip::hiprand"),
         HostLibrary("hipsparse", "3.1.1", "roc::hipsparse"),
+        HostLibrary("cublas", "12.4.5", "CUDA::cublas", cuda=True),
+        HostLibrary("cufft", "11.2.1", "CUDA::cufft", cuda=True),
+        HostLibrary("cusparse", "12.3.1", "CUDA::cusparse", cuda=True),
+        HostLibrary("curand", "10.3.5", "CUDA::curand", cuda=True),
     )
 }
 
@@ -63,9 +72,9 @@ class LibraryBuildError(Exception):
     """A library did not build; the message names it and says why."""
 
 
-def provided() -> list[HostLibrary]:
-    """The libraries gpusym provides, by name."""
-    return [library for library in LIBRARIES.values() if library.is_provided()]
+def provided(cuda: bool = False) -> list[HostLibrary]:
+    """The ROCm libraries gpusym provides (CUDA's with `cuda`), by name."""
+    return [library for library in LIBRARIES.values() if library.is_provided() and library.cuda == cuda]
 
 
 def library_path(library: HostLibrary, verbose: bool = False) -> Path:
@@ -80,7 +89,11 @@ def library_path(library: HostLibrary, verbose: bool = False) -> Path:
             sorted(library.folder.glob("*.cpp")),
             flags=["-std=c++20", "-O2", "-g", "-Wall", "-D__HIP_PLATFORM_AMD__=1"],
             libs=[*libs, str(runtime)],
-            include_dirs=[runtime_library.INCLUDE_DIR, library.folder],
+            include_dirs=[
+                *([runtime_library.CUDA_INCLUDE_DIR] if library.cuda else []),
+                runtime_library.INCLUDE_DIR,
+                library.folder,
+            ],
             verbose=verbose,
         )
     except native_build.BuildError as error:

@@ -279,32 +279,20 @@ __GPUSYM_CURAND void curand_init(curandDirectionVectors64_t direction_vectors, u
 
 /* ---- distributions ---- */
 
-#define __GPUSYM_CURAND_2POW32_INV 2.3283064e-10f
-#define __GPUSYM_CURAND_2POW53_INV 1.1102230246251565e-16
-#define __GPUSYM_CURAND_2PI 6.2831855f
-
-__GPUSYM_CURAND float __gpusym_curand_uniform(unsigned int x) {
-  return x * __GPUSYM_CURAND_2POW32_INV + __GPUSYM_CURAND_2POW32_INV / 2.0f;
-}
+__GPUSYM_CURAND float __gpusym_curand_uniform(unsigned int x) { return gpusym_random::curand_uniform(x); }
 __GPUSYM_CURAND double __gpusym_curand_uniform_double(unsigned int x, unsigned int y) {
-  unsigned long long z = static_cast<unsigned long long>(x) ^ (static_cast<unsigned long long>(y) << 21);
-  return z * __GPUSYM_CURAND_2POW53_INV + __GPUSYM_CURAND_2POW53_INV / 2.0;
+  return gpusym_random::curand_uniform_double(x, y);
 }
 __GPUSYM_CURAND float2 __gpusym_box_muller(unsigned int x, unsigned int y) {
-  float u = __gpusym_curand_uniform(x);
-  float v = y * (__GPUSYM_CURAND_2POW32_INV * __GPUSYM_CURAND_2PI) + __GPUSYM_CURAND_2POW32_INV * __GPUSYM_CURAND_2PI / 2.0f;
-  float s = sqrtf(-2.0f * logf(u)), sine, cosine;
-  sincosf(v, &sine, &cosine);
-  return make_float2(sine * s, cosine * s);
+  float2 pair;
+  gpusym_random::curand_normals(x, y, pair.x, pair.y);
+  return pair;
 }
 __GPUSYM_CURAND double2 __gpusym_box_muller_double(unsigned int x0, unsigned int x1, unsigned int y0,
                                                    unsigned int y1) {
-  double u = __gpusym_curand_uniform_double(x0, x1);
-  unsigned long long zy = static_cast<unsigned long long>(y0) ^ (static_cast<unsigned long long>(y1) << 21);
-  double v = zy * (__GPUSYM_CURAND_2POW53_INV * 2.0) + __GPUSYM_CURAND_2POW53_INV;
-  double s = sqrt(-2.0 * log(u)), sine, cosine;
-  sincospi(v, &sine, &cosine);
-  return make_double2(sine * s, cosine * s);
+  double2 pair;
+  gpusym_random::curand_normals_double(x0, x1, y0, y1, pair.x, pair.y);
+  return pair;
 }
 
 /* XORWOW's and Philox's uniforms and normal pairs, from their bits. */
@@ -335,7 +323,7 @@ __GPUSYM_CURAND double curand_uniform_double(curandStateMRG32k3a_t *state) {
 }
 __GPUSYM_CURAND float2 curand_normal2(curandStateMRG32k3a_t *state) {
   float u = curand_uniform(state);
-  float v = curand_uniform(state) * __GPUSYM_CURAND_2PI;
+  float v = curand_uniform(state) * 6.2831855f;
   float s = sqrtf(-2.0f * logf(u)), sine, cosine;
   sincosf(v, &sine, &cosine);
   return make_float2(sine * s, cosine * s);
@@ -355,7 +343,7 @@ __GPUSYM_CURAND float __gpusym_sobol_uniform(unsigned long long x) {
 }
 __GPUSYM_CURAND double __gpusym_sobol_uniform_double(unsigned int x) { return x * 0x1p-32 + 0x1p-33; }
 __GPUSYM_CURAND double __gpusym_sobol_uniform_double(unsigned long long x) {
-  return (x >> 11) * __GPUSYM_CURAND_2POW53_INV + __GPUSYM_CURAND_2POW53_INV / 2.0;
+  return (x >> 11) * 0x1p-53 + 0x1p-54;
 }
 #define __GPUSYM_CURAND_SOBOL_UNIFORMS(State)                                                             \
   __GPUSYM_CURAND float curand_uniform(State *state) { return __gpusym_sobol_uniform(curand(state)); }    \

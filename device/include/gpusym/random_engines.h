@@ -406,6 +406,36 @@ __GPUSYM_RANDOM unsigned int rocrand_mrg_bits(unsigned int z) {
  * (Knuth) for lambda < 64, else a normal of mean and variance lambda,
  * rounded.  Uniform() gives doubles in (0, 1], Normal() standard normals;
  * exp and sqrt are the device's in device code, libm's in host code. */
+/* cuRAND's conversions of outputs to reals, for curand_kernel.h's
+ * distributions and cuRAND's host API alike: a uniform in (0, 1] from one
+ * output (a double from two), a Box-Muller pair of normals from two (from
+ * four). */
+__GPUSYM_RANDOM float curand_uniform(unsigned int x) { return x * 2.3283064e-10f + 2.3283064e-10f / 2.0f; }
+__GPUSYM_RANDOM double curand_uniform_double(unsigned int x, unsigned int y) {
+  unsigned long long z = static_cast<unsigned long long>(x) ^ (static_cast<unsigned long long>(y) << 21);
+  return z * 1.1102230246251565e-16 + 1.1102230246251565e-16 / 2.0;
+}
+__GPUSYM_RANDOM void curand_normals(unsigned int x, unsigned int y, float &first, float &second) {
+  const float turn = 2.3283064e-10f * 6.2831855f;
+  float angle = y * turn + turn / 2.0f, scale = sqrtf(-2.0f * logf(curand_uniform(x)));
+  first = sinf(angle) * scale;
+  second = cosf(angle) * scale;
+}
+__GPUSYM_RANDOM void curand_normals_double(unsigned int x0, unsigned int x1, unsigned int y0, unsigned int y1,
+                                           double &first, double &second) {
+  unsigned long long z = static_cast<unsigned long long>(y0) ^ (static_cast<unsigned long long>(y1) << 21);
+  double half_turns = z * (1.1102230246251565e-16 * 2.0) + 1.1102230246251565e-16;
+  double scale = sqrt(-2.0 * log(curand_uniform_double(x0, x1))), sine, cosine;
+#if defined(__GPUSYM_RANDOM_DEVICE)
+  sincospi(half_turns, &sine, &cosine);
+#else
+  sine = sin(half_turns * M_PI);
+  cosine = cos(half_turns * M_PI);
+#endif
+  first = sine * scale;
+  second = cosine * scale;
+}
+
 template <typename Uniform, typename Normal>
 __GPUSYM_RANDOM unsigned int poisson(double lambda, Uniform uniform, Normal normal) {
   if (lambda >= 64) {

@@ -14,6 +14,9 @@
  * output, a double two (MRG32k3a: one each), a normal pair two (doubles
  * four; MRG32k3a two), the second of the last pair dropped when n is odd.
  * Poisson counts follow gpusym_random::poisson, not rocRAND's algorithm.
+ * gpusym's cuRAND (device/libraries/curand) makes its generators here and
+ * switches XORWOW and MRG32k3a to cuRAND's seeding
+ * (gpusym_rocrand_use_curand_seeding).
  * Sobol32 has Joe and Kuo's first 21 dimensions, each dimension's n / d
  * points after one another, from point `offset` on (rocRAND's order); its
  * normals, Poisson and the scrambled Sobol are not provided.
@@ -62,6 +65,7 @@ const unsigned int *sobol_vectors() {
 /* A pseudorandom generator's state. */
 struct Engine {
   rocrand_rng_type type;
+  bool curand_seeding; /* cuRAND's constants, not rocRAND's */
   unsigned int d, v[5];                                   /* XORWOW */
   unsigned int counter[4], key[2], block[4], position;   /* Philox */
   unsigned int g1[3], g2[3];                             /* MRG32k3a */
@@ -69,7 +73,7 @@ struct Engine {
   void restart(unsigned long long seed, unsigned long long offset) {
     switch (type) {
       case ROCRAND_RNG_PSEUDO_XORWOW:
-        R::xorwow_init(R::rocrand_xorwow_seeding, seed, 0, offset, d, v);
+        R::xorwow_init(curand_seeding ? R::curand_xorwow_seeding : R::rocrand_xorwow_seeding, seed, 0, offset, d, v);
         break;
       case ROCRAND_RNG_PSEUDO_PHILOX4_32_10:
         key[0] = static_cast<unsigned int>(seed);
@@ -79,7 +83,10 @@ struct Engine {
         R::philox_block(counter, key, block);
         break;
       default:
-        R::mrg32k3a_seed_rocrand(seed, g1, g2);
+        if (curand_seeding)
+          R::mrg32k3a_seed_curand(seed, g1, g2);
+        else
+          R::mrg32k3a_seed_rocrand(seed, g1, g2);
         R::mrg32k3a_skip(g1, g2, offset, 0);
     }
   }
@@ -352,6 +359,14 @@ rocrand_status rocrand_set_quasi_random_generator_dimensions(rocrand_generator g
   if (!is_quasi(generator->type)) return ROCRAND_STATUS_TYPE_ERROR;
   if (dimensions < 1 || dimensions > kSobolDimensions) return ROCRAND_STATUS_OUT_OF_RANGE;
   generator->dimensions = dimensions;
+  generator->restart = true;
+  return ROCRAND_STATUS_SUCCESS;
+}
+/* gpusym's, for its cuRAND: seeds XORWOW and MRG32k3a as cuRAND does from
+ * now on; called before the generator's first generation. */
+rocrand_status gpusym_rocrand_use_curand_seeding(rocrand_generator generator) {
+  if (!generator) return ROCRAND_STATUS_NOT_CREATED;
+  generator->engine.curand_seeding = true;
   generator->restart = true;
   return ROCRAND_STATUS_SUCCESS;
 }

@@ -1,0 +1,2 @@
+/* cuSPARSE's API under its older header name. */
+#include "cusparse.h"
