@@ -8,11 +8,13 @@ prefix's toolchain file."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
 from cmake_projects import cmake_build, rocm_prefix
 from conftest import GPUSYM, TEST_PROGRAMS, describe, run
+from gdb_batch import gdb
 
 from device import runtime_library
 
@@ -21,7 +23,7 @@ pytestmark = [pytest.mark.toolchain]
 PROGRAMS = TEST_PROGRAMS / "rocm_libraries"
 #: Where ROCm's packages put the headers, after a directory named by the variable.
 STANDARD_PLACES = (Path("/opt/rocm/include"), Path("/usr/include"))
-FLAGS = ("-O1",)  # the quickest build and run of rocPRIM's templates
+FLAGS = ("-O1", "-g")  # the quickest build and run of rocPRIM's templates; gdb reads them
 
 
 def library_include(variable: str, header: str) -> Path | None:
@@ -112,3 +114,15 @@ def test_find_package_rocprim_through_the_toolchain_file_uses_the_prefixs_hip(tm
     cache = (tmp_path / "build" / "CMakeCache.txt").read_text().splitlines()
     assert f"hip_DIR:PATH={prefix / 'lib' / 'cmake' / 'hip'}" in cache, describe(configured)
     passes(run([tmp_path / "build" / "rocprim_blocks"]), "rocprim block primitives: all match the host")
+
+
+@needs_rocprim
+@pytest.mark.gdb
+def test_kbreak_stops_in_rocprims_scan_and_bt_reaches_the_users_call(rocprim_programs):
+    output = gdb(rocprim_programs[1], "kbreak lookback_scan_kernel", "run", "bt")
+    frames = re.findall(r"^#(\d+)\s+(?:0x[0-9a-f]+ in )?(\S+)(.*)$", output, re.M)
+    assert frames and frames[0][1].startswith("rocprim::detail::lookback_scan_kernel<"), output
+    assert [int(number) for number, _, _ in frames] == list(range(len(frames))), output
+    assert "[kernel void rocprim::detail::lookback_scan_kernel<" in frames[1][2], output
+    assert any(name.startswith("rocprim::inclusive_scan<") for _, name, _ in frames), output
+    assert re.search(r"^#\d+\s+(0x[0-9a-f]+ in )?main \(\) at \S+rocprim_device\.hip:\d+$", output, re.M), output
