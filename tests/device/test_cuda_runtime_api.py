@@ -39,7 +39,7 @@ CHECKS = {
     "graphs_nodes.cu": (
         "create memset_node memcpy_node kernel_node add_node empty_node memcpy_node_1d host_node dependencies "
         "nodes node_types instantiate launch results_in_order launch_again exec_kernel_set_params set_params_used "
-        "exec_update updated_from_graph update_refused unsupported_nodes destroy no_error"
+        "exec_update updated_from_graph update_refused update_refused_cuda11 unsupported_nodes destroy no_error"
     ).split(),
     "runtime_textures.cu": (
         "channel_desc create_linear fetch_1d object_descs malloc_array_1d memcpy_to_array tex1d_point "
@@ -53,7 +53,7 @@ CHECKS = {
         "compile_error destroy"
     ).split(),
     "driver_module.cu": (
-        "init device device_queries context context_cuda13 module_load get_function get_global mem_alloc memset stream "
+        "init device device_queries device_attributes context context_cuda13 module_load get_function get_global mem_alloc memset stream "
         "launch results copies error_names missing_function cleanup"
     ).split(),
     "driver_more.cu": (

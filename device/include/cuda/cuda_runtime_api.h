@@ -311,6 +311,16 @@ static inline cudaChannelFormatDesc cudaCreateChannelDescHalf2(void) {
 static inline cudaChannelFormatDesc cudaCreateChannelDescHalf4(void) {
   return cudaCreateChannelDesc(16, 16, 16, 16, cudaChannelFormatKindFloat);
 }
+/* CUDA 11's form of cudaGraphExecUpdate, which CUDA 12's C++ headers keep. */
+static inline cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
+                                              cudaGraphNode_t *hErrorNode_out,
+                                              cudaGraphExecUpdateResult *updateResult_out) {
+  cudaGraphExecUpdateResultInfo info{};
+  cudaError_t error = cudaGraphExecUpdate(hGraphExec, hGraph, &info);
+  if (hErrorNode_out) *hErrorNode_out = info.errorNode;
+  if (updateResult_out) *updateResult_out = info.result;
+  return error;
+}
 /* CUDA 13's forms, which take a location (CUDA 12.2's _v2 functions). */
 static inline cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, cudaMemLocation location,
                                                unsigned int flags, cudaStream_t stream = 0) {

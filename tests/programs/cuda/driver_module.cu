@@ -21,6 +21,14 @@ int main(int argc, char **argv) {
                               cuDeviceComputeCapability(&major, &minor, device) == CUDA_SUCCESS &&
                               cuDeviceGetAttribute(&warp, CU_DEVICE_ATTRIBUTE_WARP_SIZE, device) == CUDA_SUCCESS &&
                               warp == 32 && cuDeviceTotalMem(&total, device) == CUDA_SUCCESS && total > 0);
+  // Every attribute deviceQueryDrv asks for, by the driver API's names.
+  int texture1d = 0, l2 = 0, pitch = 0, engines = 0;
+  CHECK("device_attributes",
+        cuDeviceGetAttribute(&texture1d, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH, device) == CUDA_SUCCESS &&
+            cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, device) == CUDA_SUCCESS &&
+            cuDeviceGetAttribute(&pitch, CU_DEVICE_ATTRIBUTE_MAX_PITCH, device) == CUDA_SUCCESS &&
+            cuDeviceGetAttribute(&engines, CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT, device) == CUDA_SUCCESS &&
+            texture1d > 0 && l2 > 0 && pitch > 0 && engines > 0);
   std::printf("compute capability %d.%d\n", major, minor);
   CUcontext context = nullptr, current = nullptr;
   CHECK("context", cuCtxCreate(&context, 0, device) == CUDA_SUCCESS && cuCtxGetCurrent(&current) == CUDA_SUCCESS &&

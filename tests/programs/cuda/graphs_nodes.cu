@@ -113,6 +113,10 @@ int main() {
   CHECK("update_refused", cudaGraphExecUpdate(exec, other, &info) == cudaErrorGraphExecUpdateFailure &&
                               info.result == cudaGraphExecUpdateErrorTopologyChanged &&
                               cudaGetLastError() == cudaErrorGraphExecUpdateFailure);
+  cudaGraphExecUpdateResult result = cudaGraphExecUpdateSuccess;  // CUDA 11's form
+  CHECK("update_refused_cuda11", cudaGraphExecUpdate(exec, other, nullptr, &result) == cudaErrorGraphExecUpdateFailure &&
+                                     result == cudaGraphExecUpdateErrorTopologyChanged &&
+                                     cudaGetLastError() == cudaErrorGraphExecUpdateFailure);
 
   cudaGraphNodeParams alloc = {};
   alloc.type = cudaGraphNodeTypeMemAlloc;
