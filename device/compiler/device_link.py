@@ -31,6 +31,9 @@ _HANDLE_PREFIX = "__hip_gpubin_handle_"
 _SIM_SECTION = offload_bundle.SECTION_PREFIX + offload_bundle.SIM_RDC_ID
 _AMDGPU_SECTION = offload_bundle.SECTION_PREFIX + offload_bundle.AMDGPU_RDC_PREFIX
 _DEVICE_LIBRARY_PREFIXES = ("__ocml_", "__ockl_", "__oclc_", "__llvm_")
+#: What a vtable of device code names for a pure virtual or deleted function:
+#: the C++ runtime's, which the simulated device's code gets from the process.
+_CXX_RUNTIME = {"__cxa_pure_virtual", "__cxa_deleted_virtual"}
 
 
 class DeviceLinkError(Exception):
@@ -131,11 +134,13 @@ def _amdgpu_code_object(arch: str, modules: list[bytes], options: BuildOptions, 
         *map(str, inputs),
     ]
     hip_source.check(toolchain.run(command, verbose=options.verbose, capture=True), echo=False)
-    # The ROCm device library's functions are the only undefined names
-    # expected: anything else is device code no input defines.
+    # The ROCm device library's functions and the C++ runtime's are the
+    # only undefined names expected: anything else is device code no input
+    # defines.
     image = elf.ElfFile(output.read_bytes())
     undefined = {s.name for s in image.dynsym + image.symtab if not s.defined and s.name}
-    if missing := sorted(name for name in undefined if not name.startswith(_DEVICE_LIBRARY_PREFIXES)):
+    expected = {name for name in undefined if name.startswith(_DEVICE_LIBRARY_PREFIXES) or name in _CXX_RUNTIME}
+    if missing := sorted(undefined - expected):
         named = ", ".join(demangle(name) or name for name in missing)
         raise DeviceLinkError(f"relocatable device code refers to {named}, which no input defines")
     return output

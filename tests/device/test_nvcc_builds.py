@@ -59,6 +59,15 @@ def test_dlink_gives_the_device_code_for_a_link_by_the_host_compiler(tmp_path):
     assert run([program]).stdout == "status 0, 0 wrong\n"
 
 
+def test_relocatable_device_code_with_pure_virtual_functions_links(tmp_path):
+    objects = tmp_path / "shapes.o"
+    compiled = nvcc("-dc", SEPARATE / "shapes.cu", "-o", objects)
+    assert compiled.returncode == 0, describe(compiled)
+    linked = nvcc(objects, "-o", tmp_path / "shapes")
+    assert linked.returncode == 0, describe(linked)
+    assert run([tmp_path / "shapes"]).stdout == "shapes: 0 wrong\n"
+
+
 def test_dlink_refuses_what_is_not_an_object_in_one_line(tmp_path):
     (tmp_path / "notes.txt").write_text("not an object\n")
     for name, problem in (("notes.txt", "not an object file or archive"), ("absent.o", "cannot read")):
