@@ -93,6 +93,7 @@ def library_path(library: HostLibrary, verbose: bool = False) -> Path:
                 *([runtime_library.CUDA_INCLUDE_DIR] if library.cuda else []),
                 runtime_library.INCLUDE_DIR,
                 library.folder,
+                LIBRARIES_DIR,  # what every library shares (stream_work.h)
             ],
             verbose=verbose,
         )

@@ -6,6 +6,8 @@
 // MRG32k3a's distributions are rocRAND's, which are cuRAND's.
 #include <curand.h>
 #include <gpusym/random_engines.h>
+
+#include "stream_work.h"
 #include <rocrand/rocrand.h>
 
 #include <cmath>
@@ -80,18 +82,9 @@ curandStatus_t then(curandGenerator_t g, std::function<void()> work) {
     work();
     return CURAND_STATUS_SUCCESS;
   }
-  auto *task = new (std::nothrow) std::function<void()>(std::move(work));
-  if (!task) return CURAND_STATUS_ALLOCATION_FAILED;
-  auto run = [](void *data) {
-    auto *queued = static_cast<std::function<void()> *>(data);
-    (*queued)();
-    delete queued;
-  };
-  if (hipLaunchHostFunc(g->stream, run, task) != hipSuccess) {
-    delete task;
-    return CURAND_STATUS_LAUNCH_FAILURE;
-  }
-  return CURAND_STATUS_SUCCESS;
+  hipError_t queued = gpusym_library::in_stream_order(g->stream, std::move(work));
+  if (queued == hipErrorOutOfMemory) return CURAND_STATUS_ALLOCATION_FAILED;
+  return queued == hipSuccess ? CURAND_STATUS_SUCCESS : CURAND_STATUS_LAUNCH_FAILURE;
 }
 
 // `words` outputs of the generator into `out`, then `convert` on them.

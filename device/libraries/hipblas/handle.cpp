@@ -2,6 +2,7 @@
 // device, status names, and the report of a function gpusym does not
 // implement.
 #include "hipblas_internal.h"
+#include "stream_work.h"
 
 #include <cstdio>
 #include <mutex>
@@ -11,17 +12,8 @@
 namespace gpusym_hipblas {
 
 hipblasStatus_t enqueue(Handle *handle, std::function<void()> work) {
-  auto *task = new std::function<void()>(std::move(work));
-  auto run = [](void *data) {
-    auto *queued = static_cast<std::function<void()> *>(data);
-    (*queued)();
-    delete queued;
-  };
-  if (hipLaunchHostFunc(handle->stream, run, task) != hipSuccess) {
-    delete task;
-    return HIPBLAS_STATUS_EXECUTION_FAILED;
-  }
-  return HIPBLAS_STATUS_SUCCESS;
+  bool queued = gpusym_library::in_stream_order(handle->stream, std::move(work)) == hipSuccess;
+  return queued ? HIPBLAS_STATUS_SUCCESS : HIPBLAS_STATUS_EXECUTION_FAILED;
 }
 
 void report_not_supported(const char *name) {

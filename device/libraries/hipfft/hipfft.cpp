@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "hipfft/hipfftXt.h"
+#include "stream_work.h"
 
 namespace {
 
@@ -301,8 +302,7 @@ struct Execution {
 };
 
 template <class Real>
-void run(void *data) {
-  std::unique_ptr<Execution> execution(static_cast<Execution *>(data));
+void run(const Execution *execution) {
   auto plan = static_cast<typename Fftw<Real>::Plan>(execution->plan);
   Transform &transform = *execution->transform;
   switch (kind_of(transform.type)) {
@@ -328,12 +328,9 @@ hipfftResult execute(hipfftHandle plan, std::initializer_list<hipfftType> types,
   void *fftw_plan = double_precision ? static_cast<void *>(transform->plan<double>(in, out, sign))
                                      : static_cast<void *>(transform->plan<float>(in, out, sign));
   if (!fftw_plan) return HIPFFT_EXEC_FAILED;
-  auto *execution = new Execution{std::move(transform), fftw_plan, in, out};
-  if (hipLaunchHostFunc(plan->stream, double_precision ? run<double> : run<float>, execution) != hipSuccess) {
-    delete execution;
-    return HIPFFT_EXEC_FAILED;
-  }
-  return HIPFFT_SUCCESS;
+  Execution execution{std::move(transform), fftw_plan, in, out};
+  auto work = [execution, double_precision] { double_precision ? run<double>(&execution) : run<float>(&execution); };
+  return gpusym_library::in_stream_order(plan->stream, work) == hipSuccess ? HIPFFT_SUCCESS : HIPFFT_EXEC_FAILED;
 }
 
 }  // namespace

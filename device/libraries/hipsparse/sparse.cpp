@@ -15,6 +15,8 @@
 #include <string>
 #include <type_traits>
 
+#include "stream_work.h"
+
 namespace gpusym_hipsparse {
 
 void report_not_supported(const char *name) {
@@ -76,17 +78,8 @@ template <class T> T *object(const void *descriptor) { return static_cast<T *>(c
 
 // Runs `work` in the handle's stream order.
 hipsparseStatus_t enqueue(Handle *handle, std::function<void()> work) {
-  auto *task = new std::function<void()>(std::move(work));
-  auto run = [](void *data) {
-    auto *queued = static_cast<std::function<void()> *>(data);
-    (*queued)();
-    delete queued;
-  };
-  if (hipLaunchHostFunc(handle->stream, run, task) != hipSuccess) {
-    delete task;
-    return HIPSPARSE_STATUS_EXECUTION_FAILED;
-  }
-  return kSuccess;
+  bool queued = gpusym_library::in_stream_order(handle->stream, std::move(work)) == hipSuccess;
+  return queued ? kSuccess : HIPSPARSE_STATUS_EXECUTION_FAILED;
 }
 
 // Waits for the handle's stream: for results read on the host.

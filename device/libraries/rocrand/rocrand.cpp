@@ -29,6 +29,7 @@
 
 #include "gpusym/random_engines.h"
 #include "joe_kuo.h"
+#include "stream_work.h"
 
 namespace R = gpusym_random;
 
@@ -155,37 +156,26 @@ namespace {
  * host generator), after a restart from the seed and offset set now when
  * they changed. */
 rocrand_status enqueue(rocrand_generator generator, std::function<void(rocrand_generator)> work) {
-  struct Job {
-    rocrand_generator generator;
-    bool restart;
-    unsigned long long seed, offset;
-    std::function<void(rocrand_generator)> work;
-  };
-  auto *job =
-      new (std::nothrow) Job{generator, generator->restart, generator->seed, generator->offset, std::move(work)};
-  if (!job) return ROCRAND_STATUS_ALLOCATION_FAILED;
+  bool restart = generator->restart;
+  unsigned long long seed = generator->seed, offset = generator->offset;
   generator->restart = false;
-  auto run = [](void *data) {
-    Job *job = static_cast<Job *>(data);
-    if (job->restart) {
-      job->generator->engine.type = job->generator->type;
-      if (is_quasi(job->generator->type))
-        job->generator->sobol_index = job->offset;
+  auto run = [generator, restart, seed, offset, work = std::move(work)] {
+    if (restart) {
+      generator->engine.type = generator->type;
+      if (is_quasi(generator->type))
+        generator->sobol_index = offset;
       else
-        job->generator->engine.restart(job->seed, job->offset);
+        generator->engine.restart(seed, offset);
     }
-    job->work(job->generator);
-    delete job;
+    work(generator);
   };
   if (generator->host) {
-    run(job);
+    run();
     return ROCRAND_STATUS_SUCCESS;
   }
-  if (hipLaunchHostFunc(generator->stream, run, job) != hipSuccess) {
-    delete job;
-    return ROCRAND_STATUS_LAUNCH_FAILURE;
-  }
-  return ROCRAND_STATUS_SUCCESS;
+  hipError_t queued = gpusym_library::in_stream_order(generator->stream, std::move(run));
+  if (queued == hipErrorOutOfMemory) return ROCRAND_STATUS_ALLOCATION_FAILED;
+  return queued == hipSuccess ? ROCRAND_STATUS_SUCCESS : ROCRAND_STATUS_LAUNCH_FAILURE;
 }
 
 /* n values of Make(engine) (pseudorandom) or Point(x) of each Sobol point x. */

@@ -326,6 +326,32 @@ static void check_stream_order(hipblasHandle_t h) {
   CHECK_HIP(hipStreamDestroy(stream));
 }
 
+// A call captured into a graph runs at each launch of the graph.
+static void check_graph_capture(hipblasHandle_t h) {
+  const int n = 64;
+  auto x = random_vector<float>(n), y = random_vector<float>(n);
+  float *dx = to_device(x), *dy = to_device(y);
+  float alpha = 0.5f;
+  hipStream_t stream;
+  CHECK_HIP(hipStreamCreate(&stream));
+  CHECK_BLAS(hipblasSetStream(h, stream));
+  hipGraph_t graph;
+  hipGraphExec_t exec;
+  CHECK_HIP(hipStreamBeginCapture(stream, hipStreamCaptureModeGlobal));
+  CHECK_BLAS(hipblasSaxpy(h, n, &alpha, dx, 1, dy, 1));
+  CHECK_HIP(hipStreamEndCapture(stream, &graph));
+  CHECK_HIP(hipGraphInstantiate(&exec, graph, nullptr, nullptr, 0));
+  for (int launch = 0; launch < 3; launch++) CHECK_HIP(hipGraphLaunch(exec, stream));
+  CHECK_HIP(hipStreamSynchronize(stream));
+  std::vector<Z> want(n);
+  for (int i = 0; i < n; i++) want[i] = 3 * double(alpha) * x[i] + double(y[i]);
+  report("Saxpy captured in a graph, launched three times", wrong(to_host(dy, n), want));
+  CHECK_HIP(hipGraphExecDestroy(exec));
+  CHECK_HIP(hipGraphDestroy(graph));
+  CHECK_BLAS(hipblasSetStream(h, nullptr));
+  CHECK_HIP(hipStreamDestroy(stream));
+}
+
 static uint16_t to_half(float f) {
   _Float16 h = static_cast<_Float16>(f);
   uint16_t bits;
@@ -459,6 +485,7 @@ int main() {
   check_gemm_ex(h);
   check_device_pointer_mode(h);
   check_stream_order(h);
+  check_graph_capture(h);
   check_set_get();
   check_level3_more(h);
   check_not_supported(h);
