@@ -48,8 +48,8 @@ def test_every_transform_matches_the_naive_dft(program, environment):
 def test_a_function_not_supported_says_so_once(program):
     result = run([program])
     assert result.stderr.splitlines() == [
-        "gpusym: hipfftXtSetGPUs is not supported by gpusym's hipFFT",
-        "gpusym: hipfftXtSetCallback is not supported by gpusym's hipFFT",
+        "gpusym: hipfftXtSetGPUs is not supported by gpusym's hipFFT (HIPFFT_NOT_SUPPORTED)",
+        "gpusym: hipfftXtSetCallback is not supported by gpusym's hipFFT (HIPFFT_NOT_SUPPORTED)",
     ], describe(result)
 
 
@@ -87,7 +87,7 @@ def test_each_function_not_supported_answers_so(coverage):
     assert built.returncode == 0, describe(built)
     result = run([target])
     assert len(unsupported) == 14 and statuses(result) == {name: 16 for name in unsupported}, describe(result)
-    said = [f"gpusym: {name} is not supported by gpusym's hipFFT" for name in unsupported]
+    said = [f"gpusym: {name} is not supported by gpusym's hipFFT (HIPFFT_NOT_SUPPORTED)" for name in unsupported]
     assert result.stderr.splitlines() == said, describe(result)
 
 

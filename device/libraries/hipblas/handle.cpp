@@ -2,6 +2,7 @@
 // device, status names, and the report of a function gpusym does not
 // implement.
 #include "hipblas_internal.h"
+#include "not_supported.h"
 #include "stream_work.h"
 
 #include <cstdio>
@@ -17,11 +18,7 @@ hipblasStatus_t enqueue(Handle *handle, std::function<void()> work) {
 }
 
 void report_not_supported(const char *name) {
-  static std::mutex mutex;
-  static std::set<std::string> reported;
-  std::lock_guard<std::mutex> lock(mutex);
-  if (reported.insert(name).second)
-    fprintf(stderr, "gpusym hipBLAS: %s is not supported (HIPBLAS_STATUS_NOT_SUPPORTED)\n", name);
+  gpusym_library::report_not_supported("hipBLAS", name, "HIPBLAS_STATUS_NOT_SUPPORTED");
 }
 
 }  // namespace gpusym_hipblas

@@ -2,24 +2,13 @@
 // data spread over several devices.  Each answers HIPFFT_NOT_SUPPORTED and
 // says so on stderr the first time it is called.
 
-#include <atomic>
-#include <cstdio>
-
 #include "hipfft/hipfftXt.h"
+#include "not_supported.h"
 
-namespace {
-
-hipfftResult not_supported(std::atomic<bool> &said, const char *name) {
-  if (!said.exchange(true)) std::fprintf(stderr, "gpusym: %s is not supported by gpusym's hipFFT\n", name);
-  return HIPFFT_NOT_SUPPORTED;
-}
-
-}  // namespace
-
-#define GPUSYM_NOT_SUPPORTED(name, ...)                     \
-  hipfftResult name(__VA_ARGS__) {                          \
-    static std::atomic<bool> said{false};                   \
-    return not_supported(said, #name);                      \
+#define GPUSYM_NOT_SUPPORTED(name, ...)                                                 \
+  hipfftResult name(__VA_ARGS__) {                                                      \
+    gpusym_library::report_not_supported("hipFFT", #name, "HIPFFT_NOT_SUPPORTED");      \
+    return HIPFFT_NOT_SUPPORTED;                                                        \
   }
 
 extern "C" {

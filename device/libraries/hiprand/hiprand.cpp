@@ -8,6 +8,8 @@
 
 #include <cstdio>
 
+#include "not_supported.h"
+
 namespace {
 
 hiprandStatus_t status(rocrand_status status) {
@@ -66,7 +68,7 @@ rocrand_rng_type rng_type(hiprandRngType_t type) {
 }
 
 hiprandStatus_t not_implemented(const char *function) {
-  std::fprintf(stderr, "gpusym: %s is not implemented by gpusym's hipRAND\n", function);
+  gpusym_library::report_not_supported("hipRAND", function, "HIPRAND_STATUS_NOT_IMPLEMENTED");
   return HIPRAND_STATUS_NOT_IMPLEMENTED;
 }
 

@@ -15,16 +15,13 @@
 #include <string>
 #include <type_traits>
 
+#include "not_supported.h"
 #include "stream_work.h"
 
 namespace gpusym_hipsparse {
 
 void report_not_supported(const char *name) {
-  static std::mutex mutex;
-  static std::set<std::string> reported;
-  std::lock_guard<std::mutex> lock(mutex);
-  if (reported.insert(name).second)
-    fprintf(stderr, "gpusym hipSPARSE: %s is not supported (HIPSPARSE_STATUS_NOT_SUPPORTED)\n", name);
+  gpusym_library::report_not_supported("hipSPARSE", name, "HIPSPARSE_STATUS_NOT_SUPPORTED");
 }
 
 }  // namespace gpusym_hipsparse

@@ -29,6 +29,7 @@
 
 #include "gpusym/random_engines.h"
 #include "joe_kuo.h"
+#include "not_supported.h"
 #include "stream_work.h"
 
 namespace R = gpusym_random;
@@ -36,7 +37,7 @@ namespace R = gpusym_random;
 namespace {
 
 rocrand_status not_implemented(const char *function) {
-  std::fprintf(stderr, "gpusym: %s is not implemented by gpusym's rocRAND\n", function);
+  gpusym_library::report_not_supported("rocRAND", function, "ROCRAND_STATUS_NOT_IMPLEMENTED");
   return ROCRAND_STATUS_NOT_IMPLEMENTED;
 }
 
