@@ -1,6 +1,8 @@
 // hipblasGemmEx and its batched forms, and hipblasHgemm: matrices of one
 // type computed by that type's gemm, half and bfloat16 ones converted
 // through float (computed in float, rounded once to the output type).
+// hipblasDotEx and hipblasDotcEx: any one type, summed in double.
+#include <complex>
 #include <cstring>
 #include <vector>
 
@@ -227,6 +229,56 @@ auto strided(Kind ab, Kind c, const void *A, hipblasStride sa, const void *B, hi
   return [=](int i) { return Matrices{inputs(i).A, inputs(i).B, outputs(i).C}; };
 }
 
+// Element i of a vector of `kind` (stride `inc`, n elements: a negative
+// stride walks it from its end, as BLAS does), as a complex double.
+std::complex<double> element(Kind kind, const void *data, int64_t n, int64_t inc, int64_t i) {
+  int64_t at = inc >= 0 ? i * inc : (n - 1 - i) * -inc;
+  switch (kind) {
+    case Kind::F16:
+    case Kind::BF16: return load(kind, data, at);
+    case Kind::F32: return static_cast<const float *>(data)[at];
+    case Kind::F64: return static_cast<const double *>(data)[at];
+    case Kind::C32: return static_cast<const std::complex<float> *>(data)[at];
+    default: return static_cast<const std::complex<double> *>(data)[at];
+  }
+}
+
+void store(Kind kind, void *data, std::complex<double> value) {
+  switch (kind) {
+    case Kind::F16: *static_cast<uint16_t *>(data) = float_to_half(float(value.real())); break;
+    case Kind::BF16: *static_cast<uint16_t *>(data) = float_to_bfloat16(float(value.real())); break;
+    case Kind::F32: *static_cast<float *>(data) = float(value.real()); break;
+    case Kind::F64: *static_cast<double *>(data) = value.real(); break;
+    case Kind::C32: *static_cast<std::complex<float> *>(data) = std::complex<float>(value); break;
+    default: *static_cast<std::complex<double> *>(data) = value;
+  }
+}
+
+// DotEx and DotcEx: x and y of one type, the result of that type, the
+// products summed in double.
+hipblasStatus_t dot_ex(const char *name, hipblasHandle_t h, int64_t n, const void *x, Kind x_type, int64_t incx,
+                       const void *y, Kind y_type, int64_t incy, void *result, Kind result_type, bool conjugate) {
+  Handle *handle = handle_of(h);
+  if (!handle) return HIPBLAS_STATUS_NOT_INITIALIZED;
+  if (!result || (n > 0 && (!x || !y))) return HIPBLAS_STATUS_INVALID_VALUE;
+  if (x_type == Kind::Other || y_type != x_type || result_type != x_type) {
+    report_not_supported(name);
+    return HIPBLAS_STATUS_NOT_SUPPORTED;
+  }
+  hipblasStatus_t status = enqueue(handle, [=] {
+    std::complex<double> sum = 0;
+    for (int64_t i = 0; i < n; i++) {
+      std::complex<double> a = element(x_type, x, n, incx, i);
+      sum += (conjugate ? std::conj(a) : a) * element(y_type, y, n, incy, i);
+    }
+    store(result_type, result, sum);
+  });
+  if (status == HIPBLAS_STATUS_SUCCESS && handle->pointer_mode == HIPBLAS_POINTER_MODE_HOST &&
+      hipStreamSynchronize(handle->stream) != hipSuccess)
+    return HIPBLAS_STATUS_EXECUTION_FAILED;
+  return status;
+}
+
 }  // namespace
 
 extern "C" {
@@ -316,3 +368,19 @@ hipblasStatus_t hipblasHgemmStridedBatched(hipblasHandle_t h, hipblasOperation_t
 }
 
 }  // extern "C"
+
+// hipblasDotEx and hipblasDotcEx in their four forms: hipBLAS's data types
+// or hipDataType (_v2), 32- or 64-bit sizes (_64).
+#define GPUSYM_DOT_EX(name, Int, Type, kind, conjugate)                                                      \
+  extern "C" hipblasStatus_t name(hipblasHandle_t h, Int n, const void *x, Type xt, Int incx, const void *y,  \
+                                  Type yt, Int incy, void *result, Type rt, Type) {                          \
+    return dot_ex(#name, h, n, x, kind(xt), incx, y, kind(yt), incy, result, kind(rt), conjugate);           \
+  }
+GPUSYM_DOT_EX(hipblasDotEx, int, hipblasDatatype_t, kind_of_legacy, false)
+GPUSYM_DOT_EX(hipblasDotEx_64, int64_t, hipblasDatatype_t, kind_of_legacy, false)
+GPUSYM_DOT_EX(hipblasDotEx_v2, int, hipDataType, kind_of, false)
+GPUSYM_DOT_EX(hipblasDotEx_v2_64, int64_t, hipDataType, kind_of, false)
+GPUSYM_DOT_EX(hipblasDotcEx, int, hipblasDatatype_t, kind_of_legacy, true)
+GPUSYM_DOT_EX(hipblasDotcEx_64, int64_t, hipblasDatatype_t, kind_of_legacy, true)
+GPUSYM_DOT_EX(hipblasDotcEx_v2, int, hipDataType, kind_of, true)
+GPUSYM_DOT_EX(hipblasDotcEx_v2_64, int64_t, hipDataType, kind_of, true)

@@ -417,6 +417,33 @@ static void check_gemm_ex(hipblasHandle_t h) {
     CHECK_HIP(hipFree(p));
 }
 
+static void check_dot_ex(hipblasHandle_t h) {
+  const int n = 16;
+  std::vector<float> x(n), y(n);
+  std::vector<uint16_t> hx(n), hy(n);
+  std::vector<C> cx(n), cy(n);
+  float want = 0, half_want = 0;
+  C cwant = 0;
+  for (int i = 0; i < n; i++) {
+    x[i] = 0.25f * (i % 5), y[i] = 1.0f + (i % 3);  // small: exact in half, and their dot too
+    hx[i] = to_half(x[i]), hy[i] = to_half(y[i]);
+    cx[i] = C(x[i], -y[i]), cy[i] = C(y[i], 0.5f * i);
+    want += x[i] * y[i];
+    cwant += std::conj(cx[i]) * cy[i];
+  }
+  half_want = want;
+  float *dx = to_device(x), *dy = to_device(y), result = 0;
+  uint16_t *dhx = to_device(hx), *dhy = to_device(hy), half_result = 0;
+  C *dcx = to_device(cx), *dcy = to_device(cy), cresult = 0;
+  CHECK_BLAS(hipblasDotEx(h, n, dx, HIPBLAS_R_32F, 1, dy, HIPBLAS_R_32F, 1, &result, HIPBLAS_R_32F, HIPBLAS_R_32F));
+  CHECK_BLAS(hipblasDotEx(h, n, dhx, HIPBLAS_R_16F, 1, dhy, HIPBLAS_R_16F, 1, &half_result, HIPBLAS_R_16F,
+                          HIPBLAS_R_32F));
+  CHECK_BLAS(hipblasDotcEx(h, n, dcx, HIPBLAS_C_32F, 1, dcy, HIPBLAS_C_32F, 1, &cresult, HIPBLAS_C_32F, HIPBLAS_C_32F));
+  report("DotEx float and half, DotcEx complex",
+         (result != want) + (from_half(half_result) != half_want) + (std::abs(cresult - cwant) > 1e-4f));
+  for (void *p : {(void *)dx, (void *)dy, (void *)dhx, (void *)dhy, (void *)dcx, (void *)dcy}) CHECK_HIP(hipFree(p));
+}
+
 static void check_set_get(void) {
   const int rows = 3, cols = 4, lda = 5, ldb = 3;
   std::vector<double> host(lda * cols), back(ldb * cols, 0.0);
@@ -483,6 +510,7 @@ int main() {
   check_batched<float>(h, "S");
   check_batched<Z>(h, "Z");
   check_gemm_ex(h);
+  check_dot_ex(h);
   check_device_pointer_mode(h);
   check_stream_order(h);
   check_graph_capture(h);
