@@ -53,8 +53,8 @@ CHECKS = {
         "compile_error destroy"
     ).split(),
     "driver_module.cu": (
-        "init device device_queries device_attributes context context_cuda13 module_load get_function get_global mem_alloc memset stream "
-        "launch results copies error_names missing_function cleanup"
+        "init device device_queries device_attributes context context_cuda13 module_load get_function get_global "
+        "mem_alloc memset stream launch results copies error_names missing_function cleanup"
     ).split(),
     "driver_more.cu": (
         "context_stack device_uuid_peer module_load_data_ex ptx_refused events host_memory host_register memsets "

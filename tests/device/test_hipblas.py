@@ -29,7 +29,9 @@ def test_every_case_matches_its_reference(checks):
 def test_a_function_not_implemented_says_so_once(checks):
     result = run([checks])
     lines = [line for line in result.stderr.splitlines() if "hipblasStpsv" in line]
-    assert lines == ["gpusym: hipblasStpsv is not supported by gpusym's hipBLAS (HIPBLAS_STATUS_NOT_SUPPORTED)"], describe(result)
+    assert lines == ["gpusym: hipblasStpsv is not supported by gpusym's hipBLAS (HIPBLAS_STATUS_NOT_SUPPORTED)"], (
+        describe(result)
+    )
 
 
 def test_every_function_of_the_api_is_declared_and_links(tmp_path):

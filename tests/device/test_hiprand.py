@@ -40,7 +40,10 @@ def lines(build_program):
     program = build_program("libraries/hiprand_sequences.hip", flags=("-O1", "-lhiprand"))
     result = run([program])
     assert result.returncode == 0 and "status" not in result.stdout, describe(result)
-    assert result.stderr.strip() == "gpusym: hiprandGenerateChar is not supported by gpusym's hipRAND (HIPRAND_STATUS_NOT_IMPLEMENTED)"
+    assert (
+        result.stderr.strip()
+        == "gpusym: hiprandGenerateChar is not supported by gpusym's hipRAND (HIPRAND_STATUS_NOT_IMPLEMENTED)"
+    )
     table = {}
     for line in result.stdout.splitlines():
         name, values = line.split(":")

@@ -29,7 +29,9 @@ def test_every_case_matches_its_reference(checks):
 def test_a_function_not_implemented_says_so_once(checks):
     result = run([checks])
     lines = [line for line in result.stderr.splitlines() if "hipsparseCreateCsrsv2Info" in line]
-    expected = "gpusym: hipsparseCreateCsrsv2Info is not supported by gpusym's hipSPARSE (HIPSPARSE_STATUS_NOT_SUPPORTED)"
+    expected = (
+        "gpusym: hipsparseCreateCsrsv2Info is not supported by gpusym's hipSPARSE (HIPSPARSE_STATUS_NOT_SUPPORTED)"
+    )
     assert lines == [expected], describe(result)
 
 
