@@ -51,6 +51,7 @@ std::atomic<long> reporter{0};  // the thread reporting the first fault, 0 befor
 gpusym_debug_fault fault_record;
 char message[2048];             // the report, without "gpusym: "
 char line[sizeof message + 16];
+char hint[256];                 // a line after the report, on stderr only; empty: none
 
 const struct sigaction &previous_action(int signal) { return previous_actions[signal == SIGBUS ? 1 : 0]; }
 
@@ -93,7 +94,7 @@ int lane_prefix(gpusym_lane *lane, gpusym_debug_fault &fault) {
 // Prints the report in one write and hands the record to the debugger.
 void publish(gpusym_debug_fault &fault) {
   fault.message = message;
-  int length = snprintf(line, sizeof line, "gpusym: %s\n", message);
+  int length = snprintf(line, sizeof line, "gpusym: %s\n%s", message, hint);
   if (length > static_cast<int>(sizeof line) - 1) length = sizeof line - 1;
   for (int done = 0; done < length;) {
     ssize_t wrote = write(STDERR_FILENO, line + done, length - done);
@@ -163,6 +164,14 @@ void report_memory_fault(int signal, siginfo_t *info, ucontext_t *context, gpusy
     if (lock_briefly(device_memory_mutex())) {
       describe_address(address, fault, rest + written, room - written);
       device_memory_mutex().unlock();
+      // Just past a live allocation's end: on a GPU, whose allocations are
+      // coarser, the access may well go unnoticed.
+      if (allocation_padding() == 0 && fault.allocation_state == GPUSYM_ALLOCATION_LIVE && address >= fault.allocation_base + fault.allocation_size &&
+          address < fault.allocation_base + fault.allocation_size + page_size)
+        snprintf(hint, sizeof hint,
+                 "  (a GPU may not notice this access: its allocations end on coarser boundaries; "
+                 "GPUSYM_ALLOCATION_PADDING=%zu gives each allocation that much room)\n",
+                 static_cast<size_t>(page_size));
     } else {
       snprintf(rest + written, room - written, "the allocation table is busy");
     }

@@ -274,6 +274,8 @@ bool is_device_range(const void *pointer, size_t size);
 void free_device_allocations(int device);
 // Guards the allocation table that describe_address() reads.
 std::mutex &device_memory_mutex();
+// Accessible bytes after each guarded allocation's end (GPUSYM_ALLOCATION_PADDING).
+size_t allocation_padding();
 // With device_memory_mutex() held: what `address` is in or near (the
 // allocation, or "far from any", "not device memory"), as text for a fault
 // report, and the allocation's fields of `fault`.  Allocates nothing.

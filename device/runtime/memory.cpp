@@ -11,7 +11,8 @@
 //
 // Each allocation ends flush against an inaccessible guard page (its size is
 // rounded up to the 256 bytes HIP aligns allocations to), so an access just
-// past its end faults.  Free pages and the pages of freed allocations are
+// past its end faults; GPUSYM_ALLOCATION_PADDING=BYTES leaves that many
+// accessible bytes after each, as a GPU's coarser allocations do.  Free pages and the pages of freed allocations are
 // inaccessible too, to a debugger as well: they map an empty file, whose
 // pages past its end cannot be read even through /proc/PID/mem, which
 // ignores the protection (an anonymous page would read as zeros, values
@@ -205,7 +206,7 @@ void forget_overlapping(DeviceMemory &m, uintptr_t start, size_t size) {
 void *allocate_guarded(DeviceMemory &m, size_t size, Allocation &out) {
   if (!m.tried) reserve(m);
   if (!m.base || size > m.end - m.base) return nullptr;
-  size_t rounded = round_up(size, kAlignment);
+  size_t rounded = round_up(size + allocation_padding(), kAlignment);
   size_t data = round_up(rounded, m.page);
   uintptr_t span = take(m, data + m.page);
   if (!span) return nullptr;
@@ -344,6 +345,11 @@ void free_device_allocations(int device) {
 }
 
 std::mutex &device_memory_mutex() { return memory().mutex; }
+
+size_t allocation_padding() {
+  static const size_t padding = static_cast<size_t>(std::max(0L, env_long("GPUSYM_ALLOCATION_PADDING", 0)));
+  return padding;
+}
 
 void describe_address(uintptr_t address, gpusym_debug_fault &fault, char *text, size_t size) {
   DeviceMemory &m = memory();

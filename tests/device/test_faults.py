@@ -54,6 +54,25 @@ def test_a_write_just_past_the_end_of_an_allocation(program, blocking):
     assert "not reached" not in result.stdout
 
 
+def test_just_past_the_end_the_report_says_a_gpu_may_not_notice_and_how_to_pad(program):
+    result = run_mode(program, "past-end")
+    assert result.returncode == -signal.SIGSEGV, describe(result)
+    following = result.stderr.split("(hipMalloc)\n", 1)[1]
+    assert following.startswith("  (a GPU may not notice this access") and "GPUSYM_ALLOCATION_PADDING=4096" in following
+
+
+def test_with_padding_an_access_just_past_the_end_goes_on_as_on_a_gpu(program):
+    result = run([program, "past-end"], env={"GPUSYM_ALLOCATION_PADDING": "4096"})
+    assert result.returncode == 0 and "not reached" in result.stdout, describe(result)
+    assert "gpusym:" not in result.stderr, describe(result)
+
+
+def test_with_padding_a_far_access_still_faults_and_only_a_near_one_gets_the_hint(program):
+    result = run([program, "far"], env={"GPUSYM_ALLOCATION_PADDING": "4096"})
+    assert result.returncode == -signal.SIGSEGV, describe(result)
+    assert "may not notice" not in result.stderr, describe(result)
+
+
 def test_a_write_far_from_any_allocation(program):
     result = run_mode(program, "far")
     assert result.returncode == -signal.SIGSEGV, describe(result)
