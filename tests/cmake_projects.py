@@ -17,12 +17,15 @@ def rocm_prefix(directory: Path) -> Path:
     return directory
 
 
-def cmake_build(project: Path, build: Path, prefix: Path) -> subprocess.CompletedProcess:
+def cmake_build(
+    project: Path, build: Path, prefix: Path, *options: str, target: str = "all"
+) -> subprocess.CompletedProcess:
     """Configures `project` in `build` with `prefix`'s toolchain file and
-    builds it, both succeeding; returns the configuration (its output)."""
+    `options`, and builds `target`, both succeeding; returns the
+    configuration (its output)."""
     toolchain = f"-DCMAKE_TOOLCHAIN_FILE={prefix / 'gpusym-toolchain.cmake'}"
-    configured = run(["cmake", "-S", project, "-B", build, toolchain], timeout=300)
+    configured = run(["cmake", "-S", project, "-B", build, toolchain, *options], timeout=300)
     assert configured.returncode == 0, describe(configured)
-    built = run(["cmake", "--build", build], timeout=BUILD_TIMEOUT)
+    built = run(["cmake", "--build", build, "--target", target], timeout=BUILD_TIMEOUT)
     assert built.returncode == 0, describe(built)
     return configured

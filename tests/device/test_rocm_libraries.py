@@ -116,6 +116,30 @@ def test_find_package_rocprim_through_the_toolchain_file_uses_the_prefixs_hip(tm
     passes(run([tmp_path / "build" / "rocprim_blocks"]), "rocprim block primitives: all match the host")
 
 
+def installed_from_source(variable: str, build: Path, prefix: Path) -> Path:
+    """The source tree $`variable` configured with the prefix's toolchain file
+    and hipcc, as the library's README says, and installed; returns where."""
+    source = os.environ.get(variable)
+    if not source:
+        pytest.skip(f"set {variable} to a source tree to try its CMake install")
+    if not Path("/usr/share/rocm/cmake/ROCMConfig.cmake").is_file():
+        pytest.skip("rocm-cmake not installed (apt-get install rocm-cmake)")
+    installed = build.with_name(build.name + "-installed")
+    compiler, destination = f"-DCMAKE_CXX_COMPILER={prefix / 'bin' / 'hipcc'}", f"-DCMAKE_INSTALL_PREFIX={installed}"
+    cmake_build(Path(source), build, prefix, compiler, destination, "-DBUILD_TEST=OFF", target="install")
+    return installed
+
+
+def test_find_package_hipcub_and_rocthrust_after_their_own_cmake_install(tmp_path):
+    prefix = rocm_prefix(tmp_path / "rocm")
+    hipcub = installed_from_source("GPUSYM_HIPCUB_SOURCE", tmp_path / "hipcub", prefix)
+    rocthrust = installed_from_source("GPUSYM_ROCTHRUST_SOURCE", tmp_path / "rocthrust", prefix)
+    project, built = PROGRAMS / "cmake_hipcub_rocthrust", tmp_path / "build"
+    cmake_build(project, built, prefix, f"-DCMAKE_PREFIX_PATH={hipcub};{rocthrust}")
+    passes(run([built / "hipcub_algorithms"]), "hipcub: all match the host")
+    passes(run([built / "rocthrust_algorithms"]), "rocthrust: all match the host")
+
+
 @needs_rocprim
 @pytest.mark.gdb
 def test_kbreak_stops_in_rocprims_scan_and_bt_reaches_the_users_call(rocprim_programs):
