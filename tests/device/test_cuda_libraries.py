@@ -22,6 +22,10 @@ PROGRAMS = {
         "cublas",
         ["sgemm TN", "cgemm CN", "zgemm NC", "sgemmStridedBatched", "GemmEx half to float", "device pointer mode"],
     ),
+    "cublas_solvers": (
+        "cublas",
+        ["DgetrfBatched, DgetrsBatched", "DgetriBatched", "DmatinvBatched", "CgeqrfBatched", "ZgelsBatched"],
+    ),
     "cufft_checks": ("cufft", ["C2C forward, batched", "C2C inverse (unnormalised)", "R2C 2D", "C2R 2D"]),
     "cusparse_checks": ("cusparse", ["SpMV CSR", "SpMV COO", "SpMM CSR", "SparseToDense", "DenseToSparse"]),
     "curand_host_checks": (

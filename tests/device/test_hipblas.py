@@ -1,9 +1,11 @@
 """gpusym's hipBLAS (device/libraries/hipblas, over OpenBLAS): levels 1 to 3,
 the batched gemms, GemmEx, pointer modes and stream order, each checked
 against a reference the program computes (tests/programs/libraries/
-hipblas_checks.hip); every function of ROCm 6.2's API declared and linked,
-the ones gpusym does not implement answering HIPBLAS_STATUS_NOT_SUPPORTED;
-and a CMake project finding the library through the ROCm prefix."""
+hipblas_checks.hip); the LAPACK-style solvers (getrf, getrs, getri, geqrf,
+gels) checked against what their results satisfy (hipblas_solvers.hip);
+every function of ROCm 6.2's API declared and linked, the ones gpusym does
+not implement answering HIPBLAS_STATUS_NOT_SUPPORTED; and a CMake project
+finding the library through the ROCm prefix."""
 
 from __future__ import annotations
 
@@ -32,6 +34,15 @@ def test_a_function_not_implemented_says_so_once(checks):
     assert lines == ["gpusym: hipblasStpsv is not supported by gpusym's hipBLAS (HIPBLAS_STATUS_NOT_SUPPORTED)"], (
         describe(result)
     )
+
+
+def test_the_solvers_results_satisfy_their_equations(build_program):
+    result = run([build_program("libraries/hipblas_solvers.hip", flags=("-g", "-lhipblas"))])
+    cases = passed_cases(result, "hipblas")
+    assert "hipblas: 50 cases" in result.stdout and len(cases) == 50, describe(result)
+    for case in ("DgetrfStridedBatched without pivoting", "ZgetriBatched without pivoting", "Cgels, transposed"):
+        assert case in cases, describe(result)
+    assert "not supported" not in result.stderr, describe(result)
 
 
 def test_every_function_of_the_api_is_declared_and_links(tmp_path):

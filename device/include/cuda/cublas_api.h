@@ -4,8 +4,9 @@
  * each a layer over gpusym's hipBLAS (device/libraries/cublas): handles,
  * streams, pointer, atomics and math modes, the vector and matrix copies,
  * levels 1 to 3 in s/d/c/z as hipBLAS implements them, the batched and
- * strided-batched gemm, cublasGemmEx (and its batched forms), cublasSgemmEx
- * and the Hgemm.  Functions cuBLAS has and gpusym does not are not
+ * strided-batched gemm, cublasGemmEx (and its batched forms), cublasSgemmEx,
+ * the Hgemm, and the batched solvers (getrf, getrs, getri, matinv, geqrf,
+ * gels) over hipBLAS's.  Functions cuBLAS has and gpusym does not are not
  * declared: a program calling one fails to compile, naming it.
  *
  * cuBLAS's v2 functions are named NAME_v2; cublas_v2.h gives them their
@@ -173,6 +174,23 @@ cublasStatus_t cublasGetMatrixAsync(int rows, int cols, int elemSize, const void
 #define GPUSYM_CUBLAS(name, hip, parameters, arguments) cublasStatus_t name parameters;
 #include "cublas_gpusym_functions.h"
 #undef GPUSYM_CUBLAS
+
+/* Batched LU solves and inverses (getrf, geqrf and gels are the table's): a
+ * null pivot array stands for a factorization without row interchanges;
+ * matinv (n <= 32) is getrf then getri on a copy of each matrix. */
+#define GPUSYM_CUBLAS_LU_BATCHED(p, T)                                                                           \
+  cublasStatus_t cublas##p##getrsBatched(cublasHandle_t handle, cublasOperation_t trans, int n, int nrhs,         \
+                                         const T *const Aarray[], int lda, const int *devIpiv, T *const Barray[], \
+                                         int ldb, int *info, int batchSize);                                     \
+  cublasStatus_t cublas##p##getriBatched(cublasHandle_t handle, int n, const T *const A[], int lda, const int *P,  \
+                                         T *const C[], int ldc, int *info, int batchSize);                       \
+  cublasStatus_t cublas##p##matinvBatched(cublasHandle_t handle, int n, const T *const A[], int lda,              \
+                                          T *const Ainv[], int lda_inv, int *info, int batchSize);
+GPUSYM_CUBLAS_LU_BATCHED(S, float)
+GPUSYM_CUBLAS_LU_BATCHED(D, double)
+GPUSYM_CUBLAS_LU_BATCHED(C, cuComplex)
+GPUSYM_CUBLAS_LU_BATCHED(Z, cuDoubleComplex)
+#undef GPUSYM_CUBLAS_LU_BATCHED
 
 /* C = alpha op(A) op(B) + beta C on typed data: A and B of one type, C of
  * it or (for 16-bit A and B) float; the compute type that of C, or float

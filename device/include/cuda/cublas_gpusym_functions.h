@@ -173,6 +173,26 @@ GPUSYM_CUBLAS_SDCZ(GPUSYM_CUBLAS_TRMM, trmm, _v2)
                 (handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc))
 GPUSYM_CUBLAS_SDCZ(GPUSYM_CUBLAS_GEAM, geam, )
 
+/* ---- batched solvers (getrs, getri and matinv are cublas_api.h's own) ---- */
+#define GPUSYM_CUBLAS_GETRF_BATCHED(name, hip, T)                                                              \
+  GPUSYM_CUBLAS(name, hip, (cublasHandle_t handle, int n, T *const A[], int lda, int *P, int *info, int batchSize), \
+                (handle, n, A, lda, P, info, batchSize))
+GPUSYM_CUBLAS_SDCZ(GPUSYM_CUBLAS_GETRF_BATCHED, getrfBatched, )
+
+#define GPUSYM_CUBLAS_GEQRF_BATCHED(name, hip, T)                                                              \
+  GPUSYM_CUBLAS(name, hip,                                                                                     \
+                (cublasHandle_t handle, int m, int n, T *const Aarray[], int lda, T *const TauArray[], int *info, \
+                 int batchSize),                                                                               \
+                (handle, m, n, Aarray, lda, TauArray, info, batchSize))
+GPUSYM_CUBLAS_SDCZ(GPUSYM_CUBLAS_GEQRF_BATCHED, geqrfBatched, )
+
+#define GPUSYM_CUBLAS_GELS_BATCHED(name, hip, T)                                                               \
+  GPUSYM_CUBLAS(name, hip,                                                                                     \
+                (cublasHandle_t handle, cublasOperation_t trans, int m, int n, int nrhs, T *const Aarray[],      \
+                 int lda, T *const Carray[], int ldc, int *info, int *devInfoArray, int batchSize),             \
+                (handle, trans, m, n, nrhs, Aarray, lda, Carray, ldc, info, devInfoArray, batchSize))
+GPUSYM_CUBLAS_SDCZ(GPUSYM_CUBLAS_GELS_BATCHED, gelsBatched, )
+
 #define GPUSYM_CUBLAS_HALF(M, op) M(cublasH##op, hipblasH##op, __half)
 GPUSYM_CUBLAS_HALF(GPUSYM_CUBLAS_GEMM, gemm)
 GPUSYM_CUBLAS_HALF(GPUSYM_CUBLAS_GEMM_BATCHED, gemmBatched)
@@ -203,3 +223,6 @@ GPUSYM_CUBLAS_HALF(GPUSYM_CUBLAS_GEMM_STRIDED, gemmStridedBatched)
 #undef GPUSYM_CUBLAS_TRSM
 #undef GPUSYM_CUBLAS_TRMM
 #undef GPUSYM_CUBLAS_GEAM
+#undef GPUSYM_CUBLAS_GETRF_BATCHED
+#undef GPUSYM_CUBLAS_GEQRF_BATCHED
+#undef GPUSYM_CUBLAS_GELS_BATCHED

@@ -6,6 +6,12 @@
 #include <cublas_v2.h>
 #include <hipblas/hipblas.h>
 
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+#include "stream_work.h"
+
 namespace {
 
 cublasStatus_t status(hipblasStatus_t status) {
@@ -83,6 +89,69 @@ hipblasComputeType_t hip(cublasComputeType_t type) {
 
 template <class... P, class... A> cublasStatus_t call(hipblasStatus_t (*function)(P...), A... arguments) {
   return status(function(hip(arguments)...));
+}
+
+// Keeps `scratch`, memory the work queued on the handle's stream reads,
+// until that work has run (for good while the stream is captured: a graph
+// may run it again).
+template <class S> cublasStatus_t keep_until_run(cublasHandle_t handle, std::shared_ptr<S> scratch) {
+  hipStream_t stream = nullptr;
+  if (hipblasGetStream(handle, &stream) != HIPBLAS_STATUS_SUCCESS ||
+      gpusym_library::in_stream_order(stream, [scratch] {}) != hipSuccess)
+    return CUBLAS_STATUS_EXECUTION_FAILED;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+// cuBLAS's getrs takes null pivots as none; hipBLAS's wants them: the
+// identity's, n for each matrix.
+template <class T, class G>
+cublasStatus_t getrs_batched(G hip_getrs, cublasHandle_t handle, cublasOperation_t trans, int n, int nrhs,
+                             const T *const A[], int lda, const int *pivots, T *const B[], int ldb, int *info,
+                             int count) {
+  std::shared_ptr<std::vector<int>> identity;
+  if (!pivots && n > 0 && count > 0) {
+    identity = std::make_shared<std::vector<int>>(size_t(n) * count);
+    for (size_t i = 0; i < identity->size(); i++) (*identity)[i] = int(i % n) + 1;
+    pivots = identity->data();
+  }
+  // hipBLAS's arrays and pivots are not const; it only reads them.
+  cublasStatus_t result =
+      call(hip_getrs, handle, trans, n, nrhs, const_cast<T *const *>(A), lda, pivots, B, ldb, info, count);
+  return identity && result == CUBLAS_STATUS_SUCCESS ? keep_until_run(handle, identity) : result;
+}
+
+// Each A inverted into Ainv by getrf and getri on a copy of it (A is
+// read-only), for n <= 32 as cuBLAS's.
+template <class T, class F, class I>
+cublasStatus_t matinv_batched(F hip_getrf, I hip_getri, cublasHandle_t handle, int n, const T *const A[], int lda,
+                              T *const Ainv[], int lda_inv, int *info, int count) {
+  if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (n < 0 || n > 32 || lda < std::max(1, n) || lda_inv < std::max(1, n) || count < 0 ||
+      (n > 0 && count > 0 && (!A || !Ainv)))
+    return CUBLAS_STATUS_INVALID_VALUE;
+  struct Factors {
+    std::vector<T> lu;
+    std::vector<T *> matrices;
+    std::vector<int> pivots;
+  };
+  auto factors = std::make_shared<Factors>();
+  int ld = std::max(1, n);
+  factors->lu.resize(size_t(ld) * n * count);
+  factors->pivots.resize(size_t(n) * count);
+  for (int i = 0; i < count; i++) factors->matrices.push_back(factors->lu.data() + size_t(i) * ld * n);
+  T *const *lu = factors->matrices.data();
+  hipStream_t stream = nullptr;
+  if (hipblasGetStream(handle, &stream) != HIPBLAS_STATUS_SUCCESS) return CUBLAS_STATUS_EXECUTION_FAILED;
+  bool copying = gpusym_library::in_stream_order(stream, [=] {
+                   for (int i = 0; i < count; i++)
+                     for (int j = 0; j < n; j++) std::copy_n(A[i] + size_t(j) * lda, n, lu[i] + size_t(j) * ld);
+                 }) == hipSuccess;
+  if (!copying) return CUBLAS_STATUS_EXECUTION_FAILED;
+  cublasStatus_t result = call(hip_getrf, handle, n, lu, ld, factors->pivots.data(), info, count);
+  if (result == CUBLAS_STATUS_SUCCESS)
+    result = call(hip_getri, handle, n, lu, ld, factors->pivots.data(), Ainv, lda_inv, info, count);
+  cublasStatus_t kept = keep_until_run(handle, factors);
+  return result == CUBLAS_STATUS_SUCCESS ? kept : result;
 }
 
 }  // namespace
@@ -206,6 +275,29 @@ cublasStatus_t cublasGetMatrixAsync(int rows, int cols, int size, const void *A,
 #define GPUSYM_UNPACK(...) __VA_ARGS__
 #include <cublas_gpusym_functions.h>
 #undef GPUSYM_CUBLAS
+
+#define GPUSYM_CUBLAS_LU_BATCHED(p, T, v2)                                                                     \
+  cublasStatus_t cublas##p##getrsBatched(cublasHandle_t handle, cublasOperation_t trans, int n, int nrhs,         \
+                                         const T *const Aarray[], int lda, const int *devIpiv, T *const Barray[], \
+                                         int ldb, int *info, int batchSize) {                                    \
+    return getrs_batched(hipblas##p##getrsBatched##v2, handle, trans, n, nrhs, Aarray, lda, devIpiv, Barray, ldb, \
+                         info, batchSize);                                                                       \
+  }                                                                                                              \
+  cublasStatus_t cublas##p##getriBatched(cublasHandle_t handle, int n, const T *const A[], int lda, const int *P,  \
+                                         T *const C[], int ldc, int *info, int batchSize) {                      \
+    return call(hipblas##p##getriBatched##v2, handle, n, const_cast<T *const *>(A), lda, const_cast<int *>(P), C, \
+                ldc, info, batchSize);                                                                           \
+  }                                                                                                              \
+  cublasStatus_t cublas##p##matinvBatched(cublasHandle_t handle, int n, const T *const A[], int lda,              \
+                                          T *const Ainv[], int lda_inv, int *info, int batchSize) {              \
+    return matinv_batched(hipblas##p##getrfBatched##v2, hipblas##p##getriBatched##v2, handle, n, A, lda, Ainv,    \
+                          lda_inv, info, batchSize);                                                             \
+  }
+GPUSYM_CUBLAS_LU_BATCHED(S, float, )
+GPUSYM_CUBLAS_LU_BATCHED(D, double, )
+GPUSYM_CUBLAS_LU_BATCHED(C, cuComplex, _v2)
+GPUSYM_CUBLAS_LU_BATCHED(Z, cuDoubleComplex, _v2)
+#undef GPUSYM_CUBLAS_LU_BATCHED
 
 cublasStatus_t cublasGemmEx(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
                             int k, const void *alpha, const void *A, cudaDataType Atype, int lda, const void *B,

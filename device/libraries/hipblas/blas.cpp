@@ -315,12 +315,6 @@ hipblasStatus_t geam(hipblasHandle_t h, hipblasOperation_t ta, hipblasOperation_
 }  // namespace
 
 // The entry points, one macro per signature, expanded for each precision.
-#define GPUSYM_SDCZ(M, op)                                                                         \
-  M(hipblasS##op, float) M(hipblasD##op, double) M(hipblasC##op, hipblasComplex)                  \
-  M(hipblasZ##op, hipblasDoubleComplex) M(hipblasC##op##_v2, hipComplex) M(hipblasZ##op##_v2, hipDoubleComplex)
-#define GPUSYM_CZ(M, op)                                                                          \
-  M(hipblasC##op, hipblasComplex) M(hipblasZ##op, hipblasDoubleComplex) M(hipblasC##op##_v2, hipComplex) \
-  M(hipblasZ##op##_v2, hipDoubleComplex)
 
 extern "C" {
 

@@ -85,3 +85,13 @@ void report_not_supported(const char *name);
 
 }  // namespace gpusym_hipblas
 
+// An entry point's macro M(name, element type) expanded for each precision
+// of `op`: s, d, c, z and the _v2 forms (HIP's complex types), or the
+// complex ones only.
+#define GPUSYM_SDCZ(M, op)                                                                         \
+  M(hipblasS##op, float) M(hipblasD##op, double) M(hipblasC##op, hipblasComplex)                  \
+  M(hipblasZ##op, hipblasDoubleComplex) M(hipblasC##op##_v2, hipComplex) M(hipblasZ##op##_v2, hipDoubleComplex)
+#define GPUSYM_CZ(M, op)                                                                          \
+  M(hipblasC##op, hipblasComplex) M(hipblasZ##op, hipblasDoubleComplex) M(hipblasC##op##_v2, hipComplex) \
+  M(hipblasZ##op##_v2, hipDoubleComplex)
+
