@@ -63,13 +63,16 @@ C_SUFFIXES = {".c"}
 CXX_SUFFIXES = {".cc", ".cpp", ".cxx", ".C", ".c++"}
 #: hipcc's flags that only say where ROCm's device libraries are or that the
 #: link is HIP's: the simulated device needs neither.
-_HIPCC_IGNORED_PREFIXES = ("--hip-device-lib-path=", "--rocm-device-lib-path=")
+_HIPCC_IGNORED_PREFIXES = ("--hip-device-lib-path=", "--rocm-device-lib-path=", "--hipstdpar-path=")
 #: Where the HIP installation is (``-v`` names it, as clang does).
 _ROCM_PATH_PREFIXES = ("--rocm-path=", "--hip-path=")
 #: Questions to the compiler rather than builds: answered by clang-19.
 _INFORMATION = {"--version", "-dumpversion", "-dumpmachine"}
 _INFORMATION_PREFIXES = ("-print-",)
-_HIPCC_IGNORED = {"--hip-link", "-nogpulib", "-nogpuinc"}
+#: --hipstdpar offloads the standard library's parallel algorithms to the
+#: GPU; on the simulated device, whose memory is the host's, they run as the
+#: host's standard library runs them.
+_HIPCC_IGNORED = {"--hip-link", "-nogpulib", "-nogpuinc", "--hipstdpar", "--hipstdpar-interpose-alloc"}
 #: ROCm's HIP runtime, which the simulated runtime (always linked) replaces.
 _HIP_RUNTIME_LIBRARIES = {"-lamdhip64"}
 LANGUAGES = {"hip", "c", "c++", "none"}

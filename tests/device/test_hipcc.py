@@ -70,6 +70,20 @@ def test_device_code_no_input_defines_fails_the_link_naming_it(rdc_objects):
     assert not (rdc_objects / "incomplete").exists()
 
 
+def test_hipstdpar_leaves_the_parallel_algorithms_to_the_host(tmp_path):
+    source = HIPCC_PROGRAMS / "standard_parallelism.hip"
+    hipcc(
+        "--hipstdpar",
+        "--hipstdpar-path=/opt/rocm/include/thrust/system/hip/hipstdpar",
+        source,
+        "-o",
+        "stdpar",
+        cwd=tmp_path,
+    )
+    result = run([tmp_path / "stdpar"])
+    assert result.returncode == 0 and result.stdout == "sum 3003000\n", describe(result)
+
+
 def test_host_only_object_with_a_hand_made_bundle_fails_launches_by_name(tmp_path):
     source = HIPCC_PROGRAMS / "host_only.hip"
     hipcc("-c", "--cuda-host-only", source, "-o", "host.o", cwd=tmp_path)
