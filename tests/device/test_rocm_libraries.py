@@ -105,6 +105,19 @@ def test_rocthrust_over_rocprim(tmp_path):
     passes(run([build("rocthrust_algorithms.hip", tmp_path, rocthrust, ROCPRIM)]), "rocthrust: all match the host")
 
 
+@needs_rocprim
+def test_rocprim_hipcub_rocthrust_and_hiprand_in_one_program(tmp_path):
+    hipcub = library_include("GPUSYM_HIPCUB_INCLUDE", "hipcub/hipcub.hpp")
+    rocthrust = library_include("GPUSYM_ROCTHRUST_INCLUDE", "thrust/rocthrust_version.hpp")
+    hiprand = library_include("GPUSYM_HIPRAND_INCLUDE", "hiprand/hiprand_kernel.h")
+    if None in (hipcub, rocthrust, hiprand):
+        pytest.skip("hipCUB, rocThrust or hipRAND not found (GPUSYM_HIPCUB_INCLUDE, GPUSYM_ROCTHRUST_INCLUDE)")
+    program = build("four_libraries.hip", tmp_path, hipcub, rocthrust, hiprand, ROCPRIM)
+    result = run([program])
+    passes(result, "four libraries: all match the host")
+    assert len(re.findall(r": ok$", result.stdout, re.M)) == 5, describe(result)
+
+
 @pytest.mark.skipif(
     not Path("/usr/lib/cmake/rocprim/rocprim-config.cmake").is_file(), reason="Debian's librocprim-dev not installed"
 )
