@@ -7,12 +7,18 @@
 // the entity the expression names; the host side alone is compiled to an
 // object, and the symbol that variable's relocation names is the lowered
 // name (a kernel's host handle has its device name).
+//
+// The program's text and headers are kept where a debugger finds them: in
+// the cache (see kept_directory), the debug information naming that copy.
 #include <elf.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -66,6 +72,86 @@ bool write_file(const std::string &path, const std::string &text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
   return static_cast<bool>(out);
+}
+
+// `name` as a path inside a directory: without its root, "." or ".." parts
+// ("/src/../k.hip" is "src/k.hip"); "default_program" if nothing is left.
+std::string relative_inside(const std::string &name) {
+  std::string path;
+  for (size_t start = 0; start <= name.size();) {
+    size_t end = std::min(name.find('/', start), name.size());
+    std::string part = name.substr(start, end - start);
+    if (!part.empty() && part != "." && part != "..") path += (path.empty() ? "" : "/") + part;
+    start = end + 1;
+  }
+  return path.empty() ? "default_program" : path;
+}
+
+// Writes `text` to directory/`name` (its folders made), unless it holds it
+// already; a private file renamed into place, so that processes keeping the
+// same text at once never see half of it.
+bool keep_file(const std::string &directory, const std::string &name, const std::string &text) {
+  std::string path = directory + "/" + relative_inside(name);
+  std::error_code error;
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), error);
+  if (error) return false;
+  {
+    std::ifstream in(path, std::ios::binary);
+    if (in && std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()) == text) return true;
+  }
+  static std::atomic<unsigned> writes{0};
+  std::string temporary = path + ".tmp-" + std::to_string(getpid()) + "-" + std::to_string(writes++);
+  if (!write_file(temporary, text) || rename(temporary.c_str(), path.c_str()) != 0) {
+    unlink(temporary.c_str());
+    return false;
+  }
+  return true;
+}
+
+// The runtime's cache: $GPUSYM_CACHE_DIR, else $XDG_CACHE_HOME/gpusym, else
+// ~/.cache/gpusym (as the runtime's own builds are cached); empty if none.
+std::string cache_root() {
+  const char *home = getenv("HOME");
+  if (const char *explicit_dir = getenv("GPUSYM_CACHE_DIR"); explicit_dir && *explicit_dir) {
+    std::string root = explicit_dir;
+    bool under_home = root[0] == '~' && (root.size() == 1 || root[1] == '/');
+    return under_home && home && *home ? home + root.substr(1) : root;
+  }
+  if (const char *xdg = getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/gpusym";
+  return home && *home ? std::string(home) + "/.cache/gpusym" : std::string();
+}
+
+// The directory keeping the program's text (under its name) and headers
+// (under their include names), which the compile reads, so that the debug
+// information names these files and gdb shows the kernel's source at a stop,
+// with list, next and step; empty if it cannot be written.
+//
+// It lies in the cache, named by a hash of the name, the text and the
+// headers: a temporary directory would be gone when gdb reads it, and a
+// per-process one removed at exit misses the usual end of a debugging
+// session (gdb kills the program) and any core file.  Keyed by content, each
+// program keeps its own text (two programs of one name differ in it), a
+// program run again reuses its entry, and nothing grows in /tmp: the cache
+// grows by one small entry per distinct program, as it does per build.
+std::string kept_directory(const _hiprtcProgram &program) {
+  std::string root = cache_root();
+  if (root.empty()) return std::string();
+  uint64_t hash = 14695981039346656037ull;  // FNV-1a over each part, its length first
+  auto mix = [&](const std::string &part) {
+    for (unsigned char c : std::to_string(part.size()) + ":" + part) hash = (hash ^ c) * 1099511628211ull;
+  };
+  mix(program.name);
+  mix(program.source);
+  for (const auto &[name, text] : program.headers) {
+    mix(name);
+    mix(text);
+  }
+  char hex[17];
+  snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+  std::string directory = root + "/runtime-compiled/" + hex;
+  bool kept = keep_file(directory, program.name, program.source);
+  for (const auto &[name, text] : program.headers) kept = kept && keep_file(directory, name, text);
+  return kept ? directory : std::string();
 }
 
 // Runs `argv`; its output and errors go into `output`.  The exit status, or -1.
@@ -122,7 +208,9 @@ std::string entity(const std::string &expression) {
 std::string full_source(const _hiprtcProgram &program) {
   std::ostringstream text;
   if (!program.cuda) text << "#include <hip/hip_runtime.h>\n";  // gpusym-nvcc includes cuda_runtime.h
-  text << "#line 1 \"" << program.name << "\"\n" << program.source << "\n";
+  text << "#line 1 \"";
+  for (char c : program.name) text << (c == '"' || c == '\\' ? "\\" : "") << c;
+  text << "\"\n" << program.source << "\n";
   for (size_t i = 0; i < program.name_expressions.size(); i++) {
     text << "extern \"C\" __attribute__((used)) const void *const " << kProbe << i
          << " = reinterpret_cast<const void *>(&(" << entity(program.name_expressions[i]) << "));\n";
@@ -170,10 +258,10 @@ std::map<std::string, std::string> probed_symbols(const std::vector<char> &image
 }
 
 // The lowered names of the name expressions: the host side compiled alone.
-hiprtcResult lower_names(_hiprtcProgram &program, const std::string &directory,
+hiprtcResult lower_names(_hiprtcProgram &program, const std::string &directory, const std::string &headers,
                          const std::vector<std::string> &options) {
   std::vector<std::string> argv = compiler(program);
-  argv.insert(argv.end(), {"--cuda-host-only", "-c", "-I", directory});
+  argv.insert(argv.end(), {"--cuda-host-only", "-c", "-I", headers});
   argv.insert(argv.end(), options.begin(), options.end());
   argv.insert(argv.end(), {source_path(program, directory), "-o", directory + "/names.o"});
   std::string output;
@@ -203,10 +291,19 @@ hiprtcResult compile(_hiprtcProgram &program, int count, const char *const *opti
   buffer.push_back('\0');
   const char *made = mkdtemp(buffer.data());
   if (!made) return HIPRTC_ERROR_INTERNAL_ERROR;
-  std::string directory = made;
+  std::string directory = made;  // the compile's own files, removed after it
+  std::string kept = kept_directory(program);
+  // The headers, found by -I: the kept ones, else copies beside the source.
+  std::string headers = kept.empty() ? directory : kept;
   bool written = write_file(source_path(program, directory), full_source(program));
-  for (const auto &[name, text] : program.headers) written = written && write_file(directory + "/" + name, text);
-  if (!written) return HIPRTC_ERROR_INTERNAL_ERROR;
+  if (kept.empty()) {
+    for (const auto &[name, text] : program.headers) written = written && keep_file(directory, name, text);
+  }
+  if (!written) {
+    std::error_code ignored;
+    std::filesystem::remove_all(directory, ignored);
+    return HIPRTC_ERROR_INTERNAL_ERROR;
+  }
   std::vector<std::string> given;  // the program's options, as gpusym build spells them
   for (int i = 0; i < count; i++) {
     std::string option = options[i] ? options[i] : "";
@@ -215,9 +312,14 @@ hiprtcResult compile(_hiprtcProgram &program, int count, const char *const *opti
     }
     given.push_back(option);
   }
-  // With line information: a kernel compiled at run time is debugged like any other.
+  // With line information: a kernel compiled at run time is debugged like
+  // any other.  The source's lines carry the program's name (#line), which
+  // the debug information maps to the kept text (a name holding '=' cannot
+  // be mapped: gdb then finds no file).
   std::vector<std::string> argv = compiler(program);
-  argv.insert(argv.end(), {"--genco", "-g", "-I", directory});
+  argv.insert(argv.end(), {"--genco", "-g", "-I", headers});
+  if (!kept.empty() && program.name.find('=') == std::string::npos)
+    argv.push_back("-fdebug-prefix-map=" + program.name + "=" + kept + "/" + relative_inside(program.name));
   argv.insert(argv.end(), given.begin(), given.end());
   argv.insert(argv.end(), {source_path(program, directory), "-o", directory + "/program.co"});
   int status = run(argv, program.log);
@@ -228,7 +330,7 @@ hiprtcResult compile(_hiprtcProgram &program, int count, const char *const *opti
     program.compiled = !program.code.empty();
     result = !program.compiled                      ? HIPRTC_ERROR_INTERNAL_ERROR
              : program.name_expressions.empty() ? HIPRTC_SUCCESS
-                                                : lower_names(program, directory, given);
+                                                : lower_names(program, directory, headers, given);
   }
   std::error_code ignored;
   std::filesystem::remove_all(directory, ignored);
