@@ -19,7 +19,7 @@ from gdbext.commands.info_views import InfoDevices, InfoDispatches, InfoKernels
 from gdbext.commands.kbreak import KbreakCommand, resolve_deferred
 from gdbext.frames import device_frames, pushed_configuration, waiting_lane
 from gdbext.frames.kernel_frame_filter import KernelFrameFilter
-from gdbext.lanes import displaced_stepping, fatal_signals, info_lanes, lane_faults, lane_watch, stepping
+from gdbext.lanes import displaced_stepping, fatal_signals, info_lanes, lane_faults, lane_watch, shared_watch, stepping
 from gdbext.runtime_view import runtime_state
 
 _registered = False
@@ -43,6 +43,7 @@ def _handlers(api_errors: ApiErrors, check: Check) -> list[tuple[gdb.EventRegist
         (events.stop, stepping.end),
         (events.stop, api_errors.announce),
         (events.stop, check.announce),
+        (events.stop, shared_watch.ended),  # a watched block's __shared__ memory has gone
         # Before the prompt: a recorded host frame explained, the selection followed.
         (events.before_prompt, device_frames.explain_recorded_frame),
         (events.before_prompt, runtime_state.follow_selection),
@@ -57,6 +58,7 @@ def _handlers(api_errors: ApiErrors, check: Check) -> list[tuple[gdb.EventRegist
         (events.exited, pushed_configuration.forget),
         (events.exited, fatal_signals.rearm),
         (events.exited, stepping.end),
+        (events.exited, shared_watch.exited),
         # Object files: kernels, the runtime's breakpoints and its flags.
         (events.new_objfile, resolve_deferred),
         (events.new_objfile, api_errors.arm),
@@ -69,12 +71,14 @@ def _handlers(api_errors: ApiErrors, check: Check) -> list[tuple[gdb.EventRegist
         # lane watches kept in step with their locations.
         (events.breakpoint_created, displaced_stepping.breakpoint_changed),
         (events.breakpoint_created, lane_watch.sync),  # another breakpoint may now share a location
+        (events.breakpoint_created, shared_watch.created),  # last: it may replace the breakpoint
         (events.breakpoint_modified, cuda_gdb.disable_host_locations),
         (events.breakpoint_modified, displaced_stepping.breakpoint_changed),
         (events.breakpoint_modified, lane_watch.sync),  # locations resolved or moved, enabled or disabled
         (events.breakpoint_deleted, cuda_gdb.forget),
         (events.breakpoint_deleted, displaced_stepping.update),
         (events.breakpoint_deleted, lane_watch.deleted),
+        (events.breakpoint_deleted, shared_watch.deleted),
     ]
 
 
