@@ -13,13 +13,22 @@ import gdb.unwinder
 from gdbext.commands import cuda_gdb, device_variables
 from gdbext.commands.api_errors import ApiErrors, SetPrefix
 from gdbext.commands.checks import Check
-from gdbext.commands.convenience_functions import Dispatch, LaneIs, Launching
+from gdbext.commands.convenience_functions import Dispatch, LaneIs, Launching, register_lane_builtins
 from gdbext.commands.gpu_focus import GpuFocus, GpuPrefix, GpuRunTo
 from gdbext.commands.info_views import InfoDevices, InfoDispatches, InfoKernels
 from gdbext.commands.kbreak import KbreakCommand, resolve_deferred
 from gdbext.frames import device_frames, pushed_configuration, waiting_lane
 from gdbext.frames.kernel_frame_filter import KernelFrameFilter
-from gdbext.lanes import displaced_stepping, fatal_signals, info_lanes, lane_faults, lane_watch, shared_watch, stepping
+from gdbext.lanes import (
+    displaced_stepping,
+    fatal_signals,
+    info_lanes,
+    lane_calls,
+    lane_faults,
+    lane_watch,
+    shared_watch,
+    stepping,
+)
 from gdbext.runtime_view import runtime_state
 
 _registered = False
@@ -48,10 +57,13 @@ def _handlers(api_errors: ApiErrors, check: Check) -> list[tuple[gdb.EventRegist
         (events.before_prompt, device_frames.explain_recorded_frame),
         (events.before_prompt, runtime_state.follow_selection),
         (events.before_prompt, stepping.end),
+        (events.before_prompt, lane_calls.settle),  # after a call gdb failed to make
         # A resume: what the stop showed is forgotten.
         (events.cont, device_frames.UNWINDER.forget),
         (events.cont, info_lanes.unname_workers),
         (events.cont, runtime_state.forget_focus),
+        # A function called from gdb at a lane runs on that lane alone.
+        (events.inferior_call, lane_calls.inferior_call),
         # The program's end.
         (events.exited, runtime_state.forget_focus),
         (events.exited, runtime_state.clear_lane_variables),
@@ -59,6 +71,7 @@ def _handlers(api_errors: ApiErrors, check: Check) -> list[tuple[gdb.EventRegist
         (events.exited, fatal_signals.rearm),
         (events.exited, stepping.end),
         (events.exited, shared_watch.exited),
+        (events.exited, lane_calls.settle),
         # Object files: kernels, the runtime's breakpoints and its flags.
         (events.new_objfile, resolve_deferred),
         (events.new_objfile, api_errors.arm),
@@ -109,6 +122,7 @@ def register() -> None:
     Launching()
     device_variables.Coordinates()
     device_variables.WarpSize()
+    register_lane_builtins(macros=not cuda_gdb.running())  # cuda-gdb reads device code itself
     if not cuda_gdb.running():  # cuda-gdb reads device code's threadIdx and friends itself
         device_variables.define_macros()
     frame_filter = KernelFrameFilter()

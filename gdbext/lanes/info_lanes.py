@@ -2,10 +2,10 @@
 ``info cuda threads`` lists a kernel's threads.
 
 The lanes of the blocks on workers now are listed in runs of consecutive
-lanes in one state at one place: running (where its worker is), at a
-barrier (the call it waits in, from its saved context), not started, or
-finished.  The grid's other blocks are counted: claimed by no worker yet
-(not started) or run already (finished)."""
+lanes in one state at one place: running (where its worker is in device
+code), at a barrier or meeting its wavefront (the call it waits in, from
+its saved context), not started, or finished.  The grid's other blocks are
+counted: claimed by no worker yet (not started) or run already (finished)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ import gdb
 
 from device.debug_interface import DispatchState, LaneState, Version
 from gdbext.errors import one_line_errors
+from gdbext.frames.device_frames import is_device_address
 from gdbext.runtime_view import runtime_state
 from gdbext.runtime_view.kernel_symbols import symbol_at
 
@@ -35,6 +36,8 @@ STATES = {
 }
 AT_BARRIER = (LaneState.AT_BARRIER, LaneState.HELD_AT_BARRIER)
 NOT_STARTED = (LaneState.UNSTARTED, LaneState.HELD_UNSTARTED)
+#: The states of a lane whose context is saved on its stack (saved_sp).
+SUSPENDED = (*AT_BARRIER, LaneState.AT_WAVE_OP, LaneState.WAVE_OP_DONE)
 #: What a lane whose context is saved on its stack waits for, by state.
 WAITS = {
     LaneState.AT_BARRIER: "waits at a barrier",
@@ -43,6 +46,16 @@ WAITS = {
     LaneState.WAVE_OP_DONE: "waits for its turn after its wavefront's meeting",
 }
 RANGES_SHOWN = 6
+#: fiber_switch.S: where a lane that waits in __gpusym_wave_meet goes on,
+#: with its caller's return address in the word after.
+WAVE_RESULT = "gpusym_wave_result"
+#: Words of a lane's stack searched, above a context that goes on in the
+#: runtime's C code (__gpusym_wave_op), for the return address into device code.
+WORDS_SEARCHED = 32
+#: Frames of a worker's stack walked for the innermost one in device code.
+FRAMES_WALKED = 32
+#: The instructions a return address follows: ``call rel32``, ``call *disp32(%rip)``.
+CALLS = ((5, b"\xe8"), (6, b"\xff\x15"))
 
 
 @dataclass(frozen=True)
@@ -78,14 +91,71 @@ def resident_blocks(debug: gdb.Value, dispatch: int) -> list[Resident]:
     return sorted(found, key=lambda r: r.linear)
 
 
-def waiting_call(saved_sp: int) -> int:
-    """Where a lane waiting at a barrier goes on: the return address its
-    saved context holds (fiber_switch.S: saved rbp, then that address)."""
-    return struct.unpack("<Q", gdb.selected_inferior().read_memory(saved_sp + 8, 8))[0]
+class _Contexts:
+    """Where lanes with saved contexts wait in device code, for one listing
+    (what each address is, read once)."""
+
+    def __init__(self) -> None:
+        self.inferior = gdb.selected_inferior()
+        self._device: dict[int, bool] = {}
+        self._kinds: dict[int, str] = {}
+
+    def words(self, address: int, count: int) -> tuple[int, ...]:
+        return struct.unpack(f"<{count}Q", self.inferior.read_memory(address, 8 * count))
+
+    def device(self, address: int) -> bool:
+        if address not in self._device:
+            self._device[address] = is_device_address(address)
+        return self._device[address]
+
+    def kind(self, address: int) -> str:
+        """``restore``: gpusym_fiber_switch's code that pops six registers
+        and returns; ``result``: gpusym_wave_result; else ``other``."""
+        if address not in self._kinds:
+            from gdbext.frames.waiting_lane import RESTORE_CODE  # it imports this module
+
+            if self.inferior.read_memory(address, len(RESTORE_CODE)).tobytes() == RESTORE_CODE:
+                self._kinds[address] = "restore"
+            else:
+                self._kinds[address] = "result" if symbol_at(address) == WAVE_RESULT else "other"
+        return self._kinds[address]
+
+    def after_call(self, address: int) -> bool:
+        """Whether `address` follows a call instruction (a return address)."""
+        try:
+            code = self.inferior.read_memory(address - 6, 6).tobytes()
+        except gdb.MemoryError:
+            return False
+        return any(code[len(code) - size :].startswith(opcode) for size, opcode in CALLS)
+
+    def resume_address(self, saved_sp: int) -> int | None:
+        """The return address in device code where the lane whose context
+        is at `saved_sp` waits (fiber_switch.S): at a barrier or a lockstep
+        step, the context's own; in __gpusym_wave_meet, the one after
+        gpusym_wave_result; after gpusym_fiber_switch's saved registers,
+        the first return address into device code above them."""
+        resume = self.words(saved_sp + 8, 1)[0]
+        if self.device(resume):
+            return resume
+        sp = saved_sp + 16
+        if self.kind(resume) == "restore":
+            resume = self.words(sp, 7)[6]
+            sp += 56
+            if self.device(resume):
+                return resume
+        if self.kind(resume) == "result":
+            resume = self.words(sp, 1)[0]
+            return resume if self.device(resume) else None
+        for word in self.words(sp, WORDS_SEARCHED):
+            if self.device(word) and self.after_call(word):
+                return word
+        return None
 
 
 def place(pc: int, call: bool = False) -> str:
-    """``function at file:line`` of `pc` (of the call before it, for a return address)."""
+    """``function at file:line`` of `pc` (of the call before it, for a
+    return address); without line information, ``function from library``,
+    as gdb's ``bt`` says it."""
     line = gdb.find_pc_line(pc - 1 if call else pc)
     try:
         block = gdb.block_for_pc(pc - 1 if call else pc)
@@ -94,33 +164,110 @@ def place(pc: int, call: bool = False) -> str:
     while block is not None and block.function is None:
         block = block.superblock
     name = _without_parameters(block.function.name) if block is not None else symbol_at(pc) or "??"
-    where = f" at {os.path.basename(line.symtab.filename)}:{line.line}" if line.symtab is not None else ""
-    return f"{name}{where}"
+    if line.symtab is not None:
+        return f"{name} at {os.path.basename(line.symtab.filename)}:{line.line}"
+    library = gdb.solib_name(pc)
+    return f"{name} from {os.path.basename(library)}" if library else name
+
+
+#: What may follow a member function's parameters in its name.
+QUALIFIERS = (" const", " volatile", " &&", " &", " noexcept")
 
 
 def _without_parameters(name: str) -> str:
-    """``ns::f<int>`` of ``ns::f<int>(int*, int)``, as ``bt`` names frames."""
-    if not name.endswith(")"):
+    """``ns::f<int>`` of ``ns::f<int>(int*, int)`` (and of ``ns::f<int>(int*)
+    const``), as ``bt`` names frames."""
+    end = len(name)
+    while (qualifier := next((q for q in QUALIFIERS if name[:end].endswith(q)), None)) is not None:
+        end -= len(qualifier)
+    if not name[:end].endswith(")"):
         return name
     depth = 0
-    for index in range(len(name) - 1, -1, -1):
+    for index in range(end - 1, -1, -1):
         depth += {")": 1, "(": -1}.get(name[index], 0)
         if depth == 0:
             return name[:index]
     return name
 
 
-def _running_pc(thread: gdb.InferiorThread | None) -> int | None:
-    """The program counter of `thread`, the selection left as it was."""
+def _frame_pc(frame: gdb.Frame) -> int | None:
+    """`frame`'s program counter; its frame's own idea of it when gdb cannot
+    read the register (``value has been optimized out``)."""
+    try:
+        return int(frame.read_register("rip"))
+    except gdb.error:
+        pass
+    try:
+        return frame.pc()
+    except gdb.error:
+        return None
+
+
+@dataclass(frozen=True)
+class Running:
+    """Where the lane a worker runs is: `where`, its innermost frame in
+    device code (or, in none, the worker's innermost frame); `returned`:
+    its kernel has returned, and the runtime has yet to mark it exited."""
+
+    where: str
+    returned: bool
+
+
+def _device_place(frame: gdb.Frame) -> str | None:
+    """The place of the innermost frame in device code from `frame` out:
+    a lane spinning in the runtime (a grid barrier's wait) or in the C
+    library it calls is at its call of the runtime."""
+    for _ in range(FRAMES_WALKED):
+        pc = _frame_pc(frame)
+        if pc is not None and is_device_address(pc):
+            newer = frame.newer()
+            return place(pc, call=newer is not None and newer.type() == gdb.NORMAL_FRAME)
+        try:
+            frame = frame.older()
+        except gdb.error:
+            return None
+        if frame is None:
+            return None
+    return None
+
+
+def running_place(thread: gdb.InferiorThread | None) -> Running | None:
+    """Where the lane `thread` runs is, the selection left as it was; None
+    when the thread cannot be read.  The walk reads the thread's own frames:
+    a waiting lane ``gpu focus`` selected there is set aside meanwhile."""
     if thread is None or not thread.is_valid():
         return None
     selected_thread, selected_frame = gdb.selected_thread(), gdb.selected_frame()
+    waiting = runtime_state.focused_waiting_lane(thread)
     try:
         thread.switch()
-        return int(gdb.newest_frame().read_register("rip"))
+        newest = gdb.newest_frame()
+        pc = _frame_pc(newest)
+        if pc is None:
+            return None
+        if is_device_address(pc):
+            return Running(place(pc), False)
+        if waiting is not None:
+            _set_focus(thread, None)
+            newest = gdb.newest_frame()
+        where = _device_place(newest)
+        if where is not None:
+            return Running(where, False)
+        return Running(place(pc), runtime_state.kernel_returned(pc))
     finally:
+        if waiting is not None and runtime_state.focused_waiting_lane(thread) is None:
+            _set_focus(thread, waiting)
         selected_thread.switch()
         selected_frame.select()
+
+
+def _set_focus(thread: gdb.InferiorThread, waiting: gdb.Value | None) -> None:
+    """`thread`'s focus on a waiting lane set or set aside, the frames
+    gdb and the launch-stack unwinder know of the thread forgotten."""
+    from gdbext.frames.device_frames import UNWINDER
+
+    runtime_state.focus_waiting_lane(thread, waiting)
+    UNWINDER.forget()
 
 
 @dataclass
@@ -138,29 +285,33 @@ def _coordinates(flat: int, size: tuple[int, int, int]) -> str:
     return f"({flat % size[0]},{flat // size[0] % size[1]},{flat // size[0] // size[1]})"
 
 
-def lane_runs(resident: Resident, selected: int) -> list[Run]:
+def lane_runs(resident: Resident, selected: int, contexts: _Contexts | None = None) -> list[Run]:
     """The lanes of a resident block in runs; `selected`: the address of the
     selected lane (it gets a run of its own)."""
+    contexts = contexts or _Contexts()
     stride = resident.lanes.dereference().type.strip_typedefs().sizeof
     records = runtime_state.read_records(resident.lanes, resident.count, ("state", "saved_sp"))
-    running_pc = None
+    running: Running | None = None
     places: dict[int, str] = {}  # by return address: the lanes of a block wait at a few calls
     runs: list[Run] = []
     for flat, record in enumerate(records):
         state = record["state"]
-        if state in AT_BARRIER:
-            call = waiting_call(record["saved_sp"])
-            where = places.get(call) or places.setdefault(call, place(call, call=True))
+        text = STATES.get(state, f"state {state}")
+        if state in SUSPENDED:
+            try:
+                call = contexts.resume_address(record["saved_sp"])
+            except gdb.MemoryError:
+                call = None
+            where = (places.get(call) or places.setdefault(call, place(call, call=True))) if call else "??"
         elif state == LaneState.RUNNING:
-            if running_pc is None:
-                running_pc = _running_pc(resident.thread) or 0
-            where = place(running_pc) if running_pc else "??"
-            if resident.thread is not None:
-                where += f" (thread {resident.thread.num})"
+            running = running or running_place(resident.thread) or Running("??", False)
+            if running.returned:
+                text, where = STATES[LaneState.EXITED], ""
+            else:
+                where = running.where + (f" (thread {resident.thread.num})" if resident.thread is not None else "")
         else:
             where = ""
         is_selected = int(resident.lanes) + flat * stride == selected
-        text = STATES.get(state, f"state {state}")
         last = runs[-1] if runs else None
         if last and not is_selected and not last.selected and (last.state, last.where) == (text, where):
             last.last = flat
@@ -274,8 +425,9 @@ def info_lanes(argument: str) -> None:
     grid = tuple(int(record["grid"][a]) for a in "xyz")
     if resident:
         rows = [("", "Block", "Threads", "Lanes", "Wavefronts", "State", "Location")]
+        contexts = _Contexts()
         for block in resident:
-            for run in lane_runs(block, selected):
+            for run in lane_runs(block, selected, contexts):
                 threads = _coordinates(run.first, size)
                 if run.last != run.first:
                     threads += f"-{_coordinates(run.last, size)}"

@@ -11,13 +11,25 @@ from device.debug_interface import (
     RUNTIME_LIBRARY,
     WAVE_SIZE,
     DispatchState,
+    LaneState,
     StreamState,
     Version,
 )
+from gdbext.runtime_view.kernel_symbols import symbol_at
 from symbols.demangling.gnu import demangle
+
+#: call_kernel.S: where a lane's kernel has returned to the runtime, in
+#: gpusym_run_lanes, which marks the lane exited a few instructions on.
+LANE_RETURNED = "gpusym_lane_returned"
+RUN_LANES = "gpusym_run_lanes"
+#: Instructions from LANE_RETURNED searched for the store that marks the lane exited.
+RETURN_INSTRUCTIONS = 8
 
 DISPATCH_STATES = {DispatchState.QUEUED: "queued", DispatchState.RUNNING: "running", DispatchState.COMPLETE: "complete"}
 
+
+#: LANE_RETURNED's address -> the address of the store that marks the lane exited.
+_exit_stores: dict[int, int] = {}
 
 #: gdb's global thread number -> the lane ``gpu focus`` selected there when
 #: that lane is not the one the thread runs (it waits at a barrier); until
@@ -99,6 +111,65 @@ def wave_size(current: gdb.Value) -> int:
     debug = debug_state()
     record = dispatch_record(debug, int(current["dispatch_id"])) if debug is not None else None
     return record_wave_size(debug, record) if record is not None else WAVE_SIZE
+
+
+def block_lanes(current: gdb.Value) -> tuple[gdb.Value, int] | None:
+    """(the lanes table, its count) of the worker that runs the block of
+    lane `current`; None when no worker's table holds it."""
+    debug = debug_state()
+    if debug is None:
+        return None
+    address, stride = int(current.address), current.type.strip_typedefs().sizeof
+    for index in range(int(debug["executor_count"])):
+        executor = debug["executors"][index]
+        table, count = executor["lanes"], int(executor["lane_count"])
+        if int(table) <= address < int(table) + count * stride:
+            return table, count
+    return None
+
+
+def kernel_returned(pc: int) -> bool:
+    """Whether a worker at `pc` is where the kernel of the lane it runs has
+    returned and the runtime has yet to mark the lane exited: in
+    gpusym_run_lanes from gpusym_lane_returned up to the store of
+    GPUSYM_LANE_EXITED (after it, the lane's state says so, and the lane
+    it enters next is running)."""
+    if symbol_at(pc) != RUN_LANES:
+        return False
+    try:
+        returned = int(gdb.parse_and_eval(f"(unsigned long) &{LANE_RETURNED}"))
+        if returned not in _exit_stores:
+            instructions = gdb.selected_inferior().architecture().disassemble(returned, count=RETURN_INSTRUCTIONS)
+            stores = [i["addr"] for i in instructions if f"${int(LaneState.EXITED):#x}," in i["asm"]]
+            _exit_stores[returned] = stores[0] if stores else returned
+    except gdb.error:
+        return False
+    return returned <= pc <= _exit_stores[returned]
+
+
+def active_mask(current: gdb.Value) -> int:
+    """The lanes of `current`'s wavefront that have not exited, bit i for
+    its lane i.  A lane the selected thread runs whose kernel has returned
+    (the thread is where the runtime marks it exited) counts as exited."""
+    lanes = block_lanes(current)
+    if lanes is None:
+        raise gdb.GdbError("$_gpusym_activemask: the selected lane's block is on no worker")
+    table, count = lanes
+    size = wave_size(current)
+    flat = int(current["flat_thread"])
+    first = flat - flat % size
+    states = read_records(table + first, min(size, count - first), ("state",))
+    mask = sum(1 << index for index, lane in enumerate(states) if lane["state"] != LaneState.EXITED)
+    try:
+        running = int(gdb.parse_and_eval("__gpusym_lane"))
+        returned = kernel_returned(gdb.newest_frame().pc())
+    except gdb.error:
+        return mask
+    stride = current.type.strip_typedefs().sizeof
+    index = (running - int(table)) // stride - first
+    if returned and 0 <= index < size:
+        mask &= ~(1 << index)
+    return mask
 
 
 def dispatches(debug: gdb.Value) -> list[gdb.Value]:
@@ -204,7 +275,8 @@ def lane_place(current: gdb.Value) -> str:
 
 
 def set_lane_variables(current: gdb.Value) -> None:
-    """$_kernel, $_dispatch, $_block and $_thread for the lane `current`."""
+    """$_kernel, $_dispatch, $_block, $_thread, $_lane and $_wavefront for
+    the lane `current`."""
     number = int(current["dispatch_id"])
     debug = debug_state()
     record = dispatch_record(debug, number) if debug is not None else None
@@ -213,9 +285,12 @@ def set_lane_variables(current: gdb.Value) -> None:
     gdb.set_convenience_variable("_dispatch", number)
     gdb.set_convenience_variable("_block", current["block_idx"])
     gdb.set_convenience_variable("_thread", current["thread_idx"])
+    size = record_wave_size(debug, record) if record is not None else WAVE_SIZE
+    gdb.set_convenience_variable("_lane", int(current["flat_thread"]) % size)
+    gdb.set_convenience_variable("_wavefront", int(current["flat_thread"]) // size)
 
 
-LANE_VARIABLES = ("_kernel", "_dispatch", "_block", "_thread")
+LANE_VARIABLES = ("_kernel", "_dispatch", "_block", "_thread", "_lane", "_wavefront")
 #: (gdb's thread number, the lane's address) last shown to the user.
 _shown: tuple[int, int] | None = None
 
@@ -233,6 +308,7 @@ def announce_lane(event) -> None:
         return
     current = lane()
     if current is None:
+        clear_lane_variables()
         return
     wavefront = int(current["flat_thread"]) // wave_size(current)
     print(f"[gpusym: {lane_place(current)} of dispatch {int(current['dispatch_id'])}, wavefront {wavefront}]")
@@ -267,7 +343,7 @@ def _follow_selection() -> None:
 
 
 def clear_lane_variables(event=None) -> None:
-    """$_kernel, $_dispatch, $_block and $_thread made void (at exit too)."""
+    """The lane's convenience variables (LANE_VARIABLES) made void (at exit too)."""
     global _shown
     _shown = None
     for name in LANE_VARIABLES:

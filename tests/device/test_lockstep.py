@@ -49,8 +49,14 @@ def test_a_lane_waiting_at_a_lockstep_access_can_be_focused(build_program):
         "print offset",
         "bt 2",
     )
-    # Lane 0 adds nothing and has finished; lanes 1 to 4 wait at the step.
-    assert re.search(r"\(0,0,0\)\s+\(1,0,0\)-\(4,0,0\)\s+4\s+0\s+meeting its wavefront", output), output
+    # Lane 0 adds nothing and has finished; lanes 2 to 4 wait at the step of
+    # line 54, lane 1 (too low to add at offset 2) at the one before line 55's load.
+    assert re.search(
+        r"\(0,0,0\)\s+\(1,0,0\)\s+1\s+0\s+meeting its wavefront\s+wave_scan at lockstep\.hip:55", output
+    ), output
+    assert re.search(
+        r"\(0,0,0\)\s+\(2,0,0\)-\(4,0,0\)\s+3\s+0\s+meeting its wavefront\s+wave_scan at lockstep\.hip:54", output
+    ), output
     assert "thread (3,0,0) of dispatch 3 waits for its wavefront" in output, output
     values = re.findall(r"^\$\d+ = (.*)$", output, re.M)
     assert values == ["3", "2"], output  # lane 3, waiting at the step of offset 2
