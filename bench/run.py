@@ -69,6 +69,16 @@ def runtime_speed() -> int:
         for figure, baseline, what in COMPARISONS
     ]
     print("\n".join(table_lines([("figure", "value", "baseline", "ratio", "what"), *rows], "lrrrl")))
+    debuggable = _figures(program, {"GPUSYM_FORM": "debug"})
+    if debuggable is None:
+        return 1
+    print("\nThe kernels in their debuggable form (GPUSYM_FORM=debug: each lane on its own stack), against the")
+    print("same run's figures (a kernel without barriers or warp functions runs in its fast form, a loop per block):")
+    rows = [
+        (figure, _value(debuggable[figure]), _value(figures[figure]), f"{debuggable[figure] / figures[figure]:.2f}x")
+        for figure in CHECKED
+    ]
+    print("\n".join(table_lines([("figure", "debuggable", "default", "ratio"), *rows], "lrrr")))
     for tool in ("memcheck", "racecheck", "synccheck", "initcheck"):
         checked = _figures(program, {"GPUSYM_CHECK": tool})
         if checked is None:

@@ -41,6 +41,8 @@ STREAM_NON_BLOCKING = 0x1
 DISPATCH_SLOTS = 1024
 #: GPUSYM_DEBUG_CAPTURE_HOST_STACKS: gpusym_debug.flags bit, record each launch's host stack.
 CAPTURE_HOST_STACKS = 0x1
+#: GPUSYM_DEBUG_DEBUGGABLE_FORM: gpusym_debug.flags bit, dispatches run in the debuggable form.
+DEBUGGABLE_FORM = 0x2
 #: GPUSYM_WATCH_ANY: a watch's coordinate that matches any.
 WATCH_ANY = 0xFFFFFFFF
 #: GPUSYM_WAVE_SIZE: lanes of a wavefront unless the device code asked for 32.

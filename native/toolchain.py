@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
 import subprocess
@@ -27,8 +28,11 @@ def tool(name: str) -> str:
     raise ToolMissing(f"{name}-19 not found: {INSTALL_HINT}")
 
 
-def run(command: list[str], *, verbose: bool = False, capture: bool = False) -> subprocess.CompletedProcess:
-    """Runs `command`; its stderr goes to ours unless `capture` is set."""
+def run(
+    command: list[str], *, verbose: bool = False, capture: bool = False, environment: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
+    """Runs `command`, with `environment` added to ours; its stderr goes to
+    ours unless `capture` is set."""
     if verbose:
         print(shlex.join(command), file=sys.stderr)
     return subprocess.run(
@@ -36,4 +40,5 @@ def run(command: list[str], *, verbose: bool = False, capture: bool = False) -> 
         stdout=subprocess.PIPE if capture else None,
         stderr=subprocess.PIPE if capture else None,
         text=True,
+        env={**os.environ, **environment} if environment else None,
     )

@@ -226,7 +226,11 @@ def _sim_assembly(source: Path, cuid: str, options: BuildOptions, workdir: Path)
     """The simulated device's assembly (its compile reports the source's diagnostics)."""
     assembly = workdir / "sim.s"
     command = ["-S" if arg == "-emit-obj" else arg for arg in _sim_cc1(source, cuid, options, assembly)]
-    check_compile(toolchain.run(command, verbose=options.verbose, capture=True), source, device=True)
+    # Under -v, the fast-form pass says which kernels have no fast form, and why.
+    explain = {"GPUSYM_EXPLAIN_FAST_FORMS": "1"} if options.verbose else None
+    check_compile(
+        toolchain.run(command, verbose=options.verbose, capture=True, environment=explain), source, device=True
+    )
     return assembly
 
 

@@ -14,8 +14,9 @@
 // Plain accesses of __shared__ memory (thread_local variables) call
 // __gpusym_check_shared instead, and each __syncthreads is preceded by
 // __gpusym_check_barrier: racecheck's and synccheck's.  Accesses that reach neither are left
-// alone: a lane's own stack (allocas), device global variables, and the
-// runtime's own functions (__gpusym*) and records.
+// alone: a lane's own stack (allocas), device global variables, the
+// runtime's own functions (__gpusym*) and records, and kernels' fast forms
+// (fast_form.cpp), which run only with every check off.
 // It runs last, after optimisation: accesses that optimisation removed
 // are not checked, as they do not happen.
 #include "llvm/IR/Constants.h"
@@ -96,7 +97,9 @@ class CheckAccesses : public PassInfoMixin<CheckAccesses> {
     if (changed)
       new GlobalVariable(module, int8, true, GlobalValue::WeakODRLinkage, ConstantInt::get(int8, 1), kChecked);
     for (Function &function : module)
-      if (!function.isDeclaration() && !function.getName().starts_with("__gpusym")) changed |= check(function);
+      if (!function.isDeclaration() && !function.getName().starts_with("__gpusym") &&
+          !function.hasFnAttribute("gpusym-fast-form"))  // never run with checks on
+        changed |= check(function);
     return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
 

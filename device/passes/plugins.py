@@ -4,7 +4,9 @@ first use into the cache against LLVM 19's headers (Debian's llvm-19-dev):
 - ``wave_lockstep.cpp``: a wavefront's lanes access ``__shared__`` memory in
   lockstep;
 - ``access_checks.cpp``: checks of device memory accesses, which the runtime
-  turns on (``gpusym check``)."""
+  turns on (``gpusym check``);
+- ``fast_form.cpp``: the fast form of kernels without barriers or warp
+  functions, a block's threads as one loop."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from pathlib import Path
 
 from native import native_build, toolchain
 
-PLUGINS = ("wave_lockstep", "access_checks")
+PLUGINS = ("wave_lockstep", "access_checks", "fast_form")
 
 
 @cache

@@ -1,5 +1,6 @@
-// What device code's pointers may point to, for the simulated device's
-// pass plugins (wave_lockstep.cpp, access_checks.cpp).
+// What device code's pointers may point to, and which functions are
+// kernels, for the simulated device's pass plugins (wave_lockstep.cpp,
+// access_checks.cpp, fast_form.cpp).
 #pragma once
 
 #include "llvm/ADT/SmallVector.h"
@@ -10,6 +11,9 @@
 namespace gpusym_passes {
 
 using namespace llvm;
+
+// Whether `function` is a kernel (clang marks them so for every target).
+inline bool is_kernel(const Function &function) { return function.hasFnAttribute("uniform-work-group-size"); }
 
 // Whether `pointer` may point into __shared__ memory: into a thread_local
 // variable of device code (the runtime's own, named __gpusym*, are not), or

@@ -56,6 +56,7 @@
 #include "shared_memory.h"
 
 using namespace llvm;
+using gpusym_passes::is_kernel;
 using gpusym_passes::shared_pointer;
 
 namespace {
@@ -77,10 +78,6 @@ FunctionCallee wave_op(Module &module) {
                                  false);
   return module.getOrInsertFunction(kWaveOp, type);
 }
-
-// Whether `function` is a kernel: its pointer parameters point to device
-// memory, never to a block's __shared__ memory.
-bool is_kernel(const Function &function) { return function.hasFnAttribute("uniform-work-group-size"); }
 
 // Whether `alloca` is a local variable only ever loaded and stored whole
 // (its address taken by nothing else): what a pointer read from it may be

@@ -2,6 +2,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <cstring>
+
 #include "internal.h"
 
 extern "C" {
@@ -31,9 +33,15 @@ void notify(gpusym_debug_event event, uint64_t index) {
 }
 
 namespace {
-// GPUSYM_CAPTURE_STACKS=1 records the host stack of each launch without a debugger.
-[[maybe_unused]] const bool capture_from_environment = [] {
+// GPUSYM_CAPTURE_STACKS=1 records the host stack of each launch without a
+// debugger; GPUSYM_FORM=debug runs every kernel in its debuggable form.
+[[maybe_unused]] const bool flags_from_environment = [] {
   if (env_long("GPUSYM_CAPTURE_STACKS", 0)) gpusym_debug.flags |= GPUSYM_DEBUG_CAPTURE_HOST_STACKS;
+  const char *form = getenv("GPUSYM_FORM");
+  if (form && strcmp(form, "debug") == 0)
+    gpusym_debug.flags |= GPUSYM_DEBUG_DEBUGGABLE_FORM;
+  else if (form && *form && strcmp(form, "fast") != 0)
+    warn("ignoring GPUSYM_FORM=%s: it is fast or debug", form);
   return true;
 }();
 }  // namespace

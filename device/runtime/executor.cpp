@@ -9,9 +9,18 @@
 // order that has not started or waits at the barrier, so every lane runs up
 // to the barrier before any of them goes past it.  A lane that never waits
 // finishes in one go and hands its stack to the next.
+//
+// A kernel with neither barriers nor warp functions may have a fast form
+// (device/passes/fast_form.cpp) that runs the whole block as one loop: it
+// then runs as the block's first lane, unless a debugger or a check wants
+// the dispatch in the debuggable form.  A thread that faults in the fast
+// form cannot be named: the block runs again in the debuggable form, whose
+// lane reports the fault.
 #include <dlfcn.h>
 #include <execinfo.h>
 #include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -57,11 +66,15 @@ struct Executor {
   uint32_t wave_waiting = 0;
   bool releasing = false;
   uint32_t wave = GPUSYM_WAVE_SIZE;  // lanes of a wavefront of the running kernel: 32 or 64
+  bool fast = false;              // the dispatch runs in its kernel's fast form
+  bool replay_armed = false;      // a fault in the running fast block goes back to `replay`
+  sigjmp_buf replay;
 
   Executor();
   void take(Op *op) {
     dispatch = op;
-    kernel_entry = op->kernel->entry;
+    fast = op->kernel->fast_entry && fast_form_wanted();
+    kernel_entry = fast ? op->kernel->fast_entry : op->kernel->entry;
     call_image = op->call.data();
     wave = op->kernel->wave_size;
     allocate_thread_storage(*op->kernel);
@@ -151,6 +164,20 @@ Executor &this_executor() {
 }
 
 }  // namespace
+
+bool fast_form_wanted() { return !__gpusym_checks && !(gpusym_debug.flags & GPUSYM_DEBUG_DEBUGGABLE_FORM); }
+
+void replay_fast_block() {
+  Executor *executor = gpusym_executor;
+  if (!executor || !executor->replay_armed) return;
+  executor->replay_armed = false;
+  sigset_t faults;
+  sigemptyset(&faults);
+  sigaddset(&faults, SIGSEGV);
+  sigaddset(&faults, SIGBUS);
+  pthread_sigmask(SIG_UNBLOCK, &faults, nullptr);
+  siglongjmp(executor->replay, 1);
+}
 
 uint64_t absent_wave_lanes(const gpusym_lane *lane) {
   Executor &executor = this_executor();
@@ -317,7 +344,8 @@ gpusym_lane *after_stop(Executor &executor, gpusym_lane *stopped) {
 }
 
 // The lanes of `block`: their coordinates are written for each new dispatch,
-// then only the block's index and their states.
+// then only the block's index and the states of the lanes that run (all,
+// or the first alone in the fast form).
 void prepare_lanes(Executor &executor, const Op &dispatch, uint64_t block) {
   const LaunchConfig &config = dispatch.config;
   gpusym_dim3 grid{config.grid.x, config.grid.y, config.grid.z};
@@ -326,6 +354,7 @@ void prepare_lanes(Executor &executor, const Op &dispatch, uint64_t block) {
                         static_cast<uint32_t>(block / grid.x % grid.y),
                         static_cast<uint32_t>(block / grid.x / grid.y)};
   uint32_t count = dim.x * dim.y * dim.z;
+  uint32_t running = executor.fast ? 1 : count;  // the fast form loops over the block in one lane
   if (executor.lanes_dispatch != dispatch.id) {
     for (uint32_t i = 0; i < count; i++) {
       executor.lanes[i] = gpusym_lane{{i % dim.x, i / dim.x % dim.y, i / dim.x / dim.y},
@@ -334,12 +363,12 @@ void prepare_lanes(Executor &executor, const Op &dispatch, uint64_t block) {
     }
     executor.lanes_dispatch = dispatch.id;
   } else {
-    for (uint32_t i = 0; i < count; i++) {
+    for (uint32_t i = 0; i < running; i++) {
       executor.lanes[i].block_idx = block_idx;
       executor.lanes[i].state = GPUSYM_LANE_UNSTARTED;
     }
   }
-  executor.end = executor.lanes + count;
+  executor.end = executor.lanes + running;
   for (gpusym_lane *past = executor.end; past < executor.end + kLanesPast; past++) {
     past->state = GPUSYM_LANE_EXITED;
     past->saved_sp = executor.lanes;  // an address to prefetch
@@ -348,7 +377,7 @@ void prepare_lanes(Executor &executor, const Op &dispatch, uint64_t block) {
   executor.wave_waiting = 0;
   executor.releasing = false;
   executor.record->lanes = executor.lanes;
-  executor.record->lane_count = count;
+  executor.record->lane_count = running;
 }
 
 // Runs every lane of the block.  Lanes hand over to each other: one that
@@ -357,12 +386,24 @@ void prepare_lanes(Executor &executor, const Op &dispatch, uint64_t block) {
 // up to the barrier before any of them goes past it; the last lane to exit
 // switches back here.
 void run_block(Executor &executor, Op &dispatch, uint64_t block) {
+  if (executor.fast) {
+    if (sigsetjmp(executor.replay, 0)) {  // a thread faulted: the debuggable form names it
+      executor.fast = false;
+      executor.kernel_entry = dispatch.kernel->entry;
+      run_block(executor, dispatch, block);
+      executor.fast = true;
+      executor.kernel_entry = dispatch.kernel->fast_entry;
+      return;
+    }
+    executor.replay_armed = true;
+  }
   prepare_lanes(executor, dispatch, block);
   executor.record->block = block;
   const gpusym_dim3 block_idx = executor.lanes[0].block_idx;
   watch_block_started(block_idx);
   gpusym_fiber_switch(&executor.scheduler_sp, start(executor, executor.lanes[0]));
   watch_block_finished(block_idx);
+  executor.replay_armed = false;
   __gpusym_lane = nullptr;
   executor.record->lane = nullptr;
   executor.record->lane_count = 0;

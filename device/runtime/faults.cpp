@@ -185,6 +185,7 @@ void on_fault(int signal, siginfo_t *info, void *context) {
   if (!lane || lane->state != GPUSYM_LANE_RUNNING) {
     chain(signal, info, context);
   } else {
+    replay_fast_block();
     if (claim_report()) report_memory_fault(signal, info, static_cast<ucontext_t *>(context), lane);
     end_with(signal, info);
   }

@@ -145,6 +145,7 @@ struct Kernel {
   std::string device_name;
   Module *module;
   void *entry;                  // in the simulated code object, or null
+  void *fast_entry;             // its fast form (device/passes/fast_form.cpp), or null
   uint32_t index;               // into gpusym_debug.kernels
   uint32_t wave_size;           // lanes of a wavefront its code was compiled for
   std::once_flag signature_once;
@@ -514,6 +515,13 @@ uint64_t absent_wave_lanes(const gpusym_lane *lane);
 // Which checks GPUSYM_CHECK turned on (bits of kCheck*); device code reads
 // it before each access that may reach device memory (access_checks.cpp).
 extern "C" uint8_t __gpusym_checks;
+// Whether dispatches may run in their kernels' fast forms: not with
+// GPUSYM_FORM=debug, a check on, or a debugger asking for the debuggable form.
+bool fast_form_wanted();
+// In a signal handler for a fault of a lane running a block in its fast
+// form: runs the block again in the debuggable form (never returns).
+// Returns at once otherwise.
+void replay_fast_block();
 constexpr uint8_t kCheckMemory = 1;  // memcheck
 constexpr uint8_t kCheckRaces = 2;   // racecheck
 constexpr uint8_t kCheckBarriers = 4;  // synccheck

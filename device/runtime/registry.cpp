@@ -288,6 +288,28 @@ std::string device_target_id() {
   return kDefaultTarget;
 }
 
+namespace {
+
+// The fast form of the kernel at `entry` (device/passes/fast_form.cpp): the
+// code object's table of (kernel, fast form) pairs, which its
+// __gpusym_fast_forms bounds; null when it has none.
+void *fast_form_of(const Module &module, void *entry) {
+  struct Pair {
+    void *kernel, *fast;
+  };
+  struct Bounds {
+    const Pair *start, *stop;
+  };
+  if (!entry) return nullptr;
+  auto *bounds = static_cast<const Bounds *>(dlsym(module.library, "__gpusym_fast_forms"));
+  if (!bounds) return nullptr;
+  for (const Pair *pair = bounds->start; pair < bounds->stop; pair++)
+    if (pair->kernel == entry) return pair->fast;
+  return nullptr;
+}
+
+}  // namespace
+
 Kernel &register_kernel(Module &module, const void *handle, const std::string &device_name) {
   Registry &r = registry();
   Kernel &kernel = r.kernels.emplace_back();
@@ -295,6 +317,7 @@ Kernel &register_kernel(Module &module, const void *handle, const std::string &d
   kernel.device_name = device_name;
   kernel.module = &module;
   kernel.entry = module.library ? dlsym(module.library, device_name.c_str()) : nullptr;
+  kernel.fast_entry = fast_form_of(module, kernel.entry);
   kernel.wave_size = module.wave_size;
   kernel.index = static_cast<uint32_t>(r.debug_kernels.size());
   r.kernels_by_handle[kernel.handle] = &kernel;

@@ -25,6 +25,7 @@ from gdb.unwinder import Unwinder
 from capture import INTERPOSER
 from device.debug_interface import (
     CAPTURE_HOST_STACKS,
+    DEBUGGABLE_FORM,
     FAT_BINARY_CODE_OBJECT_MARK,
     MODULE_CODE_OBJECT_MARK,
     RUNTIME_LIBRARY,
@@ -50,16 +51,19 @@ RECORDED_FRAMES_BASE = 1 << 63
 
 def enable_capture() -> None:
     """Asks the simulated runtime of every program gdb starts to record each
-    launch's host stack (through its environment: nothing is written into a
-    program gdb starts)."""
+    launch's host stack, and to run every kernel in its debuggable form,
+    where any lane can stop (through its environment: nothing is written
+    into a program gdb starts)."""
     gdb.execute("set environment GPUSYM_CAPTURE_STACKS 1", to_string=True)
+    gdb.execute("set environment GPUSYM_FORM debug", to_string=True)
 
 
 def capture_when_attached(event=None) -> None:
     """A program gdb attached to did not get that environment: once its
     runtime is in view (at gdb.events.new_objfile, and when the extension is
-    loaded after attaching), the flag is set in the runtime's debugger
-    interface instead, so launches from then on record their stacks."""
+    loaded after attaching), the flags are set in the runtime's debugger
+    interface instead, so launches from then on record their stacks and
+    run in the debuggable form."""
     inferior = gdb.selected_inferior()
     if not inferior.pid or not inferior.was_attached:
         return
@@ -70,8 +74,9 @@ def capture_when_attached(event=None) -> None:
         value = int(flags.dereference())
     except gdb.error:
         return  # a runtime without debug information: stacks stay unrecorded
-    if not value & CAPTURE_HOST_STACKS:
-        inferior.write_memory(int(flags), (value | CAPTURE_HOST_STACKS).to_bytes(4, "little"))
+    wanted = value | CAPTURE_HOST_STACKS | DEBUGGABLE_FORM
+    if wanted != value:
+        inferior.write_memory(int(flags), wanted.to_bytes(4, "little"))
 
 
 def _library(frame: gdb.Frame) -> str:

@@ -112,8 +112,12 @@ enum gpusym_dispatch_state {
 /* Host frames recorded per dispatch when GPUSYM_DEBUG_CAPTURE_HOST_STACKS is set. */
 #define GPUSYM_DEBUG_HOST_FRAMES 32
 
-/* Bits of gpusym_debug.flags, set by a debugger (or GPUSYM_CAPTURE_STACKS=1). */
+/* Bits of gpusym_debug.flags, set by a debugger (or by GPUSYM_CAPTURE_STACKS=1
+ * and GPUSYM_FORM=debug). */
 #define GPUSYM_DEBUG_CAPTURE_HOST_STACKS 0x1
+/* Dispatches starting from now run in the debuggable form (a kernel's fast
+ * form runs a block's threads as one loop, where no lane can be stopped). */
+#define GPUSYM_DEBUG_DEBUGGABLE_FORM 0x2
 
 /* One kernel launch. */
 struct gpusym_debug_dispatch {

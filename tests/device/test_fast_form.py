@@ -1,0 +1,77 @@
+"""Kernels' fast form (device/passes/fast_form.cpp): a kernel without
+barriers or warp functions runs a block's threads as one loop.  Both forms
+give the host's results (tests/programs/fast_form.hip); -v says which
+kernels have none and why; a fault in the fast form is reported for the
+thread that made it, as in the debuggable form; GPUSYM_FORM picks."""
+
+from __future__ import annotations
+
+import re
+import signal
+from pathlib import Path
+
+import pytest
+from conftest import BUILD_TIMEOUT, TEST_PROGRAMS, describe, run, run_gpusym
+from fault_runs import report
+
+pytestmark = [pytest.mark.toolchain]
+
+NO_FAST_FORM = re.compile(r"^gpusym: kernel (.+) has no fast form: (.+)$", re.M)
+
+
+def build_verbose(source: str, directory: Path, level: str) -> tuple[Path, str]:
+    """`source` built with `level` and -v: the program and what the build said."""
+    program = directory / f"{Path(source).stem}{level}"
+    built = run_gpusym("build", level, "-g", "-v", TEST_PROGRAMS / source, "-o", program, timeout=BUILD_TIMEOUT)
+    assert built.returncode == 0, describe(built)
+    return program, built.stderr
+
+
+@pytest.fixture(scope="module")
+def optimised(tmp_path_factory) -> tuple[Path, str]:
+    return build_verbose("fast_form.hip", tmp_path_factory.mktemp("fast_form"), "-O2")
+
+
+def test_only_the_kernel_with_a_barrier_has_no_fast_form(optimised):
+    _, said = optimised
+    assert NO_FAST_FORM.findall(said) == [("reverse_in_block(int const*, int*)", "it waits at __syncthreads()")], said
+
+
+@pytest.mark.parametrize("form", ["fast", "debug"])
+def test_both_forms_give_the_hosts_results(optimised, form):
+    result = run([optimised[0]], env={"GPUSYM_FORM": form})
+    assert result.returncode == 0 and "fast form: 0 wrong" in result.stdout, describe(result)
+    assert result.stdout.count(": ok\n") == 7, describe(result)
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_the_forms_agree_with_any_worker_count(optimised, workers):
+    outputs = {
+        run([optimised[0]], env={"GPUSYM_FORM": form, "GPUSYM_WORKERS": workers}).stdout for form in ("fast", "debug")
+    }
+    assert len(outputs) == 1, outputs
+
+
+def test_at_o0_every_kernel_keeps_its_debuggable_form(tmp_path):
+    program, said = build_verbose("fast_form.hip", tmp_path, "-O0")
+    assert "gpusym: -O0: every kernel has its debuggable form only" in said, said
+    result = run([program])
+    assert result.returncode == 0 and "fast form: 0 wrong" in result.stdout, describe(result)
+
+
+def test_a_fault_in_the_fast_form_names_the_thread_that_made_it(tmp_path):
+    # fault::poke has a fast form at -O2: the block runs again in the
+    # debuggable form, whose lane 17 of block 1 reports the write.
+    program, said = build_verbose("fault.hip", tmp_path, "-O2")
+    assert "poke" not in "".join(name for name, _ in NO_FAST_FORM.findall(said)), said
+    result = run([program, "past-end"])
+    assert result.returncode == -signal.SIGSEGV, describe(result)
+    kernel, dispatch, block, thread, what = report(result)
+    assert (kernel, dispatch, block, thread) == ("void fault::poke<float>(float*, long)", "1", "1,0,0", "17,0,0")
+    assert what.startswith("invalid write at "), what
+
+
+def test_an_unknown_form_is_named_and_ignored(optimised):
+    result = run([optimised[0]], env={"GPUSYM_FORM": "quick"})
+    assert result.returncode == 0 and "fast form: 0 wrong" in result.stdout, describe(result)
+    assert "gpusym: ignoring GPUSYM_FORM=quick: it is fast or debug" in result.stderr, describe(result)
