@@ -19,5 +19,8 @@ bench: setup
 
 # Every parser fuzzed for FUZZ_SECONDS each (default 300); findings go to
 # build/fuzz/findings/ (see fuzz/run.py). `make test` fuzzes a few seconds.
+# Then random kernels in both forms against the host, as long again
+# (fuzz/random_kernels.py).
 fuzz: setup
 	.venv/bin/python -m fuzz.run
+	.venv/bin/python -m fuzz.random_kernels

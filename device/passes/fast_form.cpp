@@ -15,9 +15,9 @@
 // lane's own: it calls no function but intrinsics and side-effect-free
 // library functions (a call may be a barrier, a warp function, a lockstep
 // step, device printf or a check, each of which needs the lane), and it
-// reads of its lane (gpusym/lane.h) only the coordinates: threadIdx and the
-// flat index become the loops' counters, blockIdx, blockDim, gridDim and
-// the dispatch are read once before the loops.  The clone is private (no
+// only reads its lane (gpusym/lane.h): threadIdx and the flat index become
+// the loops' counters, blockIdx, blockDim, gridDim and the dispatch are
+// read once before the loops.  The clone is private (no
 // symbol: tools listing a code object's functions see the kernel once) and
 // has no debug information (a breakpoint on a line of the kernel lands in
 // the debuggable form only); the runtime finds it through a table of
@@ -37,10 +37,13 @@
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 #include "shared_memory.h"
@@ -56,13 +59,7 @@ constexpr const char *kTable = "__gpusym_fast_forms";
 constexpr const char *kFastAttribute = "gpusym-fast-form";
 
 // Byte offsets of a lane's fields (gpusym/lane.h, checked by the runtime).
-constexpr int64_t kThreadIdx = 0, kBlockIdx = 12, kFlatThread = 56;
-
-// A read of the lane's coordinates: the load, and the field's offset.
-struct LaneRead {
-  LoadInst *load;
-  int64_t offset;
-};
+constexpr int64_t kThreadIdx = 0, kFlatThread = 56, kLaneSize = 72;
 
 // The loads of the lane pointer (__gpusym_lane) in `function`.
 SmallVector<LoadInst *, 8> lane_pointer_loads(Function &function) {
@@ -79,9 +76,9 @@ SmallVector<LoadInst *, 8> lane_pointer_loads(Function &function) {
   return loads;
 }
 
-// Why `function` has no fast form, or "" when it can have one; `reads`
-// gets its reads of the lane's coordinates.
-std::string unsuitable(Function &function, const TargetLibraryInfo &library, SmallVectorImpl<LaneRead> &reads) {
+// Why `function` has no fast form, or "" when it can have one;
+// `lane_loads` gets its loads of its lane's pointer.
+std::string unsuitable(Function &function, const TargetLibraryInfo &library, SmallVectorImpl<LoadInst *> &lane_loads) {
   std::string call_reason;
   for (Instruction &inst : instructions(function)) {
     auto *call = dyn_cast<CallBase>(&inst);
@@ -105,25 +102,21 @@ std::string unsuitable(Function &function, const TargetLibraryInfo &library, Sma
       call_reason = "it calls " + demangle(name);
   }
   if (!call_reason.empty()) return call_reason;
+  // The lane may be read in any way (its fields, through selects), never
+  // written nor let go.
   for (LoadInst *pointer : lane_pointer_loads(function)) {
-    for (User *user : pointer->users()) {
-      const DataLayout &layout = function.getParent()->getDataLayout();
-      auto *load = dyn_cast<LoadInst>(user);
-      Value *field = pointer;
-      int64_t offset = 0;
-      if (auto *address = dyn_cast<GetElementPtrInst>(user)) {
-        APInt constant(64, 0);
-        if (!address->accumulateConstantOffset(layout, constant)) return "it indexes its lane";
-        offset = constant.getSExtValue();
-        if (!address->hasOneUse()) return "it keeps a pointer into its lane";
-        load = dyn_cast<LoadInst>(*address->user_begin());
-        field = address;
+    SmallVector<Value *, 8> derived{pointer};
+    SmallPtrSet<Value *, 8> seen{pointer};
+    while (!derived.empty()) {
+      Value *value = derived.pop_back_val();
+      for (User *user : value->users()) {
+        if (auto *load = dyn_cast<LoadInst>(user); load && !load->isVolatile()) continue;
+        if (!isa<GetElementPtrInst>(user) && !isa<SelectInst>(user) && !isa<PHINode>(user))
+          return "it uses its lane other than reading it";
+        if (seen.insert(user).second) derived.push_back(user);
       }
-      if (!load || load->getPointerOperand() != field || load->isVolatile() || !load->getType()->isIntegerTy(32))
-        return "it uses its lane other than reading its coordinates";
-      if (offset % 4 || offset < 0 || offset > kFlatThread) return "it reads its lane's state";
-      reads.push_back({load, offset});
     }
+    lane_loads.push_back(pointer);
   }
   return "";
 }
@@ -153,8 +146,11 @@ Loop make_loop(Function &fast, BasicBlock *preheader, BasicBlock *body, Value *c
   return {counter, latch};
 }
 
-// Makes the fast form of `kernel`, whose reads of its lane are `reads`.
-Function *make_fast_form(Function &kernel, ArrayRef<LaneRead> reads) {
+// Makes the fast form of `kernel`, whose loads of its lane's pointer are
+// `lane_loads`: they become the address of a copy of the lane, whose
+// coordinates each trip of the loops writes; SROA then turns the copy's
+// fields into the loops' counters and values read once before them.
+Function *make_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loads, FunctionAnalysisManager &functions) {
   ValueToValueMapTy map;
   Function *fast = CloneFunction(&kernel, map);
   fast->setName(kernel.getName() + ".gpusym_fast");
@@ -167,7 +163,7 @@ Function *make_fast_form(Function &kernel, ArrayRef<LaneRead> reads) {
 
   // The body's first block, and a new entry holding its allocas (one set for
   // every lane, each lane's values being its own between its start and end)
-  // and the reads of the block's coordinates.
+  // and the copy of the lane.
   BasicBlock *body = &fast->getEntryBlock();
   BasicBlock *entry = BasicBlock::Create(context, "block", fast, body);
   IRBuilder<> builder(entry);
@@ -177,13 +173,20 @@ Function *make_fast_form(Function &kernel, ArrayRef<LaneRead> reads) {
       alloca->moveBefore(into);
   builder.SetInsertPoint(into);
   Module &module = *fast->getParent();
-  GlobalVariable *lane_variable = module.getNamedGlobal(kLaneVariable);
   Value *lane = builder.CreateLoad(PointerType::getUnqual(context),
-                                   builder.CreateThreadLocalAddress(lane_variable), "lane");
+                                   builder.CreateThreadLocalAddress(module.getNamedGlobal(kLaneVariable)), "lane");
+  AllocaInst *copy = builder.CreateAlloca(ArrayType::get(builder.getInt8Ty(), kLaneSize), nullptr, "lane.copy");
+  copy->setAlignment(Align(8));
+  builder.CreateMemCpy(copy, Align(8), lane, Align(8), kLaneSize);
   auto field = [&](int64_t offset) {
     return builder.CreateLoad(i32, builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), lane, offset));
   };
   Value *dim_x = field(24), *dim_y = field(28), *dim_z = field(32);
+  for (LoadInst *load : lane_loads) {
+    auto *cloned = cast<LoadInst>(map[load]);
+    cloned->replaceAllUsesWith(copy);
+    cloned->eraseFromParent();
+  }
 
   // Loops z, y, x; the body's returns go to x's latch.
   Loop z = make_loop(*fast, entry, body, dim_z, "z");
@@ -200,26 +203,19 @@ Function *make_fast_form(Function &kernel, ArrayRef<LaneRead> reads) {
       ret->eraseFromParent();
     }
 
-  // The coordinates: counters for the thread, the entry's loads for the rest.
+  // Each trip: the thread's coordinates and flat index in the copy.
   builder.SetInsertPoint(cast<BasicBlock>(x.counter->getParent())->getTerminator());
-  Value *flat = builder.CreateAdd(x.counter, builder.CreateMul(dim_x, builder.CreateAdd(y.counter, builder.CreateMul(dim_y, z.counter))));
-  Value *counters[] = {x.counter, y.counter, z.counter};
-  for (const LaneRead &read : reads) {
-    auto *load = cast<LoadInst>(map[read.load]);
-    Value *value;
-    if (read.offset < kBlockIdx) {
-      value = counters[read.offset / 4];
-    } else if (read.offset == kFlatThread) {
-      value = flat;
-    } else {
-      IRBuilder<> at_entry(into);
-      value = at_entry.CreateLoad(i32, at_entry.CreateConstInBoundsGEP1_64(at_entry.getInt8Ty(), lane, read.offset));
-    }
-    Instruction *address = dyn_cast<Instruction>(load->getPointerOperand());
-    load->replaceAllUsesWith(value);
-    load->eraseFromParent();
-    if (address && address->use_empty()) address->eraseFromParent();
-  }
+  Value *flat = builder.CreateAdd(
+      x.counter, builder.CreateMul(dim_x, builder.CreateAdd(y.counter, builder.CreateMul(dim_y, z.counter))));
+  std::pair<int64_t, Value *> coordinates[] = {
+      {kThreadIdx, x.counter}, {kThreadIdx + 4, y.counter}, {kThreadIdx + 8, z.counter}, {kFlatThread, flat}};
+  for (auto [offset, value] : coordinates)
+    builder.CreateStore(value, builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), copy, offset));
+
+  FunctionPassManager cleanup;
+  cleanup.addPass(SROAPass(SROAOptions::ModifyCFG));
+  cleanup.addPass(EarlyCSEPass());
+  cleanup.run(*fast, functions);
   return fast;
 }
 
@@ -233,22 +229,22 @@ struct MakeFastForms : PassInfoMixin<MakeFastForms> {
   PreservedAnalyses run(Module &module, ModuleAnalysisManager &analyses) {
     if (!module.getNamedGlobal(kLaneVariable)) return PreservedAnalyses::all();
     auto &functions = analyses.getResult<FunctionAnalysisManagerModuleProxy>(module).getManager();
-    SmallVector<std::pair<Function *, SmallVector<LaneRead, 8>>, 8> suitable;
+    SmallVector<std::pair<Function *, SmallVector<LoadInst *, 8>>, 8> suitable;
     for (Function &function : module) {
       if (function.isDeclaration() || !is_kernel(function)) continue;
-      SmallVector<LaneRead, 8> reads;
+      SmallVector<LoadInst *, 8> lane_loads;
       const TargetLibraryInfo &library = functions.getResult<TargetLibraryAnalysis>(function);
-      if (std::string why = unsuitable(function, library, reads); !why.empty())
+      if (std::string why = unsuitable(function, library, lane_loads); !why.empty())
         explain(function, why);
       else
-        suitable.push_back({&function, std::move(reads)});
+        suitable.push_back({&function, std::move(lane_loads)});
     }
     if (suitable.empty()) return PreservedAnalyses::all();
     LLVMContext &context = module.getContext();
     PointerType *pointer = PointerType::getUnqual(context);
     StructType *pair = StructType::get(pointer, pointer);
-    for (auto &[kernel, reads] : suitable) {
-      Function *fast = make_fast_form(*kernel, reads);
+    for (auto &[kernel, lane_loads] : suitable) {
+      Function *fast = make_fast_form(*kernel, lane_loads, functions);
       auto *entry = new GlobalVariable(module, pair, true, GlobalValue::PrivateLinkage,
                                        ConstantStruct::get(pair, {kernel, fast}), "gpusym.fast_form");
       entry->setSection(kSection);

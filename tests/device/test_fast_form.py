@@ -2,7 +2,8 @@
 barriers or warp functions runs a block's threads as one loop.  Both forms
 give the host's results (tests/programs/fast_form.hip); -v says which
 kernels have none and why; a fault in the fast form is reported for the
-thread that made it, as in the debuggable form; GPUSYM_FORM picks."""
+thread that made it, as in the debuggable form; GPUSYM_FORM picks; and
+random kernels (fuzz/random_kernels.py) agree with the host in both forms."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ import signal
 from pathlib import Path
 
 import pytest
-from conftest import BUILD_TIMEOUT, TEST_PROGRAMS, describe, run, run_gpusym
+from conftest import BUILD_TIMEOUT, GPUSYM, TEST_PROGRAMS, describe, run, run_gpusym
 from fault_runs import report
+
+from fuzz import random_kernels
 
 pytestmark = [pytest.mark.toolchain]
 
@@ -75,3 +78,16 @@ def test_an_unknown_form_is_named_and_ignored(optimised):
     result = run([optimised[0]], env={"GPUSYM_FORM": "quick"})
     assert result.returncode == 0 and "fast form: 0 wrong" in result.stdout, describe(result)
     assert "gpusym: ignoring GPUSYM_FORM=quick: it is fast or debug" in result.stderr, describe(result)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+def test_random_kernels_agree_with_the_host_in_both_forms(tmp_path, seed):
+    # 40 kernels under 8 launch shapes: 320 cases a form (fuzz/random_kernels.py).
+    source, program = tmp_path / f"random{seed}.hip", tmp_path / f"random{seed}"
+    source.write_text(random_kernels.program(seed, 40))
+    built = random_kernels.build(source, program, str(GPUSYM))
+    assert built.returncode == 0, describe(built)
+    assert "has no fast form" not in built.stderr, built.stderr
+    for form in ("fast", "debug"):
+        result = random_kernels.run(program, form)
+        assert result.returncode == 0 and "random kernels: 320 cases, 0 wrong" in result.stdout, describe(result)
