@@ -27,7 +27,18 @@ PROGRAMS = {
         ["DgetrfBatched, DgetrsBatched", "DgetriBatched", "DmatinvBatched", "CgeqrfBatched", "ZgelsBatched"],
     ),
     "cufft_checks": ("cufft", ["C2C forward, batched", "C2C inverse (unnormalised)", "R2C 2D", "C2R 2D"]),
-    "cusparse_checks": ("cusparse", ["SpMV CSR", "SpMV COO", "SpMM CSR", "SparseToDense", "DenseToSparse"]),
+    "cusparse_checks": (
+        "cusparse",
+        [
+            "SpMV CSR",
+            "SpMV COO",
+            "SpMM CSR",
+            "SparseToDense",
+            "DenseToSparse",
+            "SpVec Axpby",
+            "SpVec SpVV, Gather, Rot, Scatter",
+        ],
+    ),
     "curand_host_checks": (
         "curand",
         ["XORWOW bits", "XORWOW normals", "Philox bits", "MRG32k3a uniforms", "normal mean and deviation"],

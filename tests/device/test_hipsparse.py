@@ -1,7 +1,8 @@
 """gpusym's hipSPARSE (device/libraries/hipsparse): SpMV and SpMM of the
 generic API over CSR, CSC and COO matrices, the conversions between sparse
-and dense, and the classic csrmv, csrmm, nnz, dense2csr and csr2dense, each
-checked against dense products the program computes
+and dense, Axpby, Gather, Scatter, Rot and SpVV of a sparse and a dense
+vector, and the classic csrmv, csrmm, nnz, dense2csr and csr2dense, each
+checked against dense results the program computes
 (tests/programs/libraries/hipsparse_checks.hip); every function of ROCm 6.2's
 API declared and linked, the ones gpusym does not implement answering
 HIPSPARSE_STATUS_NOT_SUPPORTED."""
@@ -23,7 +24,8 @@ def checks(build_program):
 def test_every_case_matches_its_reference(checks):
     result = run([checks])
     cases = passed_cases(result, "hipsparse")
-    assert f"hipsparse: {len(cases)} cases" in result.stdout and len(cases) >= 17, describe(result)
+    assert f"hipsparse: {len(cases)} cases" in result.stdout and len(cases) >= 41, describe(result)
+    assert "Axpby as spaxpby: 64-bit indices, base 0, float, repeated" in cases, describe(result)
 
 
 def test_a_function_not_implemented_says_so_once(checks):

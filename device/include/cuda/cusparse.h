@@ -3,8 +3,9 @@
  * CUDA's types and values, and the functions gpusym's libcusparse provides,
  * each a layer over gpusym's hipSPARSE (device/libraries/cusparse): the
  * handle, its stream and pointer mode, matrix descriptions, and the generic
- * API's CSR, CSC and COO matrices, dense vectors and matrices, SpMV, SpMM,
- * SparseToDense and DenseToSparse, as hipSPARSE computes them.  Functions
+ * API's CSR, CSC and COO matrices, sparse and dense vectors, dense matrices,
+ * SpMV, SpMM, SparseToDense and DenseToSparse, and Axpby, Gather, Scatter,
+ * Rot and SpVV of a sparse and a dense vector, as hipSPARSE computes them.  Functions
  * cuSPARSE has and gpusym does not are not declared: a program calling one
  * fails to compile, naming it.
  */
@@ -98,12 +99,15 @@ struct cusparseContext;
 typedef struct cusparseContext *cusparseHandle_t;
 struct cusparseMatDescr;
 typedef struct cusparseMatDescr *cusparseMatDescr_t;
+struct cusparseSpVecDescr;
 struct cusparseSpMatDescr;
 struct cusparseDnVecDescr;
 struct cusparseDnMatDescr;
+typedef struct cusparseSpVecDescr *cusparseSpVecDescr_t;
 typedef struct cusparseSpMatDescr *cusparseSpMatDescr_t;
 typedef struct cusparseDnVecDescr *cusparseDnVecDescr_t;
 typedef struct cusparseDnMatDescr *cusparseDnMatDescr_t;
+typedef struct cusparseSpVecDescr const *cusparseConstSpVecDescr_t;
 typedef struct cusparseSpMatDescr const *cusparseConstSpMatDescr_t;
 typedef struct cusparseDnVecDescr const *cusparseConstDnVecDescr_t;
 typedef struct cusparseDnMatDescr const *cusparseConstDnMatDescr_t;

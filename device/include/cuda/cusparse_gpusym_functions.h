@@ -71,6 +71,34 @@ GPUSYM_CUSPARSE(cusparseSpMatGetValues, hipsparseSpMatGetValues, (cusparseSpMatD
 GPUSYM_CUSPARSE(cusparseSpMatSetValues, hipsparseSpMatSetValues, (cusparseSpMatDescr_t spMatDescr, void *values),
                 (spMatDescr, values))
 
+/* ---- the generic API: sparse vectors ---- */
+GPUSYM_CUSPARSE(cusparseCreateSpVec, hipsparseCreateSpVec,
+                (cusparseSpVecDescr_t *spVecDescr, int64_t size, int64_t nnz, void *indices, void *values,
+                 cusparseIndexType_t idxType, cusparseIndexBase_t idxBase, cudaDataType valueType),
+                (spVecDescr, size, nnz, indices, values, idxType, idxBase, valueType))
+GPUSYM_CUSPARSE(cusparseCreateConstSpVec, hipsparseCreateConstSpVec,
+                (cusparseConstSpVecDescr_t *spVecDescr, int64_t size, int64_t nnz, const void *indices,
+                 const void *values, cusparseIndexType_t idxType, cusparseIndexBase_t idxBase, cudaDataType valueType),
+                (spVecDescr, size, nnz, indices, values, idxType, idxBase, valueType))
+GPUSYM_CUSPARSE(cusparseDestroySpVec, hipsparseDestroySpVec, (cusparseConstSpVecDescr_t spVecDescr), (spVecDescr))
+GPUSYM_CUSPARSE(cusparseSpVecGet, hipsparseSpVecGet,
+                (cusparseSpVecDescr_t spVecDescr, int64_t *size, int64_t *nnz, void **indices, void **values,
+                 cusparseIndexType_t *idxType, cusparseIndexBase_t *idxBase, cudaDataType *valueType),
+                (spVecDescr, size, nnz, indices, values, idxType, idxBase, valueType))
+GPUSYM_CUSPARSE(cusparseConstSpVecGet, hipsparseConstSpVecGet,
+                (cusparseConstSpVecDescr_t spVecDescr, int64_t *size, int64_t *nnz, const void **indices,
+                 const void **values, cusparseIndexType_t *idxType, cusparseIndexBase_t *idxBase,
+                 cudaDataType *valueType),
+                (spVecDescr, size, nnz, indices, values, idxType, idxBase, valueType))
+GPUSYM_CUSPARSE(cusparseSpVecGetIndexBase, hipsparseSpVecGetIndexBase,
+                (cusparseConstSpVecDescr_t spVecDescr, cusparseIndexBase_t *idxBase), (spVecDescr, idxBase))
+GPUSYM_CUSPARSE(cusparseSpVecGetValues, hipsparseSpVecGetValues, (cusparseSpVecDescr_t spVecDescr, void **values),
+                (spVecDescr, values))
+GPUSYM_CUSPARSE(cusparseConstSpVecGetValues, hipsparseConstSpVecGetValues,
+                (cusparseConstSpVecDescr_t spVecDescr, const void **values), (spVecDescr, values))
+GPUSYM_CUSPARSE(cusparseSpVecSetValues, hipsparseSpVecSetValues, (cusparseSpVecDescr_t spVecDescr, void *values),
+                (spVecDescr, values))
+
 /* ---- dense vectors and matrices ---- */
 GPUSYM_CUSPARSE(cusparseCreateDnVec, hipsparseCreateDnVec,
                 (cusparseDnVecDescr_t *dnVecDescr, int64_t size, void *values, cudaDataType valueType),
@@ -145,3 +173,28 @@ GPUSYM_CUSPARSE(cusparseDenseToSparse_convert, hipsparseDenseToSparse_convert,
                 (cusparseHandle_t handle, cusparseConstDnMatDescr_t matA, cusparseSpMatDescr_t matB,
                  cusparseDenseToSparseAlg_t alg, void *externalBuffer),
                 (handle, matA, matB, alg, externalBuffer))
+
+/* ---- a sparse and a dense vector ---- */
+GPUSYM_CUSPARSE(cusparseAxpby, hipsparseAxpby,
+                (cusparseHandle_t handle, const void *alpha, cusparseConstSpVecDescr_t vecX, const void *beta,
+                 cusparseDnVecDescr_t vecY),
+                (handle, alpha, vecX, beta, vecY))
+GPUSYM_CUSPARSE(cusparseGather, hipsparseGather,
+                (cusparseHandle_t handle, cusparseConstDnVecDescr_t vecY, cusparseSpVecDescr_t vecX),
+                (handle, vecY, vecX))
+GPUSYM_CUSPARSE(cusparseScatter, hipsparseScatter,
+                (cusparseHandle_t handle, cusparseConstSpVecDescr_t vecX, cusparseDnVecDescr_t vecY),
+                (handle, vecX, vecY))
+GPUSYM_CUSPARSE(cusparseRot, hipsparseRot,
+                (cusparseHandle_t handle, const void *c_coeff, const void *s_coeff, cusparseSpVecDescr_t vecX,
+                 cusparseDnVecDescr_t vecY),
+                (handle, c_coeff, s_coeff, vecX, vecY))
+/* hipSPARSE's result parameter is not const; the size query never writes it. */
+GPUSYM_CUSPARSE(cusparseSpVV_bufferSize, hipsparseSpVV_bufferSize,
+                (cusparseHandle_t handle, cusparseOperation_t opX, cusparseConstSpVecDescr_t vecX,
+                 cusparseConstDnVecDescr_t vecY, const void *result, cudaDataType computeType, size_t *bufferSize),
+                (handle, opX, vecX, vecY, const_cast<void *>(result), computeType, bufferSize))
+GPUSYM_CUSPARSE(cusparseSpVV, hipsparseSpVV,
+                (cusparseHandle_t handle, cusparseOperation_t opX, cusparseConstSpVecDescr_t vecX,
+                 cusparseConstDnVecDescr_t vecY, void *result, cudaDataType computeType, void *externalBuffer),
+                (handle, opX, vecX, vecY, result, computeType, externalBuffer))

@@ -1,7 +1,8 @@
-// gpusym's hipSPARSE: handles, matrix descriptors, the generic API's
-// descriptors, SpMV, SpMM and the conversions between sparse and dense, and
-// the classic csrmv, csrmm, nnz, dense2csr and csr2dense, computed on the CPU
-// in the handle's stream order.  Values are float, double and their complex
+// gpusym's hipSPARSE: handles, matrix descriptors, the generic API's matrix
+// and dense vector descriptors, SpMV, SpMM and the conversions between
+// sparse and dense, and the classic csrmv, csrmm, nnz, dense2csr and
+// csr2dense, computed on the CPU in the handle's stream order (sparse
+// vectors: sparse_vectors.cpp).  Values are float, double and their complex
 // forms; indices 32 or 64 bits, based at zero or one.
 #include <hipsparse/hipsparse.h>
 
@@ -15,8 +16,8 @@
 #include <string>
 #include <type_traits>
 
+#include "hipsparse_internal.h"
 #include "not_supported.h"
-#include "stream_work.h"
 
 namespace gpusym_hipsparse {
 
@@ -26,17 +27,9 @@ void report_not_supported(const char *name) {
 
 }  // namespace gpusym_hipsparse
 
-using gpusym_hipsparse::report_not_supported;
+using namespace gpusym_hipsparse;
 
 namespace {
-
-constexpr hipsparseStatus_t kSuccess = HIPSPARSE_STATUS_SUCCESS;
-constexpr hipsparseStatus_t kInvalid = HIPSPARSE_STATUS_INVALID_VALUE;
-
-struct Handle {
-  hipStream_t stream = nullptr;
-  hipsparsePointerMode_t pointer_mode = HIPSPARSE_POINTER_MODE_HOST;
-};
 
 struct MatDescr {
   hipsparseMatrixType_t type = HIPSPARSE_MATRIX_TYPE_GENERAL;
@@ -56,69 +49,12 @@ struct SpMat {
   hipDataType type;
 };
 
-struct DnVec {
-  int64_t size;
-  void *values;
-  hipDataType type;
-};
-
 struct DnMat {
   int64_t rows, cols, ld;
   void *values;
   hipDataType type;
   hipsparseOrder_t order;
 };
-
-Handle *handle_of(hipsparseHandle_t handle) { return static_cast<Handle *>(handle); }
-// The generic API's const descriptors are the same objects.
-template <class T> T *object(const void *descriptor) { return static_cast<T *>(const_cast<void *>(descriptor)); }
-
-// Runs `work` in the handle's stream order.
-hipsparseStatus_t enqueue(Handle *handle, std::function<void()> work) {
-  bool queued = gpusym_library::in_stream_order(handle->stream, std::move(work)) == hipSuccess;
-  return queued ? kSuccess : HIPSPARSE_STATUS_EXECUTION_FAILED;
-}
-
-// Waits for the handle's stream: for results read on the host.
-hipsparseStatus_t wait(Handle *handle) {
-  return hipStreamSynchronize(handle->stream) == hipSuccess ? kSuccess : HIPSPARSE_STATUS_EXECUTION_FAILED;
-}
-
-size_t value_size(hipDataType type) {
-  switch (type) {
-    case HIP_R_32F: return 4;
-    case HIP_R_64F:
-    case HIP_C_32F: return 8;
-    case HIP_C_64F: return 16;
-    default: return 0;
-  }
-}
-
-// A scalar's bytes, taken now in host pointer mode and read in stream order
-// in device pointer mode.
-class Scalar {
- public:
-  Scalar(const Handle *handle, const void *pointer, size_t size)
-      : device_(handle->pointer_mode == HIPSPARSE_POINTER_MODE_DEVICE ? pointer : nullptr) {
-    if (!device_) memcpy(bytes_, pointer, size);
-  }
-  template <class T> T get() const {
-    T value;
-    memcpy(&value, device_ ? device_ : bytes_, sizeof(T));
-    return value;
-  }
-
- private:
-  const void *device_;
-  unsigned char bytes_[16] = {};
-};
-
-template <class T> T conjugate(T v) {
-  if constexpr (std::is_arithmetic_v<T>)
-    return v;
-  else
-    return std::conj(v);
-}
 
 // Calls f(row, column, value) for each nonzero of `a`, indices from zero.
 template <class T, class I, class J, class F> void each_nonzero_typed(const SpMat &a, F f) {
@@ -151,16 +87,6 @@ template <class T, class F> void each_nonzero(const SpMat &a, F f) {
     each_nonzero_typed<T, int32_t, int64_t>(a, f);
   else
     each_nonzero_typed<T, int32_t, int32_t>(a, f);
-}
-
-// Calls body.template operator()<T>() for the C++ type of `type`.
-template <class F> void with_type(hipDataType type, F body) {
-  switch (type) {
-    case HIP_R_32F: body(float()); break;
-    case HIP_R_64F: body(double()); break;
-    case HIP_C_32F: body(std::complex<float>()); break;
-    default: body(std::complex<double>()); break;
-  }
 }
 
 // Element (r, c) of a dense matrix.
@@ -201,8 +127,6 @@ void spmm(const SpMat &a, hipsparseOperation_t op_a, const DnMat &b, hipsparseOp
     for (int64_t j = 0; j < c.cols; j++) at<T>(c, r, j) += alpha * v * b_at(col, j);
   });
 }
-
-bool valid_type(hipDataType type) { return value_size(type) != 0; }
 
 hipsparseStatus_t create_sparse(hipsparseSpMatDescr_t *descr, hipsparseFormat_t format, int64_t rows, int64_t cols,
                                 int64_t nnz, const void *offsets, const void *indices, const void *values,

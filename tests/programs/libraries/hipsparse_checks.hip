@@ -4,6 +4,7 @@
 #include <hip/hip_runtime.h>
 #include <hipsparse/hipsparse.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdio>
@@ -361,6 +362,254 @@ static void check_stream_and_device_pointers(hipsparseHandle_t h) {
     CHECK_HIP(hipFree(p));
 }
 
+// A sparse vector of `size` with `nnz` distinct indices of type I (in no
+// order), a dense vector y of the same size, and their descriptors.
+template <class T, class I> struct Vectors {
+  int size, nnz, base;
+  std::vector<I> indices;
+  std::vector<T> values, y;
+  I *d_indices;
+  T *d_values, *d_y;
+  hipsparseSpVecDescr_t X;
+  hipsparseDnVecDescr_t Y;
+  Vectors(int size_, int nnz_, hipsparseIndexBase_t base_) : size(size_), nnz(nnz_), base(base_), y(size_) {
+    std::vector<int> all(size);
+    for (int i = 0; i < size; i++) all[i] = i;
+    std::shuffle(all.begin(), all.end(), rng);
+    for (int k = 0; k < nnz; k++) {
+      indices.push_back(I(all[k] + base));
+      values.push_back(random_value<T>());
+    }
+    for (T &v : y) v = random_value<T>();
+    d_indices = to_device(indices);
+    d_values = to_device(values);
+    d_y = to_device(y);
+    hipsparseIndexType_t index = sizeof(I) == 8 ? HIPSPARSE_INDEX_64I : HIPSPARSE_INDEX_32I;
+    CHECK_SPARSE(hipsparseCreateSpVec(&X, size, nnz, d_indices, d_values, index, base_, type_of<T>()));
+    CHECK_SPARSE(hipsparseCreateDnVec(&Y, size, d_y, type_of<T>()));
+  }
+  ~Vectors() {
+    CHECK_SPARSE(hipsparseDestroySpVec(X));
+    CHECK_SPARSE(hipsparseDestroyDnVec(Y));
+    for (void *p : {(void *)d_indices, (void *)d_values, (void *)d_y}) CHECK_HIP(hipFree(p));
+  }
+  int at(int k) const { return int(indices[k]) - base; }
+  std::vector<Z> wide_y() const {
+    std::vector<Z> w;
+    for (T v : y) w.push_back(wide(v));
+    return w;
+  }
+};
+
+// Axpby, Gather, Scatter, Rot and SpVV on a sparse vector with indices of
+// type I, each a case.
+template <class T, class I> void vector_cases(hipsparseHandle_t h, hipsparseIndexBase_t base, const char *label) {
+  const int size = 40, nnz = 15;
+  char name[128];
+  {
+    Vectors<T, I> v(size, nnz, base);
+    T alpha = random_value<T>(), beta = random_value<T>();
+    CHECK_SPARSE(hipsparseAxpby(h, &alpha, v.X, &beta, v.Y));
+    std::vector<Z> want = v.wide_y();
+    for (Z &w : want) w *= wide(beta);
+    for (int k = 0; k < nnz; k++) want[v.at(k)] += wide(alpha) * wide(v.values[k]);
+    snprintf(name, sizeof name, "Axpby %s", label);
+    report(name, wrong(to_host(v.d_y, size), want));
+  }
+  {
+    Vectors<T, I> v(size, nnz, base);
+    CHECK_SPARSE(hipsparseGather(h, v.Y, v.X));
+    std::vector<Z> want;
+    for (int k = 0; k < nnz; k++) want.push_back(wide(v.y[v.at(k)]));
+    snprintf(name, sizeof name, "Gather %s", label);
+    report(name, wrong(to_host(v.d_values, nnz), want) + wrong(to_host(v.d_y, size), v.wide_y()));
+  }
+  {
+    Vectors<T, I> v(size, nnz, base);
+    CHECK_SPARSE(hipsparseScatter(h, v.X, v.Y));
+    std::vector<Z> want = v.wide_y();
+    for (int k = 0; k < nnz; k++) want[v.at(k)] = wide(v.values[k]);
+    snprintf(name, sizeof name, "Scatter %s", label);
+    report(name, wrong(to_host(v.d_y, size), want));
+  }
+  {
+    Vectors<T, I> v(size, nnz, base);
+    T c = random_value<T>(), s = random_value<T>();
+    CHECK_SPARSE(hipsparseRot(h, &c, &s, v.X, v.Y));
+    std::vector<Z> want_x(nnz), want_y = v.wide_y();
+    for (int k = 0; k < nnz; k++) {
+      Z x = wide(v.values[k]), y = wide(v.y[v.at(k)]);
+      want_x[k] = wide(c) * x + wide(s) * y;
+      want_y[v.at(k)] = wide(c) * y - wide(s) * x;
+    }
+    snprintf(name, sizeof name, "Rot %s", label);
+    report(name, wrong(to_host(v.d_values, nnz), want_x) + wrong(to_host(v.d_y, size), want_y));
+  }
+  {
+    Vectors<T, I> v(size, nnz, base);
+    int bad = 0;
+    for (auto op : {HIPSPARSE_OPERATION_NON_TRANSPOSE, HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE}) {
+      size_t buffer_size = 1;
+      T result;
+      CHECK_SPARSE(hipsparseSpVV_bufferSize(h, op, v.X, v.Y, &result, type_of<T>(), &buffer_size));
+      void *buffer;
+      CHECK_HIP(hipMalloc(&buffer, buffer_size + 1));
+      CHECK_SPARSE(hipsparseSpVV(h, op, v.X, v.Y, &result, type_of<T>(), buffer));
+      Z want = 0;
+      for (int k = 0; k < nnz; k++) {
+        Z x = wide(v.values[k]);
+        want += (op == HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE ? std::conj(x) : x) * wide(v.y[v.at(k)]);
+      }
+      bad += wrong(std::vector<T>{result}, {want});
+      CHECK_HIP(hipFree(buffer));
+    }
+    snprintf(name, sizeof name, "SpVV %s, N and C", label);
+    report(name, bad);
+  }
+}
+
+// As spaxpby runs it: 64-bit indices from a dense vector's nonzeros, base
+// zero, float, y = x + y repeated, then the descriptors destroyed before y
+// is read.
+static void check_axpby_like_spaxpby(hipsparseHandle_t h) {
+  const size_t size = 3000;
+  const int repeat = 4;
+  std::vector<float> a(size), b(size);
+  std::vector<size_t> indices;
+  std::vector<float> values;
+  for (size_t i = 0; i < size; i++) {
+    a[i] = i % 7 == 3 ? float(i % 13) - 6.5f : 0.0f;
+    b[i] = float(i % 11) * 0.25f;
+    if (a[i] != 0) indices.push_back(i), values.push_back(a[i]);
+  }
+  size_t *d_indices = to_device(indices);
+  float *d_values = to_device(values), *d_y = to_device(b);
+  hipsparseSpVecDescr_t vecX;
+  hipsparseDnVecDescr_t vecY;
+  CHECK_SPARSE(hipsparseCreateSpVec(&vecX, size, indices.size(), d_indices, d_values, HIPSPARSE_INDEX_64I,
+                                    HIPSPARSE_INDEX_BASE_ZERO, HIP_R_32F));
+  CHECK_SPARSE(hipsparseCreateDnVec(&vecY, size, d_y, HIP_R_32F));
+  const float alpha = 1.0f, beta = 1.0f;
+  CHECK_HIP(hipDeviceSynchronize());
+  for (int i = 0; i < repeat; i++) CHECK_SPARSE(hipsparseAxpby(h, &alpha, vecX, &beta, vecY));
+  CHECK_HIP(hipDeviceSynchronize());
+  CHECK_SPARSE(hipsparseDestroySpVec(vecX));
+  CHECK_SPARSE(hipsparseDestroyDnVec(vecY));
+  std::vector<float> y = to_host(d_y, size);
+  for (int n = 0; n < repeat; n++)
+    for (size_t i = 0; i < size; i++) b[i] = alpha * a[i] + beta * b[i];
+  int bad = 0;
+  for (size_t i = 0; i < size; i++) bad += std::fabs(y[i] - b[i]) > 1e-4f;
+  report("Axpby as spaxpby: 64-bit indices, base 0, float, repeated", bad);
+  for (void *p : {(void *)d_indices, (void *)d_values, (void *)d_y}) CHECK_HIP(hipFree(p));
+}
+
+// The sparse vector descriptor's getters and setters, and bad arguments.
+static void check_vector_descriptors(hipsparseHandle_t h) {
+  std::vector<int64_t> indices = {7, 2, 5};
+  std::vector<double> values = {1, 2, 3}, other = {4, 5, 6}, y(8, 1.0);
+  int64_t *d_indices = to_device(indices);
+  double *d_values = to_device(values), *d_other = to_device(other), *d_y = to_device(y);
+  hipsparseSpVecDescr_t X;
+  CHECK_SPARSE(hipsparseCreateSpVec(&X, 8, 3, d_indices, d_values, HIPSPARSE_INDEX_64I, HIPSPARSE_INDEX_BASE_ONE,
+                                    HIP_R_64F));
+  int64_t size = 0, nnz = 0;
+  void *got_indices = nullptr, *got_values = nullptr;
+  hipsparseIndexType_t index_type;
+  hipsparseIndexBase_t base, base2;
+  hipDataType type;
+  CHECK_SPARSE(hipsparseSpVecGet(X, &size, &nnz, &got_indices, &got_values, &index_type, &base, &type));
+  CHECK_SPARSE(hipsparseSpVecGetIndexBase(X, &base2));
+  int bad = (size != 8) + (nnz != 3) + (got_indices != d_indices) + (got_values != d_values) +
+            (index_type != HIPSPARSE_INDEX_64I) + (base != HIPSPARSE_INDEX_BASE_ONE) + (base2 != base) +
+            (type != HIP_R_64F);
+  CHECK_SPARSE(hipsparseSpVecSetValues(X, d_other));
+  CHECK_SPARSE(hipsparseSpVecGetValues(X, &got_values));
+  bad += got_values != d_other;
+  hipsparseConstSpVecDescr_t CX;
+  CHECK_SPARSE(hipsparseCreateConstSpVec(&CX, 8, 3, d_indices, d_values, HIPSPARSE_INDEX_64I, HIPSPARSE_INDEX_BASE_ZERO,
+                                         HIP_R_64F));
+  const void *const_indices = nullptr, *const_values = nullptr;
+  CHECK_SPARSE(hipsparseConstSpVecGet(CX, &size, &nnz, &const_indices, &const_values, &index_type, &base, &type));
+  bad += (const_indices != d_indices) + (const_values != d_values) + (base != HIPSPARSE_INDEX_BASE_ZERO);
+  CHECK_SPARSE(hipsparseConstSpVecGetValues(CX, &const_values));
+  bad += const_values != d_values;
+  report("SpVec descriptors: Get, GetIndexBase, Get and SetValues, Const", bad);
+
+  hipsparseSpVecDescr_t unused;
+  hipsparseDnVecDescr_t Y, Yf;
+  CHECK_SPARSE(hipsparseCreateDnVec(&Y, 8, d_y, HIP_R_64F));
+  CHECK_SPARSE(hipsparseCreateDnVec(&Yf, 8, d_y, HIP_R_32F));
+  double alpha = 1, result = 0;
+  bad = (hipsparseCreateSpVec(&unused, 2, 3, d_indices, d_values, HIPSPARSE_INDEX_64I, HIPSPARSE_INDEX_BASE_ZERO,
+                              HIP_R_64F) != HIPSPARSE_STATUS_INVALID_VALUE) +
+        (hipsparseCreateSpVec(&unused, 8, 3, d_indices, d_values, HIPSPARSE_INDEX_16U, HIPSPARSE_INDEX_BASE_ZERO,
+                              HIP_R_64F) != HIPSPARSE_STATUS_NOT_SUPPORTED) +
+        (hipsparseAxpby(nullptr, &alpha, X, &alpha, Y) != HIPSPARSE_STATUS_NOT_INITIALIZED) +
+        (hipsparseAxpby(h, nullptr, X, &alpha, Y) != HIPSPARSE_STATUS_INVALID_VALUE) +
+        (hipsparseScatter(h, X, Yf) != HIPSPARSE_STATUS_NOT_SUPPORTED) +
+        (hipsparseSpVV(h, HIPSPARSE_OPERATION_NON_TRANSPOSE, X, Y, &result, HIP_R_32F, nullptr) !=
+         HIPSPARSE_STATUS_NOT_SUPPORTED);
+  report("SpVec bad arguments: nnz over size, 16-bit indices, null handle and scalar, mixed types", bad);
+  CHECK_SPARSE(hipsparseDestroySpVec(X));
+  CHECK_SPARSE(hipsparseDestroySpVec(CX));
+  CHECK_SPARSE(hipsparseDestroyDnVec(Y));
+  CHECK_SPARSE(hipsparseDestroyDnVec(Yf));
+  for (void *p : {(void *)d_indices, (void *)d_values, (void *)d_other, (void *)d_y}) CHECK_HIP(hipFree(p));
+}
+
+// A kernel, Axpby and SpVV on one stream, alpha, beta and the dot product
+// in device memory.
+static void check_vectors_in_stream_order(hipsparseHandle_t h) {
+  const int n = 64;
+  std::vector<int> indices = {0, 9, 33, 63};
+  std::vector<float> values = {1, 2, 3, 4}, scalars = {2.0f, 0.5f, 0.0f};
+  int *d_indices = to_device(indices);
+  float *d_values = to_device(values), *d_scalars = to_device(scalars), *d_y;
+  CHECK_HIP(hipMalloc(&d_y, n * sizeof(float)));
+  hipStream_t stream;
+  CHECK_HIP(hipStreamCreate(&stream));
+  CHECK_SPARSE(hipsparseSetStream(h, stream));
+  CHECK_SPARSE(hipsparseSetPointerMode(h, HIPSPARSE_POINTER_MODE_DEVICE));
+  hipsparseSpVecDescr_t X;
+  hipsparseDnVecDescr_t Y;
+  CHECK_SPARSE(hipsparseCreateSpVec(&X, n, 4, d_indices, d_values, HIPSPARSE_INDEX_32I, HIPSPARSE_INDEX_BASE_ZERO,
+                                    HIP_R_32F));
+  CHECK_SPARSE(hipsparseCreateDnVec(&Y, n, d_y, HIP_R_32F));
+  hipLaunchKernelGGL(fill, dim3(1), dim3(64), 0, stream, d_y, 4.0f, n);
+  CHECK_SPARSE(hipsparseAxpby(h, d_scalars, X, d_scalars + 1, Y));  // y = 2 x + 2
+  CHECK_SPARSE(hipsparseSpVV(h, HIPSPARSE_OPERATION_NON_TRANSPOSE, X, Y, d_scalars + 2, HIP_R_32F, d_scalars));
+  std::vector<float> y(n), scalars_after(3);
+  CHECK_HIP(hipMemcpyAsync(y.data(), d_y, n * sizeof(float), hipMemcpyDeviceToHost, stream));
+  CHECK_HIP(hipMemcpyAsync(scalars_after.data(), d_scalars, 3 * sizeof(float), hipMemcpyDeviceToHost, stream));
+  CHECK_HIP(hipStreamSynchronize(stream));
+  int bad = 0;
+  float dot = 0;
+  for (int i = 0, k = 0; i < n; i++) {
+    float want = 2.0f;
+    if (k < 4 && indices[k] == i) want += 2 * values[k], dot += values[k] * want, k++;
+    bad += y[i] != want;
+  }
+  bad += scalars_after[2] != dot;
+  report("stream order and device pointers: kernel, Axpby, SpVV", bad);
+  CHECK_SPARSE(hipsparseSetPointerMode(h, HIPSPARSE_POINTER_MODE_HOST));
+  CHECK_SPARSE(hipsparseSetStream(h, nullptr));
+  CHECK_SPARSE(hipsparseDestroySpVec(X));
+  CHECK_SPARSE(hipsparseDestroyDnVec(Y));
+  CHECK_HIP(hipStreamDestroy(stream));
+  for (void *p : {(void *)d_indices, (void *)d_values, (void *)d_scalars, (void *)d_y}) CHECK_HIP(hipFree(p));
+}
+
+static void check_vectors(hipsparseHandle_t h) {
+  vector_cases<float, int>(h, HIPSPARSE_INDEX_BASE_ZERO, "float, 32-bit indices, base 0");
+  vector_cases<double, int64_t>(h, HIPSPARSE_INDEX_BASE_ONE, "double, 64-bit indices, base 1");
+  vector_cases<C, int>(h, HIPSPARSE_INDEX_BASE_ONE, "complex float, 32-bit indices, base 1");
+  vector_cases<Z, int64_t>(h, HIPSPARSE_INDEX_BASE_ZERO, "complex double, 64-bit indices, base 0");
+  check_axpby_like_spaxpby(h);
+  check_vector_descriptors(h);
+  check_vectors_in_stream_order(h);
+}
+
 static void check_not_supported(void) {
   csrsv2Info_t info;
   hipsparseStatus_t first = hipsparseCreateCsrsv2Info(&info), second = hipsparseCreateCsrsv2Info(&info);
@@ -379,6 +628,7 @@ int main() {
   check_conversions(h);
   check_classic(h);
   check_stream_and_device_pointers(h);
+  check_vectors(h);
   check_not_supported();
   CHECK_SPARSE(hipsparseDestroy(h));
   printf("hipsparse: %d cases\n", cases);

@@ -1,6 +1,7 @@
 // cuSPARSE's generic API on the simulated device: CSR SpMV and SpMM, a COO
 // SpMV, CSC to dense and dense to CSR, each against the dense matrix it
-// stands for.  Prints "NAME: ok" or "NAME: FAILED ...".
+// stands for, and a sparse vector's Axpby, SpVV, Gather, Rot and Scatter.
+// Prints "NAME: ok" or "NAME: FAILED ...".
 #include <cusparse.h>
 
 #include <cmath>
@@ -153,6 +154,48 @@ int main() {
   cudaStreamSynchronize(stream);
   report("DenseToSparse", n64 == nnz && to_host(n_offsets, rows + 1) == offsets &&
                               to_host(n_columns, nnz) == columns && close(to_host(n_values, nnz), values));
+
+  // A sparse vector (64-bit indices, base zero) and a dense one: y = 2 x + 0.5 y,
+  // then the dot product, Gather, Scatter and a Givens rotation.
+  std::vector<int64_t> v_indices = {4, 1, 6};
+  std::vector<float> v_values = {1, -2, 3}, v_y = {2, 2, 2, 2, 2, 2, 2, 2}, want_y(8);
+  for (int i = 0; i < 8; i++) want_y[i] = 0.5f * v_y[i];
+  for (int k = 0; k < 3; k++) want_y[v_indices[k]] += 2 * v_values[k];
+  int64_t *d_vi = to_device(v_indices);
+  float *d_vv = to_device(v_values), *d_vy = to_device(v_y), half = 0.5f;
+  cusparseSpVecDescr_t sx;
+  cusparseDnVecDescr_t dy;
+  CHECK(cusparseCreateSpVec(&sx, 8, 3, d_vi, d_vv, CUSPARSE_INDEX_64I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+  CHECK(cusparseCreateDnVec(&dy, 8, d_vy, CUDA_R_32F));
+  CHECK(cusparseAxpby(handle, &alpha, sx, &half, dy));
+  cudaStreamSynchronize(stream);
+  int64_t v_size = 0, v_nnz = 0;
+  void *v_got_indices = nullptr, *v_got_values = nullptr;
+  cusparseIndexType_t v_index_type;
+  cusparseIndexBase_t v_base;
+  cudaDataType v_type;
+  CHECK(cusparseSpVecGet(sx, &v_size, &v_nnz, &v_got_indices, &v_got_values, &v_index_type, &v_base, &v_type));
+  report("SpVec Axpby", close(to_host(d_vy, 8), want_y) && v_size == 8 && v_nnz == 3 && v_got_indices == d_vi &&
+                            v_got_values == d_vv && v_index_type == CUSPARSE_INDEX_64I &&
+                            v_base == CUSPARSE_INDEX_BASE_ZERO && v_type == CUDA_R_32F);
+  float dot = 0, want_dot = 0, c = 0.6f, s = 0.8f;
+  for (int k = 0; k < 3; k++) want_dot += v_values[k] * want_y[v_indices[k]];
+  CHECK(cusparseSpVV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, sx, dy, &dot, CUDA_R_32F, &size));
+  CHECK(cusparseSpVV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, sx, dy, &dot, CUDA_R_32F, buffer));
+  CHECK(cusparseGather(handle, dy, sx));  // x = y at x's indices
+  cudaStreamSynchronize(stream);
+  std::vector<float> gathered = to_host(d_vv, 3), want_gathered;
+  for (int k = 0; k < 3; k++) want_gathered.push_back(want_y[v_indices[k]]);
+  // x = c x + s y, y = c y - s x at x's indices, then x's values back into y.
+  std::vector<float> want_rot = want_y;
+  for (int k = 0; k < 3; k++) want_rot[v_indices[k]] = c * gathered[k] + s * want_y[v_indices[k]];
+  CHECK(cusparseRot(handle, &c, &s, sx, dy));
+  CHECK(cusparseScatter(handle, sx, dy));
+  cudaStreamSynchronize(stream);
+  report("SpVec SpVV, Gather, Rot, Scatter", std::fabs(dot - want_dot) < 1e-4f && close(gathered, want_gathered) &&
+                                                 close(to_host(d_vy, 8), want_rot));
+  CHECK(cusparseDestroySpVec(sx));
+  CHECK(cusparseDestroyDnVec(dy));
 
   // A legacy matrix description, and bad calls.
   cusparseMatDescr_t descr;
