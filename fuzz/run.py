@@ -45,6 +45,7 @@ TARGETS = [
     "nv_fatbin",
     "amdgpu_metadata",
     "device_code",
+    "spirv",
     "names",
     "analyze",
 ]

@@ -10,7 +10,7 @@ and nvcc's fatbins and cubins when a CUDA toolkit is installed.  Then the
 writers beside the readers and crafted/, which follow the
 documented layouts: compressed bundles of every version and method,
 fatbins, OffloadBinaries, code objects and programs with 32-bit and
-big-endian ELF.  A toolchain that is missing or fails
+big-endian ELF, SPIR-V modules in either byte order.  A toolchain that is missing or fails
 leaves its seeds out, with a line saying so.
 """
 
@@ -23,7 +23,8 @@ import tempfile
 from pathlib import Path
 
 import crafted
-from symbols import nv_fatbin, offload_bundle
+import crafted.spirv
+from symbols import nv_fatbin, offload_binary, offload_bundle
 from symbols.elf import SHT_NOTE, ElfFile
 
 REPO = Path(__file__).resolve().parent.parent
@@ -193,6 +194,15 @@ def written(seeds: Seeds) -> None:
         seeds.add("elf analyze", f"program-{label}", crafted.hip_program(["axpy", "scale"], **elf))
         seeds.add("elf device_code analyze", f"amdgpu-{label}", crafted.amdgpu_code_object(kernels, **elf))
         seeds.add("elf device_code analyze", f"sim-{label}", crafted.sim_code_object(kernels, **elf))
+    for little in (True, False):
+        for wrapper in (False, True):
+            module = crafted.spirv.two_kernels(little=little, wrapper=wrapper)
+            label = f"spirv-{'le' if little else 'be'}{'-wrapper' if wrapper else ''}"
+            seeds.add("spirv device_code analyze", label, module)
+    module = crafted.spirv.two_kernels()
+    seeds.add("offload_bundle analyze", "spirv-bundle", crafted.bundle({"hip-spirv64----generic": module}))
+    spirv_binary = offload_binary.write(module, 6, 4, {"triple": "spirv64-unknown-unknown", "arch": "generic"})
+    seeds.add("offload_binary analyze", "spirv-offload-binary", spirv_binary)
     for index, name in enumerate(
         [
             "_Z3foov.cold.1",

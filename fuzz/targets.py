@@ -31,6 +31,7 @@ from symbols import (
     nv_fatbin,
     offload_binary,
     offload_bundle,
+    spirv,
 )
 from symbols.analysis import analyze_data
 from symbols.containers import MAX_RATIO
@@ -180,12 +181,24 @@ def _amdgpu_metadata(data: bytes) -> None:
 
 
 def _device_code(data: bytes) -> None:
-    image_format = "elf" if data.startswith(b"\x7fELF") else "ptx"
+    image_format = "elf" if data.startswith(b"\x7fELF") else "spirv" if spirv.has_magic(data) else "ptx"
     contents = device_code.read(data, image_format)
     named = len(contents.kernels) + len(contents.functions) + len(contents.variables)
     assert named + len(contents.exported_functions) <= len(data)
     if contents.args_source is not None:
         device_code.read_args(contents.args_source)
+
+
+def _spirv(data: bytes) -> None:
+    module = spirv.read(data)
+    assert len(module.kernels) <= len(data) // 16, "more kernels than entry points fit (4 words each)"
+    for kernel in module.kernels:
+        assert len(kernel.params) <= len(data) // 12, "more parameters than OpFunctionParameters fit"
+        for param in kernel.params:
+            assert param.size >= 0 and param.offset >= 0 and isinstance(param.type_name, str)
+    contents = device_code.read(data, "spirv")
+    assert [name for name, _, _ in contents.kernels] == [kernel.name for kernel in module.kernels]
+    assert set(device_code.read_args(contents.args_source)) == {kernel.name for kernel in module.kernels}
 
 
 def _names(data: bytes) -> None:
@@ -225,6 +238,7 @@ PARSERS: dict[str, Callable[[bytes], None]] = {
     "nv_fatbin": _nv_fatbin,
     "amdgpu_metadata": _amdgpu_metadata,
     "device_code": _device_code,
+    "spirv": _spirv,
     "names": _names,
     "analyze": _analyze,
 }

@@ -63,7 +63,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         help="list host and device symbols of this role (repeatable): " + ", ".join(r.value for r in Role),
     )
     parser.add_argument(
-        "--target", metavar="ARCH", help="only code objects and instances for this target (gfx90a, sm_90, gpusym)"
+        "--target",
+        metavar="ARCH",
+        help="only code objects and instances for this target (gfx90a, sm_90, spirv64, gpusym)",
     )
     parser.add_argument(
         "--addr",

@@ -1,6 +1,8 @@
 """Finding the device code objects in a file: the sections of a host ELF that
 hold them (``.hip_fatbin``, ``.llvm.offloading``, ``.nv_fatbin``, bundler
 ``__CLANG_OFFLOAD_BUNDLE__*`` sections), or a container given as a file.
+A code object is an ELF file, PTX, or a SPIR-V module (told by its magic
+number, whatever its entry id says).
 
 Finding reads the containers' headers only, and gives `Job`s: a code object
 stored as it is, an NVIDIA fatbin entry (inflated if compressed), or every
@@ -16,7 +18,15 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from symbols import amdgpu_metadata, compressed_bundle, device_code, nv_fatbin, offload_binary, offload_bundle
+from symbols import (
+    amdgpu_metadata,
+    compressed_bundle,
+    device_code,
+    nv_fatbin,
+    offload_binary,
+    offload_bundle,
+    spirv,
+)
 from symbols.device_code import SIM_KERNEL_TABLE, DeviceContents
 from symbols.elf import EM_AMDGPU, EM_CUDA, EM_X86_64, SHT_NOBITS, ElfFile, Section, check_disjoint
 from symbols.elf import MAGIC as ELF_MAGIC
@@ -30,7 +40,14 @@ MAX_RATIO = 256
 
 _FATBIN_MAGIC = nv_fatbin.MAGIC.to_bytes(4, "little")  # as a (little-endian) fatbin starts
 #: What a file gpusym reads starts with: ELF's magic, or a container's.
-MAGICS = (ELF_MAGIC, offload_bundle.MAGIC, compressed_bundle.MAGIC, _FATBIN_MAGIC, offload_binary.MAGIC)
+MAGICS = (
+    ELF_MAGIC,
+    offload_bundle.MAGIC,
+    compressed_bundle.MAGIC,
+    _FATBIN_MAGIC,
+    offload_binary.MAGIC,
+    *spirv.MAGIC_BYTES,
+)
 #: How many bytes from its start tell whether a file starts with one of MAGICS.
 MAGIC_SIZE = max(map(len, MAGICS))
 _BUNDLE_START = re.compile(re.escape(offload_bundle.MAGIC) + b"|" + re.escape(compressed_bundle.MAGIC))
@@ -70,7 +87,25 @@ class Read(NamedTuple):
 def _code_object(
     target: str, triple: str, container: str, offset: int, size: int, compressed: bool, image_format: str
 ) -> CodeObject:
-    return CodeObject(-1, target, triple, container, offset, size, compressed, image_format)
+    return CodeObject(
+        -1, _listed_target(target, triple, image_format), triple, container, offset, size, compressed, image_format
+    )
+
+
+def _listed_target(target: str, triple: str, image_format: str) -> str:
+    """The target a code object is listed under: the processor its entry
+    names (``gfx90a``); for a SPIR-V module whose entry names none, or only
+    ``generic`` (HIPSPV's ``hip-spirv64----generic``), the architecture of
+    its triple (``spirv64``)."""
+    if image_format == "spirv" and target in ("", "generic"):
+        return triple.partition("-")[0] or "spirv"
+    return target
+
+
+def _bundled_format(image: bytes | memoryview) -> str:
+    """The format of a bundle entry's (or bundler section's) bytes: a SPIR-V
+    module by its magic number, else ELF."""
+    return "spirv" if spirv.has_magic(image) else "elf"
 
 
 class _Planner:
@@ -93,12 +128,14 @@ class _Planner:
             else:
                 for entry in _device_entries(piece):
                     _, triple, target = offload_bundle.split_id(entry.id)
-                    self.image(target, triple, "offload-bundle", file_offset + start + entry.offset, entry.size, "elf")
+                    image_format = _bundled_format(piece[entry.offset : entry.offset + 4])
+                    offset = file_offset + start + entry.offset
+                    self.image(target, triple, "offload-bundle", offset, entry.size, image_format)
             cursor = start + len(piece)  # past its header at least: the next bundle is not inside this one
 
     def offload_binaries(self, data: memoryview, file_offset: int) -> None:
         for image in offload_binary.read_images(data):
-            image_format = {"elf": "elf", "object": "elf", "cubin": "elf", "ptx": "ptx"}.get(
+            image_format = {"elf": "elf", "object": "elf", "cubin": "elf", "ptx": "ptx", "spirv": "spirv"}.get(
                 image.image_kind, "unknown"
             )
             self.image(image.arch, image.triple, "offload-binary", file_offset + image.offset, image.size, image_format)
@@ -132,7 +169,8 @@ def in_elf(elf: ElfFile) -> list[Job]:
         elif section.name.startswith(_BUNDLER_SECTION) and section.size:
             kind, triple, target = offload_bundle.split_id(section.name[len(_BUNDLER_SECTION) :])
             if kind != "host":
-                planner.image(target, triple, "offload-bundle", section.offset, section.size, "elf")
+                image_format = _bundled_format(data[:4])
+                planner.image(target, triple, "offload-bundle", section.offset, section.size, image_format)
         elif section.name == ".llvm.offloading":
             planner.offload_binaries(data, section.offset)
         elif section.name == ".nv_fatbin":
@@ -151,8 +189,11 @@ def read(data: memoryview, job: Job) -> list[Read]:
         reads = []
         for entry in _device_entries(bundle):
             _, triple, target = offload_bundle.split_id(entry.id)
-            code_object = _code_object(target, triple, "compressed-offload-bundle", job.offset, entry.size, True, "elf")
-            reads.append(_summarized(code_object, bundle[entry.offset : entry.offset + entry.size]))
+            image = bundle[entry.offset : entry.offset + entry.size]
+            code_object = _code_object(
+                target, triple, "compressed-offload-bundle", job.offset, entry.size, True, _bundled_format(image)
+            )
+            reads.append(_summarized(code_object, image))
         return reads
     code_object = job.code_object
     if code_object.format == "unknown":
@@ -197,6 +238,10 @@ def in_container_file(data: memoryview) -> list[Job] | None:
         planner.nv_fatbins(data, 0)
     elif head.startswith(offload_binary.MAGIC):
         planner.offload_binaries(data, 0)
+    elif spirv.has_magic(head):
+        # The module is the whole file: one that cannot be read is the file's error.
+        triple = spirv.read(data).triple
+        planner.image(triple, triple, "file", 0, len(data), "spirv")
     elif head.startswith(ELF_MAGIC):
         elf = ElfFile(data)
         if elf.machine == EM_AMDGPU:

@@ -8,6 +8,9 @@ variables, and kernel arguments where the code object describes them.
   ``.nv.info.<name>`` section too, but not the flag.  Its parameters' sizes
   and offsets come from that section.
 - PTX: ``.entry`` is a kernel, ``.func`` a function, ``.global``/``.const`` variables.
+- SPIR-V (HIP on SPIR-V): an ``OpEntryPoint`` of execution model Kernel is
+  a kernel; its arguments come from its function's parameters and their
+  types (symbols.spirv).  A module has no addresses: kernels are at 0.
 - the simulated device (x86-64): every exported function; its kernels are
   those it lists in ``__gpusym_kernels``, or, in a code object without that
   table, those that correlation with the host and other code objects finds.
@@ -18,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import Callable, NamedTuple
 
-from symbols import amdgpu_metadata, nv_info
+from symbols import amdgpu_metadata, nv_info, spirv
 from symbols.elf import (
     EM_AMDGPU,
     EM_CUDA,
@@ -65,8 +68,9 @@ Place = tuple[str, int, int]
 class ArgsSource(NamedTuple):
     """Where a code object describes its kernels' arguments, unread:
     ``amdgpu``, the descriptors of its metadata notes; ``cubin``, (kernel,
-    section name, bytes) of each ``.nv.info.<kernel>`` section; ``error``,
-    the message of the FormatError that reading them raises."""
+    section name, bytes) of each ``.nv.info.<kernel>`` section; ``spirv``,
+    (kernel, its parameters) read with the module's kernels; ``error``, the
+    message of the FormatError that reading them raises."""
 
     kind: str
     parts: list
@@ -137,6 +141,8 @@ def read_args(source: ArgsSource) -> dict[str, list[KernelArg]]:
     """Each kernel's arguments, from where `source` says they are described."""
     if source.kind == "error":
         raise FormatError(source.parts[0])
+    if source.kind == "spirv":
+        return _spirv_args(source.parts)
     return _amdgpu_args(source.parts) if source.kind == "amdgpu" else _cubin_args(source.parts)
 
 
@@ -216,10 +222,27 @@ def _ptx(text: bytes | memoryview) -> DeviceContents:
     return DeviceContents(*([(name, 0, 0) for name in found[pattern]] for pattern in _PTX_PATTERNS), [])  # no addresses
 
 
+def _spirv(image: bytes | memoryview) -> DeviceContents:
+    """The kernels of a SPIR-V module (at address 0, size 0: a module has no
+    addresses) and their parameters."""
+    kernels = spirv.read(image).kernels
+    source = ArgsSource("spirv", [(kernel.name, kernel.params) for kernel in kernels])
+    return DeviceContents([(kernel.name, 0, 0) for kernel in kernels], [], [], [], source)
+
+
+def _spirv_args(kernels: list[tuple[str, list[spirv.Param]]]) -> dict[str, list[KernelArg]]:
+    return {
+        name: [KernelArg(p.name, p.type_name, p.size, p.offset, p.value_kind) for p in params]
+        for name, params in kernels
+    }
+
+
 def read(image: bytes | memoryview, image_format: str) -> DeviceContents:
     """The device symbols of a code object's bytes."""
     if image_format == "ptx":
         return _ptx(image)
+    if image_format == "spirv":
+        return _spirv(image)
     elf = ElfFile(image)
     if elf.machine == EM_AMDGPU:
         return _amdgpu(elf)

@@ -34,13 +34,13 @@ class CodeObject:
     """One device code object found in a binary."""
 
     index: int
-    target: str  # processor: gfx90a, sm_90, gpusym; "" when unknown
-    triple: str  # amdgcn-amd-amdhsa, nvptx64-nvidia-cuda, x86_64-unknown-linux-gnu
+    target: str  # processor: gfx90a, sm_90, gpusym; spirv64 for generic SPIR-V; "" when unknown
+    triple: str  # amdgcn-amd-amdhsa, nvptx64-nvidia-cuda, x86_64-unknown-linux-gnu, spirv64
     container: str  # offload-bundle, compressed-offload-bundle, offload-binary, nv-fatbin, file
     offset: int  # in the host file: of the entry, or of its compressed container
     size: int
     compressed: bool
-    format: str = "elf"  # elf, ptx, or unknown (a compressed payload nobody can read)
+    format: str = "elf"  # elf, ptx, spirv, or unknown (a compressed payload nobody can read)
 
     def to_json(self) -> dict:
         return {

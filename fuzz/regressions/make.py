@@ -14,12 +14,14 @@ import struct
 from pathlib import Path
 
 import crafted
+import crafted.spirv as spirv_words
 from crafted import SHT_NOBITS, SHT_NOTE, Section, Sym
 from symbols import compressed_bundle, nv_fatbin, offload_binary, offload_bundle
 
 HERE = Path(__file__).resolve().parent
 
 GFX90A = offload_bundle.amdgpu_id("gfx90a")
+SPIRV = "hip-spirv64----generic"
 
 
 def overlapping_names() -> bytes:
@@ -89,6 +91,24 @@ def nobits_bundler_section() -> bytes:
     )
 
 
+def spirv_cyclic_types() -> bytes:
+    """A kernel whose parameters' types contain themselves (a pointer to
+    itself, a struct holding itself), and a chain of 300 pointers: every
+    name and size is worked out, to a bounded depth."""
+    a = spirv_words.Assembler()
+    a(spirv_words.OP_MEMORY_MODEL, spirv_words.PHYSICAL64, spirv_words.OPENCL)
+    a(spirv_words.OP_ENTRY_POINT, spirv_words.KERNEL, "%kernel", "cyclic")
+    a(spirv_words.OP_TYPE_VOID, "%void")
+    a(spirv_words.OP_TYPE_POINTER, "%self", spirv_words.CROSS_WORKGROUP, "%self")
+    a(spirv_words.OP_TYPE_STRUCT, "%loop", "%loop", "%self")
+    a(spirv_words.OP_TYPE_POINTER, "%p0", spirv_words.CROSS_WORKGROUP, "%void")
+    for index in range(1, 300):
+        a(spirv_words.OP_TYPE_POINTER, f"%p{index}", spirv_words.CROSS_WORKGROUP, f"%p{index - 1}")
+    a(spirv_words.OP_TYPE_FUNCTION, "%type", "%void", "%self", "%loop", "%p299")
+    spirv_words.function(a, "%kernel", "%type", [("%x", "%self"), ("%y", "%loop"), ("%z", "%p299")])
+    return a.module()
+
+
 def ptx(text: bytes) -> bytes:
     return nv_fatbin.write([(1, 80, text, False)])
 
@@ -116,6 +136,9 @@ INPUTS = {
     "analyze/nobits-bundler-section": nobits_bundler_section,
     "analyze/overlapping-entries": overlapping_entries,
     "analyze/kernel-named-pair-of-pairs": lambda: crafted.bundle({GFX90A: crafted.amdgpu_code_object([BOMB])}),
+    "analyze/spirv-in-bundle": lambda: crafted.bundle({SPIRV: spirv_words.two_kernels()}),
+    "spirv/cyclic-types": spirv_cyclic_types,
+    "spirv/big-endian-wrapper-entry-points": lambda: spirv_words.two_kernels(little=False, wrapper=True),
 }
 
 
