@@ -31,7 +31,7 @@ from device.debug_interface import (
     RUNTIME_LIBRARY,
 )
 from gdbext.runtime_view import runtime_state
-from gdbext.runtime_view.kernel_symbols import symbol_at
+from gdbext.runtime_view.kernel_symbols import function_at
 from symbols.errors import FormatError
 
 if TYPE_CHECKING:
@@ -294,7 +294,7 @@ class LaunchStackUnwinder(Unwinder):
             kernel_cfa=cfa,
             kernel_level=pending.level(),
             pcs=pcs,
-            truncated=(symbol_at(pcs[-1] - 1) or "") not in OUTERMOST_FUNCTIONS,
+            truncated=(function_at(pcs[-1] - 1) or "") not in OUTERMOST_FUNCTIONS,
         )
 
     def _caller(self, pending, stack: LaunchStack, index: int):

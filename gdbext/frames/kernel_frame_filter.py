@@ -31,8 +31,10 @@ NVCC_WRAPPER = "__wrapper__device_stub_"
 
 
 def _runtime_launch() -> gdb.Value | None:
+    """The simulated runtime's launch state of the selected thread, read
+    without the selected frame (runtime_state.variable)."""
     try:
-        return gdb.parse_and_eval("gpusym_launch_state")
+        return runtime_state.variable("gpusym_launch_state")
     except gdb.error:
         return None
 
@@ -69,20 +71,49 @@ def _signature(frame: gdb.Frame) -> str:
     return name or frame.name() or ""
 
 
+_UNSET = object()
+
+
 class _Named(FrameDecorator):
     """A frame named as plain ``bt`` names it (``vector_add``, not the full
-    signature gdb's Python frame printing would show), with an optional note."""
+    signature gdb's Python frame printing would show), with an optional note.
+
+    A frame without line information in a library is ``from`` it in
+    gdb's own ``bt``, after the arguments.  gdb prints a frame filter's
+    frame with a source file there or nothing (gdb's base decorator gives
+    the library as the file: ``at libgpusym_runtime.so``), so the library
+    is said after the name and any note instead, and the frame has no file
+    (nor in MI, where a front end would open it as a source file)::
+
+        __gpusym_barrier  [from /path/libgpusym_runtime.so] ()
+    """
 
     def __init__(self, base, note: str | None = None):
         super().__init__(base)
         self._note = note
+        self._from: str | None | object = _UNSET
+
+    def _library(self) -> str | None:
+        """The library the frame is from, when it has no line information."""
+        if self._from is _UNSET:
+            frame = self.inferior_frame()
+            sal = frame.find_sal()
+            has_file = sal.symtab is not None and sal.symtab.filename
+            self._from = None if has_file else gdb.solib_name(frame.pc())
+        return self._from
 
     def function(self):
         frame = self.inferior_frame()
         if frame.type() not in (gdb.NORMAL_FRAME, gdb.INLINE_FRAME):
             return super().function()
         name = frame.name() or "??"
-        return f"{name}  [{self._note}]" if self._note else name
+        text = f"{name}  [{self._note}]" if self._note else name
+        library = self._library()
+        return f"{text}  [from {library}]" if library else text
+
+    def filename(self):
+        name = super().filename()
+        return None if name is not None and name == self._library() else name
 
 
 class _Recorded(_Named):

@@ -13,15 +13,27 @@ lane finishes, and says so, rather than stepping on through the runtime.
 The runtime's lane switching has no line information, so ``step`` on
 ``__syncthreads()`` steps over it as over any function without lines.
 
+``advance LOCATION`` stops at LOCATION in any frame of the stepped lane's
+thread, and that thread runs the other lanes of the block whenever the
+lane waits: gdb's breakpoints for it (momentary ones, which Python does not
+see) would stop the first other lane to get there.  So while ``advance``
+runs, a hardware watchpoint on the thread's ``__gpusym_lane``, which the
+runtime writes at each lane switch, takes their traps out of the code while
+the thread runs another lane, and puts them back when it runs the stepped
+lane again.  ``until LOCATION`` needs none of this: gdb stops it only in
+the frame it began in, which is the stepped lane's own.
+
 The commands are followed through gdb's command hooks (``hook-next`` and so
 on); a hook the user defined already is left as it is."""
 
 from __future__ import annotations
 
+import re
+
 import gdb
 
 from device.debug_interface import LaneState
-from gdbext.frames.device_frames import UNWINDER, in_device_code, is_runtime
+from gdbext.frames.device_frames import UNWINDER, in_device_code, is_device_address, is_runtime
 from gdbext.lanes import info_lanes
 from gdbext.runtime_view import runtime_state
 
@@ -29,6 +41,12 @@ COMMANDS = ("next", "step", "until", "advance", "finish")
 GUARD = "$_gpusym_stepped_lane()"
 #: call_kernel.S: where a lane's kernel has returned.
 LANE_RETURNED = "gpusym_lane_returned"
+#: The commands whose breakpoints stop in any frame of the thread (gdb's
+#: ``until_break_command`` with no frame), which the lane switches guard.
+ANYWHERE = ("advance",)
+#: The instruction gdb puts where it inserts a breakpoint (x86-64's int3).
+TRAP = 0xCC
+_ADDRESS = re.compile(r"0x[0-9a-f]+")
 
 #: The stepped lane: its address, dispatch and block; None when no step is on.
 _stepped: tuple[int, int, tuple[int, int, int]] | None = None
@@ -78,16 +96,89 @@ class LaneReturned(gdb.Breakpoint):
 _returned: LaneReturned | None = None
 
 
-def begin() -> None:
+def _momentary_addresses() -> list[int]:
+    """The addresses in device code of gdb's ``until`` breakpoints (those
+    ``advance`` and ``until LOCATION`` set), read from ``maint info
+    breakpoints``: Python's list has no momentary breakpoint."""
+    text = gdb.execute("maint info breakpoints", to_string=True)
+    addresses: set[int] = set()
+    until = False
+    for line in text.splitlines():
+        fields = line.split()
+        if not fields or line[0].isspace():
+            continue  # a condition, a thread, a hit count
+        if "." not in fields[0]:  # a breakpoint's row; its locations' rows follow ("0.1")
+            until = fields[0] == "0" and fields[1:2] == ["until"]
+        if until and (address := next((f for f in fields if _ADDRESS.fullmatch(f)), None)) is not None:
+            addresses.add(int(address, 16))
+    return sorted(address for address in addresses if is_device_address(address))
+
+
+def _write_code(address: int, value: int) -> None:
+    """Writes one byte of the program's code past gdb, whose own writes keep
+    its breakpoints' traps in (as the runtime writes its lane watches')."""
+    with open(f"/proc/{gdb.selected_inferior().pid}/mem", "r+b", buffering=0) as memory:
+        memory.seek(address)
+        memory.write(bytes([value]))
+
+
+class LaneSwitches(gdb.Breakpoint):
+    """While ``advance`` begun in a lane runs: a hardware watchpoint on
+    `address`, the stepped lane's thread's ``__gpusym_lane``.  At each lane
+    switch of that thread, the traps of gdb's breakpoints for the command
+    come out of the code when it runs another lane, and go back in when it
+    runs the stepped lane again."""
+
+    def __init__(self, address: int) -> None:
+        super().__init__(f"*(long *) {address:#x}", gdb.BP_WATCHPOINT, gdb.WP_WRITE, internal=True)
+        self.silent = True
+        self.trapping = True  # gdb's traps are in the code
+        self.traps: list[tuple[int, int]] | None = None  # (address, the byte gdb's trap replaced)
+
+    def stop(self) -> bool:
+        try:
+            self._follow()
+        except (gdb.error, gdb.MemoryError, OSError):
+            pass  # the traps stay as they are
+        return False
+
+    def _follow(self) -> None:
+        trapping = _on_stepped_lane()
+        if trapping == self.trapping:
+            return
+        if self.traps is None:
+            memory = gdb.selected_inferior()
+            self.traps = [(a, memory.read_memory(a, 1).tobytes()[0]) for a in _momentary_addresses()]
+        for address, original in self.traps:
+            _write_code(address, TRAP if trapping else original)
+        self.trapping = trapping
+
+
+_switches: LaneSwitches | None = None
+
+
+def _watch_lane_switches() -> None:
+    """Makes the lane switches of the selected thread guard ``advance``
+    (LaneSwitches), with a hardware watchpoint only: a software one would
+    single-step the program."""
+    global _switches
+    address = int(runtime_state.variable("__gpusym_lane").address)
+    _switches = LaneSwitches(address)
+    if _switches.type != gdb.BP_HARDWARE_WATCHPOINT:
+        _switches.delete()
+        _switches = None
+
+
+def begin(command: str = "") -> None:
     """Before a stepping command (its hook): when the selected thread runs a
     lane, the step stays on it.  Never raises: the step goes on as gdb's own."""
     try:
-        _begin()
+        _begin(command)
     except (gdb.error, gdb.MemoryError):
         end()
 
 
-def _begin() -> None:
+def _begin(command: str) -> None:
     global _stepped, _returned
     end()
     thread = gdb.selected_thread()
@@ -112,6 +203,11 @@ def _begin() -> None:
         _returned = LaneReturned()
     except gdb.error:
         _returned = None  # a runtime without the symbol: lanes finish unannounced
+    if command in ANYWHERE:
+        try:
+            _watch_lane_switches()
+        except gdb.error:
+            pass  # no hardware watchpoint: gdb's breakpoints stop in every lane of the thread
 
 
 def _unfocus(thread: gdb.InferiorThread, waiting: gdb.Value) -> None:
@@ -144,10 +240,15 @@ def end(event=None) -> None:
     conditions go back to what they were, and the lane-end breakpoint goes
     (kept, gdb would re-set it at each new run, before the runtime that has
     its symbol is loaded, and say it cannot)."""
-    global _stepped, _returned
+    global _stepped, _returned, _switches
     if _stepped is None:
         return
     _stepped = None
+    if _switches is not None and _switches.is_valid():
+        # Traps it took out stay out: gdb takes its own out at the stop,
+        # writing back the same bytes.
+        _switches.delete()
+    _switches = None
     by_number = {breakpoint.number: breakpoint for breakpoint in gdb.breakpoints()}
     for number, own in _conditions.items():
         breakpoint = by_number.get(number)
@@ -180,5 +281,5 @@ def hook_commands() -> None:
     SteppedLane()
     for command in COMMANDS:
         if not _hooked(command):
-            begin = "__import__('gdbext.lanes.stepping', fromlist=['begin']).begin()"
+            begin = f"__import__('gdbext.lanes.stepping', fromlist=['begin']).begin('{command}')"
             gdb.execute(f"define hook-{command}\npython {begin}\nend")

@@ -14,6 +14,9 @@ STUB_MARK = "__device_stub_"
 #: What nvcc's stubs call to launch, before cudaLaunchKernel.
 NVCC_LAUNCH_HELPERS = ("__cudaLaunchKernel_helper", "__cudaLaunchKernel", "__cudaLaunchKernel_ptsz")
 _INFO_SYMBOL = re.compile(r"^(.*?)(?: \+ \d+)? in section ")
+#: gdb.format_address's ``0x... <NAME+OFFSET>`` (`` at FILE:LINE`` inside
+#: with ``set print symbol-filename on``).
+_FORMATTED = re.compile(r"^0x[0-9a-f]+ <(.*?)(?:\+\d+)?(?: at [^>]*)?>$")
 _NVCC_STUB = re.compile(r"__device_stub__(Z\w+)")
 
 
@@ -36,6 +39,21 @@ def symbol_at(address: int) -> str | None:
     except gdb.error:
         return None
     match = _INFO_SYMBOL.match(text.strip())
+    return match.group(1) if match else None
+
+
+def function_at(address: int) -> str | None:
+    """The function at `address` as gdb names it in an address it prints
+    (``print/a``, ``x/i``): its debug information's name, else its minimal
+    symbol's linkage name; None when no symbol covers it.  Unlike
+    symbol_at, it reads nothing through the selected frame (``info symbol``
+    evaluates its argument in that frame's scope), so an unwinder may ask
+    while gdb is looking frames up."""
+    try:
+        text = gdb.format_address(address)
+    except (gdb.error, ValueError):
+        return None
+    match = _FORMATTED.match(text)
     return match.group(1) if match else None
 
 

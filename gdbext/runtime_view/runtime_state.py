@@ -44,15 +44,29 @@ def runtime_loaded() -> bool:
     return any(RUNTIME_LIBRARY in (objfile.filename or "") for objfile in gdb.objfiles())
 
 
+def variable(name: str) -> gdb.Value:
+    """The value of the runtime's variable `name` (a thread-local one: the
+    selected thread's), read through its symbol.  Evaluating the name as an
+    expression would look up the selected frame for its scope, and the
+    launch-stack unwinder reads these variables while gdb may be looking
+    that frame up again (after a call from gdb made with an outer frame
+    selected): gdb would recurse into its own frame lookup, and fail."""
+    symbol = gdb.lookup_global_symbol(name)
+    if symbol is None:
+        raise gdb.error(f'No symbol "{name}" in the program.')
+    return symbol.value()
+
+
 def lane() -> gdb.Value | None:
     """The simulated GPU thread selected on the selected thread: the one it
-    runs, or the waiting one ``gpu focus`` selected; None outside kernels."""
+    runs, or the waiting one ``gpu focus`` selected; None outside kernels.
+    Reads nothing through the selected frame (an unwinder asks)."""
     if _focused and (thread := gdb.selected_thread()) is not None and thread.global_num in _focused:
         return _focused[thread.global_num]
     if not runtime_loaded():
         return None
     try:
-        value = gdb.parse_and_eval("__gpusym_lane")
+        value = variable("__gpusym_lane")
     except gdb.error:
         return None
     return None if int(value) == 0 else value.dereference()
@@ -78,11 +92,12 @@ def forget_focus(event=None) -> None:
 
 
 def debug_state() -> gdb.Value | None:
-    """The runtime's gpusym_debug structure, or None without the runtime."""
+    """The runtime's gpusym_debug structure, or None without the runtime.
+    Reads nothing through the selected frame (an unwinder asks)."""
     if not runtime_loaded():
         return None
     try:
-        value = gdb.parse_and_eval("gpusym_debug")
+        value = variable("gpusym_debug")
         return value if supports(value, Version.FIRST) else None
     except gdb.error:
         return None

@@ -121,22 +121,54 @@ def test_a_call_that_needs_other_lanes_or_stops_inside_is_undone(program):
     _finished_normally(output)
 
 
+def test_a_call_with_an_outer_frame_selected_keeps_that_frame(program):
+    # After a call gdb finds the frame that was selected again, unwinding
+    # through the kernel's frame: the launch stack's unwinder then reads the
+    # runtime without the selected frame (gdb 13 failed an assertion or
+    # crashed when it did).
+    output = gdb(
+        program,
+        *STOP,
+        "step",  # into gather
+        "up",
+        "print scaled(1, 2)",
+        "frame",
+        "print $_thread",
+        "frame function main",  # a recorded host frame
+        "print scaled(3, 2)",
+        "frame",
+        "delete",
+        "continue",
+    )
+    assert _values(output) == ["9", "{x = 21, y = 0, z = 0}", "13"], output
+    kernel = rf"^#1  0x[0-9a-f]+ in lanes \(out=0x[0-9a-f]+\) at \S+lane_calls\.hip:{AFTER_BARRIER}$"
+    assert len(re.findall(kernel, output, re.M)) == 2, output  # up, and after the call
+    assert len(re.findall(r"^#\d+  0x[0-9a-f]+ in main \(\) at \S+lane_calls\.hip:\d+$", output, re.M)) == 2, output
+    assert "internal-error" not in output and "Fatal signal" not in output, output
+    assert set(_announced(output)) == {LANE}, output
+    _finished_normally(output)
+
+
 def test_a_call_at_a_lane_waiting_at_the_barrier_runs_as_that_lane(program):
-    # Lane 30 waits at the barrier while lane 21, which its thread runs, is past it.
+    # Lane 30 waits at the barrier while lane 21, which its thread runs, is
+    # past it; its focus selects its own frame, an outer one.
     output = gdb(
         program,
         *STOP,
         "gpu focus thread 30",
-        "frame 0",
         "print flat_lane()",
         "print cooperative_groups::thread_block::sync()",
         "print flat_lane()",
+        "frame",
         "print $_thread",
         "info lanes",
         "continue",
     )
     waiting = "block (2,0,0) thread (30,0,0)"
     assert _values(output) == ["158", "158", "{x = 30, y = 0, z = 0}"], output  # 2 * 64 + 30
+    # Its frame at the barrier, selected by the focus and again after the calls.
+    barrier = r"^#1  0x[0-9a-f]+ in cooperative_groups::thread_block::sync \(\) at \S+hip_cooperative_groups\.h:\d+$"
+    assert len(re.findall(barrier, output, re.M)) == 2, output
     assert f"runs on {waiting} alone: {UNDONE}" in output, output
     assert re.search(r"^\*\s+\(2,0,0\)\s+\(30,0,0\)\s+1\s+0\s+at a barrier ", output, re.M), output
     assert "function call from GDB" not in output, output
