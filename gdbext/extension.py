@@ -45,6 +45,7 @@ def _handlers(api_errors: ApiErrors, check: Check) -> list[tuple[gdb.EventRegist
         (events.stop, device_frames.forget_explanations),
         (events.stop, runtime_state.announce_lane),  # "[gpusym: block ... of dispatch ...]"
         (events.stop, info_lanes.name_workers),
+        (events.stop, info_lanes.name_running_dispatches),  # Ctrl-C on the host: where the lanes are
         (events.stop, lane_faults.announce),  # after the lane's line
         (events.stop, fatal_signals.read_registers),
         (events.stop, fatal_signals.disarm_at_the_end),

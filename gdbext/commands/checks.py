@@ -29,8 +29,13 @@ CHOICES = [
 #: from, and the text of that report (device/runtime/checks.cpp).
 REPORTED = "gpusym_check_reported"
 REPORT = "gpusym_check_report"
-#: The runtime's checks, whose caller is the lane's access.
-_CHECKS = ("__gpusym_check_shared", "__gpusym_check_access", "__gpusym_check_barrier")
+#: The runtime's checks, whose caller is the lane's access, and what each is.
+CHECK_NAMES = {
+    "__gpusym_check_shared": "racecheck",
+    "__gpusym_check_access": "memcheck/initcheck",
+    "__gpusym_check_barrier": "synccheck",
+}
+_CHECKS = tuple(CHECK_NAMES)
 
 
 def access_frame() -> gdb.Frame | None:

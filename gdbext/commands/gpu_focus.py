@@ -186,11 +186,43 @@ def run_to(argument: str) -> None:
     breakpoint = break_at(name, condition)  # after the prologue: arguments readable
     lane_watch.gate(breakpoint, block, thread)
     print(f"[gpusym: running to block {_text(block)} thread {_text(thread)} of dispatch {dispatch}]")
+    target = breakpoint.number
+    before = _hit_counts()
+    stops: list[str | None] = []
+
+    def note(event: gdb.StopEvent) -> None:
+        stops.append(_stop_cause(event, target, before))
+
+    gdb.events.stop.connect(note)
     try:
         gdb.execute("continue")
     finally:
+        gdb.events.stop.disconnect(note)
         if breakpoint.is_valid():
             breakpoint.delete()
+    if stops and stops[-1] is not None:
+        current = runtime_state.lane()
+        where = f"at {runtime_state.lane_place(current)}" if current is not None else "on the host"
+        print(f"[gpusym: gpu run-to was interrupted by {stops[-1]} {where}; the run-to is cancelled]")
+
+
+def _hit_counts() -> dict[int, int]:
+    return {b.number: b.hit_count for b in gdb.breakpoints() if b.is_valid()}
+
+
+def _stop_cause(event: gdb.StopEvent, target: int, before: dict[int, int]) -> str | None:
+    """What stopped a run-to short of its lane (another breakpoint, a
+    signal), or None at its own breakpoint.  gdb's event lists every
+    breakpoint at the stop's address, its condition true or not: those
+    that stopped are those whose hit counts went up."""
+    if isinstance(event, gdb.BreakpointEvent):
+        hit = [n for n, count in _hit_counts().items() if count > before.get(n, 0)]
+        if target in hit or not hit:
+            return None
+        return f"breakpoint {', '.join(map(str, hit))}"
+    if isinstance(event, gdb.SignalEvent):
+        return f"signal {event.stop_signal}"
+    return None
 
 
 class GpuFocus(gdb.Command):

@@ -21,6 +21,7 @@ from __future__ import annotations
 import gdb
 from gdb.FrameDecorator import FrameDecorator
 
+from gdbext.commands.checks import CHECK_NAMES
 from gdbext.frames import device_frames, launch_arguments, pushed_configuration, waiting_lane
 from gdbext.runtime_view import runtime_state
 from gdbext.runtime_view.kernel_symbols import STUB_MARK, kernel_at, kernel_of_stub
@@ -127,6 +128,14 @@ class _Recorded(_Named):
         return None
 
 
+class _Check(_Recorded):
+    """A check of the runtime called before a lane's access (memcheck's
+    ``__gpusym_check_access``, ``__gpusym_check_shared``,
+    ``__gpusym_check_barrier``): it keeps every register its caller had, so
+    gdb cannot read its arguments (they would show as garbage); it is named
+    as the check of the access in the frame under it, without them."""
+
+
 def decorate(frame_decorator):
     try:
         return _decorate(frame_decorator)
@@ -139,6 +148,10 @@ def _decorate(frame_decorator):
     if frame.level() == 0 and (waiting := waiting_lane.focused()) is not None:
         return waiting_lane.Marker(frame_decorator, waiting)
     name = frame.name() or ""
+    if (check := CHECK_NAMES.get(name)) is not None:
+        caller = frame.older()
+        access = f" in frame #{caller.level()}" if caller is not None else ""
+        return _Check(frame_decorator, f"gpusym's {check} of the access{access}; its arguments are not shown")
     if device_frames.is_device(frame):
         return _Named(frame_decorator, device_frames.lane_note())
     if (cut := device_frames.UNWINDER.ends_record(frame)) is not None:

@@ -405,8 +405,10 @@ def _dispatch_of_selection(debug: gdb.Value) -> int:
 
 
 def info_lanes(argument: str) -> None:
+    if not gdb.selected_inferior().pid:
+        raise gdb.GdbError("info lanes: the program is not being run")
     debug = runtime_state.debug_state()
-    if debug is None or not gdb.selected_inferior().pid:
+    if debug is None:
         raise gdb.GdbError("info lanes: the program is not running on the gpusym runtime")
     text = argument.strip()
     if text and not (text.isascii() and text.isdigit()):
@@ -480,6 +482,27 @@ def name_workers(event=None) -> None:
             _named.append(thread)
     except gdb.error:
         pass  # a runtime mid-update: names stay as they are
+
+
+def name_running_dispatches(event=None) -> None:
+    """At a stop by Ctrl-C (SIGINT) on a thread running no lane: which
+    threads run the lanes of each dispatch running, to select one of."""
+    if not isinstance(event, gdb.SignalEvent) or event.stop_signal != "SIGINT":
+        return
+    if runtime_state.lane() is not None or (debug := runtime_state.debug_state()) is None:
+        return
+    try:
+        running = [int(r["id"]) for r in runtime_state.dispatches(debug) if int(r["state"]) == DispatchState.RUNNING]
+        for number in running:
+            threads = sorted({r.thread.num for r in resident_blocks(debug, number) if r.thread is not None})
+            if threads:
+                listed = ", ".join(map(str, threads))
+                print(
+                    f"[gpusym: dispatch {number} is running on thread{'s' if len(threads) > 1 else ''} {listed}: "
+                    "'info lanes' lists its lanes, 'gpu focus' selects one]"
+                )
+    except gdb.error:
+        pass  # a runtime mid-update: nothing said
 
 
 def unname_workers(event=None) -> None:
