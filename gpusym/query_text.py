@@ -63,6 +63,8 @@ def _targets(report: BinaryReport) -> list[str]:
 
 
 def _title(report: BinaryReport) -> str:
+    if not report.code_objects:
+        return f"{report.path} ({report.format}; no GPU code objects)"
     targets = _targets(report)
     shown = ", ".join(targets) if targets else "none"
     return f"{report.path} ({report.format}; {len(report.code_objects)} code objects for {shown})"

@@ -10,7 +10,8 @@ kernel, which is the handle), the new offload driver (offloading entries).
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, NamedTuple
 
@@ -18,7 +19,7 @@ from symbols import containers, device_code, registration, roles
 from symbols.device_code import DeviceContents
 from symbols.elf import ET_DYN, ET_EXEC, ET_REL, ElfFile, Symbol
 from symbols.errors import FormatError
-from symbols.mangling import STUB_PREFIX, parse_stub, undecorated_kernel
+from symbols.mangling import STUB_PREFIX, is_gpusym_own, parameter_types, parse_stub, undecorated_kernel
 from symbols.model import (
     NOT_GPU_ROLES,
     BinaryReport,
@@ -300,6 +301,8 @@ class _Entities(NamedTuple):
     kernels: dict[str, Kernel]
     functions: dict[str, DeviceEntity]
     variables: dict[str, DeviceEntity]
+    #: gpusym's own device functions and variables: in the address index, not in the report.
+    own: dict[str, DeviceEntity]
 
 
 def _correlate(
@@ -319,7 +322,7 @@ def _correlate(
     kernel_names = device_kernels | {name: None for name in host.stubs}
     registered = _registered(report, elf, host.symbols, kernel_names) if host.is_cuda else {}
     kernel_targets = _kernel_targets(device, kernel_names)
-    entities = _take_apart(device, kernel_names)
+    entities = _take_apart(device, kernel_names, any(c.triple.startswith("x86_64") for c in device.code_objects))
     report.notes += _link_kernels(entities, host, registered, kernel_targets, device.args)
     handles = {k.handle.symbol: k.name for k in entities.kernels.values() if k.handle and k.handle.kind != "stub"}
     listed = [
@@ -335,6 +338,11 @@ def _correlate(
     names = demangled([*(e.name for e in named), *(symbol.name for symbol, _, _ in listed)], demangle)
     for entity in named:
         entity.demangled = names[entity.name] or entity.name
+    for kernel in report.kernels:
+        kernel.args = _typed(kernel.args, kernel.demangled)
+    if not report.code_objects and elf is not None:
+        report.notes += _no_device_code(host.symbols)
+    named += entities.own.values()
     report.host_symbols = [
         HostSymbol(symbol.name, names[symbol.name] or symbol.name, symbol.value, symbol.size, role, kernel)
         for symbol, role, kernel in listed
@@ -386,12 +394,15 @@ def _kernel_targets(device: _Device, kernel_names: dict[str, None]) -> list[str]
     )
 
 
-def _take_apart(device: _Device, kernel_names: dict[str, None]) -> _Entities:
+def _take_apart(device: _Device, kernel_names: dict[str, None], simulated: bool) -> _Entities:
     """Kernels, device functions and variables with their places in each
     code object; each summary is dropped from `device` once taken apart (a
     large library's would otherwise all be held at once).  A simulated
-    device's exported functions are kernels when `kernel_names` has them."""
-    entities = _Entities({name: Kernel(name, "") for name in kernel_names}, {}, {})
+    device's exported functions are kernels when `kernel_names` has them.
+    In a binary with `simulated` device code, the functions and variables
+    its headers put into every code object (``gpusym_wave_combine``, in the
+    AMDGPU code objects compiled with them too) are gpusym's own, apart."""
+    entities = _Entities({name: Kernel(name, "") for name in kernel_names}, {}, {}, {})
     for position, code_object in enumerate(device.code_objects):
         summary, device.summaries[position] = device.summaries[position], None
         if summary is None:
@@ -406,7 +417,8 @@ def _take_apart(device: _Device, kernel_names: dict[str, None]) -> _Entities:
             (summary.variables, entities.variables, Role.DEVICE_VARIABLE),
         ):
             for name, value, size in places:
-                entity = table.get(name) or table.setdefault(name, DeviceEntity(name, ""))
+                into = entities.own if simulated and is_gpusym_own(name) else table
+                entity = into.get(name) or into.setdefault(name, DeviceEntity(name, name))
                 entity.device.append(DeviceSymbol(index, target, name, value, size, role))
     return entities
 
@@ -449,6 +461,35 @@ def _link_kernels(
         if shadow is not None and shadow.type in ("OBJECT", "TLS", "COMMON") and name not in entities.kernels:
             variable.shadow = HostRef(shadow.name, shadow.value)
     return notes
+
+
+def _typed(args: list[KernelArg], demangled_name: str) -> list[KernelArg]:
+    """`args` with the types the code object does not say taken from the
+    kernel's demangled name: its parameter types in order, when it has as
+    many as the kernel has arguments."""
+    if not args or all(arg.type_name is not None for arg in args):
+        return args
+    types = parameter_types(demangled_name)
+    if types is None or len(types) != len(args):
+        return args
+    return [arg if arg.type_name is not None else replace(arg, type_name=text) for arg, text in zip(args, types)]
+
+
+#: Host functions that compile or load device code at run time.
+_RUN_TIME_CODE = re.compile(r"^(hiprtc|nvrtc|hipModuleLoad|cuModuleLoad|cuLibraryLoad|hipLibraryLoad)")
+
+
+def _no_device_code(host: list[Symbol]) -> list[str]:
+    """The note of a host file without code objects that compiles or loads
+    its kernels at run time: they are not in the file."""
+    calls = sorted({s.name for s in host if not s.defined and _RUN_TIME_CODE.match(s.name)})
+    if not calls:
+        return []
+    return [
+        f"no GPU code objects in the file: its kernels are compiled or loaded at run time ({', '.join(calls[:3])}"
+        + (", ..." if len(calls) > 3 else "")
+        + "), and are not in it"
+    ]
 
 
 def _stubs(

@@ -208,3 +208,68 @@ def _skip_abi_tags(mangled: str, pos: int) -> int:
     while mangled.startswith("B", pos) and (tag := _source_name(mangled, pos + 1)):
         pos = tag[1]
     return pos
+
+
+#: The first name of gpusym's own device code: what the simulated device's
+#: headers define in every code object (``gpusym_wave_combine``,
+#: ``__gpusym_*``, namespaces ``__gpusym``, ``__gpusym_host_math``,
+#: ``gpusym_random``).
+_GPUSYM_OWN = re.compile(r"_?_?gpusym_|__gpusym\Z")
+
+
+def is_gpusym_own(name: str) -> bool:
+    """Whether `name` (mangled or a C name) is gpusym's own: its first
+    component (the function of ``_ZL19gpusym_wave_combinejjj``, the
+    namespace of ``_ZN7__gpusym4meetEv``) starts with ``gpusym_`` or
+    ``__gpusym``."""
+    if not name.startswith("_Z"):
+        return bool(_GPUSYM_OWN.match(name))
+    pos = 2
+    if name.startswith("N", pos):
+        pos = _QUALIFIERS.match(name, pos + 1).end()
+    if name.startswith("L", pos):
+        pos += 1
+    span = _source_name(name, pos)
+    return span is not None and bool(_GPUSYM_OWN.match(name, span[0], span[1]))
+
+
+_CLOSERS = {")": "(", "]": "[", "}": "{", ">": "<"}
+_CLONE_SUFFIX = re.compile(r" \(\.[\w.]+\)\Z")
+
+
+def parameter_types(demangled: str) -> list[str] | None:
+    """The parameter types of a demangled function name, as it writes them
+    (``["float const*", "int"]`` of ``void ns::f<float>(float const*,
+    int)``), split at the top-level commas of its last parenthesised list;
+    ``[]`` for ``()``; None when the name has no parameter list (a C name)."""
+    text = demangled
+    while clone := _CLONE_SUFFIX.search(text):
+        text = text[: clone.start()]
+    if not text.endswith(")"):
+        return None
+    depth, start = 0, None
+    for position in range(len(text) - 1, -1, -1):
+        if text[position] == ")":
+            depth += 1
+        elif text[position] == "(":
+            depth -= 1
+            if depth == 0:
+                start = position
+                break
+    if start is None or start == 0:
+        return None
+    inside = text[start + 1 : -1]
+    types, stack, begin = [], [], 0
+    for position, char in enumerate(inside):
+        if char in "([{" or (char == "<" and (not stack or stack[-1] != "(")):
+            stack.append(char)
+        elif char in ")]}" or (char == ">" and stack and stack[-1] == "<"):
+            if stack and stack[-1] == _CLOSERS[char]:
+                stack.pop()
+        elif char == "," and not stack:
+            types.append(inside[begin:position].strip())
+            begin = position + 1
+    last = inside[begin:].strip()
+    if types or last:
+        types.append(last)
+    return [] if types == ["void"] else types

@@ -370,3 +370,70 @@ def test_a_reader_that_stopped_reading_gets_no_traceback(samples, output):
     finally:
         os.close(writer)
     assert (result.returncode, result.stderr) == (141, "")
+
+
+# ---- programs without GPU code, gpusym's own device code, argument types ----
+
+
+def test_programs_without_code_objects_say_so_in_plain_words(build_program, tmp_path):
+    """A program that compiles its kernels at run time (hiprtc) has no fat
+    binary: query says it has no GPU code objects, and why its kernels are
+    not there; a plain C program gets the same title, without the note."""
+    hiprtc = build_program("hiprtc.hip")
+    host_only = tmp_path / "host_only"
+    run(["clang-19", "-g", Path(__file__).parents[1] / "programs" / "host_only.c", "-o", host_only])
+    table = run_gpusym("query", "--table", hiprtc, host_only)
+    assert table.returncode == 0, describe(table)
+    lines = table.stdout.splitlines()
+    assert f"{hiprtc} (elf-executable; no GPU code objects)" in lines
+    assert f"{host_only} (elf-executable; no GPU code objects)" in lines
+    assert "code objects for none" not in table.stdout
+    (note,) = [line for line in lines if "note:" in line]
+    assert "compiled or loaded at run time (" in note and "hiprtcCompileProgram" in note
+    reports = {b["path"]: b for b in query_json(hiprtc, host_only)["binaries"]}
+    assert reports[str(hiprtc)]["code_objects"] == [] and reports[str(hiprtc)]["kernels"] == []
+    assert [n for n in reports[str(hiprtc)]["notes"] if "run time" in n] == [note.split("note: ", 1)[1]]
+    assert reports[str(host_only)]["notes"] == []
+
+
+def test_gpusym_runtime_helpers_are_not_the_programs_device_functions(build_program, tmp_path):
+    """``gpusym_wave_combine``, which the simulated device's warp functions
+    put into every code object (the AMDGPU one too), is not listed among the
+    program's device functions; an address inside it still resolves."""
+    program = build_program("warp_functions.hip")
+    bundle = elf.dump_fatbin(program, tmp_path / "fatbin.bundle")
+    code_object = tmp_path / "gfx90a.co"
+    assert elf.unbundle(bundle, "hipv4-amdgcn-amd-amdhsa--gfx90a", code_object).returncode == 0
+    # There, as a local function (llvm-readelf: "Num: Value Size Type Bind Vis Ndx Name").
+    rows = [line.split() for line in elf.check_output([elf.READELF, "-sW", code_object]).splitlines()]
+    (address,) = [int(row[1], 16) for row in rows if row[-1:] == ["_ZL19gpusym_wave_combinejjj"] and "FUNC" in row]
+    report = query_json(program)["binaries"][0]
+    assert {f["demangled"] for f in report["device_functions"]} == {"value_of(int)"}
+    assert not any("gpusym" in v["name"] for v in report["device_variables"])
+    listed = run_gpusym("query", "--json", "--role", "device-function", program)
+    assert listed.returncode == 0 and "gpusym_wave_combine" not in listed.stdout, describe(listed)
+    (answer,) = map(
+        json.loads,
+        run_gpusym("query", "--jsonl", "--addr", f"gfx90a:{address + 4:#x}", program).stdout.splitlines(),
+    )
+    assert (answer["symbol"], answer["offset"]) == ("_ZL19gpusym_wave_combinejjj", 4)
+
+
+def test_argument_types_come_from_the_demangled_name(samples):
+    """The AMDGPU metadata of a HIP kernel names its arguments but not their
+    types: those come from the kernel's demangled name, in order."""
+    report = query_json(samples["templates"])["binaries"][0]
+    kernels = {k["demangled"]: k for k in report["kernels"]}
+    assert [a["type"] for a in kernels["void ns::fill<float>(float*, float, int)"]["args"]] == [
+        "float*",
+        "float",
+        "int",
+    ]
+    vector_add = query_json(samples["vector_add"])["binaries"][0]["kernels"][0]
+    assert [(a["name"], a["type"]) for a in vector_add["args"]] == [
+        ("a", "float const*"),
+        ("b", "float const*"),
+        ("c", "float*"),
+        ("scale", "float"),
+        ("n", "int"),
+    ]
