@@ -263,6 +263,7 @@ void prepare_fault_handling() {
   static std::once_flag once;
   std::call_once(once, [] {
     page_size = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+    allocation_padding();  // read now: the handler must not be the first to read the environment
     struct sigaction action {};
     action.sa_sigaction = on_fault;
     action.sa_flags = SA_SIGINFO | SA_ONSTACK;

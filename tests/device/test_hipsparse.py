@@ -26,6 +26,17 @@ def test_every_case_matches_its_reference(checks):
     cases = passed_cases(result, "hipsparse")
     assert f"hipsparse: {len(cases)} cases" in result.stdout and len(cases) >= 41, describe(result)
     assert "Axpby as spaxpby: 64-bit indices, base 0, float, repeated" in cases, describe(result)
+    assert "Axpby with indices outside y: those skipped" in cases, describe(result)
+
+
+def test_indices_outside_the_dense_vector_are_skipped_and_said_once(checks):
+    result = run([checks])
+    lines = [line for line in result.stderr.splitlines() if "outside its dense vector" in line]
+    expected = (
+        "gpusym: hipSPARSE: index 9 of a sparse vector (base 0) is outside its dense vector of 8 elements: "
+        "that entry is skipped"
+    )
+    assert lines == [expected], describe(result)
 
 
 def test_a_function_not_implemented_says_so_once(checks):

@@ -5,6 +5,8 @@
 // one.
 #include <hipsparse/hipsparse.h>
 
+#include <atomic>
+#include <cstdio>
 #include <cstring>
 
 #include "hipsparse_internal.h"
@@ -22,13 +24,21 @@ struct SpVec {
 };
 
 // Calls f(k, i) for the k-th nonzero of `x` and its index i from zero, for
-// those that fall in a dense vector of `size` (a GPU would write past the
-// vector for the others; here they would overwrite the program's memory).
+// those that fall in a dense vector of `size`.  The others are skipped and
+// said so once (a GPU would access memory past the vector; here that would
+// overwrite the program's memory).
 template <class I, class F> void each_entry_typed(const SpVec &x, int64_t size, F f) {
+  static std::atomic<bool> said{false};
   const I *indices = static_cast<const I *>(x.indices);
   for (int64_t k = 0; k < x.nnz; k++) {
     int64_t i = int64_t(indices[k]) - x.base;
-    if (i >= 0 && i < size) f(k, i);
+    if (i >= 0 && i < size)
+      f(k, i);
+    else if (!said.exchange(true))
+      fprintf(stderr,
+              "gpusym: hipSPARSE: index %lld of a sparse vector (base %d) is outside its dense vector of %lld "
+              "elements: that entry is skipped\n",
+              static_cast<long long>(indices[k]), static_cast<int>(x.base), static_cast<long long>(size));
   }
 }
 

@@ -504,6 +504,30 @@ static void check_axpby_like_spaxpby(hipsparseHandle_t h) {
   for (void *p : {(void *)d_indices, (void *)d_values, (void *)d_y}) CHECK_HIP(hipFree(p));
 }
 
+// Indices outside y (9 and 12, y of 8 elements, twice): their entries are
+// skipped, said once on stderr; the others are added.
+static void check_indices_outside_y(hipsparseHandle_t h) {
+  std::vector<int> indices = {1, 9, 4, 12};
+  std::vector<float> values = {10, 20, 30, 40}, y(8, 1.0f);
+  int *d_indices = to_device(indices);
+  float *d_values = to_device(values), *d_y = to_device(y);
+  hipsparseSpVecDescr_t X;
+  hipsparseDnVecDescr_t Y;
+  CHECK_SPARSE(hipsparseCreateSpVec(&X, 8, 4, d_indices, d_values, HIPSPARSE_INDEX_32I, HIPSPARSE_INDEX_BASE_ZERO,
+                                    HIP_R_32F));
+  CHECK_SPARSE(hipsparseCreateDnVec(&Y, 8, d_y, HIP_R_32F));
+  const float one = 1.0f;
+  for (int n = 0; n < 2; n++) CHECK_SPARSE(hipsparseAxpby(h, &one, X, &one, Y));
+  CHECK_HIP(hipDeviceSynchronize());
+  std::vector<float> got = to_host(d_y, 8);
+  int bad = 0;
+  for (int i = 0; i < 8; i++) bad += got[i] != (i == 1 ? 21.0f : i == 4 ? 61.0f : 1.0f);
+  report("Axpby with indices outside y: those skipped", bad);
+  CHECK_SPARSE(hipsparseDestroySpVec(X));
+  CHECK_SPARSE(hipsparseDestroyDnVec(Y));
+  for (void *p : {(void *)d_indices, (void *)d_values, (void *)d_y}) CHECK_HIP(hipFree(p));
+}
+
 // The sparse vector descriptor's getters and setters, and bad arguments.
 static void check_vector_descriptors(hipsparseHandle_t h) {
   std::vector<int64_t> indices = {7, 2, 5};
@@ -606,6 +630,7 @@ static void check_vectors(hipsparseHandle_t h) {
   vector_cases<C, int>(h, HIPSPARSE_INDEX_BASE_ONE, "complex float, 32-bit indices, base 1");
   vector_cases<Z, int64_t>(h, HIPSPARSE_INDEX_BASE_ZERO, "complex double, 64-bit indices, base 0");
   check_axpby_like_spaxpby(h);
+  check_indices_outside_y(h);
   check_vector_descriptors(h);
   check_vectors_in_stream_order(h);
 }
