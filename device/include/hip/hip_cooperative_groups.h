@@ -133,13 +133,17 @@ class thread_block_tile<Size, void> : public thread_group {
   }
 
  public:
+  /* A tile of the block: its rank and number among the block's tiles. */
   __device__ thread_block_tile()
-      : thread_group(__gpusym::tile_kind, Size, __gpusym::block_rank() % Size) {}
+      : thread_block_tile(__gpusym::block_rank() / Size, (blockDim.x * blockDim.y * blockDim.z + Size - 1) / Size) {}
+  /* A tile of a tile: its rank and number among its parent's tiles. */
+  __device__ thread_block_tile(unsigned int meta_rank, unsigned int meta_size)
+      : thread_group(__gpusym::tile_kind, Size, __gpusym::block_rank() % Size),
+        meta_rank_(meta_rank),
+        meta_size_(meta_size) {}
   __device__ void sync() const { __syncwarp(); }
-  __device__ unsigned int meta_group_rank() const { return __gpusym::block_rank() / Size; }
-  __device__ unsigned int meta_group_size() const {
-    return (blockDim.x * blockDim.y * blockDim.z + Size - 1) / Size;
-  }
+  __device__ unsigned int meta_group_rank() const { return meta_rank_; }
+  __device__ unsigned int meta_group_size() const { return meta_size_; }
   template <typename T>
   __device__ T shfl(T var, int src_rank) const { return __shfl(var, src_rank, Size); }
   template <typename T>
@@ -164,14 +168,28 @@ class thread_block_tile<Size, void> : public thread_group {
     unsigned long long voted = ballot(predicate);
     return voted == mine(__activemask());
   }
+
+ private:
+  unsigned int meta_rank_, meta_size_;
 };
 
 template <unsigned int Size, typename ParentT>
-class thread_block_tile : public thread_block_tile<Size, void> {};
+class thread_block_tile : public thread_block_tile<Size, void> {
+ public:
+  using thread_block_tile<Size, void>::thread_block_tile;
+};
 
 template <unsigned int Size, typename Parent>
 __device__ thread_block_tile<Size, Parent> tiled_partition(const Parent &) {
   return thread_block_tile<Size, Parent>();
+}
+
+template <unsigned int Size, unsigned int ParentSize, typename Grandparent>
+__device__ thread_block_tile<Size, thread_block_tile<ParentSize, Grandparent>> tiled_partition(
+    const thread_block_tile<ParentSize, Grandparent> &parent) {
+  static_assert(Size <= ParentSize, "a tile of a tile is no larger than it");
+  return thread_block_tile<Size, thread_block_tile<ParentSize, Grandparent>>(parent.thread_rank() / Size,
+                                                                            ParentSize / Size);
 }
 
 __device__ inline thread_group tiled_partition(const thread_group &parent, unsigned int tile_size) {

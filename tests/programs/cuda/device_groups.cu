@@ -33,7 +33,8 @@ __global__ void groups(int *out) {
                cg::reduce(tile8, bits | 0x100u, cg::bit_xor<unsigned int>()) == 0xffu &&
                cg::reduce(tile8, 0.5f, cg::plus<float>()) == 4.0f &&
                cg::reduce(warp, static_cast<double>(rank % 32), [](double a, double b) { return a + b; }) == 496.0 &&
-               tile8.meta_group_rank() == static_cast<unsigned int>(rank / 8) && tile8.thread_rank() == rank % 8;
+               tile8.meta_group_rank() == static_cast<unsigned int>(rank % 32 / 8) && tile8.meta_group_size() == 4 &&
+               tile8.thread_rank() == rank % 8;  // a tile of the warp: its rank among the warp's 4 tiles
   mine[kShuffles] = warp.shfl(rank, 5) == rank / 32 * 32 + 5 && warp.shfl_down(rank, 1) == (rank % 32 == 31 ? rank : rank + 1) &&
                     warp.shfl_xor(rank, 1) == (rank ^ 1) && warp.any(rank % 32 == 9) && warp.all(rank >= 0) &&
                     static_cast<unsigned int>(warp.ballot(rank % 2)) == 0xaaaaaaaau;
