@@ -121,7 +121,12 @@ def expected_reals(name: str, seed: int, subsequence: int, jumps) -> list[float]
         want += log_normals(mrg_normals(z[8], z[9]), 0.5, 0.25) + log_normals(mrg_normals_double(z[10], z[11]), -1, 2)
         return want + mrg_normals(z[12], z[13]) + mrg_normals_double(z[14], z[15])
     bits = xorwow(jumps, seed, subsequence, 0, 24) if name == "xorwow" else philox(seed, subsequence, 0, 24)
-    want = [uniform(bits[0]), uniform(bits[1]), uniform_double(bits[2], bits[3]), uniform_double(bits[4], bits[5])]
+    want = [uniform(bits[0]), uniform(bits[1])]
+    if name == "philox":  # one output for each double, (x + 1) 2^-32
+        want += [(bits[2] + 1) * 2.0**-32, (bits[3] + 1) * 2.0**-32]
+        bits = bits[:4] + bits[2:]  # the later draws start two outputs sooner
+    else:
+        want += [uniform_double(bits[2], bits[3]), uniform_double(bits[4], bits[5])]
     want += normals(bits[6], bits[7]) + normals_double(*bits[8:12])
     want += log_normals(normals(bits[12], bits[13]), 0.5, 0.25) + log_normals(normals_double(*bits[14:18]), -1, 2)
     return want + normals(bits[18], bits[19]) + normals_double(*bits[20:24])

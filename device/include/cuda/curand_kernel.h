@@ -33,7 +33,8 @@
  *
  * Distributions of XORWOW and Philox: curand_uniform is x 2^-32 + 2^-33 in
  * float, in (0, 1]; curand_uniform_double takes two outputs x, y:
- * (x ^ (y << 21)) 2^-53 + 2^-54.  curand_normal is Box-Muller on two
+ * (x ^ (y << 21)) 2^-53 + 2^-54 (Philox's takes one, (x + 1) 2^-32, and
+ * curand_uniform2_double two of the former from four).  curand_normal is Box-Muller on two
  * outputs x, y: u = x 2^-32 + 2^-33, v = y 2^-32 2pi + 2^-33 2pi,
  * sqrt(-2 ln u) (sin v, cos v); one call returns the first and keeps the
  * second for the next call.  curand_normal_double is the same on four
@@ -298,10 +299,6 @@ __GPUSYM_CURAND double2 __gpusym_box_muller_double(unsigned int x0, unsigned int
 /* XORWOW's and Philox's uniforms and normal pairs, from their bits. */
 #define __GPUSYM_CURAND_FROM_BITS(State)                                                                  \
   __GPUSYM_CURAND float curand_uniform(State *state) { return __gpusym_curand_uniform(curand(state)); }   \
-  __GPUSYM_CURAND double curand_uniform_double(State *state) {                                            \
-    unsigned int x = curand(state);                                                                       \
-    return __gpusym_curand_uniform_double(x, curand(state));                                              \
-  }                                                                                                       \
   __GPUSYM_CURAND float2 curand_normal2(State *state) {                                                   \
     unsigned int x = curand(state);                                                                       \
     return __gpusym_box_muller(x, curand(state));                                                         \
@@ -313,6 +310,15 @@ __GPUSYM_CURAND double2 __gpusym_box_muller_double(unsigned int x0, unsigned int
 __GPUSYM_CURAND_FROM_BITS(curandStateXORWOW_t)
 __GPUSYM_CURAND_FROM_BITS(curandStatePhilox4_32_10_t)
 #undef __GPUSYM_CURAND_FROM_BITS
+__GPUSYM_CURAND double curand_uniform_double(curandStateXORWOW_t *state) {
+  unsigned int x = curand(state);
+  return __gpusym_curand_uniform_double(x, curand(state));
+}
+/* Philox's takes one output, as cuRAND's does: (x + 1) 2^-32 (its two-output
+ * form is curand_uniform2_double's). */
+__GPUSYM_CURAND double curand_uniform_double(curandStatePhilox4_32_10_t *state) {
+  return (curand(state) + 1.0) * 2.3283064365386963e-10;
+}
 
 /* MRG32k3a's, from its combined output z. */
 __GPUSYM_CURAND float curand_uniform(curandStateMRG32k3a_t *state) {
