@@ -37,6 +37,8 @@ struct Capture {
   ihipGraph *graph;
   unsigned long long id;
   cudaStream_t origin;  // the stream that began it (and must end it)
+  bool created_graph;   // begun with no graph of the program's (not CaptureToGraph)
+  bool invalidated;     // a call refused during the capture ended its use: its end fails
 };
 
 struct Captures {
@@ -112,8 +114,9 @@ cudaError_t begin_capture(const char *name, cudaStream_t stream, cudaStreamCaptu
   std::lock_guard<std::mutex> lock(c.mutex);
   if (capture_of(c, stream)) return fail(name, cudaErrorIllegalState);
   if (graph && !c.graphs.count(graph)) return fail(name, cudaErrorInvalidValue);
-  if (!graph) c.graphs.insert(graph = new ihipGraph);
-  c.streams[stream] = {graph, c.next_id++, stream};
+  bool created = !graph;
+  if (created) c.graphs.insert(graph = new ihipGraph);
+  c.streams[stream] = {graph, c.next_id++, stream, created, false};
   capturing_streams.store(c.streams.size(), std::memory_order_release);
   return cudaSuccess;
 }
@@ -147,10 +150,16 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph) {
   if (!capture) return fail(__func__, cudaErrorIllegalState);
   if (capture->origin != stream) return fail(__func__, cudaErrorStreamCaptureUnmatched);
   ihipGraph *graph = capture->graph;
+  bool invalidated = capture->invalidated, created = capture->created_graph;
   unsigned long long id = capture->id;  // other captures may add to the same graph
   std::erase_if(c.streams, [id](const auto &entry) { return entry.second.id == id; });
   std::erase_if(c.events, [id](const auto &entry) { return entry.second.id == id; });
   capturing_streams.store(c.streams.size(), std::memory_order_release);
+  if (invalidated) {  // as CUDA: no graph, and the graph begun is gone
+    *pGraph = nullptr;
+    if (created && c.graphs.erase(graph)) delete graph;
+    return fail(__func__, cudaErrorStreamCaptureInvalidated);
+  }
   *pGraph = graph;
   return cudaSuccess;
 }
@@ -176,7 +185,9 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, cudaStreamCaptureStatu
   Captures &c = captures();
   std::lock_guard<std::mutex> lock(c.mutex);
   const Capture *capture = capture_of(c, stream);
-  *captureStatus_out = capture ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
+  *captureStatus_out = !capture                ? cudaStreamCaptureStatusNone
+                       : capture->invalidated ? cudaStreamCaptureStatusInvalidated
+                                              : cudaStreamCaptureStatusActive;
   if (id_out) *id_out = capture ? capture->id : 0;
   if (graph_out) *graph_out = capture ? capture->graph : nullptr;
   if (dependencies_out) *dependencies_out = nullptr;
@@ -193,12 +204,16 @@ cudaError_t cudaThreadExchangeStreamCaptureMode(cudaStreamCaptureMode *mode) {
 
 // ---- the stream and event calls capture changes ----
 
-// Waiting for a capturing stream's work is refused: it has none.
+// Waiting for a capturing stream's work is refused (it has none), and, as
+// in CUDA, the capture is invalidated: its end then fails.
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   if (capturing_streams.load(std::memory_order_acquire)) {
     Captures &c = captures();
     std::lock_guard<std::mutex> lock(c.mutex);
-    if (capture_of(c, stream)) return fail(__func__, cudaErrorStreamCaptureUnsupported);
+    if (const Capture *capture = capture_of(c, stream)) {
+      for (auto &[handle, joined] : c.streams) joined.invalidated |= joined.id == capture->id;
+      return fail(__func__, cudaErrorStreamCaptureUnsupported);
+    }
   }
   ApiCall named(__func__);
   return static_cast<cudaError_t>(hipStreamSynchronize(stream));

@@ -33,8 +33,8 @@ CHECKS = {
         "error_names every_error_named reset"
     ).split(),
     "graphs_capture.cu": (
-        "not_capturing begin capturing sync_refused end nothing_ran nodes instantiate launch "
-        "replayed_in_order replay_again legacy_refused destroy destroy_twice"
+        "not_capturing begin capturing end nothing_ran nodes instantiate launch replayed_in_order replay_again "
+        "begin_again sync_refused invalidated end_invalidated not_run legacy_refused destroy destroy_twice"
     ).split(),
     "graphs_nodes.cu": (
         "create memset_node memcpy_node kernel_node add_node empty_node memcpy_node_1d host_node dependencies "

@@ -1,6 +1,7 @@
 // Stream capture and graphs: a kernel, copies, a memset and host functions
 // captured (one stream forking into another and joining back), the graph
-// replayed twice; one line per check, "NAME: ok" or what failed.
+// replayed twice; a capture a synchronisation invalidates; one line per
+// check, "NAME: ok" or what failed.
 #include <cstdio>
 
 #define CHECK(name, condition) std::printf("%s: %s\n", name, (condition) ? "ok" : "FAILED")
@@ -40,8 +41,6 @@ int main() {
   increment<<<1, 32, 0, stream>>>(data);
   cudaMemcpyAsync(host, data, 32 * sizeof(int), cudaMemcpyDeviceToHost, stream);
   cudaLaunchHostFunc(stream, note, nullptr);
-  CHECK("sync_refused", cudaStreamSynchronize(stream) == cudaErrorStreamCaptureUnsupported &&
-                            cudaGetLastError() == cudaErrorStreamCaptureUnsupported);
   cudaGraph_t graph = nullptr;
   CHECK("end", cudaStreamEndCapture(stream, &graph) == cudaSuccess && graph);
   CHECK("nothing_ran", cudaDeviceSynchronize() == cudaSuccess && traced == 0);
@@ -57,6 +56,19 @@ int main() {
   host[0] = 0;
   CHECK("replay_again", cudaGraphLaunch(exec, 0) == cudaSuccess && cudaDeviceSynchronize() == cudaSuccess &&
                             traced == 3 && trace[2] == 3);
+  // Waiting for a capturing stream is refused and invalidates the capture:
+  // its end gives no graph, and what it captured never runs.
+  CHECK("begin_again", cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal) == cudaSuccess);
+  increment<<<1, 32, 0, stream>>>(data);
+  CHECK("sync_refused", cudaStreamSynchronize(stream) == cudaErrorStreamCaptureUnsupported &&
+                            cudaGetLastError() == cudaErrorStreamCaptureUnsupported);
+  CHECK("invalidated", cudaStreamIsCapturing(stream, &status) == cudaSuccess &&
+                           status == cudaStreamCaptureStatusInvalidated);
+  cudaGraph_t invalid = nullptr;
+  CHECK("end_invalidated", cudaStreamEndCapture(stream, &invalid) == cudaErrorStreamCaptureInvalidated && !invalid);
+  cudaGetLastError();
+  CHECK("not_run", cudaMemcpy(host, data, sizeof(int), cudaMemcpyDeviceToHost) == cudaSuccess && host[0] == 3 &&
+                       cudaStreamIsCapturing(stream, &status) == cudaSuccess && status == cudaStreamCaptureStatusNone);
   CHECK("legacy_refused", cudaStreamBeginCapture(0, cudaStreamCaptureModeGlobal) == cudaErrorStreamCaptureUnsupported);
   cudaGetLastError();
   CHECK("destroy", cudaGraphExecDestroy(exec) == cudaSuccess && cudaGraphExecDestroy(exec_flags) == cudaSuccess &&
