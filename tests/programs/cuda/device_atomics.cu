@@ -17,7 +17,8 @@ struct Totals {
   __nv_bfloat16 add_bf16;
   float2 add_float2;
   float4 add_float4;
-  unsigned int hinted[kLanes];
+  unsigned int source[kLanes];     // what the cache-hinted loads read: never written by the kernel
+  unsigned int hinted[4][kLanes];  // what the four cache-hinted stores wrote
 };
 
 __global__ void atomics(Totals *t) {
@@ -52,10 +53,14 @@ __global__ void atomics(Totals *t) {
   __threadfence();
   __threadfence_block();
   __threadfence_system();
-  __stcg(&t->hinted[id], __ldcg(&t->hinted[id]) + 1);
-  __stcs(&t->hinted[id], __ldca(&t->hinted[id]) + __ldcs(&t->hinted[id]));  // 2
-  __stwt(&t->hinted[id], __ldlu(&t->hinted[id]) + __ldcv(&t->hinted[id]));  // 4
-  __stwb(&t->hinted[id], __ldg(&t->hinted[id]) + 1u);                     // 5
+  // Loads through the read-only and streaming paths see no write of the same
+  // kernel on a GPU, so they read memory the kernel never writes.
+  const unsigned int *source = &t->source[id];
+  unsigned int loaded = __ldg(source) + __ldca(source) + __ldcg(source) + __ldcs(source) + __ldlu(source) + __ldcv(source);
+  __stcg(&t->hinted[0][id], loaded);
+  __stcs(&t->hinted[1][id], loaded + 1);
+  __stwt(&t->hinted[2][id], loaded + 2);
+  __stwb(&t->hinted[3][id], loaded + 3);
 }
 
 static int failures = 0;
@@ -70,13 +75,15 @@ int main() {
   host.and_int = -1;
   host.dec = 0;
   host.cas_short = 11;
+  for (int i = 0; i < kLanes; i++) host.source[i] = i + 1;
   Totals *device = nullptr;
   cudaMalloc(&device, sizeof host);
   cudaMemcpy(device, &host, sizeof host, cudaMemcpyHostToDevice);
   atomics<<<kBlocks, kThreads>>>(device);
   cudaMemcpy(&host, device, sizeof host, cudaMemcpyDeviceToHost);
   bool hinted = true;
-  for (unsigned int value : host.hinted) hinted &= value == 5;
+  for (int i = 0; i < kLanes; i++)
+    for (int k = 0; k < 4; k++) hinted &= host.hinted[k][i] == 6u * (i + 1) + k;
   check("atomicAdd int", host.add_int == kLanes * (kLanes - 1) / 2);
   check("atomicSub", host.sub_int == -2 * kLanes);
   check("atomicMax and atomicMin", host.max_int == 3 * (kLanes - 1) && host.min_int == -(kLanes - 1));

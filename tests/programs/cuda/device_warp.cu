@@ -38,7 +38,10 @@ __global__ void warp_functions(unsigned int *out) {
   if (lane >= 16) mine[kHalfShfl] = __shfl_sync(0xffff0000u, static_cast<int>(lane) * 10, 16);
 
   mine[kAnyAll] = __any_sync(kFull, lane == 7) | __all_sync(kFull, lane < 32) << 1 | __all_sync(kFull, lane < 31) << 2;
-  if (lane < 8) mine[kAnyAll] |= __all_sync(0xffu, lane < 8) << 3 | __any_sync(0xfu, lane == 6) << 4;
+  if (lane < 8) mine[kAnyAll] |= __all_sync(0xffu, lane < 8) << 3;
+  // Two groups voting apart: lane 6 votes only in the second.
+  if (lane < 4) mine[kAnyAll] |= __any_sync(0x0fu, lane == 6) << 4;
+  else if (lane < 8) mine[kAnyAll] |= __any_sync(0xf0u, lane == 6) << 4;
 
   mine[kMatchAny] = __match_any_sync(kFull, (lane / 4) % 3);
   int all_same = 0, mixed = 1;
@@ -113,7 +116,7 @@ int main() {
     up &= r[kUpScan] == lane + 1;
     width8 &= r[kWidth8] == (lane & ~7u) + 3;
     half_shfl &= lane < 16 || r[kHalfShfl] == 160;
-    any_all &= r[kAnyAll] == (lane < 8 ? 0xbu : 0x3u);  // lane 6 is outside mask 0xf
+    any_all &= r[kAnyAll] == (lane < 4 ? 0xbu : lane < 8 ? 0x1bu : 0x3u);
     unsigned int group = 0;
     for (unsigned int l = 0; l < 32; l++) group |= ((l / 4) % 3 == (lane / 4) % 3) << l;
     match_any &= r[kMatchAny] == group;
