@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import gdb
 
 from device.debug_interface import DispatchState, LaneState, Version
+from gdbext.commands import cuda_gdb
 from gdbext.errors import one_line_errors
 from gdbext.frames.device_frames import is_device_address
 from gdbext.runtime_view import runtime_state
@@ -409,6 +410,10 @@ def info_lanes(argument: str) -> None:
         raise gdb.GdbError("info lanes: the program is not being run")
     debug = runtime_state.debug_state()
     if debug is None:
+        if cuda_gdb.running():
+            raise gdb.GdbError(
+                "info lanes: the program runs on an NVIDIA GPU: cuda-gdb's 'info cuda lanes' shows its lanes"
+            )
         raise gdb.GdbError("info lanes: the program is not running on the gpusym runtime")
     text = argument.strip()
     if text and not (text.isascii() and text.isdigit()):

@@ -5,6 +5,7 @@ libraries), made on first use and kept while the file is unchanged."""
 from __future__ import annotations
 
 import os
+import re
 from typing import TYPE_CHECKING
 
 import gdb
@@ -20,13 +21,23 @@ if TYPE_CHECKING:
 # found through their host binary).  Modules loaded at run time
 # (NAME.gpusym-module.ID.so) are read: they are their kernels' only source.
 _SKIPPED_PREFIXES = ("/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/")
+# cuda-gdb's object files for the cubins the CUDA driver has loaded
+# (elf.ADDRESS.ADDRESS.o.XXXXXX): the program's kernels in them are found
+# through its fat binaries, and the rest are the driver's own (its memcpy
+# and graph-scheduler kernels), which `info cuda kernels` shows as they run.
+_DRIVER_CUBIN = re.compile(r"elf\.[0-9a-f]+\.[0-9a-f]+\.o\.\w+")
 _cache: dict[str, tuple[tuple[int, int], Analysis | None]] = {}
 
 
 def may_hold_kernels(path: str) -> bool:
     """Whether the object file at `path` is worth analysing for kernels."""
     name = os.path.basename(path)
-    return bool(path) and not path.startswith(_SKIPPED_PREFIXES) and FAT_BINARY_CODE_OBJECT_MARK not in name
+    return (
+        bool(path)
+        and not path.startswith(_SKIPPED_PREFIXES)
+        and FAT_BINARY_CODE_OBJECT_MARK not in name
+        and not _DRIVER_CUBIN.fullmatch(name)
+    )
 
 
 def _is_runtime(path: str) -> bool:

@@ -240,3 +240,21 @@ def test_under_a_cuda_command_kbreak_is_on_the_device_name_and_never_on_the_host
     assert all(enabled in ("n", "N*") for enabled, _ in locations), output
     assert "has no definition as a C/C++ preprocessor macro" in output, output  # cuda-gdb's own threadIdx
     assert stopped_in(output) == [] and "exited normally" in output, output
+
+
+def test_under_a_cuda_command_info_lanes_points_to_cuda_gdb_s_own(nvcc_builds):
+    output = gdb(nvcc_builds("debug"), "break main", "run", "info lanes", before=(CUDA_COMMAND,))
+    assert "info lanes: the program runs on an NVIDIA GPU: cuda-gdb's 'info cuda lanes' shows its lanes" in output
+
+
+def test_the_cubins_cuda_gdb_makes_of_what_the_driver_loaded_are_not_read_for_kernels():
+    """cuda-gdb names an object file for each cubin the CUDA driver loads
+    (elf.ADDRESS.ADDRESS.o.XXXXXX); on an H100 `info kernels` listed the
+    driver's own 73 memcpy and scheduler kernels from them."""
+    output = gdb(
+        None,
+        "python from gdbext.runtime_view.program_analyses import may_hold_kernels as m",
+        'python print("driver:", m("elf.555555682260.5555562e3850.o.z3OGKq"), m("/tmp/elf.5555.5555.o.LBVBFA"))',
+        'python print("program:", m("/home/user/app/elf.cubin"), m("/home/user/app/warp_sums"))',
+    )
+    assert "driver: False False\n" in output and "program: True True\n" in output, output
