@@ -658,11 +658,6 @@ CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned
                                    unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
                                    unsigned int sharedMemBytes, CUstream hStream, void **kernelParams);
 
-/* The profiler calls succeed and do nothing. */
-CUresult cuProfilerInitialize(const char *configFile, const char *outputFile, int outputMode);
-CUresult cuProfilerStart(void);
-CUresult cuProfilerStop(void);
-
 /* Linking PTX or cubins: CUDA_ERROR_NOT_SUPPORTED (modules are gpusym-nvcc's). */
 CUresult cuLinkCreate(unsigned int numOptions, CUjit_option *options, void **optionValues, CUlinkState *stateOut);
 CUresult cuLinkAddData(CUlinkState state, CUjitInputType type, void *data, size_t size, const char *name,

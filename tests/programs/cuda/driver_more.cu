@@ -3,6 +3,7 @@
 // copies, arrays and texture objects, function attributes, occupancy, a
 // cooperative launch, and what is not supported; one line per check.
 #include <cuda.h>
+#include <cudaProfiler.h>
 
 #include <cstdio>
 #include <cstring>
