@@ -65,6 +65,7 @@ struct Executor {
   WaveCall calls[kMaxLanes];
   uint32_t wave_waiting = 0;
   bool releasing = false;
+  uint64_t met = 0;               // the lanes of the wavefront's last meeting (synccheck reads them)
   uint32_t wave = GPUSYM_WAVE_SIZE;  // lanes of a wavefront of the running kernel: 32 or 64
   bool fast = false;              // the dispatch runs in its kernel's fast form
   bool replay_armed = false;      // a fault in the running fast block goes back to `replay`
@@ -132,6 +133,8 @@ uint64_t worker_count = 0;
 constexpr uint64_t kMaxRun = 64;
 
 gpusym_debug_dispatch dispatch_records[GPUSYM_DEBUG_DISPATCH_SLOTS];
+// The tool told of each dispatch's state (gpusym_observe_dispatches).
+std::atomic<gpusym_dispatch_observer *> dispatch_observer{nullptr};
 // Each worker writes its record at every lane it starts: one cache line each,
 // or workers slow each other down.
 alignas(64) gpusym_debug_executor executor_records[kMaxExecutors];
@@ -179,15 +182,18 @@ void replay_fast_block() {
   siglongjmp(executor->replay, 1);
 }
 
-uint64_t absent_wave_lanes(const gpusym_lane *lane) {
+WaveLanes wave_lanes(const gpusym_lane *lane) {
   Executor &executor = this_executor();
   uint32_t wave = executor.wave, first = lane->flat_thread / wave * wave;
-  uint64_t absent = 0;
+  WaveLanes lanes{executor.met, 0, 0};
   for (uint32_t i = 0; i < wave && i < 64; i++) {
     const gpusym_lane *other = executor.lanes + first + i;
-    if (other >= executor.end || other->state == GPUSYM_LANE_EXITED) absent |= uint64_t{1} << i;
+    if (other >= executor.end || other->state == GPUSYM_LANE_EXITED)
+      lanes.exited |= uint64_t{1} << i;
+    else if (other->state == GPUSYM_LANE_AT_BARRIER || other->state == GPUSYM_LANE_HELD_AT_BARRIER)
+      lanes.at_barrier |= uint64_t{1} << i;
   }
-  return absent;
+  return lanes;
 }
 
 namespace {
@@ -306,6 +312,10 @@ gpusym_lane *meet(Executor &executor, gpusym_lane *first, gpusym_lane *end) {
     hold(*lane);
   }
   resolve_wave(&executor.calls[first - executor.lanes], static_cast<uint32_t>(end - first), active, executor.wave);
+  executor.met = active;
+  if ((__gpusym_checks & kCheckRaces) &&
+      executor.calls[first - executor.lanes + __builtin_ctzll(active)].op == GPUSYM_WAVE_SYNC)
+    note_warp_sync(first, active);
   gpusym_lane *going = nullptr;
   for (gpusym_lane *lane = first; lane < end; lane++) {
     if (!(active >> (lane - first) & 1)) continue;
@@ -407,12 +417,21 @@ void run_block(Executor &executor, Op &dispatch, uint64_t block) {
   __gpusym_lane = nullptr;
   executor.record->lane = nullptr;
   executor.record->lane_count = 0;
+  if (__gpusym_checks & kCheckBarriers) check_barriers_passed(executor.lanes);
+}
+
+void observe(const Op &dispatch, gpusym_dispatch_state state) {
+  if (gpusym_dispatch_observer *observer = dispatch_observer.load(std::memory_order_acquire))
+    observer(dispatch.id, state);
 }
 
 void set_state(Op &dispatch, gpusym_dispatch_state state, gpusym_debug_event event) {
-  std::lock_guard<std::mutex> lock(registry_mutex());
-  dispatch.record->state = state;
-  notify(event, dispatch.record - dispatch_records);
+  {
+    std::lock_guard<std::mutex> lock(registry_mutex());
+    dispatch.record->state = state;
+    notify(event, dispatch.record - dispatch_records);
+  }
+  observe(dispatch, state);
 }
 
 // Records for a debugger that this worker has claimed blocks up to `end`
@@ -707,6 +726,7 @@ hipError_t queue_dispatch(std::unique_ptr<Op> dispatch) {
   dispatch->record = &dispatch_records[(dispatch->id - 1) % GPUSYM_DEBUG_DISPATCH_SLOTS];
   dispatch->caller_runs = launch_blocking() && !config.cooperative;
   publish_dispatch(*dispatch, stream);
+  observe(*dispatch, GPUSYM_DISPATCH_QUEUED);
 
   Op *op = dispatch.release();
   if (!op->caller_runs) {
@@ -732,3 +752,7 @@ hipError_t queue_dispatch(std::unique_ptr<Op> dispatch) {
 }
 
 }  // namespace gpusym
+
+extern "C" void gpusym_observe_dispatches(gpusym_dispatch_observer *observer) {
+  gpusym::dispatch_observer.store(observer, std::memory_order_release);
+}

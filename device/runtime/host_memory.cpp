@@ -5,9 +5,18 @@
 // registering only record the range: copies and memsets accept it as device
 // memory, hipHostGetDevicePointer answers the same address, and
 // hipPointerGetAttributes describes it as host memory.
+//
+// Pinned memory is pages of its own (mmap); hipHostFree makes them
+// inaccessible in place, as hipFree does device memory's, so that a kernel
+// reading it faults, and the last kFreedRemembered freed ranges are
+// remembered (then unmapped): the fault, or memcheck, names them.
+#include <sys/mman.h>
 #include <unistd.h>
 
+#include <cinttypes>
+#include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <map>
 
 #include "internal.h"
@@ -16,15 +25,22 @@ namespace gpusym {
 
 namespace {
 
+constexpr size_t kFreedRemembered = 1024;
+
 struct HostRange {
   size_t size;
   unsigned flags;    // as given to hipHostMalloc or hipHostRegister
   bool registered;   // by hipHostRegister, else allocated by hipHostMalloc
+  const char *made_by = nullptr;  // the API function the program called (pinned)
+  const char *freed_by = nullptr;
 };
 
 struct HostMemory {
   std::mutex mutex;
   std::map<uintptr_t, HostRange> ranges;  // by start
+  std::map<uintptr_t, HostRange> freed;   // pinned, inaccessible, the last kFreedRemembered
+  std::deque<uintptr_t> freed_order;      // oldest first
+  std::atomic<size_t> freed_count{0};     // freed.size(), read without the lock
 };
 
 HostMemory &host_memory() {
@@ -33,16 +49,32 @@ HostMemory &host_memory() {
 }
 
 size_t page_size() { return static_cast<size_t>(sysconf(_SC_PAGESIZE)); }
+size_t pages_of(size_t size) { return (size + page_size() - 1) / page_size() * page_size(); }
 
-// With the mutex held: the range holding `address`, or end().
-std::map<uintptr_t, HostRange>::iterator holder(HostMemory &h, uintptr_t address) {
-  auto after = h.ranges.upper_bound(address);
-  if (after == h.ranges.begin()) return h.ranges.end();
+// With the mutex held: the range of `ranges` holding `address`, or end().
+std::map<uintptr_t, HostRange>::iterator holder(std::map<uintptr_t, HostRange> &ranges, uintptr_t address) {
+  auto after = ranges.upper_bound(address);
+  if (after == ranges.begin()) return ranges.end();
   auto candidate = std::prev(after);
-  return address - candidate->first < candidate->second.size ? candidate : h.ranges.end();
+  return address - candidate->first < candidate->second.size ? candidate : ranges.end();
 }
+std::map<uintptr_t, HostRange>::iterator holder(HostMemory &h, uintptr_t address) { return holder(h.ranges, address); }
 
 }  // namespace
+
+bool describe_freed_host_memory(uintptr_t address, char *text, size_t size) {
+  HostMemory &h = host_memory();
+  if (h.freed_count.load(std::memory_order_acquire) == 0 || !h.mutex.try_lock()) return false;
+  auto found = holder(h.freed, address);
+  if (found != h.freed.end()) {
+    uint64_t offset = address - found->first;
+    snprintf(text, size, "%" PRIu64 " %s into a freed %zu-byte allocation of pinned host memory at 0x%" PRIxPTR " (%s, then %s)",
+             offset, offset == 1 ? "byte" : "bytes", found->second.size, found->first, found->second.made_by,
+             found->second.freed_by);
+  }
+  h.mutex.unlock();
+  return found != h.freed.end();
+}
 
 bool is_host_mapped_range(const void *pointer, size_t size) {
   HostMemory &h = host_memory();
@@ -77,13 +109,12 @@ hipError_t hipHostMalloc(void **ptr, size_t size, unsigned int flags) {
   if ((flags & ~kKnown) || ((flags & hipHostMallocCoherent) && (flags & hipHostMallocNonCoherent)))
     return record(hipErrorInvalidValue);
   if (size == 0) return hipSuccess;
-  size_t page = page_size();
-  if (size > SIZE_MAX - page) return record(hipErrorOutOfMemory);
-  void *memory = aligned_alloc(page, (size + page - 1) / page * page);
-  if (!memory) return record(hipErrorOutOfMemory);
+  if (size > SIZE_MAX - page_size()) return record(hipErrorOutOfMemory);
+  void *memory = mmap(nullptr, pages_of(size), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (memory == MAP_FAILED) return record(hipErrorOutOfMemory);
   HostMemory &h = host_memory();
   std::lock_guard<std::mutex> lock(h.mutex);
-  h.ranges[reinterpret_cast<uintptr_t>(memory)] = {size, flags, false};
+  h.ranges[reinterpret_cast<uintptr_t>(memory)] = {size, flags, false, api_call_name("hipHostMalloc")};
   *ptr = memory;
   return hipSuccess;
 }
@@ -99,10 +130,26 @@ hipError_t hipHostFree(void *ptr) {
   synchronize_all();
   HostMemory &h = host_memory();
   std::lock_guard<std::mutex> lock(h.mutex);
-  auto found = h.ranges.find(reinterpret_cast<uintptr_t>(ptr));
+  uintptr_t start = reinterpret_cast<uintptr_t>(ptr);
+  auto found = h.ranges.find(start);
   if (found == h.ranges.end() || found->second.registered) return record(hipErrorInvalidValue);
-  h.ranges.erase(found);
-  free(ptr);
+  // A fresh inaccessible mapping in its place: the pages go back to the system.
+  size_t pages = pages_of(found->second.size);
+  if (mmap(ptr, pages, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0) == MAP_FAILED) {
+    h.ranges.erase(found);
+    munmap(ptr, pages);
+    return hipSuccess;
+  }
+  found->second.freed_by = api_call_name("hipHostFree");
+  h.freed.insert(h.ranges.extract(found));
+  h.freed_order.push_back(start);
+  if (h.freed_order.size() > kFreedRemembered) {
+    auto oldest = h.freed.find(h.freed_order.front());
+    munmap(reinterpret_cast<void *>(oldest->first), pages_of(oldest->second.size));
+    h.freed.erase(oldest);
+    h.freed_order.pop_front();
+  }
+  h.freed_count.store(h.freed.size(), std::memory_order_release);
   return hipSuccess;
 }
 

@@ -267,6 +267,18 @@ bool is_host_mapped_range(const void *pointer, size_t size);
 // The pinned or registered range holding `pointer`: its start and
 // hipHostMalloc/hipHostRegister flags; false when none holds it.
 bool find_host_mapped(const void *pointer, void **start, unsigned *flags, bool *registered);
+// What freed pinned host memory (one of the ranges remembered) holds
+// `address`, as text for a report; false when none does, or its table is
+// busy.  Allocates nothing, waits for no lock.
+bool describe_freed_host_memory(uintptr_t address, char *text, size_t size);
+
+// ---- malloc() and free() in device code (device_heap.cpp) ----
+// memcheck: the live block of device malloc whose bytes or redzones hold
+// `address`, as [start, end) of its bytes, or {0, 0}.
+std::pair<uintptr_t, uintptr_t> heap_block_at(uintptr_t address);
+// memcheck: how many blocks have been freed so far: a block found live stays
+// so while this stays the same.  Lock-free.
+uint64_t device_heap_frees();
 
 // True when [pointer, pointer + size) lies inside one live device allocation
 // (managed ones too), device variable, or pinned or registered host range.
@@ -500,9 +512,14 @@ extern "C" __attribute__((visibility("hidden"))) void gpusym_watch_lane_entered(
 // runtime's SIGSEGV/SIGBUS handler (once) and an alternate signal stack, so
 // that a fault in a kernel, even a lane's stack overflow, is reported.
 void prepare_fault_handling();
-// The lanes of `lane`'s wavefront (bit i: its ith) that have exited or are
-// past the end of its block, on the thread running it (executor.cpp).
-uint64_t absent_wave_lanes(const gpusym_lane *lane);
+// The lanes of `lane`'s wavefront (bit i: its ith) at its last meeting,
+// which `lane` took part in, on the thread running it (executor.cpp): the
+// others wait at another warp function unless they have exited (or are past
+// the end of the block) or wait at a barrier.
+struct WaveLanes {
+  uint64_t met, exited, at_barrier;
+};
+WaveLanes wave_lanes(const gpusym_lane *lane);
 // Reports an access of device code that a check found invalid (checks.cpp):
 // outside its allocation (or as `described`, when given), or `misaligned`
 // for the `alignment` the code assumes, at the source line `file`:`line`
@@ -532,5 +549,15 @@ constexpr uint8_t kCheckInit = 8;      // initcheck
 void note_allocated(uintptr_t base, size_t size, bool managed);
 void note_released(uintptr_t base);
 void note_written(uintptr_t address, size_t size);
+// memcheck: reports an error of the running lane that the program goes on
+// from (an invalid free: `what`, at file:line), as an invalid access is
+// reported, once per line; at exit, they are counted.
+void report_memcheck_error(const char *what, const char *file, unsigned line);
+// racecheck: the lanes `met` (bit i: the ith of `first`'s wavefront) met at a
+// __syncwarp, which orders their accesses before it with those after it.
+void note_warp_sync(const gpusym_lane *first, uint64_t met);
+// synccheck: the block of `lane` has run; lanes that waited at a barrier
+// the others ran to their end without reaching are reported.
+void check_barriers_passed(const gpusym_lane *lane);
 
 }  // namespace gpusym

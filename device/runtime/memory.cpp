@@ -355,6 +355,7 @@ void describe_address(uintptr_t address, gpusym_debug_fault &fault, char *text, 
   DeviceMemory &m = memory();
   fault.allocation_base = fault.allocation_size = 0;
   fault.allocation_state = GPUSYM_ALLOCATION_UNUSED;
+  if ((address < m.base || address >= m.end) && describe_freed_host_memory(address, text, size)) return;
   auto after = m.allocations.upper_bound(address);
   auto before = after == m.allocations.begin() ? m.allocations.end() : std::prev(after);
   const char *freed = "";

@@ -164,12 +164,12 @@ def races(build_program) -> Path:
         (
             "read-after-write",
             "thread (0,0,0) reads 4 bytes of __shared__ memory at {address} (tile+4, {read}) that thread (1,0,0) "
-            "wrote ({write}) with no barrier between",
+            "wrote ({write}) with no __syncwarp or barrier between: a hazard within one wavefront",
         ),
         (
             "write-after-read",
             "thread (1,0,0) writes 4 bytes of __shared__ memory at {address} (tile+4, {write}) that thread (0,0,0) "
-            "read ({read}) with no barrier between",
+            "read ({read}) with no __syncwarp or barrier between: a hazard within one wavefront",
         ),
     ],
 )
@@ -188,7 +188,10 @@ def test_a_hazard_on_shared_memory_is_reported_once_with_both_lines(races, mode,
         + re.escape(expected),
         report,
     ), report
-    assert lines[1] == "gpusym: racecheck: 126 hazards on __shared__ memory (1 pair of lines, each reported once)"
+    assert lines[1] == (
+        "gpusym: racecheck: 126 hazards on __shared__ memory, 126 within one wavefront and 0 between wavefronts "
+        "(1 pair of lines, each reported once)"
+    )
 
 
 @pytest.mark.parametrize("mode", ["barrier", "atomics"])
@@ -284,8 +287,8 @@ def test_a_sync_mask_naming_lanes_that_returned_is_reported(races):
     assert result.returncode == 0 and result.stdout == "done\n", describe(result)
     assert result.stderr == (
         "gpusym: synccheck: kernel 'half_shuffle(int*, bool)' (dispatch 1) block (0,0,0): thread (0,0,0) calls "
-        "__shfl_sync with mask 0xffffffffffffffff naming lanes of its wavefront that have exited or are not in the "
-        "block (lanes 32-63)\n"
+        f"__shfl_sync at {race_line('half_shuffle: the shuffle')} with mask 0xffffffffffffffff naming lanes of its "
+        "wavefront that have exited or are not in the block (lanes 32-63)\n"
     )
     live = run([races, "live-lanes"], env={"GPUSYM_CHECK": "synccheck"})
     assert live.returncode == 0 and live.stderr == "" and live.stdout == "done\n", describe(live)

@@ -352,6 +352,14 @@ void gpusym_debug_state(void);
  * module loaded from memory; NULL for an unknown handle. */
 const char *gpusym_function_module(const void *function);
 
+/* For tools in the process (gpusym capture's timeline): `observer`, when not
+ * NULL, is called with a dispatch's id and its new state (enum
+ * gpusym_dispatch_state): QUEUED on the launching thread before the launch
+ * call returns, RUNNING when its first block starts and COMPLETE when its
+ * last block is done, on the thread that runs them.  NULL removes it. */
+typedef void gpusym_dispatch_observer(uint64_t id, uint32_t state);
+void gpusym_observe_dispatches(gpusym_dispatch_observer *observer);
+
 #ifdef __cplusplus
 }
 #endif
