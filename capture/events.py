@@ -234,6 +234,57 @@ class LaunchEvent:
         return out
 
 
+#: A copy's direction by its hipMemcpyKind (cudaMemcpyKind alike).
+DIRECTIONS = ("host-to-host", "host-to-device", "device-to-host", "device-to-device", "default")
+
+
+@dataclass(slots=True)
+class CallEvent:
+    """A copy or a synchronisation (recorded for ``--trace``): the call on
+    its host thread, from `time_ns` to `end_ns`; `error` as a launch's."""
+
+    KINDS: ClassVar[tuple[str, ...]] = ("copy", "sync")
+    time_ns: int
+    end_ns: int
+    pid: int
+    call: str
+    stream: int | None  # None: the whole device (hipDeviceSynchronize)
+    thread: HostThread
+    error: Refusal | None
+    bytes: int | None = None  # copies only
+    direction: str | None = None  # copies only: one of DIRECTIONS
+
+    @property
+    def kind(self) -> str:
+        return "sync" if self.bytes is None else "copy"
+
+    def to_json(self) -> Json:
+        out: Json = {"event": self.kind, "time_ns": self.time_ns, "end_ns": self.end_ns, "pid": self.pid,
+                     "call": self.call, "stream": self.stream}  # fmt: skip
+        if self.bytes is not None:
+            out |= {"bytes": self.bytes, "direction": self.direction}
+        error = self.error.to_json() if self.error else None
+        return {**out, "thread": self.thread.to_json(), "error": error}
+
+
+@dataclass(slots=True)
+class DispatchEvent:
+    """A launch's run on the simulated device (recorded for ``--trace``):
+    from its first block's start (`time_ns`) to its last block's end
+    (`end_ns`; None when it did not end while the program ran)."""
+
+    KIND: ClassVar[str] = "dispatch"
+    time_ns: int
+    end_ns: int | None
+    pid: int
+    seq: int  # the launch's
+    dispatch: int  # the runtime's id
+
+    def to_json(self) -> Json:
+        return {"event": self.KIND, "time_ns": self.time_ns, "end_ns": self.end_ns, "pid": self.pid,
+                "seq": self.seq, "dispatch": self.dispatch}  # fmt: skip
+
+
 @dataclass(slots=True)
 class ErrorEvent:
     """A failing runtime call, seen by gdb (an api-error stop) or in a
@@ -476,7 +527,18 @@ class CaptureErrorEvent:
         return cls(data["time_ns"], data["message"], data.get("cause"))
 
 
-Event = StartEvent | LaunchEvent | ErrorEvent | CrashEvent | KernelStopEvent | CheckEvent | StopEvent | ExitEvent
+Event = (
+    StartEvent
+    | LaunchEvent
+    | CallEvent
+    | DispatchEvent
+    | ErrorEvent
+    | CrashEvent
+    | KernelStopEvent
+    | CheckEvent
+    | StopEvent
+    | ExitEvent
+)
 GdbEvent = (
     SessionEvent | ErrorEvent | CrashEvent | KernelStopEvent | CheckEvent | StopEvent | ProgramEnd | CaptureErrorEvent
 )

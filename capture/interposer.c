@@ -19,6 +19,13 @@
  * host function a CUDA kernel object stands for, when __cudaGetKernel made
  * it: nvcc's <<<>>> launches the object).
  *
+ * GPUSYM_CAPTURE_TIMELINE=1 also records, for a timeline: CALL (a copy or a
+ * synchronisation: the call, when it began, its stream, bytes and direction,
+ * what it returned; written when it returns) and DISPATCH (a launch's run on
+ * the device: one when it starts, one when it ends, from the simulated
+ * runtime's dispatch observer, gpusym_observe_dispatches; another runtime has
+ * none).
+ *
  * GPUSYM_CAPTURE_LINE_BUFFERED=1 makes the program's stdout line-buffered
  * from its start, as on a terminal: under capture it is a file, fully
  * buffered otherwise, and a program killed at a crash would lose it all.
@@ -59,7 +66,16 @@ typedef int hipError_t;  // cudaError_t alike
 #define TLS __thread __attribute__((tls_model("initial-exec")))
 
 enum { errorNotSupported = 801 };  // hipErrorNotSupported and cudaErrorNotSupported
-enum { KIND_LAUNCH = 1, KIND_RESULT = 2, KIND_MODULES = 3, KIND_THREAD = 4, KIND_FUNCTION = 5, KIND_KERNEL = 6 };
+enum {
+  KIND_LAUNCH = 1,
+  KIND_RESULT = 2,
+  KIND_MODULES = 3,
+  KIND_THREAD = 4,
+  KIND_FUNCTION = 5,
+  KIND_KERNEL = 6,
+  KIND_CALL = 7,
+  KIND_DISPATCH = 8,
+};
 enum {
   LAUNCH_KERNEL = 0,
   EXT_LAUNCH_KERNEL = 1,
@@ -69,7 +85,28 @@ enum {
   CUDA_KERNEL_LAUNCH = 5,  // __cudaLaunchKernel, of a kernel object
   CUDA_LAUNCH_KERNEL_EX = 6,
 };
-enum { MAX_FRAMES = 64, OWN_FRAMES_MAX = 4, TABLE_SLOTS = 4096 };
+/* The calls a CALL record names (launches.py CALLS, in this order). */
+enum {
+  CALL_HIP_MEMCPY,
+  CALL_HIP_MEMCPY_ASYNC,
+  CALL_HIP_MEMCPY_WITH_STREAM,
+  CALL_HIP_MEMCPY_HTOD,
+  CALL_HIP_MEMCPY_DTOH,
+  CALL_HIP_MEMCPY_DTOD,
+  CALL_HIP_MEMCPY_HTOD_ASYNC,
+  CALL_HIP_MEMCPY_DTOH_ASYNC,
+  CALL_HIP_MEMCPY_DTOD_ASYNC,
+  CALL_CUDA_MEMCPY,
+  CALL_CUDA_MEMCPY_ASYNC,
+  CALL_HIP_DEVICE_SYNCHRONIZE,
+  CALL_HIP_STREAM_SYNCHRONIZE,
+  CALL_CUDA_DEVICE_SYNCHRONIZE,
+  CALL_CUDA_STREAM_SYNCHRONIZE,
+};
+/* hipMemcpyKind and cudaMemcpyKind alike; NO_COPY for a synchronisation. */
+enum { HOST_TO_DEVICE = 1, DEVICE_TO_HOST = 2, DEVICE_TO_DEVICE = 3, NO_COPY = -1 };
+enum { MAX_FRAMES = 64, OWN_FRAMES_MAX = 4, TABLE_SLOTS = 4096, DISPATCH_SLOTS = 4096 };
+enum { DISPATCH_QUEUED = 1, DISPATCH_RUNNING = 2, DISPATCH_COMPLETE = 3 };  // gpusym_dispatch_state
 
 struct header {
   uint32_t size, kind;
@@ -111,6 +148,24 @@ struct kernel_record {
   uint64_t object, entry;
 };
 
+struct call_record {
+  struct header header;  // time_ns: when the call returned
+  uint64_t start_ns, stream, bytes;
+  uint32_t call;
+  int32_t direction;
+  int32_t result;
+  uint32_t name_length;
+  char name[64];  // the runtime's error name, empty for 0 or without one
+};
+
+struct dispatch_record {
+  struct header header;
+  uint64_t seq;       // of the launch call that queued it
+  uint64_t id;        // the runtime's dispatch id
+  uint64_t start_ns;  // when its first block started; 0: unknown
+  uint64_t end_ns;    // when its last block was done; 0 in the record of its start
+};
+
 struct thread_record {
   struct header header;
   uint32_t name_length, pad;
@@ -125,6 +180,7 @@ static int records_fd = -1;
 static int backtraces = 1;
 static uint64_t every = 1;
 static uint64_t detail_limit = UINT64_MAX;
+static int timeline;
 
 /* Per process (reset in a forked child). */
 static _Atomic uint32_t process_id;
@@ -135,11 +191,17 @@ static struct {
   _Atomic uint64_t count;
 } table[TABLE_SLOTS];
 static _Atomic uint64_t overflow_count;  // every entry's launches once the table is full
+/* Dispatches by id: the launch that queued each and when it started. */
+static struct {
+  _Atomic uint64_t id, seq, start_ns;
+} dispatches[DISPATCH_SLOTS];
 
 /* Per thread. */
 static TLS uint32_t thread_pid;  // the process this thread last announced itself in
 static TLS uint32_t thread_id;
 static TLS int in_launch;  // a runtime's entry point calling another is one launch
+static TLS int in_call;    // likewise for copies and synchronisations
+static TLS uint64_t launch_seq = UINT64_MAX;  // of the launch call in progress
 
 static uint64_t env_number(const char *name, uint64_t fallback) {
   const char *text = getenv(name);
@@ -159,6 +221,7 @@ static void reset_process(void) {
     atomic_store(&table[i].count, 0);
   }
   atomic_store(&overflow_count, 0);
+  for (size_t i = 0; i < DISPATCH_SLOTS; i++) atomic_store(&dispatches[i].id, 0);
 }
 
 static void activate(void) {
@@ -177,6 +240,7 @@ static void activate(void) {
   backtrace(warm, 1);  // loads the unwinder now rather than inside a record
   reset_process();
   pthread_atfork(NULL, NULL, reset_process);
+  timeline = env_number("GPUSYM_CAPTURE_TIMELINE", 0) != 0;
   records_fd = fd;
 }
 
@@ -185,12 +249,15 @@ __attribute__((constructor)) static void line_buffered_stdout(void) {
   if (value && strcmp(value, "1") == 0) setvbuf(stdout, NULL, _IOLBF, 0);
 }
 
-static void emit(void *record, uint32_t size, uint32_t kind) {
-  struct header *header = record;
+static uint64_t now_ns(void) {
   struct timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
-  *header = (struct header){size, kind, (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec,
-                            atomic_load_explicit(&process_id, memory_order_relaxed), thread_id};
+  return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+static void emit(void *record, uint32_t size, uint32_t kind) {
+  struct header *header = record;
+  *header = (struct header){size, kind, now_ns(), atomic_load_explicit(&process_id, memory_order_relaxed), thread_id};
   while (write(records_fd, record, size) < 0 && errno == EINTR) {
   }
 }
@@ -384,6 +451,48 @@ static int recording(void) {
   return 1;
 }
 
+/* The simulated runtime's dispatch observer: QUEUED on the launching thread
+ * inside its launch call, RUNNING and COMPLETE where the dispatch runs. */
+static void observe_dispatch(uint64_t id, uint32_t state) {
+  int saved_errno = errno;
+  size_t slot = id % DISPATCH_SLOTS;
+  if (state == DISPATCH_QUEUED) {
+    atomic_store(&dispatches[slot].seq, launch_seq);
+    atomic_store(&dispatches[slot].start_ns, 0);
+    atomic_store(&dispatches[slot].id, id);
+  } else if (atomic_load(&dispatches[slot].id) == id) {
+    uint64_t seq = atomic_load(&dispatches[slot].seq), now = now_ns();
+    if (state == DISPATCH_RUNNING) atomic_store(&dispatches[slot].start_ns, now);
+    if (seq != UINT64_MAX && (state == DISPATCH_RUNNING || state == DISPATCH_COMPLETE)) {
+      struct dispatch_record record = {.seq = seq, .id = id, .start_ns = atomic_load(&dispatches[slot].start_ns),
+                                       .end_ns = state == DISPATCH_COMPLETE ? now : 0};
+      emit(&record, sizeof record, KIND_DISPATCH);
+    }
+  }
+  errno = saved_errno;
+}
+
+/* With a timeline, registers the observer once the runtime has one. */
+static void observe_dispatches(void) {
+  static _Atomic(void *) observe;
+  static _Atomic int observing;
+  if (!timeline || atomic_load_explicit(&observing, memory_order_relaxed)) return;
+  void (*observe_with)(void (*)(uint64_t, uint32_t)) =
+      (void (*)(void (*)(uint64_t, uint32_t)))next_symbol(&observe, "gpusym_observe_dispatches");
+  if (observe_with && !atomic_exchange(&observing, 1)) observe_with(observe_dispatch);
+}
+
+/* The runtime's name of error `result` in `name` (empty without one); its length. */
+static uint32_t error_name(hipError_t result, struct runtime *runtime, char *name, size_t size) {
+  if (result == 0) return 0;
+  const char *(*name_of)(hipError_t) =
+      (const char *(*)(hipError_t))next_symbol(&runtime->error_name_function, runtime->error_name);
+  const char *text = name_of ? name_of(result) : NULL;
+  if (!text) return 0;
+  strncpy(name, text, size - 1);
+  return (uint32_t)strlen(name);
+}
+
 static __attribute__((noinline)) int64_t begin_launch(const void *entry, dim3 grid, dim3 block, uint64_t shmem,
                                                         void *stream, uint32_t entry_point, struct runtime *runtime,
                                                         void *caller) {
@@ -394,6 +503,7 @@ static __attribute__((noinline)) int64_t begin_launch(const void *entry, dim3 gr
     return -1;
   }
   in_launch = 1;
+  observe_dispatches();
   check_modules();
   struct launch_record record;
   record.entry = (uintptr_t)entry;
@@ -424,6 +534,7 @@ static __attribute__((noinline)) int64_t begin_launch(const void *entry, dim3 gr
   }
   emit(&record, (uint32_t)(offsetof(struct launch_record, frames) + record.frame_count * sizeof(uint64_t)),
        KIND_LAUNCH);
+  launch_seq = record.seq;
   errno = saved_errno;
   return (int64_t)record.seq;
 }
@@ -433,17 +544,10 @@ static __attribute__((noinline)) int64_t begin_launch(const void *entry, dim3 gr
 static hipError_t end_launch(int64_t seq, hipError_t result, struct runtime *runtime) {
   if (seq < 0) return result;
   in_launch = 0;
+  launch_seq = UINT64_MAX;
   int saved_errno = errno;
   struct result_record record = {.seq = (uint64_t)seq, .result = result};
-  if (result != 0) {
-    const char *(*error_name)(hipError_t) =
-        (const char *(*)(hipError_t))next_symbol(&runtime->error_name_function, runtime->error_name);
-    const char *name = error_name ? error_name(result) : NULL;
-    if (name) {
-      strncpy(record.name, name, sizeof record.name - 1);
-      record.name_length = (uint32_t)strlen(record.name);
-    }
-  }
+  record.name_length = error_name(result, runtime, record.name, sizeof record.name);
   emit(&record, (uint32_t)(offsetof(struct result_record, name) + ((record.name_length + 7) & ~7u)), KIND_RESULT);
   errno = saved_errno;
   return result;
@@ -550,4 +654,118 @@ EXPORT hipError_t __cudaGetKernel(cudaKernel_t *kernel, const void *f) {
   }
   errno = saved_errno;
   return result;
+}
+
+/* When a copy or synchronisation began; 0 when it is not recorded (no
+ * timeline, or nested in another). */
+static uint64_t begin_call(void) {
+  if (in_call) return 0;
+  int saved_errno = errno;
+  pthread_once(&activation, activate);
+  uint64_t start = timeline && recording() ? now_ns() : 0;
+  in_call = start != 0;
+  errno = saved_errno;
+  return start;
+}
+
+/* Records the call begun at `start`, now that it returned `result`. */
+static hipError_t end_call(uint64_t start, hipError_t result, uint32_t call, void *stream, uint64_t bytes,
+                           int32_t direction, struct runtime *runtime) {
+  if (!start) return result;
+  in_call = 0;
+  int saved_errno = errno;
+  struct call_record record = {
+      .start_ns = start, .stream = (uintptr_t)stream, .bytes = bytes, .call = call, .direction = direction,
+      .result = result};
+  record.name_length = error_name(result, runtime, record.name, sizeof record.name);
+  emit(&record, (uint32_t)(offsetof(struct call_record, name) + ((record.name_length + 7) & ~7u)), KIND_CALL);
+  errno = saved_errno;
+  return result;
+}
+
+/* The body of a copy's or synchronisation's wrapper: the runtime's `name`
+ * of type `type`, called with the arguments after `runtime`, recorded. */
+#define CALL_THROUGH(type, name, call, stream, bytes, direction, runtime, ...)        \
+  static _Atomic(void *) next;                                                        \
+  type *real = (type *)next_symbol(&next, name);                                      \
+  if (!real) return errorNotSupported;                                                \
+  uint64_t start = begin_call();                                                      \
+  return end_call(start, real(__VA_ARGS__), call, stream, bytes, direction, runtime)
+
+typedef hipError_t memcpy_fn(void *, const void *, size_t, int);
+typedef hipError_t memcpy_stream_fn(void *, const void *, size_t, int, hipStream_t);
+typedef hipError_t memcpy_typed_fn(void *, const void *, size_t);
+typedef hipError_t memcpy_typed_stream_fn(void *, const void *, size_t, hipStream_t);
+typedef hipError_t synchronize_fn(void);
+typedef hipError_t synchronize_stream_fn(hipStream_t);
+
+EXPORT hipError_t hipMemcpy(void *dst, const void *src, size_t bytes, int kind) {
+  CALL_THROUGH(memcpy_fn, "hipMemcpy", CALL_HIP_MEMCPY, NULL, bytes, kind, &hip, dst, src, bytes, kind);
+}
+
+EXPORT hipError_t hipMemcpyAsync(void *dst, const void *src, size_t bytes, int kind, hipStream_t stream) {
+  CALL_THROUGH(memcpy_stream_fn, "hipMemcpyAsync", CALL_HIP_MEMCPY_ASYNC, stream, bytes, kind, &hip, dst, src, bytes,
+               kind, stream);
+}
+
+EXPORT hipError_t hipMemcpyWithStream(void *dst, const void *src, size_t bytes, int kind, hipStream_t stream) {
+  CALL_THROUGH(memcpy_stream_fn, "hipMemcpyWithStream", CALL_HIP_MEMCPY_WITH_STREAM, stream, bytes, kind, &hip, dst,
+               src, bytes, kind, stream);
+}
+
+EXPORT hipError_t hipMemcpyHtoD(void *dst, const void *src, size_t bytes) {
+  CALL_THROUGH(memcpy_typed_fn, "hipMemcpyHtoD", CALL_HIP_MEMCPY_HTOD, NULL, bytes, HOST_TO_DEVICE, &hip, dst, src,
+               bytes);
+}
+
+EXPORT hipError_t hipMemcpyDtoH(void *dst, const void *src, size_t bytes) {
+  CALL_THROUGH(memcpy_typed_fn, "hipMemcpyDtoH", CALL_HIP_MEMCPY_DTOH, NULL, bytes, DEVICE_TO_HOST, &hip, dst, src,
+               bytes);
+}
+
+EXPORT hipError_t hipMemcpyDtoD(void *dst, const void *src, size_t bytes) {
+  CALL_THROUGH(memcpy_typed_fn, "hipMemcpyDtoD", CALL_HIP_MEMCPY_DTOD, NULL, bytes, DEVICE_TO_DEVICE, &hip, dst, src,
+               bytes);
+}
+
+EXPORT hipError_t hipMemcpyHtoDAsync(void *dst, const void *src, size_t bytes, hipStream_t stream) {
+  CALL_THROUGH(memcpy_typed_stream_fn, "hipMemcpyHtoDAsync", CALL_HIP_MEMCPY_HTOD_ASYNC, stream, bytes,
+               HOST_TO_DEVICE, &hip, dst, src, bytes, stream);
+}
+
+EXPORT hipError_t hipMemcpyDtoHAsync(void *dst, const void *src, size_t bytes, hipStream_t stream) {
+  CALL_THROUGH(memcpy_typed_stream_fn, "hipMemcpyDtoHAsync", CALL_HIP_MEMCPY_DTOH_ASYNC, stream, bytes,
+               DEVICE_TO_HOST, &hip, dst, src, bytes, stream);
+}
+
+EXPORT hipError_t hipMemcpyDtoDAsync(void *dst, const void *src, size_t bytes, hipStream_t stream) {
+  CALL_THROUGH(memcpy_typed_stream_fn, "hipMemcpyDtoDAsync", CALL_HIP_MEMCPY_DTOD_ASYNC, stream, bytes,
+               DEVICE_TO_DEVICE, &hip, dst, src, bytes, stream);
+}
+
+EXPORT hipError_t cudaMemcpy(void *dst, const void *src, size_t bytes, int kind) {
+  CALL_THROUGH(memcpy_fn, "cudaMemcpy", CALL_CUDA_MEMCPY, NULL, bytes, kind, &cuda, dst, src, bytes, kind);
+}
+
+EXPORT hipError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, int kind, hipStream_t stream) {
+  CALL_THROUGH(memcpy_stream_fn, "cudaMemcpyAsync", CALL_CUDA_MEMCPY_ASYNC, stream, bytes, kind, &cuda, dst, src,
+               bytes, kind, stream);
+}
+
+EXPORT hipError_t hipDeviceSynchronize(void) {
+  CALL_THROUGH(synchronize_fn, "hipDeviceSynchronize", CALL_HIP_DEVICE_SYNCHRONIZE, NULL, 0, NO_COPY, &hip);
+}
+
+EXPORT hipError_t hipStreamSynchronize(hipStream_t stream) {
+  CALL_THROUGH(synchronize_stream_fn, "hipStreamSynchronize", CALL_HIP_STREAM_SYNCHRONIZE, stream, 0, NO_COPY, &hip,
+               stream);
+}
+
+EXPORT hipError_t cudaDeviceSynchronize(void) {
+  CALL_THROUGH(synchronize_fn, "cudaDeviceSynchronize", CALL_CUDA_DEVICE_SYNCHRONIZE, NULL, 0, NO_COPY, &cuda);
+}
+
+EXPORT hipError_t cudaStreamSynchronize(hipStream_t stream) {
+  CALL_THROUGH(synchronize_stream_fn, "cudaStreamSynchronize", CALL_CUDA_STREAM_SYNCHRONIZE, stream, 0, NO_COPY,
+               &cuda, stream);
 }

@@ -15,6 +15,11 @@ completed at the end without a result.  Counting covers every launch of a
 selected kernel; events are sampled (`every`) and capped (`max_launches`) per
 the options.  A refused launch is also an error event, unless gdb already
 reported that very call (with the simulated runtime, api-error stops do).
+
+With a timeline (``--trace``), copy and synchronisation records become call
+events, and the dispatch records of a launch whose event was emitted become
+its dispatch event, after it (a kernel may end before its launch call
+returns), once the run ended, or at the end for a run that never did.
 """
 
 from __future__ import annotations
@@ -24,7 +29,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from capture.events import (
+    DIRECTIONS,
+    CallEvent,
     Configuration,
+    DispatchEvent,
     ErrorEvent,
     Frame,
     HostThread,
@@ -33,7 +41,7 @@ from capture.events import (
     LaunchEvent,
     Refusal,
 )
-from capture.records import Function, KernelObject, Launch, Modules, Record, Result, Thread
+from capture.records import Call, Dispatch, Function, KernelObject, Launch, Modules, Record, Result, Thread
 from symbols.demangling.gnu import demangle
 from symbols.mangling import parse_stub
 from symbols.symbolize import HostFrame, Symbolizer
@@ -47,8 +55,28 @@ ENTRY_POINTS = (
     "__cudaLaunchKernel",
     "cudaLaunchKernelExC",
 )
+#: The copies and synchronisations the interposer records (its CALL_* order).
+CALLS = (
+    "hipMemcpy",
+    "hipMemcpyAsync",
+    "hipMemcpyWithStream",
+    "hipMemcpyHtoD",
+    "hipMemcpyDtoH",
+    "hipMemcpyDtoD",
+    "hipMemcpyHtoDAsync",
+    "hipMemcpyDtoHAsync",
+    "hipMemcpyDtoDAsync",
+    "cudaMemcpy",
+    "cudaMemcpyAsync",
+    "hipDeviceSynchronize",
+    "hipStreamSynchronize",
+    "cudaDeviceSynchronize",
+    "cudaStreamSynchronize",
+)
+DEVICE_SYNCHRONIZE = {"hipDeviceSynchronize", "cudaDeviceSynchronize"}
 MODULE_LAUNCH = 3  # hipModuleLaunchKernel: the entry is a hipFunction_t, not a host handle
 KERNEL_OBJECT_LAUNCH = 5  # __cudaLaunchKernel: the entry is a cudaKernel_t
+LogEvent = LaunchEvent | ErrorEvent | CallEvent | DispatchEvent
 #: How deep a launch's stub may be among its frames (nvcc's inline launch function before it).
 STUB_DEPTH = 2
 
@@ -61,6 +89,7 @@ class Selection:
     every: int = 1
     max_launches: int | None = None
     backtraces: bool = True
+    timeline: bool = False  # dispatch events for the launch events (--trace)
 
 
 @dataclass
@@ -102,15 +131,19 @@ class LaunchLog:
         # The launch each (pid, tid) is in, with its event (None when not
         # selected): the call's result follows it.
         self.pending: dict[tuple[int, int], tuple[Launch, LaunchEvent | None]] = {}
+        # With a timeline, by (pid, seq): launches whose event was emitted and
+        # whose run has not ended; the last dispatch record of selected launches.
+        self.awaiting: set[tuple[int, int]] = set()
+        self.runs: dict[tuple[int, int], Dispatch] = {}
         self.counts: dict[str, KernelCount] = {}
         self.per_kernel: Counter = Counter()
         self.emitted = 0
         self.total = 0  # launches of selected kernels, refused ones left out
         self.refused = 0
 
-    def events(self, records: list[Record], reported_errors: list[ErrorEvent]) -> list[LaunchEvent | ErrorEvent]:
+    def events(self, records: list[Record], reported_errors: list[ErrorEvent]) -> list[LogEvent]:
         """Events for `records`; `reported_errors` are gdb's error events so far."""
-        out: list[LaunchEvent | ErrorEvent] = []
+        out: list[LogEvent] = []
         for record in records:
             if isinstance(record, Modules):
                 symbolizer = self._symbolizer(record.pid)
@@ -131,14 +164,20 @@ class LaunchLog:
                 if launch is not None and launch.seq == record.seq:
                     del self.pending[(record.pid, record.tid)]
                     out += self._complete(launch, event, record, reported_errors)
+            elif isinstance(record, Call):
+                out.append(self._call(record))
+            elif isinstance(record, Dispatch):
+                out += self._dispatch(record)
         return out
 
-    def unfinished(self, reported_errors: list[ErrorEvent]) -> list[LaunchEvent | ErrorEvent]:
+    def unfinished(self, reported_errors: list[ErrorEvent]) -> list[LogEvent]:
         """At the end: events of the launches whose call never returned."""
-        out: list[LaunchEvent | ErrorEvent] = []
+        out: list[LogEvent] = []
         for launch, event in self.pending.values():
             out += self._complete(launch, event, None, reported_errors)
         self.pending.clear()
+        out += [_run(self.runs.pop(key)) for key in self.awaiting if key in self.runs]  # runs that never ended
+        self.awaiting.clear()
         return out
 
     def _symbolizer(self, pid: int) -> Symbolizer:
@@ -200,9 +239,38 @@ class LaunchLog:
             backtrace,
         )
 
+    def _call(self, call: Call) -> CallEvent:
+        name = CALLS[call.call] if call.call < len(CALLS) else "unknown"
+        copy = call.direction >= 0
+        return CallEvent(
+            call.start_ns,
+            call.time_ns,
+            call.pid,
+            name,
+            None if name in DEVICE_SYNCHRONIZE else call.stream,
+            HostThread(call.tid, self.threads.get((call.pid, call.tid))),
+            Refusal(call.result, call.name) if call.result else None,
+            call.bytes if copy else None,
+            (DIRECTIONS[call.direction] if call.direction < len(DIRECTIONS) else "unknown") if copy else None,
+        )
+
+    def _dispatch(self, dispatch: Dispatch) -> list[DispatchEvent]:
+        """The run's event once it ended, if its launch's event was emitted;
+        kept for later while its launch is selected and its call has not returned."""
+        key = (dispatch.pid, dispatch.seq)
+        if not dispatch.start_ns:  # its start was lost: no honest run
+            return []
+        pending = any(event and (launch.pid, launch.seq) == key for launch, event in self.pending.values())
+        if key in self.awaiting or pending:
+            self.runs[key] = dispatch
+        if key in self.awaiting and dispatch.end_ns:
+            self.awaiting.discard(key)
+            return [_run(self.runs.pop(key))]
+        return []
+
     def _complete(
         self, launch: Launch, event: LaunchEvent | None, result: Result | None, reported: list[ErrorEvent]
-    ) -> list[LaunchEvent | ErrorEvent]:
+    ) -> list[LogEvent]:
         """Counts the launch by its `result` (None: its call never returned);
         its event, when sampled, and an error event when it was refused."""
         if event is None:
@@ -227,11 +295,19 @@ class LaunchLog:
             event.error = Refusal(result.result, result.name) if refused else None
         index = self.per_kernel[key]
         self.per_kernel[key] += 1
-        out: list[LaunchEvent | ErrorEvent] = []
+        out: list[LogEvent] = []
         cap = self.selection.max_launches
+        key = (launch.pid, launch.seq)
+        run = self.runs.pop(key, None)
         if not (index % self.selection.every or (cap is not None and self.emitted >= cap)):
             self.emitted += 1
             out.append(event)
+            if run is not None and run.end_ns:
+                out.append(_run(run))
+            elif self.selection.timeline and result is not None and not refused:
+                self.awaiting.add(key)
+                if run is not None:
+                    self.runs[key] = run
         if refused and not self._reported(launch, result, reported):
             out.append(self._failure(event, result))
         return out
@@ -274,6 +350,10 @@ class LaunchLog:
             )
             for key, count in sorted(self.counts.items(), key=lambda item: -item[1].launches)
         ]
+
+
+def _run(dispatch: Dispatch) -> DispatchEvent:
+    return DispatchEvent(dispatch.start_ns, dispatch.end_ns or None, dispatch.pid, dispatch.seq, dispatch.id)
 
 
 def _configurations(counted: Counter) -> list[Configuration]:

@@ -24,9 +24,11 @@ _SEGMENT = struct.Struct("<QQ")  # start, size
 #: Larger sizes can only come from a corrupt file.
 MAX_RECORD_SIZE = 1 << 26
 
-LAUNCH, RESULT, MODULES, THREAD, FUNCTION, KERNEL = 1, 2, 3, 4, 5, 6
+LAUNCH, RESULT, MODULES, THREAD, FUNCTION, KERNEL, CALL, DISPATCH = 1, 2, 3, 4, 5, 6, 7, 8
 _FUNCTION = struct.Struct("<QII")  # entry, name length, module length; both texts follow, each padded to 8
 _KERNEL = struct.Struct("<QQ")  # kernel object, host function
+_CALL = struct.Struct("<QQQIiiI")  # start_ns, stream, bytes, call, direction, result, name length; the name follows
+_DISPATCH = struct.Struct("<QQQQ")  # seq, id, start_ns, end_ns
 
 
 @dataclass(slots=True)
@@ -101,6 +103,31 @@ class KernelObject(Record):
     entry: int
 
 
+@dataclass(slots=True)
+class Call(Record):
+    """A copy or a synchronisation (with a timeline), recorded when it
+    returned: `time_ns` is its end."""
+
+    start_ns: int
+    stream: int
+    bytes: int
+    call: int  # an index of launches.CALLS
+    direction: int  # hipMemcpyKind (cudaMemcpyKind alike); -1 for a synchronisation
+    result: int
+    name: str | None  # the runtime's name of an error, None for 0 or without one
+
+
+@dataclass(slots=True)
+class Dispatch(Record):
+    """A launch's run on the simulated device (with a timeline), recorded
+    when its first block started and again when its last block was done."""
+
+    seq: int  # of the launch call that queued it
+    id: int  # the runtime's dispatch id
+    start_ns: int  # when its first block started; 0 when unknown
+    end_ns: int  # when its last block was done; 0 in the record of its start
+
+
 def read_records(data: bytes) -> tuple[list[Record], int]:
     """The complete records at the start of `data` and how many bytes they
     take; a partial record at the end is left for the next call.  Raises
@@ -143,6 +170,11 @@ def _parse(record: memoryview, offset: int) -> Record | None:
             return Function(*common, entry, name, module or None)
         if kind == KERNEL:
             return KernelObject(*common, *_KERNEL.unpack_from(record, HEADER.size))
+        if kind == CALL:
+            *fields, length = _CALL.unpack_from(record, HEADER.size)
+            return Call(*common, *fields, _text(record, HEADER.size + _CALL.size, length) or None)
+        if kind == DISPATCH:
+            return Dispatch(*common, *_DISPATCH.unpack_from(record, HEADER.size))
     except struct.error as error:
         raise FormatError(f"launch record of kind {kind} at byte {offset} is corrupt ({size} bytes): {error}") from None
     return None  # a kind of a later format: skipped

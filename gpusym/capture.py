@@ -7,10 +7,12 @@ import argparse
 import json
 import re
 import sys
+from pathlib import Path
 from typing import IO
 
-from capture.events import Event, StartEvent
+from capture.events import Event, ExitEvent, StartEvent
 from capture.launches import Selection
+from capture.sarif import EXIT_CANNOT_WRITE
 from gpusym.capture_under_gdb import (
     EVENT_KINDS,
     EXIT_CAPTURE_FAILED,
@@ -27,7 +29,7 @@ EXIT_USAGE = 2
 EPILOG = f"""exit status: the program's own; 128+N when signal N killed it; {EXIT_TIMEOUT} when --timeout
 stopped it; {EXIT_CAPTURE_FAILED} when the capture itself failed (gdb missing, program not found or not
 executable, gdb ended early); {EXIT_EXTENSION_FAILED} when gdb did not load gpusym's extension; {EXIT_USAGE} for a
-usage error."""
+usage error; {EXIT_CANNOT_WRITE} when the --sarif or --trace file cannot be written."""
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:
@@ -45,6 +47,15 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     formats.add_argument("--json", action="store_true", help="one JSON document at the end")
     formats.add_argument("--report", action="store_true", help="a human summary (on stderr when JSON goes to stdout)")
     formats.add_argument("-o", "--output", metavar="FILE", help="write the JSON or JSONL there instead of stdout")
+    formats.add_argument(
+        "--sarif", metavar="FILE", help="also write the crashes, check reports and failing calls to FILE as SARIF 2.1.0"
+    )
+    formats.add_argument(
+        "--trace",
+        metavar="FILE",
+        help="also write a timeline to FILE as a Chrome trace (Perfetto, chrome://tracing): launches with their "
+        "run on the device, copies, synchronisations, errors and crashes, per host thread and per stream",
+    )
     chosen = parser.add_argument_group("what to record")
     chosen.add_argument(
         "--on",
@@ -135,7 +146,9 @@ def _options(args: argparse.Namespace) -> Options | str:
         if not equals or not name:
             return f"--env takes NAME=VALUE, not '{item}'"
         environment[name] = value
-    selection = Selection(pattern, args.every, args.max_launches, not args.no_backtraces)
+    if args.trace:  # the interposer records copies, synchronisations and kernels' runs too
+        environment["GPUSYM_CAPTURE_TIMELINE"] = "1"
+    selection = Selection(pattern, args.every, args.max_launches, not args.no_backtraces, bool(args.trace))
     return Options(command[0], command[1:], kinds, selection, args.timeout, environment, args.breaks)
 
 
@@ -153,6 +166,16 @@ def run(args: argparse.Namespace) -> int:
         stream: IO[str] = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
     except OSError as error:
         return _usage(f"{args.output}: {error.strerror}")
+    try:
+        sarif = open(args.sarif, "w", encoding="utf-8") if args.sarif else None
+    except OSError as error:
+        print(f"gpusym capture: {args.sarif}: cannot write the SARIF log: {error.strerror}", file=sys.stderr)
+        return EXIT_CANNOT_WRITE
+    try:
+        trace = open(args.trace, "w", encoding="utf-8") if args.trace else None
+    except OSError as error:
+        print(f"gpusym capture: {args.trace}: cannot write the trace: {error.strerror}", file=sys.stderr)
+        return EXIT_CANNOT_WRITE
     events: list[Event] = []
 
     def sink(event: Event) -> None:
@@ -180,4 +203,37 @@ def run(args: argparse.Namespace) -> int:
         from capture.report import render
 
         render(events, Console(stderr=machine is not None and not args.output))
+    if trace is not None and not _write_trace(trace, events):
+        return EXIT_CANNOT_WRITE
+    if sarif is not None:
+        return _write_sarif(sarif, events, [options.program, *options.args], exit_event)
     return exit_event.exit_code
+
+
+def _write_sarif(sarif: IO[str], events: list[Event], command: list[str], exit_event: ExitEvent) -> int:
+    """Writes the capture's findings as a SARIF log; the exit status."""
+    from capture.sarif import findings_of, sarif_log
+    from gpusym import __version__
+
+    log = sarif_log(findings_of(events), version=__version__, command=command, root=Path.cwd(),
+                    exit_code=exit_event.status, exit_signal=exit_event.signal)  # fmt: skip
+    try:
+        with sarif:
+            json.dump(log, sarif, indent=1)
+    except OSError as error:
+        print(f"gpusym capture: {sarif.name}: cannot write the SARIF log: {error.strerror}", file=sys.stderr)
+        return EXIT_CANNOT_WRITE
+    return exit_event.exit_code
+
+
+def _write_trace(trace: IO[str], events: list[Event]) -> bool:
+    """Writes the events as a Chrome trace; False (and says so) when it cannot."""
+    from capture.trace import chrome_trace
+
+    try:
+        with trace:
+            json.dump(chrome_trace(events), trace)
+    except OSError as error:
+        print(f"gpusym capture: {trace.name}: cannot write the trace: {error.strerror}", file=sys.stderr)
+        return False
+    return True

@@ -6,12 +6,15 @@ stderr at the end says what the check found."""
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
-from gpusym import foreign_device_code
+from capture.sarif import EXIT_CANNOT_WRITE, parse_reports, sarif_log
+from gpusym import __version__, foreign_device_code
 
 #: The checks the runtime knows.
 TOOLS = ("memcheck", "racecheck", "synccheck", "initcheck")
@@ -37,7 +40,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "that no copy, memset or kernel has written is reported once per line, and the program goes on. "
         "Several checks: --tool memcheck,racecheck. "
         "The exit status is the program's (128 + N for a signal N); 125 when its device code is NVIDIA's only "
-        "(built by nvcc): the simulated device cannot run it.",
+        "(built by nvcc): the simulated device cannot run it; 73 when the SARIF file cannot be written.",
     )
     parser.add_argument(
         "--tool",
@@ -45,6 +48,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         default="memcheck",
         metavar="|".join(TOOLS),
         help="the check, or several separated by commas (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--sarif", metavar="FILE", help="also write the reports to FILE as a SARIF 2.1.0 log (for code scanning)"
     )
     parser.add_argument(
         "program", nargs=argparse.REMAINDER, metavar="-- PROGRAM ARGS", help="the program and its arguments"
@@ -70,6 +76,11 @@ def run(args: argparse.Namespace) -> int:
     if foreign:
         print(f"gpusym check: {foreign}", file=sys.stderr)
         return EXIT_NOT_SIMULATED
+    try:
+        sarif = open(args.sarif, "w", encoding="utf-8") if args.sarif else None
+    except OSError as error:
+        print(f"gpusym check: {args.sarif}: cannot write the SARIF log: {error.strerror}", file=sys.stderr)
+        return EXIT_CANNOT_WRITE
     environment = dict(os.environ, GPUSYM_CHECK=args.tool)
     try:
         child = subprocess.Popen(program, env=environment, stderr=subprocess.PIPE)
@@ -82,7 +93,8 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:  # not a program this system runs (ENOEXEC), and the like
         print(f"gpusym check: {program[0]}: cannot run: {error.strerror}", file=sys.stderr)
         return EXIT_NOT_EXECUTABLE
-    reports = _pass_on(child, args.tool)
+    findings = parse_reports(_pass_on(child))
+    reports = len(findings)
     status = child.wait()
     if status in (-signal.SIGSEGV, -signal.SIGBUS) and reports:
         found = "ended at an invalid access (reported above)"
@@ -91,29 +103,31 @@ def run(args: argparse.Namespace) -> int:
     else:
         found = "nothing to report" + (" (it ended with a signal)" if status < 0 else "")
     print(f"gpusym check: {args.tool}: {program[0]}: {found}", file=sys.stderr)
-    return 128 - status if status < 0 else status
+    code = 128 - status if status < 0 else status
+    if sarif is not None:
+        exit_signal = signal.Signals(-status).name if status < 0 else None
+        log = sarif_log(findings, version=__version__, command=program, root=Path.cwd(), exit_signal=exit_signal,
+                        exit_code=None if exit_signal else status)  # fmt: skip
+        try:
+            with sarif:
+                json.dump(log, sarif, indent=1)
+        except OSError as error:
+            print(f"gpusym check: {args.sarif}: cannot write the SARIF log: {error.strerror}", file=sys.stderr)
+            return EXIT_CANNOT_WRITE
+    return code
 
 
-#: The start of the runtime's reports, by check.
-_REPORTS = {
-    "memcheck": ("gpusym: kernel '",),
-    "racecheck": ("gpusym: racecheck: kernel '",),
-    "synccheck": ("gpusym: synccheck: kernel '",),
-    "initcheck": ("gpusym: initcheck: kernel '",),
-}
-
-
-def _pass_on(child: subprocess.Popen, tools: str) -> int:
-    """The child's standard error, passed on line by line as it comes; how
-    many of its lines are the checks' reports."""
-    starts = tuple(start for tool in tools.split(",") for start in _REPORTS[tool])
-    reports = 0
+def _pass_on(child: subprocess.Popen) -> list[str]:
+    """The child's standard error, passed on line by line as it comes; its
+    lines of the runtime (``gpusym: ``), for the reports among them."""
+    lines = []
     assert child.stderr is not None
     try:
         for line in child.stderr:
             sys.stderr.buffer.write(line)
             sys.stderr.buffer.flush()
-            reports += line.decode("utf-8", "replace").startswith(starts)
+            if line.startswith(b"gpusym: "):
+                lines.append(line.decode("utf-8", "replace"))
     except KeyboardInterrupt:
         child.wait()
-    return reports
+    return lines

@@ -50,6 +50,23 @@ fi
 # (docs/build.md, "Existing builds: Makefiles and CMake").
 .venv/bin/gpusym rocm-prefix >/dev/null
 
+# The consumer the tests read gpusym capture's Chrome traces with
+# (tests/capture/test_trace.py): Chrome DevTools' trace engine, on Node.js.
+trace_engine=build/trace-engine
+if [ ! -e "$trace_engine/node_modules/@paulirish/trace_engine/package.json" ]; then
+  if ! command -v npm >/dev/null; then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo=sudo
+    echo "installing nodejs npm"
+    $sudo apt-get update -qq
+    # Debian's nodejs comes without npm; NodeSource's has it and no npm package
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq nodejs npm >/dev/null ||
+      DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq nodejs >/dev/null
+  fi
+  mkdir -p "$trace_engine"
+  npm install --prefix "$trace_engine" --no-audit --no-fund --silent @paulirish/trace_engine@0.0.65
+fi
+
 # Byte-compiled modules, as a non-editable install leaves them: an
 # environment that does not write bytecode would otherwise compile every
 # module at every start (a third of a small query's time).
