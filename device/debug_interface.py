@@ -24,6 +24,7 @@ class Version(IntEnum):
     WATCH_THREADS = 6  # and watches' threads
     WAVE_SIZE = 7  # each dispatch's wave size
     MADE_BY = 8  # the call that made each allocation
+    FORMS = 9  # each dispatch's form, its blocks run fast and replayed
 
 
 #: GPUSYM_RUNTIME_LIBRARY: the runtime's file name (and soname) starts so.
@@ -56,6 +57,14 @@ class DispatchState(IntEnum):
     QUEUED = 1
     RUNNING = 2
     COMPLETE = 3
+
+
+class DispatchForm(IntEnum):
+    """enum gpusym_dispatch_form"""
+
+    DEBUG_ONLY = 0
+    DEBUGGABLE = 1
+    FAST = 2
 
 
 class StreamState(IntEnum):
@@ -132,6 +141,7 @@ class LaneState(IntEnum):
 #: Each enum above: the C enum it mirrors, and the prefix of its constants.
 ENUMS: dict[type[IntEnum], tuple[str, str]] = {
     DispatchState: ("gpusym_dispatch_state", "GPUSYM_DISPATCH_"),
+    DispatchForm: ("gpusym_dispatch_form", "GPUSYM_FORM_"),
     StreamState: ("gpusym_stream_state", "GPUSYM_STREAM_"),
     CodeObjectOrigin: ("gpusym_code_object_origin", "GPUSYM_ORIGIN_"),
     AllocationState: ("gpusym_allocation_state", "GPUSYM_ALLOCATION_"),

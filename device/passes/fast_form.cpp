@@ -23,7 +23,9 @@
 // the debuggable form only); the runtime finds it through a table of
 // (kernel, fast form) pairs in the section gpusym_fast_forms, whose bounds
 // __gpusym_fast_forms names (one definition per code object, whatever the
-// number of translation units).
+// number of translation units).  For tools, the section
+// gpusym_fast_form_reasons says for each kernel, as two NUL-terminated
+// strings, its mangled name and why it has no fast form ("" when it has one).
 //
 // It runs at the start of the optimiser (callees are inlined by then, the
 // loop vectoriser comes later); not at -O0, whose code is for debugging.
@@ -56,6 +58,8 @@ namespace {
 constexpr const char *kLaneVariable = "__gpusym_lane";
 constexpr const char *kSection = "gpusym_fast_forms";
 constexpr const char *kTable = "__gpusym_fast_forms";
+constexpr const char *kReasons = "gpusym_fast_form_reasons";
+constexpr const char *kAtO0 = "-O0: every kernel has its debuggable form only";
 constexpr const char *kFastAttribute = "gpusym-fast-form";
 
 // Byte offsets of a lane's fields (gpusym/lane.h, checked by the runtime).
@@ -225,6 +229,26 @@ void explain(const Function &kernel, const std::string &why) {
   if (wanted) errs() << "gpusym: kernel " << demangle(kernel.getName()) << " has no fast form: " << why << "\n";
 }
 
+// Records in kReasons why `kernel` has no fast form ("": it has one).
+void record_reason(Module &module, const Function &kernel, StringRef why) {
+  std::string text = (kernel.getName() + Twine('\0') + why).str();
+  Constant *bytes = ConstantDataArray::getString(module.getContext(), text);
+  auto *entry =
+      new GlobalVariable(module, bytes->getType(), true, GlobalValue::PrivateLinkage, bytes, "gpusym.fast_form_reason");
+  entry->setSection(kReasons);
+  entry->setAlignment(Align(1));
+  appendToUsed(module, {entry});
+}
+
+// At -O0: every kernel's reason.
+struct RecordO0 : PassInfoMixin<RecordO0> {
+  PreservedAnalyses run(Module &module, ModuleAnalysisManager &) {
+    for (Function &function : module)
+      if (!function.isDeclaration() && is_kernel(function)) record_reason(module, function, kAtO0);
+    return PreservedAnalyses::none();
+  }
+};
+
 struct MakeFastForms : PassInfoMixin<MakeFastForms> {
   PreservedAnalyses run(Module &module, ModuleAnalysisManager &analyses) {
     if (!module.getNamedGlobal(kLaneVariable)) return PreservedAnalyses::all();
@@ -234,7 +258,9 @@ struct MakeFastForms : PassInfoMixin<MakeFastForms> {
       if (function.isDeclaration() || !is_kernel(function)) continue;
       SmallVector<LoadInst *, 8> lane_loads;
       const TargetLibraryInfo &library = functions.getResult<TargetLibraryAnalysis>(function);
-      if (std::string why = unsuitable(function, library, lane_loads); !why.empty())
+      std::string why = unsuitable(function, library, lane_loads);
+      record_reason(module, function, why);
+      if (!why.empty())
         explain(function, why);
       else
         suitable.push_back({&function, std::move(lane_loads)});
@@ -276,10 +302,12 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "gpusym-fast-form", "1", [](PassBuilder &builder) {
             builder.registerOptimizerEarlyEPCallback(
                 [](ModulePassManager &passes, OptimizationLevel level) {
-                  if (level != OptimizationLevel::O0)
+                  if (level != OptimizationLevel::O0) {
                     passes.addPass(MakeFastForms());
-                  else if (getenv("GPUSYM_EXPLAIN_FAST_FORMS"))
-                    errs() << "gpusym: -O0: every kernel has its debuggable form only\n";
+                    return;
+                  }
+                  passes.addPass(RecordO0());
+                  if (getenv("GPUSYM_EXPLAIN_FAST_FORMS")) errs() << "gpusym: " << kAtO0 << "\n";
                 });
           }};
 }

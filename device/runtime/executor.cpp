@@ -12,8 +12,8 @@
 //
 // A kernel with neither barriers nor warp functions may have a fast form
 // (device/passes/fast_form.cpp) that runs the whole block as one loop: it
-// then runs as the block's first lane, unless a debugger or a check wants
-// the dispatch in the debuggable form.  A thread that faults in the fast
+// then runs as the block's first lane, unless a debugger or a check wanted
+// the dispatch in the debuggable form at its launch.  A thread that faults in the fast
 // form cannot be named: the block runs again in the debuggable form, whose
 // lane reports the fault.
 #include <dlfcn.h>
@@ -70,11 +70,13 @@ struct Executor {
   bool fast = false;              // the dispatch runs in its kernel's fast form
   bool replay_armed = false;      // a fault in the running fast block goes back to `replay`
   sigjmp_buf replay;
+  uint64_t replays = 0;           // blocks of the dispatch taken that ran again in the debuggable form
 
   Executor();
   void take(Op *op) {
     dispatch = op;
-    fast = op->kernel->fast_entry && fast_form_wanted();
+    fast = op->record->form == GPUSYM_FORM_FAST;
+    replays = 0;
     kernel_entry = fast ? op->kernel->fast_entry : op->kernel->entry;
     call_image = op->call.data();
     wave = op->kernel->wave_size;
@@ -398,6 +400,8 @@ void prepare_lanes(Executor &executor, const Op &dispatch, uint64_t block) {
 void run_block(Executor &executor, Op &dispatch, uint64_t block) {
   if (executor.fast) {
     if (sigsetjmp(executor.replay, 0)) {  // a thread faulted: the debuggable form names it
+      executor.replays++;
+      __atomic_fetch_add(&dispatch.record->blocks_replayed, 1, __ATOMIC_RELAXED);
       executor.fast = false;
       executor.kernel_entry = dispatch.kernel->entry;
       run_block(executor, dispatch, block);
@@ -443,6 +447,12 @@ void claimed(Executor &executor, Op &dispatch, uint64_t end) {
   while (seen < end && !__atomic_compare_exchange_n(&dispatch.record->blocks_claimed, &seen, end, true,
                                                     __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
   }
+}
+
+// Under the scheduler's mutex: `ran` blocks of the dispatch the executor
+// took have run, in the fast form but for those replayed.
+void count_fast_blocks(const Executor &executor, Op &dispatch, uint64_t ran) {
+  if (executor.fast) dispatch.record->blocks_fast += ran - executor.replays;
 }
 
 // Under the scheduler's mutex: every block of the dispatch has run.
@@ -512,6 +522,7 @@ void worker_main(uint32_t index) {
         run_block(executor, *op, block);
     } while ((block = op->next_block.fetch_add(run)) < op->total_blocks);
     lock.lock();
+    count_fast_blocks(executor, *op, ran);
     op->done_blocks += ran;
     if (op->done_blocks == op->total_blocks) complete_dispatch(op);
   }
@@ -553,7 +564,11 @@ void publish_dispatch(const Op &dispatch, const ihipStream_t *stream) {
       .stream_id = stream_id(stream),
       .blocks_claimed = 0,
       .wave_size = kernel.wave_size,
-      .reserved = 0,
+      .form = !kernel.fast_entry ? GPUSYM_FORM_DEBUG_ONLY
+              : fast_form_wanted() ? GPUSYM_FORM_FAST
+                                   : GPUSYM_FORM_DEBUGGABLE,
+      .blocks_fast = 0,
+      .blocks_replayed = 0,
   };
   if (gpusym_debug.flags & GPUSYM_DEBUG_CAPTURE_HOST_STACKS) capture_host_stack(record);
   gpusym_debug.dispatches = dispatch_records;
@@ -747,6 +762,7 @@ hipError_t queue_dispatch(std::unique_ptr<Op> dispatch) {
   claimed(executor, *op, op->total_blocks);
   for (uint64_t block = 0; block < op->total_blocks; block++) run_block(executor, *op, block);
   lock.lock();
+  count_fast_blocks(executor, *op, op->total_blocks);
   complete_dispatch(op);
   return hipSuccess;
 }

@@ -10,7 +10,7 @@ import gdb
 
 from device.debug_interface import STREAM_NON_BLOCKING, CodeObjectOrigin, DispatchState, StreamState, Version
 from gdbext.errors import one_line_errors
-from gdbext.runtime_view import program_analyses, runtime_state
+from gdbext.runtime_view import fast_forms, program_analyses, runtime_state
 from text_tables import table_lines
 
 #: gpusym_code_object_origin values of modules loaded at run time.
@@ -56,8 +56,10 @@ class InfoKernels(gdb.Command):
     For each kernel: the file it comes from (a host binary, or a module the
     program loaded at run time: the same kernel in two modules is two kernels),
     its host stub, its handle (variable, function, the stub itself, or none for a
-    module's), the targets of the device code objects holding it, and, while the
-    simulated runtime runs, how many times it was launched."""
+    module's), the targets of the device code objects holding it, while the
+    simulated runtime runs how many times it was launched, and whether the
+    simulated device's code has a fast form of it (a block's threads as one
+    loop), and if not why."""
 
     def __init__(self) -> None:
         super().__init__("info kernels", gdb.COMMAND_STATUS)
@@ -80,6 +82,7 @@ class InfoKernels(gdb.Command):
         for analysis in analyses:
             path = analysis.report.path
             module, counts = loaded.get(os.path.realpath(path), (os.path.basename(path), None))
+            reasons = fast_forms.reasons(path, analysis.report.code_objects)
             for kernel in analysis.report.kernels:
                 if pattern and not (pattern.search(kernel.demangled) or pattern.search(kernel.name)):
                     continue
@@ -87,11 +90,13 @@ class InfoKernels(gdb.Command):
                 launches = str(counts.get(kernel.name, 0)) if counts is not None else "-"
                 stub = "yes" if kernel.stub else "no"
                 handle = kernel.handle.kind if kernel.handle else "none"
-                rows.append((kernel.demangled, module, stub, handle, targets, launches))
+                why = reasons.get(kernel.name)
+                fast = "-" if why is None else f"no: {why}" if why else "yes"
+                rows.append((kernel.demangled, module, stub, handle, targets, launches, fast))
         if not rows:
             print(f"No kernel matches '{argument.strip()}'.")
             return
-        _print_table([("Kernel", "Module", "Stub", "Handle", "Device code", "Launches"), *rows])
+        _print_table([("Kernel", "Module", "Stub", "Handle", "Device code", "Launches", "Fast form"), *rows])
 
 
 class InfoDispatches(gdb.Command):
@@ -100,7 +105,9 @@ class InfoDispatches(gdb.Command):
     Queued and running dispatches and the last ten completed (all: every one the
     runtime still remembers), with kernel, grid, block, dynamic shared memory,
     device, stream ('null' or the stream's id, as info devices lists them),
-    state and the host thread that launched it.  '*' marks the dispatch of the
+    state, the host thread that launched it, and the form its blocks run in
+    (fast: a block's threads as one loop, with the blocks that faulted and ran
+    again in the debuggable form; debug: the debuggable form).  '*' marks the dispatch of the
     simulated thread the selected thread runs."""
 
     def __init__(self) -> None:
@@ -126,7 +133,7 @@ class InfoDispatches(gdb.Command):
             return
         current = runtime_state.lane()
         focus = int(current["dispatch_id"]) if current is not None else 0
-        rows = [("", "Id", "State", "Kernel", "Grid", "Block", "Shmem", "Device", "Stream", "Host thread")]
+        rows = [("", "Id", "State", "Kernel", "Grid", "Block", "Shmem", "Device", "Stream", "Host thread", "Form")]
         for record in records:
             rows.append(
                 (
@@ -140,6 +147,7 @@ class InfoDispatches(gdb.Command):
                     str(int(record["device"])),
                     runtime_state.dispatch_stream(debug, record),
                     str(int(record["host_thread"])),
+                    runtime_state.dispatch_form(debug, record),
                 )
             )
         _print_table(rows)

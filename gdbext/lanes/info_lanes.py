@@ -423,7 +423,8 @@ def info_lanes(argument: str) -> None:
     if record is None:
         raise gdb.GdbError(f"info lanes: no dispatch {number} (see info dispatches)")
     kernel = runtime_state.kernel_name(debug, int(record["kernel_index"]))
-    print(f"Dispatch {number}: {kernel} {runtime_state.record_launch_text(record)}")
+    form = runtime_state.form_phrase(debug, record)
+    print(f"Dispatch {number}: {kernel} {runtime_state.record_launch_text(record)}{form}")
     resident = resident_blocks(debug, number)
     wave = runtime_state.record_wave_size(debug, record)
     current = runtime_state.lane()

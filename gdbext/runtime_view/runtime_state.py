@@ -10,6 +10,7 @@ from device.debug_interface import (
     DISPATCH_SLOTS,
     RUNTIME_LIBRARY,
     WAVE_SIZE,
+    DispatchForm,
     DispatchState,
     LaneState,
     StreamState,
@@ -249,6 +250,31 @@ def dispatch_stream(debug: gdb.Value, record: gdb.Value) -> str:
     if supports(debug, Version.DEVICES):
         return "null" if int(record["stream_id"]) == 0 else str(int(record["stream_id"]))
     return f"{int(record['stream']):#x}"
+
+
+def dispatch_form(debug: gdb.Value, record: gdb.Value) -> str:
+    """The form a dispatch's blocks run in: ``fast`` (with ``, N replayed``
+    when N fast blocks faulted and ran again in the debuggable form),
+    ``debug``, or ``-`` from a runtime that does not say."""
+    if not supports(debug, Version.FORMS):
+        return "-"
+    if int(record["form"]) != DispatchForm.FAST:
+        return "debug"
+    replayed = int(record["blocks_replayed"])
+    return f"fast, {replayed} replayed" if replayed else "fast"
+
+
+def form_phrase(debug: gdb.Value, record: gdb.Value) -> str:
+    """What a listing of a dispatch's lanes says of its form (``""`` from a
+    runtime that does not say)."""
+    form = dispatch_form(debug, record)
+    if form == "-":
+        return ""
+    if form == "debug":
+        return ", in the debuggable form"
+    replayed = int(record["blocks_replayed"])
+    again = f" ({replayed} faulted and ran again in the debuggable form)" if replayed else ""
+    return f", in the fast form{again}: each block runs its threads as one loop, listed as its first lane"
 
 
 def thread_device(debug: gdb.Value) -> int | None:

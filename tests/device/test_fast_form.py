@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import BUILD_TIMEOUT, GPUSYM, TEST_PROGRAMS, describe, run, run_gpusym
 from fault_runs import report
+from gdb_batch import gdb
 
 from fuzz import random_kernels
 
@@ -91,3 +92,53 @@ def test_random_kernels_agree_with_the_host_in_both_forms(tmp_path, seed):
     for form in ("fast", "debug"):
         result = random_kernels.run(program, form)
         assert result.returncode == 0 and "random kernels: 320 cases, 0 wrong" in result.stdout, describe(result)
+
+
+def kernel_forms(output: str) -> dict[str, str]:
+    """info kernels' Fast form column, by kernel name (without parameters)."""
+    rows = [re.split(r"\s{2,}", line) for line in output.splitlines() if re.match(r"^\w+\(", line)]
+    return {row[0].split("(")[0]: row[-1] for row in rows}
+
+
+@pytest.mark.gdb
+def test_info_kernels_gives_each_kernels_form_and_why_from_the_binary(optimised, tmp_path):
+    forms = kernel_forms(gdb(optimised[0], "info kernels"))
+    assert forms.pop("reverse_in_block") == "no: it waits at __syncthreads()", forms
+    assert set(forms.values()) == {"yes"} and len(forms) == 6, forms
+    unoptimised, _ = build_verbose("fast_form.hip", tmp_path, "-O0")
+    forms = kernel_forms(gdb(unoptimised, "info kernels"))
+    assert set(forms.values()) == {"no: -O0: every kernel has its debuggable form only"} and len(forms) == 7, forms
+
+
+@pytest.mark.gdb
+def test_info_dispatches_and_info_lanes_say_which_form_ran(optimised):
+    # The last printf's line: every kernel has run, in the fast form where it has one.
+    line = next(
+        n
+        for n, text in enumerate((TEST_PROGRAMS / "fast_form.hip").read_text().splitlines(), 1)
+        if 'printf("fast form' in text
+    )
+    output = gdb(
+        optimised[0],
+        "set environment GPUSYM_FORM fast",
+        f"break fast_form.hip:{line}",
+        "run",
+        "info dispatches",
+        "info lanes 1",
+        "info lanes 7",
+    )
+    forms = re.findall(r"^\s+\d+\s+complete\s+(\w+)\(.*\s(fast|debug)$", output, re.M)
+    assert forms == [
+        (name, "fast") for name in ("saxpy", "coordinates", "rows", "histogram", "wavefronts", "grid_stride")
+    ] + [("reverse_in_block", "debug")], output
+    assert re.search(
+        r"^Dispatch 1: saxpy\(.*>>>, in the fast form: each block runs its threads as one loop", output, re.M
+    ), output
+    assert re.search(r"^Dispatch 7: reverse_in_block\(.*>>>, in the debuggable form$", output, re.M), output
+
+
+@pytest.mark.gdb
+def test_under_gdb_dispatches_run_in_the_debuggable_form(optimised):
+    output = gdb(optimised[0], "kbreak saxpy -block 1", "run", "info dispatches", "info lanes")
+    assert re.search(r"^\*\s+1\s+running\s+saxpy\(.*\s+debug$", output, re.M), output
+    assert re.search(r"^Dispatch 1: saxpy\(.*>>>, in the debuggable form$", output, re.M), output

@@ -20,6 +20,8 @@
  * 5 appended the lane watches; 6 made two of each executor's padding words
  * its block and the end of the run of blocks it claimed, and appended each
  * dispatch's count of claimed blocks, and appended each watch's threads.
+ * 9 made each dispatch's reserved word its form, and appended its counts of
+ * blocks run in the fast form and replayed in the debuggable form.
  * An allocation's `freed_by` took the place of a reserved field that was
  * always 0, which it still means: hipFree.
  */
@@ -34,7 +36,7 @@
 extern "C" {
 #endif
 
-#define GPUSYM_DEBUG_VERSION 8
+#define GPUSYM_DEBUG_VERSION 9
 
 /*
  * The bundle entry id of the simulated device's code object in a fat binary:
@@ -115,9 +117,16 @@ enum gpusym_dispatch_state {
 /* Bits of gpusym_debug.flags, set by a debugger (or by GPUSYM_CAPTURE_STACKS=1
  * and GPUSYM_FORM=debug). */
 #define GPUSYM_DEBUG_CAPTURE_HOST_STACKS 0x1
-/* Dispatches starting from now run in the debuggable form (a kernel's fast
+/* Dispatches launched from now run in the debuggable form (a kernel's fast
  * form runs a block's threads as one loop, where no lane can be stopped). */
 #define GPUSYM_DEBUG_DEBUGGABLE_FORM 0x2
+
+/* The form a dispatch's blocks run in (version 9), decided at its launch. */
+enum gpusym_dispatch_form {
+  GPUSYM_FORM_DEBUG_ONLY = 0,   /* its kernel has no fast form: the debuggable form */
+  GPUSYM_FORM_DEBUGGABLE = 1,   /* the debuggable form, as a debugger or a check wants */
+  GPUSYM_FORM_FAST = 2,         /* the fast form: a block's threads as one loop, no lane to stop */
+};
 
 /* One kernel launch. */
 struct gpusym_debug_dispatch {
@@ -135,7 +144,9 @@ struct gpusym_debug_dispatch {
   uint64_t stream_id;           /* gpusym_debug_stream.id of its stream, 0 for the null stream (version 3) */
   uint64_t blocks_claimed;      /* blocks (in linear order) taken by workers so far: the rest have not started (version 6) */
   uint32_t wave_size;           /* lanes of a wavefront of its kernel's code, 32 or 64 (version 7) */
-  uint32_t reserved;
+  uint32_t form;                /* enum gpusym_dispatch_form (version 9) */
+  uint64_t blocks_fast;         /* blocks run to their end in the fast form, counted as each worker's run of them ends (version 9) */
+  uint64_t blocks_replayed;     /* fast blocks that faulted and ran again in the debuggable form (version 9) */
 };
 
 /* One simulated device (GPUSYM_DEVICES of them, ordinals 0, 1, ...). */
