@@ -209,6 +209,7 @@ class LaunchEvent:
     backtrace: list[Frame] | None = None  # None: not recorded
     returned: bool = False
     error: Refusal | None = None
+    form: str | None = None  # "fast" or "debug" on the simulated device, None from another runtime
 
     def to_json(self) -> Json:
         out: Json = {
@@ -231,6 +232,8 @@ class LaunchEvent:
             out["backtrace"] = self.backtrace
         if self.returned:
             out["error"] = self.error.to_json() if self.error else None
+        if self.form is not None:
+            out["form"] = self.form
         return out
 
 

@@ -133,6 +133,8 @@ struct result_record {
   uint64_t seq;
   int32_t result;
   uint32_t name_length;
+  int32_t form;  // the simulated runtime's enum gpusym_dispatch_form for the dispatch queued; -1: none
+  uint32_t pad;
   char name[64];  // the runtime's hipGetErrorName, empty without one
 };
 
@@ -202,6 +204,7 @@ static TLS uint32_t thread_id;
 static TLS int in_launch;  // a runtime's entry point calling another is one launch
 static TLS int in_call;    // likewise for copies and synchronisations
 static TLS uint64_t launch_seq = UINT64_MAX;  // of the launch call in progress
+static TLS int32_t launch_form = -1;        // of the dispatch the launch call in progress queued
 
 static uint64_t env_number(const char *name, uint64_t fallback) {
   const char *text = getenv(name);
@@ -453,9 +456,14 @@ static int recording(void) {
 
 /* The simulated runtime's dispatch observer: QUEUED on the launching thread
  * inside its launch call, RUNNING and COMPLETE where the dispatch runs. */
-static void observe_dispatch(uint64_t id, uint32_t state) {
+static void observe_dispatch(uint64_t id, uint32_t state, uint32_t form) {
   int saved_errno = errno;
   size_t slot = id % DISPATCH_SLOTS;
+  if (state == DISPATCH_QUEUED) launch_form = (int32_t)form;
+  if (!timeline) {
+    errno = saved_errno;
+    return;
+  }
   if (state == DISPATCH_QUEUED) {
     atomic_store(&dispatches[slot].seq, launch_seq);
     atomic_store(&dispatches[slot].start_ns, 0);
@@ -472,14 +480,16 @@ static void observe_dispatch(uint64_t id, uint32_t state) {
   errno = saved_errno;
 }
 
-/* With a timeline, registers the observer once the runtime has one. */
+/* Registers the observer, at the first launch, when the runtime launching is
+ * the simulated one: for each launch's form, and with a timeline for when
+ * its kernel runs.  Another runtime is looked at once. */
 static void observe_dispatches(void) {
   static _Atomic(void *) observe;
-  static _Atomic int observing;
-  if (!timeline || atomic_load_explicit(&observing, memory_order_relaxed)) return;
-  void (*observe_with)(void (*)(uint64_t, uint32_t)) =
-      (void (*)(void (*)(uint64_t, uint32_t)))next_symbol(&observe, "gpusym_observe_dispatches");
-  if (observe_with && !atomic_exchange(&observing, 1)) observe_with(observe_dispatch);
+  static _Atomic int looked;
+  if (atomic_load_explicit(&looked, memory_order_relaxed) || atomic_exchange(&looked, 1)) return;
+  void (*observe_with)(void (*)(uint64_t, uint32_t, uint32_t)) =
+      (void (*)(void (*)(uint64_t, uint32_t, uint32_t)))next_symbol(&observe, "gpusym_observe_dispatches");
+  if (observe_with) observe_with(observe_dispatch);
 }
 
 /* The runtime's name of error `result` in `name` (empty without one); its length. */
@@ -503,6 +513,7 @@ static __attribute__((noinline)) int64_t begin_launch(const void *entry, dim3 gr
     return -1;
   }
   in_launch = 1;
+  launch_form = -1;
   observe_dispatches();
   check_modules();
   struct launch_record record;
@@ -546,7 +557,8 @@ static hipError_t end_launch(int64_t seq, hipError_t result, struct runtime *run
   in_launch = 0;
   launch_seq = UINT64_MAX;
   int saved_errno = errno;
-  struct result_record record = {.seq = (uint64_t)seq, .result = result};
+  struct result_record record = {.seq = (uint64_t)seq, .result = result, .form = launch_form};
+  launch_form = -1;
   record.name_length = error_name(result, runtime, record.name, sizeof record.name);
   emit(&record, (uint32_t)(offsetof(struct result_record, name) + ((record.name_length + 7) & ~7u)), KIND_RESULT);
   errno = saved_errno;

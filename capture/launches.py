@@ -77,6 +77,9 @@ DEVICE_SYNCHRONIZE = {"hipDeviceSynchronize", "cudaDeviceSynchronize"}
 MODULE_LAUNCH = 3  # hipModuleLaunchKernel: the entry is a hipFunction_t, not a host handle
 KERNEL_OBJECT_LAUNCH = 5  # __cudaLaunchKernel: the entry is a cudaKernel_t
 LogEvent = LaunchEvent | ErrorEvent | CallEvent | DispatchEvent
+#: A launch's form by the simulated runtime's enum gpusym_dispatch_form: its
+#: kernel has no fast form, the debuggable form was asked for, the fast form.
+_FORMS = {0: "debug", 1: "debug", 2: "fast"}
 #: How deep a launch's stub may be among its frames (nvcc's inline launch function before it).
 STUB_DEPTH = 2
 
@@ -293,6 +296,7 @@ class LaunchLog:
         if result is not None:
             event.returned = True
             event.error = Refusal(result.result, result.name) if refused else None
+            event.form = _FORMS.get(result.form) if not refused else None
         index = self.per_kernel[key]
         self.per_kernel[key] += 1
         out: list[LogEvent] = []

@@ -17,7 +17,7 @@ from symbols.errors import FormatError
 HEADER = struct.Struct("<IIQII")  # size, kind, time_ns, pid, tid
 # entry, grid[3], block[3], shmem, stream, device, entry_point, seq, index, frame_count, detailed
 _LAUNCH = struct.Struct("<Q3I3IQQiIQQII")
-_RESULT = struct.Struct("<QiI")  # seq, result, name length; the name follows
+_RESULT = struct.Struct("<QiIi4x")  # seq, result, name length, form; the name follows
 _COUNT = struct.Struct("<II")  # a count or length, pad
 _MODULE = struct.Struct("<QII")  # base, segment_count, path_length
 _SEGMENT = struct.Struct("<QQ")  # start, size
@@ -63,6 +63,7 @@ class Result(Record):
     seq: int
     result: int
     name: str | None  # the runtime's own name of an error (hipGetErrorName), None for 0 or without one
+    form: int = -1  # the simulated runtime's form of the dispatch queued (enum gpusym_dispatch_form); -1: none
 
 
 @dataclass(slots=True)
@@ -155,8 +156,8 @@ def _parse(record: memoryview, offset: int) -> Record | None:
         if kind == LAUNCH:
             return _launch(record, common)
         if kind == RESULT:
-            seq, result, length = _RESULT.unpack_from(record, HEADER.size)
-            return Result(*common, seq, result, _text(record, HEADER.size + _RESULT.size, length) or None)
+            seq, result, length, form = _RESULT.unpack_from(record, HEADER.size)
+            return Result(*common, seq, result, _text(record, HEADER.size + _RESULT.size, length) or None, form)
         if kind == MODULES:
             return Modules(*common, _modules(record))
         if kind == THREAD:
@@ -220,7 +221,7 @@ def encode(record: Launch | Result | Modules | Thread) -> bytes:
         payload += struct.pack(f"<{len(record.frames)}Q", *record.frames)
     elif isinstance(record, Result):
         kind, name = RESULT, (record.name or "").encode()
-        payload = _RESULT.pack(record.seq, record.result, len(name)) + _padded(name)
+        payload = _RESULT.pack(record.seq, record.result, len(name), record.form) + _padded(name)
     elif isinstance(record, Thread):
         kind, name = THREAD, record.name.encode()
         payload = _COUNT.pack(len(name), 0) + _padded(name)

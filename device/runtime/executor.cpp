@@ -426,7 +426,7 @@ void run_block(Executor &executor, Op &dispatch, uint64_t block) {
 
 void observe(const Op &dispatch, gpusym_dispatch_state state) {
   if (gpusym_dispatch_observer *observer = dispatch_observer.load(std::memory_order_acquire))
-    observer(dispatch.id, state);
+    observer(dispatch.id, state, dispatch.record->form);
 }
 
 void set_state(Op &dispatch, gpusym_dispatch_state state, gpusym_debug_event event) {

@@ -57,6 +57,7 @@ def test_every_launch_is_an_event_with_its_configuration(loop_capture):
     )
     assert {(e["shared_mem"], e["stream"], e["device"], e["api"]) for e in launches} == {(0, 0, 0, "hipLaunchKernel")}
     assert {e["thread"]["tid"] for e in launches} == {launches[0]["pid"]}  # the main thread
+    assert {e["form"] for e in launches} == {"debug"}  # under gdb, where any lane can stop
 
 
 def test_a_launch_names_its_stub_frame_or_the_line_that_launched_through_the_handle(loop_capture):
@@ -466,3 +467,4 @@ def test_launches_through_another_hip_runtime(tmp_path):
     assert (stub_launch["via"], handle_launch["via"]) == ("<<<>>>", "handle")
     assert (handle_launch["grid"], handle_launch["block"], handle_launch["device"]) == ([2, 1, 1], [64, 1, 1], -1)
     assert handle_launch["backtrace"][0]["function"] == "main"
+    assert "form" not in stub_launch and "form" not in handle_launch  # only the simulated device says

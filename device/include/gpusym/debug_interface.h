@@ -367,8 +367,9 @@ const char *gpusym_function_module(const void *function);
  * NULL, is called with a dispatch's id and its new state (enum
  * gpusym_dispatch_state): QUEUED on the launching thread before the launch
  * call returns, RUNNING when its first block starts and COMPLETE when its
- * last block is done, on the thread that runs them.  NULL removes it. */
-typedef void gpusym_dispatch_observer(uint64_t id, uint32_t state);
+ * last block is done, on the thread that runs them; with the form its blocks
+ * run in (enum gpusym_dispatch_form).  NULL removes it. */
+typedef void gpusym_dispatch_observer(uint64_t id, uint32_t state, uint32_t form);
 void gpusym_observe_dispatches(gpusym_dispatch_observer *observer);
 
 #ifdef __cplusplus
