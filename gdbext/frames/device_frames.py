@@ -133,8 +133,8 @@ class LaunchStack:
     kernel_entry: int
     kernel_cfa: int
     kernel_level: int
-    pcs: tuple[int, ...]
-    truncated: bool  # the record ends before the stack did (it holds a bounded number of frames)
+    pcs: tuple[int, ...]  # empty when the launch was not recorded (queued before recording was asked for)
+    truncated: bool  # the record ends before the stack did (it holds a bounded number of frames, or none)
     levels: dict[int, int] = field(default_factory=dict, compare=False)
 
     def sp(self, index: int) -> int:
@@ -144,8 +144,9 @@ class LaunchStack:
         return _FrameId(self.sp(index), self.pcs[index])
 
     def _last_level(self) -> int | None:
-        """The level of the last recorded frame, once unwound to."""
-        return max(self.levels) if len(self.levels) == len(self.pcs) else None
+        """The level of the last recorded frame (the kernel's, when none
+        was recorded), once unwound to."""
+        return max(self.levels, default=self.kernel_level) if len(self.levels) == len(self.pcs) else None
 
     def ends_at(self, level: int, pc: int) -> bool:
         """Whether this is the frame after a record cut short."""
@@ -264,7 +265,7 @@ class LaunchStackUnwinder(Unwinder):
         if current is None or debug is None:
             return None
         record = runtime_state.dispatch_record(debug, int(current["dispatch_id"]))
-        if record is None or int(record["host_frame_count"]) == 0:
+        if record is None:
             return None
         kernel = debug["kernels"][int(record["kernel_index"])]
         entry = int(kernel["device_entry"])
@@ -282,9 +283,7 @@ class LaunchStackUnwinder(Unwinder):
         if rule is None:
             return None
         cfa = int(pending.read_register(rule.register)) + rule.offset
-        pcs = _host_pcs(record)
-        if not pcs:
-            return None
+        pcs = _host_pcs(record)  # none for a dispatch queued before gdb attached: the stack ends at the kernel
         return LaunchStack(
             dispatch=int(record["id"]),
             host_thread=int(record["host_thread"]),
@@ -294,7 +293,7 @@ class LaunchStackUnwinder(Unwinder):
             kernel_cfa=cfa,
             kernel_level=pending.level(),
             pcs=pcs,
-            truncated=(function_at(pcs[-1] - 1) or "") not in OUTERMOST_FUNCTIONS,
+            truncated=not pcs or (function_at(pcs[-1] - 1) or "") not in OUTERMOST_FUNCTIONS,
         )
 
     def _caller(self, pending, stack: LaunchStack, index: int):

@@ -155,9 +155,12 @@ def _decorate(frame_decorator):
     if device_frames.is_device(frame):
         return _Named(frame_decorator, device_frames.lane_note())
     if (cut := device_frames.UNWINDER.ends_record(frame)) is not None:
-        return _Recorded(
-            frame_decorator, f"the host stack recorded at the launch ends here: its first {len(cut.pcs)} frames"
+        note = (
+            f"the host stack recorded at the launch ends here: its first {len(cut.pcs)} frames"
+            if cut.pcs
+            else f"dispatch {cut.dispatch} was launched before gdb asked the runtime to record launches' host stacks"
         )
+        return _Recorded(frame_decorator, note)
     if (recorded := device_frames.UNWINDER.stack_of(frame)) is not None:
         stack, index = recorded
         launched = f"launched dispatch {stack.dispatch} from host thread {stack.host_thread}"
