@@ -29,7 +29,7 @@ from gdbext.lanes import (
     shared_watch,
     stepping,
 )
-from gdbext.runtime_view import runtime_state
+from gdbext.runtime_view import device_lines, runtime_state
 
 _registered = False
 
@@ -83,6 +83,7 @@ def _handlers(api_errors: ApiErrors, check: Check) -> list[tuple[gdb.EventRegist
         (events.free_objfile, displaced_stepping.code_changed),
         # Breakpoints: kept off the host in cuda-gdb, displaced stepping and
         # lane watches kept in step with their locations.
+        (events.breakpoint_created, device_lines.note_host_line),  # under gdb's line: where it will move
         (events.breakpoint_created, displaced_stepping.breakpoint_changed),
         (events.breakpoint_created, lane_watch.sync),  # another breakpoint may now share a location
         (events.breakpoint_created, shared_watch.created),  # last: it may replace the breakpoint

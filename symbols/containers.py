@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Iterator, NamedTuple
 
 from symbols import (
     amdgpu_metadata,
@@ -184,17 +184,7 @@ def read(data: memoryview, job: Job) -> list[Read]:
     the file itself is corrupt; a code object that cannot be read is a
     Read with its error."""
     if job.kind == "compressed-bundle":
-        limit = min(MAX_DECOMPRESSED, MAX_RATIO * job.size)
-        bundle = memoryview(compressed_bundle.decompress(data[job.offset : job.offset + job.size], max_output=limit))
-        reads = []
-        for entry in _device_entries(bundle):
-            _, triple, target = offload_bundle.split_id(entry.id)
-            image = bundle[entry.offset : entry.offset + entry.size]
-            code_object = _code_object(
-                target, triple, "compressed-offload-bundle", job.offset, entry.size, True, _bundled_format(image)
-            )
-            reads.append(_summarized(code_object, image))
-        return reads
+        return [_summarized(code_object, image) for code_object, image in _bundle_images(data, job)]
     code_object = job.code_object
     if code_object.format == "unknown":
         return [Read(code_object, None, None)]
@@ -206,6 +196,35 @@ def read(data: memoryview, job: Job) -> list[Read]:
     except FormatError as error:
         return [Read(code_object, None, str(error))]
     return [Read(code_object, None, None) if image is None else _summarized(code_object, image)]
+
+
+def _bundle_images(data: memoryview, job: Job) -> list[tuple[CodeObject, memoryview]]:
+    """The code objects of a ``compressed-bundle`` job, with their bytes."""
+    limit = min(MAX_DECOMPRESSED, MAX_RATIO * job.size)
+    bundle = memoryview(compressed_bundle.decompress(data[job.offset : job.offset + job.size], max_output=limit))
+    images = []
+    for entry in _device_entries(bundle):
+        _, triple, target = offload_bundle.split_id(entry.id)
+        image = bundle[entry.offset : entry.offset + entry.size]
+        code_object = _code_object(
+            target, triple, "compressed-offload-bundle", job.offset, entry.size, True, _bundled_format(image)
+        )
+        images.append((code_object, image))
+    return images
+
+
+def simulated_device_images(data: memoryview, jobs: list[Job]) -> Iterator[memoryview]:
+    """The bytes of the simulated device's code objects (x86-64 ELF) among
+    those of `jobs`, read from `data` (the whole file).  Raises FormatError
+    for a compressed bundle that cannot be inflated or read."""
+    for job in jobs:
+        if job.kind == "compressed-bundle":
+            images = _bundle_images(data, job)
+        elif job.kind == "image":
+            images = [(job.code_object, data[job.offset : job.offset + job.size])]
+        else:
+            continue
+        yield from (image for code_object, image in images if code_object.triple.startswith("x86_64"))
 
 
 def _summarized(code_object: CodeObject, image: bytes | memoryview) -> Read:

@@ -15,6 +15,7 @@ name joined to its directory and the compilation directory.  A row of line 0
 from __future__ import annotations
 
 import bisect
+import io
 import posixpath
 from pathlib import Path
 from typing import Any, BinaryIO, Callable, Iterator, Mapping, NamedTuple
@@ -127,6 +128,39 @@ class LineTable:
                 sequences = []
             self._decoded[unit.cu_offset] = _Spans.of([(s.start, s.end, s) for s in sequences])
         return self._decoded[unit.cu_offset]
+
+
+def statement_lines(image: bytes | memoryview, file_name: str) -> set[int]:
+    """The lines of source file `file_name` where the line program of the
+    ELF `image` starts a statement (where gdb puts a breakpoint on a line).
+    A path matches by its last components (``scan.hip`` and
+    ``src/scan.hip`` match ``/home/me/src/scan.hip``).  Corrupt or absent
+    DWARF has none."""
+    lines: set[int] = set()
+    wanted = posixpath.normpath(file_name)
+    try:  # any exception from pyelftools: no usable line information (see LineTable._read_units)
+        elf = ELFFile(io.BytesIO(bytes(image)))
+        if elf.get_section_by_name(".debug_line") is None:
+            return lines
+        dwarf = elf.get_dwarf_info()
+        for unit in dwarf.iter_CUs():
+            program = dwarf.line_program_for_CU(unit)
+            if program is None:
+                continue
+            file_path = _file_names(program.header, _text(unit.get_top_DIE().attributes.get("DW_AT_comp_dir")))
+            matches: dict[int, bool] = {}
+            for entry in program.get_entries():
+                state = entry.state
+                if state is None or state.end_sequence or not state.is_stmt or not state.line:
+                    continue
+                if state.file not in matches:
+                    path = file_path(state.file) or ""
+                    matches[state.file] = path == wanted or path.endswith("/" + wanted)
+                if matches[state.file]:
+                    lines.add(state.line)
+    except Exception:
+        return set()
+    return lines
 
 
 def _unit_ranges(dwarf: DWARFInfo, unit: CompileUnit) -> list[tuple[int, int]] | None:
