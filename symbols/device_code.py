@@ -19,9 +19,10 @@ variables, and kernel arguments where the code object describes them.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Callable, NamedTuple
 
-from symbols import amdgpu_metadata, nv_info, spirv
+from symbols import amdgpu_metadata, dwarf_types, nv_info, spirv
 from symbols.elf import (
     EM_AMDGPU,
     EM_CUDA,
@@ -70,10 +71,13 @@ class ArgsSource(NamedTuple):
     ``amdgpu``, the descriptors of its metadata notes; ``cubin``, (kernel,
     section name, bytes) of each ``.nv.info.<kernel>`` section; ``spirv``,
     (kernel, its parameters) read with the module's kernels; ``error``, the
-    message of the FormatError that reading them raises."""
+    message of the FormatError that reading them raises.  `image`: the
+    code object's bytes when its DWARF gives argument types that neither
+    the metadata nor the names give (kernels with C linkage)."""
 
     kind: str
     parts: list
+    image: bytes | None = None
 
 
 class DeviceContents(NamedTuple):
@@ -120,6 +124,8 @@ def _amdgpu(elf: ElfFile) -> DeviceContents:
         if not place[0].endswith(".kd") and not _AMDGPU_INTERNAL.match(place[0])
     ]
     notes = _deferring_errors(lambda: _amdgpu_notes(elf))
+    if notes.kind == "amdgpu" and elf.section(".debug_info") and any(not k[0].startswith("_Z") for k in kernels):
+        notes = notes._replace(image=bytes(elf.data))
     return DeviceContents(_unique(kernels), _unique(functions), _unique(variables), [], notes)
 
 
@@ -143,7 +149,25 @@ def read_args(source: ArgsSource) -> dict[str, list[KernelArg]]:
         raise FormatError(source.parts[0])
     if source.kind == "spirv":
         return _spirv_args(source.parts)
-    return _amdgpu_args(source.parts) if source.kind == "amdgpu" else _cubin_args(source.parts)
+    if source.kind == "cubin":
+        return _cubin_args(source.parts)
+    args = _amdgpu_args(source.parts)
+    return _with_dwarf_types(args, source.image) if source.image is not None else args
+
+
+def _with_dwarf_types(args: dict[str, list[KernelArg]], image: bytes) -> dict[str, list[KernelArg]]:
+    """`args` with the types the DWARF of `image` gives the arguments of
+    kernels with C linkage (their names say none), when it gives as many."""
+    untyped = [
+        name for name, listed in args.items() if not name.startswith("_Z") and any(a.type_name is None for a in listed)
+    ]
+    for name, types in dwarf_types.parameter_types(image, untyped).items():
+        if len(types) == len(args[name]):
+            args[name] = [
+                arg if arg.type_name is not None else replace(arg, type_name=text)
+                for arg, text in zip(args[name], types)
+            ]
+    return args
 
 
 def _amdgpu_args(descriptors: list[bytes]) -> dict[str, list[KernelArg]]:

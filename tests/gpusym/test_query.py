@@ -437,3 +437,26 @@ def test_argument_types_come_from_the_demangled_name(samples):
         ("scale", "float"),
         ("n", "int"),
     ]
+
+
+@pytest.mark.parametrize("flags", [("-g",), ()])
+def test_argument_types_of_kernels_with_c_linkage_come_from_dwarf(build_program, flags):
+    """An ``extern "C"`` kernel's name is not mangled and says nothing of its
+    parameters: with ``-g`` their types come from the code object's DWARF,
+    read as the demangler would print them (typedefs resolved, the
+    parameter's own qualifiers left out); without it they are unknown."""
+    program = build_program("extern_c_kernels.hip", flags=flags)
+    kernels = {k["name"]: k for k in query_json(program)["binaries"][0]["kernels"]}
+    typed = {name: [(a["name"], a["type"]) for a in kernel["args"]] for name, kernel in kernels.items()}
+    expected = {
+        "saxpy": [("x", "float const*"), ("y", "float*"), ("a", "float"), ("n", "int")],
+        "tally": [
+            ("counts", "unsigned int*"),
+            ("pair", "shapes::Pair"),
+            ("n", "unsigned long"),
+            ("flags", "char const volatile*"),
+        ],
+    }
+    if not flags:
+        expected = {name: [(arg, None) for arg, _ in args] for name, args in expected.items()}
+    assert typed == expected, typed
