@@ -10,7 +10,8 @@ import gdb
 
 from device.debug_interface import STREAM_NON_BLOCKING, CodeObjectOrigin, DispatchState, StreamState, Version
 from gdbext.errors import one_line_errors
-from gdbext.runtime_view import fast_forms, program_analyses, runtime_state
+from gdbext.runtime_view import program_analyses, runtime_state
+from symbols import fast_form_reasons
 from text_tables import table_lines
 
 #: gpusym_code_object_origin values of modules loaded at run time.
@@ -82,7 +83,7 @@ class InfoKernels(gdb.Command):
         for analysis in analyses:
             path = analysis.report.path
             module, counts = loaded.get(os.path.realpath(path), (os.path.basename(path), None))
-            reasons = fast_forms.reasons(path, analysis.report.code_objects)
+            reasons = fast_form_reasons.reasons(path, analysis.report.code_objects)
             for kernel in analysis.report.kernels:
                 if pattern and not (pattern.search(kernel.demangled) or pattern.search(kernel.name)):
                     continue
