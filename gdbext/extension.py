@@ -25,6 +25,7 @@ from gdbext.lanes import (
     info_lanes,
     lane_calls,
     lane_faults,
+    lane_record,
     lane_watch,
     shared_watch,
     stepping,
@@ -51,6 +52,9 @@ def _handlers(api_errors: ApiErrors, check: Check) -> list[tuple[gdb.EventRegist
         (events.stop, fatal_signals.disarm_at_the_end),
         (events.stop, stepping.announce),
         (events.stop, stepping.end),
+        (events.stop, lane_record.announce),  # the log nearly full
+        (events.stop, lane_record.reverse_stopped),  # a reverse step that left its lane
+        (events.stop, lane_record.end),
         (events.stop, api_errors.announce),
         (events.stop, check.announce),
         (events.stop, shared_watch.ended),  # a watched block's __shared__ memory has gone
@@ -58,6 +62,7 @@ def _handlers(api_errors: ApiErrors, check: Check) -> list[tuple[gdb.EventRegist
         (events.before_prompt, device_frames.explain_recorded_frame),
         (events.before_prompt, runtime_state.follow_selection),
         (events.before_prompt, stepping.end),
+        (events.before_prompt, lane_record.end),  # after a command that failed
         (events.before_prompt, lane_calls.settle),  # after a call gdb failed to make
         # A resume: what the stop showed is forgotten.
         (events.cont, device_frames.UNWINDER.forget),
@@ -71,6 +76,7 @@ def _handlers(api_errors: ApiErrors, check: Check) -> list[tuple[gdb.EventRegist
         (events.exited, pushed_configuration.forget),
         (events.exited, fatal_signals.rearm),
         (events.exited, stepping.end),
+        (events.exited, lane_record.end),
         (events.exited, shared_watch.exited),
         (events.exited, lane_calls.settle),
         # Object files: kernels, the runtime's breakpoints and its flags.
@@ -133,7 +139,8 @@ def register() -> None:
     gdb.unwinder.register_unwinder(None, waiting_lane.UNWINDER, replace=True)  # tried first
     for registry, handler in _handlers(api_errors, check):
         registry.connect(handler)
-    stepping.hook_commands()
+    stepping.hook_commands()  # first: 'show user hook-nexti' would answer for hook-next
+    lane_record.hook_commands()
     device_frames.enable_capture()
     device_frames.capture_when_attached()
     _registered = True

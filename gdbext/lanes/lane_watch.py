@@ -17,6 +17,7 @@ from __future__ import annotations
 import gdb
 
 from device.debug_interface import WATCH_ANY, Version
+from gdbext.lanes import lane_record
 from gdbext.runtime_view.runtime_state import debug_state, supports
 
 TRAP = 0xCC  # int3
@@ -111,8 +112,12 @@ def _fill(watch: gdb.Value, lanes: tuple, addresses: list[int], originals: list[
 
 def sync(*_event) -> None:
     """Write the watches the gated breakpoints call for into the runtime;
-    an event handler: never raises."""
+    an event handler: never raises.  Not while gdb runs the program from
+    its process record's log: a write there would cut the log short (and
+    its traps are gdb's own there)."""
     try:
+        if lane_record.replaying():
+            return
         _sync()
     except gdb.error:
         pass  # no process, or it cannot be written now: every lane traps

@@ -34,7 +34,7 @@ import gdb
 
 from device.debug_interface import LaneState
 from gdbext.frames.device_frames import UNWINDER, in_device_code, is_device_address, is_runtime
-from gdbext.lanes import info_lanes
+from gdbext.lanes import info_lanes, lane_record
 from gdbext.runtime_view import runtime_state
 
 COMMANDS = ("next", "step", "until", "advance", "finish")
@@ -277,9 +277,10 @@ def _hooked(command: str) -> bool:
 
 
 def hook_commands() -> None:
-    """Hook the stepping commands (each step ends at its stop: announce, end)."""
+    """Hook the stepping commands (each step ends at its stop: announce, end;
+    while gdb's process record is on, lane_record.begin runs first)."""
     SteppedLane()
     for command in COMMANDS:
         if not _hooked(command):
             begin = f"__import__('gdbext.lanes.stepping', fromlist=['begin']).begin('{command}')"
-            gdb.execute(f"define hook-{command}\npython {begin}\nend")
+            gdb.execute(f"define hook-{command}\n{lane_record.hook_line(command)}\npython {begin}\nend")

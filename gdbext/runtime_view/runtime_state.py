@@ -67,10 +67,26 @@ def lane() -> gdb.Value | None:
     if not runtime_loaded():
         return None
     try:
-        value = variable("__gpusym_lane")
+        value = variable("__gpusym_lane") if gdb.current_recording() is None else _recorded_lane()
     except gdb.error:
         return None
-    return None if int(value) == 0 else value.dereference()
+    return None if value is None or int(value) == 0 else value.dereference()
+
+
+def _recorded_lane() -> gdb.Value | None:
+    """The lane the selected thread runs, from its executor's record, which
+    the runtime writes beside ``__gpusym_lane``: gdb's process record does
+    not log writes through the %fs segment (thread-local storage), so when
+    it runs the program backwards that variable keeps its latest value."""
+    thread = gdb.selected_thread()
+    debug = debug_state()
+    if thread is None or debug is None:
+        return None
+    executors = debug["executors"]
+    for index in range(int(debug["executor_count"])):
+        if int(executors[index]["os_thread"]) == thread.ptid[1]:
+            return executors[index]["lane"]
+    return None
 
 
 def focus_waiting_lane(thread: gdb.InferiorThread, waiting: gdb.Value | None) -> None:
