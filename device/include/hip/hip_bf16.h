@@ -70,7 +70,10 @@ struct __hip_bfloat16 {
   __HOST_DEVICE__ constexpr __hip_bfloat16(const __hip_bfloat16_raw &raw) : data(raw.x) {}
   __HOST_DEVICE__ constexpr __hip_bfloat16(__bf16 value) : data(__builtin_bit_cast(unsigned short, value)) {}
 
-  __HOST_DEVICE__ __hip_bfloat16 &operator=(const __hip_bfloat16_raw &raw) {
+  /* A template, so that `h = {}` and `h = {a, b}` take the copy assignment
+   * rather than being ambiguous with this one. */
+  template <typename R, typename std::enable_if<std::is_same<R, __hip_bfloat16_raw>::value, int>::type = 0>
+  __HOST_DEVICE__ __hip_bfloat16 &operator=(const R &raw) {
     data = raw.x;
     return *this;
   }
@@ -125,7 +128,8 @@ struct alignas(4) __hip_bfloat162 {
   __HOST_DEVICE__ constexpr __hip_bfloat162(const __hip_bfloat16 &a, const __hip_bfloat16 &b) : x(a), y(b) {}
   __HOST_DEVICE__ constexpr __hip_bfloat162(const __hip_bfloat162_raw &raw)
       : x(__hip_bfloat16_raw{raw.x}), y(__hip_bfloat16_raw{raw.y}) {}
-  __HOST_DEVICE__ __hip_bfloat162 &operator=(const __hip_bfloat162_raw &raw) {
+  template <typename R, typename std::enable_if<std::is_same<R, __hip_bfloat162_raw>::value, int>::type = 0>
+  __HOST_DEVICE__ __hip_bfloat162 &operator=(const R &raw) {
     x.data = raw.x;
     y.data = raw.y;
     return *this;

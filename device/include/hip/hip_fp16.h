@@ -69,7 +69,10 @@ struct __half {
 
   __half() = default;
   __HOST_DEVICE__ constexpr __half(const __half_raw &raw) : __x(raw.x) {}
-  __HOST_DEVICE__ __half &operator=(const __half_raw &raw) {
+  /* A template, so that `h = {}` and `h = {a, b}` take the copy assignment
+   * rather than being ambiguous with this one. */
+  template <typename R, typename std::enable_if<std::is_same<R, __half_raw>::value, int>::type = 0>
+  __HOST_DEVICE__ __half &operator=(const R &raw) {
     __x = raw.x;
     return *this;
   }
@@ -161,7 +164,8 @@ struct alignas(4) __half2 {
   __half2() = default;
   __HOST_DEVICE__ constexpr __half2(const __half &a, const __half &b) : x(a), y(b) {}
   __HOST_DEVICE__ constexpr __half2(const __half2_raw &raw) : x(raw.x), y(raw.y) {}
-  __HOST_DEVICE__ __half2 &operator=(const __half2_raw &raw) {
+  template <typename R, typename std::enable_if<std::is_same<R, __half2_raw>::value, int>::type = 0>
+  __HOST_DEVICE__ __half2 &operator=(const R &raw) {
     x = raw.x;
     y = raw.y;
     return *this;
