@@ -10,7 +10,7 @@
 #include <sm_61_intrinsics.h>
 #include <vector_functions.h>
 
-enum Check { kIntegers, kDotProducts, kRounded, kNorms, kSpecial, kConstants, kHalf, kBfloat16, kCount };
+enum Check { kIntegers, kDotProducts, kSimd, kRounded, kNorms, kSpecial, kConstants, kHalf, kBfloat16, kCount };
 
 __device__ bool near(double value, double expected, double tolerance = 1e-6) {
   return fabs(value - expected) <= tolerance * fmax(1.0, fabs(expected));
@@ -29,6 +29,24 @@ __global__ void numerics(int *out, float x) {
                       __dp2a_lo(0x0002fffe, 0x00000302, 5) == 5 + (-2) * 2 + 2 * 3 &&
                       __dp2a_hi(0x00010001, 0x04030000, 0) == 7 &&
                       __dp2a_lo(0xffffffffu, 0x0101u, 0u) == 2u * 65535u;
+  out[kSimd] = __vmaxs4(0x80ff7f01u, 0x01fe8002u) == 0x01ff7f02u && __vmaxu2(0x8000ffffu, 0x7fff0001u) == 0x8000ffffu &&
+                __vaddss2(0x7fff8000u, 0x00018000u) == 0x7fff8000u && __vadd4(0xff010203u, 0x01010101u) == 0x00020304u &&
+                __vsubus4(0x01020304u, 0x02020202u) == 0x00000102u && __vcmpgtu4(0x80010203u, 0x7f020103u) == 0xff00ff00u &&
+                __vcmplts2(0xffff0001u, 0x00000001u) == 0xffff0000u && __vsetlts2(0xffff0001u, 0x00000001u) == 0x00010000u &&
+                __vsadu4(0x0a000010u, 0x000a1000u) == 52u && __vsads2(0xffff0002u, 0x00010000u) == 4u &&
+                __vabsss4(0x80817f00u) == 0x7f7f7f00u && __vabs4(0x80817f00u) == 0x807f7f00u &&
+                __vavgs2(0xfffd0003u, 0u) == 0xfffe0002u && __vavgu4(0x01030000u, 0x00000101u) == 0x01020101u &&
+                __vhaddu4(0x01030000u, 0x00000101u) == 0x00010000u && __vminu4(0x80010203u, 0x7f020103u) == 0x7f010103u &&
+                __vneg2(0x00018000u) == 0xffff8000u && __vnegss2(0x00018000u) == 0xffff7fffu &&
+                __vabsdiffu4(0x0005ff00u, 0x0300fe00u) == 0x03050100u &&
+                __viaddmax_s32(2, 3, 4) == 5 && __viaddmax_s32_relu(-5, 1, -7) == 0 &&
+                __viaddmin_u16x2(0xffff0001u, 0x00020001u, 0x00050001u) == 0x00010001u &&
+                __vimax3_s16x2(0xffff0001u, 0xfffe0003u, 0x80000002u) == 0xffff0003u &&
+                __vimin3_s16x2_relu(0xffff0001u, 0xfffe0003u, 0x80000002u) == 0x00000001u &&
+                __vimax_s32_relu(-3, -4) == 0 && __vimin3_u32(3u, 1u, 2u) == 1u;
+  bool hi = false, lo = false, pred = false;
+  out[kSimd] = out[kSimd] && __vibmax_s16x2(0xffff0001u, 0x00000001u, &hi, &lo) == 0x00000001u && !hi && lo &&
+               __vibmin_u32(3u, 7u, &pred) == 3u && pred;
   out[kRounded] = __saturatef(x * 3) == 1.0f && __saturatef(-x) == 0.0f && __frcp_rn(4.0f) == 0.25f &&
                   __fsqrt_rn(x * x) == x && __fdiv_rn(1.0f, 4.0f) == 0.25f && __fmaf_rn(x, 2.0f, 1.0f) == 2 * x + 1 &&
                   __float2int_rn(2.5f) == 2 && __float2int_ru(2.1f) == 3 && __double2int_rz(-2.7) == -2 &&
@@ -55,19 +73,39 @@ __global__ void numerics(int *out, float x) {
                __half2float(__high2half(__hmul2(pair, pair))) == 4.0f && __heq(h, __float2half(x)) &&
                __half_as_ushort(CUDART_ONE_FP16) == 0x3c00 && __half2int_rn(__float2half(2.5f)) == 2 &&
                __half2float(__shfl_sync(0xffffffffu, h, 0)) == x;
+  // An empty or two-element braced list assigns through the copy assignment.
+  __half zero = h;
+  zero = {};
+  __half2 zeros = pair, both = pair;
+  zeros = {};
+  both = {two, h};
+  __half2_raw raw = {};
+  raw.x = 0x3c00;
+  raw.y = 0x4000;
+  __half2 from_raw = pair;
+  from_raw = raw;
+  out[kHalf] = out[kHalf] && __half2float(zero) == 0.0f && __low2float(zeros) == 0.0f && __high2float(zeros) == 0.0f &&
+               __low2float(both) == 2.0f && __high2float(both) == x && __low2float(from_raw) == 1.0f &&
+               __high2float(from_raw) == 2.0f;
   __nv_bfloat16 b = __float2bfloat16(x);
   __nv_bfloat162 bpair = __floats2bfloat162_rn(x, 2.0f);
   out[kBfloat16] = __bfloat162float(__hadd(b, __float2bfloat16(1.0f))) == x + 1 &&
                    __bfloat162float(__high2bfloat16(bpair)) == 2.0f && __bfloat16_as_ushort(CUDART_ONE_BF16) == 0x3f80 &&
                    __bfloat162float(__float2bfloat16_rn(1.00390625f)) == 1.0f && __bfloat162float(hfloor(b)) == 0.0f &&
                    __low2float(bpair) == x;
+  __nv_bfloat16 bzero = b;
+  bzero = {};
+  __nv_bfloat162 bzeros = bpair;
+  bzeros = {};
+  out[kBfloat16] = out[kBfloat16] && __bfloat162float(bzero) == 0.0f && __low2float(bzeros) == 0.0f &&
+                   __high2float(bzeros) == 0.0f;
 }
 
 int main() {
   static const char *names[kCount] = {"integer intrinsics (__fns, __brev, __byte_perm, funnel shifts)",
-                                      "__dp4a and __dp2a", "rounded arithmetic and conversions",
+                                      "__dp4a and __dp2a", "SIMD and DPX intrinsics (__vmaxs4, __vaddss2, __viaddmax_s32, ...)", "rounded arithmetic and conversions",
                                       "norms, sincospif and fast math", "special functions", "math_constants.h",
-                                      "cuda_fp16.h", "cuda_bf16.h"};
+                                      "cuda_fp16.h (with `h = {}`)", "cuda_bf16.h (with `b = {}`)"};
   int *device = nullptr, host[kCount] = {};
   cudaMalloc(&device, sizeof host);
   numerics<<<1, 1>>>(device, 0.5f);
