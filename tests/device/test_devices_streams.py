@@ -229,7 +229,7 @@ def test_info_devices_and_info_dispatches_in_gdb(program):
     assert streams[0][2] == streams[1][2] == "0x0" and streams[2][2] != "0x0"
     assert [pending for *_, pending in streams[3:6]] == ["0", "0", "1"]  # the kernel runs on stream 1
     dispatches = re.findall(
-        r"^([* ])\s+(\d+)\s+(\w+)\s+(\S+)\s+\(.*?\)\s+\(.*?\)\s+\d+\s+(\d+)\s+(\S+)\s+\d+$", output, re.M
+        r"^([* ])\s+(\d+)\s+(\w+)\s+(\S+)\s+\(.*?\)\s+\(.*?\)\s+\d+\s+(\d+)\s+(\S+)\s+\d+\s+debug$", output, re.M
     )
     assert dispatches == [
         (" ", "1", "complete", "first_kernel(int*)", "0", "null"),
