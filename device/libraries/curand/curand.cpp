@@ -190,6 +190,10 @@ curandStatus_t curandGenerateUniformDouble(curandGenerator_t g, double *out, siz
   if (!g) return CURAND_STATUS_NOT_INITIALIZED;
   if (is_mrg(g)) return status(rocrand_generate_uniform_double(g->rocrand, out, n));
   auto *w = reinterpret_cast<unsigned int *>(out);
+  if (g->type == CURAND_RNG_PSEUDO_PHILOX4_32_10)  // one output a value, (x + 1) 2^-32, as curand_uniform_double
+    return from_outputs(g, out, n, [=] {
+      for (size_t i = n; i-- > 0;) out[i] = (w[i] + 1.0) * 0x1p-32;
+    });
   if (is_pseudo(g))  // two outputs a value, in the value's place
     return from_outputs(g, out, 2 * n, [=] {
       for (size_t i = 0; i < n; i++) out[i] = curand_uniform_double(w[2 * i], w[2 * i + 1]);
