@@ -242,14 +242,6 @@ def announce(event) -> None:
         print(switches.full)
 
 
-def _hooked(command: str) -> bool:
-    try:
-        gdb.execute(f"show user hook-{command}", to_string=True)
-    except gdb.error:
-        return False
-    return True
-
-
 def _call(function: str) -> str:
     return f"python __import__('gdbext.lanes.lane_record', fromlist=['{function}']).{function}"
 
@@ -272,15 +264,24 @@ def hook_line(command: str) -> str:
     return f'if $_gpusym_record_begins("{command}")\nend'
 
 
+def hooked(command: str) -> bool:
+    """Whether gdb has a user hook for `command` (hook-COMMAND)."""
+    try:
+        gdb.execute(f"show user hook-{command}", to_string=True)
+    except gdb.error:
+        return False
+    return True
+
+
 def hook_commands() -> None:
     """Hook the forward commands stepping.py leaves (HOOKED), and ``watch``."""
     RecordBegins()
     for command in HOOKED:
-        if not _hooked(command):
+        if not hooked(command):
             gdb.execute(f"define hook-{command}\n{hook_line(command)}\nend")
     for command in REVERSE:
-        if not _hooked(command):
+        if not hooked(command):
             gdb.execute(f"define hook-{command}\n{_call('begin_reverse')}('{command}')\nend")
-    if not _hooked(WATCH):
+    if not hooked(WATCH):
         gdb.execute(f"define hook-{WATCH}\n{_call('before_watch')}()\nend")
         gdb.execute(f"define hookpost-{WATCH}\n{_call('after_watch')}()\nend")

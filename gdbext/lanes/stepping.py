@@ -268,19 +268,11 @@ def announce(event) -> None:
     _returned.finished = None
 
 
-def _hooked(command: str) -> bool:
-    try:
-        gdb.execute(f"show user hook-{command}", to_string=True)
-    except gdb.error:
-        return False
-    return True
-
-
 def hook_commands() -> None:
     """Hook the stepping commands (each step ends at its stop: announce, end;
     while gdb's process record is on, lane_record.begin runs first)."""
     SteppedLane()
     for command in COMMANDS:
-        if not _hooked(command):
+        if not lane_record.hooked(command):
             begin = f"__import__('gdbext.lanes.stepping', fromlist=['begin']).begin('{command}')"
             gdb.execute(f"define hook-{command}\n{lane_record.hook_line(command)}\npython {begin}\nend")
