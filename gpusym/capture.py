@@ -12,7 +12,6 @@ from typing import IO
 
 from capture.events import Event, ExitEvent, StartEvent
 from capture.launches import Selection
-from capture.sarif import EXIT_CANNOT_WRITE
 from gpusym.capture_under_gdb import (
     EVENT_KINDS,
     EXIT_CAPTURE_FAILED,
@@ -23,6 +22,7 @@ from gpusym.capture_under_gdb import (
     capture,
     resolve_program,
 )
+from gpusym.output_files import EXIT_CANNOT_WRITE, open_output
 
 EXIT_USAGE = 2
 
@@ -166,16 +166,12 @@ def run(args: argparse.Namespace) -> int:
         stream: IO[str] = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
     except OSError as error:
         return _usage(f"{args.output}: {error.strerror}")
-    try:
-        sarif = open(args.sarif, "w", encoding="utf-8") if args.sarif else None
-    except OSError as error:
-        print(f"gpusym capture: {args.sarif}: cannot write the SARIF log: {error.strerror}", file=sys.stderr)
-        return EXIT_CANNOT_WRITE
-    try:
-        trace = open(args.trace, "w", encoding="utf-8") if args.trace else None
-    except OSError as error:
-        print(f"gpusym capture: {args.trace}: cannot write the trace: {error.strerror}", file=sys.stderr)
-        return EXIT_CANNOT_WRITE
+    sarif = open_output(args.sarif, "gpusym capture", "the SARIF log")
+    if isinstance(sarif, int):
+        return sarif
+    trace = open_output(args.trace, "gpusym capture", "the trace")
+    if isinstance(trace, int):
+        return trace
     events: list[Event] = []
 
     def sink(event: Event) -> None:

@@ -13,8 +13,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from capture.sarif import EXIT_CANNOT_WRITE, parse_reports, sarif_log
+from capture.sarif import parse_reports, sarif_log
 from gpusym import __version__, foreign_device_code
+from gpusym.output_files import EXIT_CANNOT_WRITE, open_output
 
 #: The checks the runtime knows.
 TOOLS = ("memcheck", "racecheck", "synccheck", "initcheck")
@@ -76,11 +77,9 @@ def run(args: argparse.Namespace) -> int:
     if foreign:
         print(f"gpusym check: {foreign}", file=sys.stderr)
         return EXIT_NOT_SIMULATED
-    try:
-        sarif = open(args.sarif, "w", encoding="utf-8") if args.sarif else None
-    except OSError as error:
-        print(f"gpusym check: {args.sarif}: cannot write the SARIF log: {error.strerror}", file=sys.stderr)
-        return EXIT_CANNOT_WRITE
+    sarif = open_output(args.sarif, "gpusym check", "the SARIF log")
+    if isinstance(sarif, int):
+        return sarif
     environment = dict(os.environ, GPUSYM_CHECK=args.tool)
     try:
         child = subprocess.Popen(program, env=environment, stderr=subprocess.PIPE)
