@@ -139,7 +139,8 @@ def test_check_puts_a_hazard_at_its_line_and_the_other_lane_s_line(
     assert result["relatedLocations"] == [
         {"id": 1, "physicalLocation": at("racecheck.hip", there), "message": {"text": what}}
     ]
-    assert result["properties"]["dispatch"] == 1 and result["properties"]["block"] == [0, 0, 0]
+    # Both blocks have the hazard; with several workers, either reports it.
+    assert result["properties"]["dispatch"] == 1 and result["properties"]["block"] in ([0, 0, 0], [1, 0, 0])
     assert sorted([result["properties"]["thread"], result["properties"]["otherThread"]]) == [[0, 0, 0], [1, 0, 0]]
 
 
