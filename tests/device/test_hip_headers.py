@@ -90,6 +90,9 @@ def test_device_heap_reducing_barriers_sleep_and_packed_atomics(build_program, l
         # Threads below 10 * round + block, for rounds 0..4; then and/or and the multiples of 3 below 100.
         "block 0: 0 10 20 30 40 1 0 1 0 34",
         "block 1: 1 11 21 31 41 1 0 1 0 34",
+        # Threads 1-99, then the odd ones, in each of two launches.
+        "without thread 0: 99 50",
+        "without thread 0: 99 50",
         "slept at least 300 us: 1",
         "half2 sum: 200 100",  # 200 threads add (1, 0.5)
         "bfloat162 sum: 200 400",  # and (1, 2): exact in bfloat16

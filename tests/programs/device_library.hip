@@ -1,6 +1,6 @@
 // The device library beyond arithmetic: malloc, free, memcpy and memset in
 // kernels (and the heap's limit), the reducing barriers __syncthreads_count,
-// _and and _or, __nanosleep, and the packed 16-bit float atomic adds.  Prints
+// _and and _or (thread 0 returned too), __nanosleep, and the packed 16-bit float atomic adds.  Prints
 // `name: value` lines for tests/device/test_hip_headers.py; with an argument, frees
 // in a kernel what device malloc did not allocate.
 #include <hip/hip_runtime.h>
@@ -60,6 +60,14 @@ __global__ void reduce_predicates(int *out) {
   }
 }
 
+// The same with thread 0 returned first: the others count without it.
+__global__ void reduce_without_first(int *out) {
+  if (threadIdx.x == 0) return;
+  int all = __syncthreads_count(1);
+  int odd = __syncthreads_count(threadIdx.x & 1);
+  if (threadIdx.x == 1) out[0] = all, out[1] = odd;
+}
+
 // What free() is given that device malloc did not return is reported and ignored.
 __global__ void free_foreign(int *pointer) { free(pointer); }
 
@@ -115,6 +123,12 @@ int main(int argc, char **argv) {
     printf("block %d:", b);
     for (int i = 0; i < 10; i++) printf(" %d", reduced[b * 10 + i]);
     printf("\n");
+  }
+
+  for (int launch = 0; launch < 2; launch++) {  // nothing of the first launch stays
+    hipLaunchKernelGGL(reduce_without_first, dim3(1), dim3(100), 0, 0, reduced);
+    hipDeviceSynchronize();
+    printf("without thread 0: %d %d\n", reduced[0], reduced[1]);
   }
 
   long long *elapsed;

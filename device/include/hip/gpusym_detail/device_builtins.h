@@ -112,17 +112,20 @@ static constexpr int warpSize = GPUSYM_WAVE_SIZE;
 
 /* __syncthreads() that also reduces a predicate over the block: how many of
  * its threads passed a nonzero one, whether all did, whether any did.  The
- * block counts in shared memory: its first thread clears the count between
- * the first two barriers, every thread adds before the third, and the next
- * call's first barrier keeps the count until every thread has read it. */
+ * block counts in shared memory, which is 0 between calls: every thread adds
+ * its 0 or 1, reads the total after a barrier, and takes its part back after
+ * another (so threads that have returned, whichever they are, count for
+ * nothing, and no thread has to clear the count).  A thread's taking back
+ * comes before its next adding, so the next call needs no barrier first. */
 static __device__ __GPUSYM_INLINE int __gpusym_syncthreads_count(int predicate) {
   __shared__ unsigned int count;
+  unsigned int mine = predicate ? 1u : 0u;
+  __hip_atomic_fetch_add(&count, mine, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP);
   __syncthreads();
-  if (__GPUSYM_THREAD_IDX(x) == 0 && __GPUSYM_THREAD_IDX(y) == 0 && __GPUSYM_THREAD_IDX(z) == 0) count = 0;
+  unsigned int total = __hip_atomic_load(&count, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP);
   __syncthreads();
-  if (predicate) __hip_atomic_fetch_add(&count, 1u, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP);
-  __syncthreads();
-  return static_cast<int>(__hip_atomic_load(&count, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP));
+  __hip_atomic_fetch_sub(&count, mine, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP);
+  return static_cast<int>(total);
 }
 static __device__ __GPUSYM_INLINE int __syncthreads_count(int predicate) {
   return __gpusym_syncthreads_count(predicate);
