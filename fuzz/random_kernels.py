@@ -1,24 +1,49 @@
 """Random kernels for differential testing of the simulated device's two
 forms of a kernel (the debuggable form, a lane per stack, and the fast form,
-a block's threads as one loop): programs of kernels without barriers or
-warp functions whose every result a host loop computes too.
+a block's threads as loops): programs of kernels without warp functions,
+every other one with barriers, whose every result a host reference computes
+too.
 
-Each kernel's body is a ``__host__ __device__`` function of the thread's
-coordinates, always inlined: the kernel calls it with ``threadIdx`` and its
-friends, the host reference with its loops' counters.  Bodies use unsigned
-arithmetic only (no undefined behaviour an optimiser could exploit
-differently in the two builds), branches, loops with data-dependent trip
-counts, early returns, reads of an input array, atomic additions to
-counters (order-independent) and one write per thread to its own output
-slot.  Each kernel runs under several launch shapes, 1D to 3D, partial
-wavefronts included.  The program prints ``CASE: ok`` or ``CASE: N wrong``
-a case, then ``random kernels: C cases, W wrong``.
+A kernel without barriers has a body that is a ``__host__ __device__``
+function of the thread's coordinates, always inlined: the kernel calls it
+with ``threadIdx`` and its friends, the host reference in loops over a
+block's threads.  Bodies use unsigned arithmetic only (no undefined
+behaviour an optimiser could exploit differently in the two builds),
+branches, loops with data-dependent trip counts, early returns, reads of an
+input array, atomic additions to counters (order-independent) and one write
+per thread to its own output slot.
+
+A kernel with barriers keeps each thread's state (its locals and whether it
+has returned) in a struct, and a ``__shared__`` array ``s`` with a slot for
+each thread of the largest block.  It runs *steps*, ``__host__ __device__``
+functions of the state, the coordinates, ``s`` and the block's uniform
+values, each followed by a barrier: a step either reads and writes the
+thread's own slot ``s[t]`` only or reads any slot and writes none, so
+however a block's threads interleave between two barriers the program has
+no race.  Steps may return early (the thread writes its output first);
+such a thread no longer takes part in barriers and the others go on
+without it, as on a GPU of sm_70 or later, and its slot keeps its last
+value.  The barriers sit in straight code, in loops whose trip count and in
+``if``/``else`` whose condition are uniform across the block (expressions
+of the block's coordinates, the counters of such loops, the last
+reduction's result and the input array read at those), and a branch may
+end with every thread returning; ``__syncthreads_count``,
+``__syncthreads_and`` and ``__syncthreads_or`` of a per-thread predicate
+add their result to a local.  The host reference runs the same control flow
+once for a block, each step for every thread of the block that has not
+returned before the next: kernel and reference are written from the same
+list of steps.
+
+Each kernel runs under several launch shapes, 1D to 3D, partial wavefronts
+included.  The program prints ``CASE: ok`` or ``CASE: N wrong`` a case,
+then ``random kernels: C cases, W wrong``.
 
     python -m fuzz.random_kernels [--seconds N] [--kernels K] [--seed S]
 
 builds and runs programs of new seeds until the time is up, each in both
 forms (GPUSYM_FORM), and stops at the first difference, printing its seed
-and kernel (``make fuzz`` runs it after the parsers).
+and kernel, or at a kernel without a fast form (``make fuzz`` runs it after
+the parsers).
 """
 
 from __future__ import annotations
@@ -46,8 +71,18 @@ SHAPES = [
 ]
 INPUT_SIZE = 257
 COUNTERS = 8
+#: The threads of the largest block: the size of a barrier kernel's __shared__ array.
+MAX_BLOCK = max(x * y * z for _, (x, y, z) in SHAPES)
 COORDINATES = ["tx", "ty", "tz", "bx", "by", "bz", "nx", "ny", "nz", "gx", "gy", "gz"]
 LOCALS = ["v0", "v1", "v2", "v3"]
+#: What the threads of a block have alike in a barrier kernel: the block's
+#: coordinates, the counters of the loops around barriers and the last
+#: reduction's result.
+UNIFORM = ["bx", "by", "bz", "nx", "ny", "nz", "gx", "gy", "gz", "j0", "j1", "r"]
+#: What a barrier kernel's steps read: the thread's coordinates and flat
+#: index, the uniform values and the thread's locals.
+STEP_LEAVES = [*COORDINATES, "t", "j0", "j1", "r", *LOCALS, *LOCALS]
+REDUCTIONS = {"count": ("0u", "+="), "and": ("1u", "&="), "or": ("0u", "|=")}
 
 
 class KernelWriter:
@@ -56,8 +91,17 @@ class KernelWriter:
     def __init__(self, seed: int):
         self.random = random.Random(seed)
         self.leaves = COORDINATES  # the locals join once they are declared
+        # How code may touch the __shared__ array s: None, not at all (or not
+        # here); "own", read and write the thread's own slot s[t]; "any",
+        # read any slot and write none.
+        self.shared: str | None = None
+        self.returned = ""  # what an early return does before it returns (a barrier kernel's mark)
+        self.steps: list[str] = []  # a barrier kernel's functions
+        self.name = ""
 
     def expression(self, depth: int = 0) -> str:
+        if self.shared and depth < 3 and self.random.random() < 0.1:
+            return "s[t]" if self.shared == "own" else f"s[({self.expression(depth + 1)}) % nt]"
         pick = self.random.random()
         if depth >= 3 or pick < 0.3:
             return self.random.choice([*self.leaves, f"{self.random.randrange(1, 50)}u"])
@@ -78,9 +122,21 @@ class KernelWriter:
         operator = self.random.choice(["<", ">", "==", "!=", "<=", ">="])
         return f"{self.expression(depth + 1)} {operator} {self.expression(depth + 1)}"
 
+    def scattered(self) -> str:
+        """A condition that holds for about one thread in m of a block, where
+        conditions of random leaves (of which many are uniform) tend to hold
+        for all or none: a barrier kernel's threads return early and
+        reductions count with it."""
+        return (
+            f"(t * {self.random.randrange(1, 32, 2)}u + ({self.expression()})) % {self.random.randrange(2, 9)}u == 0u"
+        )
+
     def statements(self, depth: int, count: int) -> list[str]:
         lines: list[str] = []
         for _ in range(count):
+            if self.shared == "own" and self.random.random() < 0.2:
+                lines.append(f"s[t] {self.random.choice(['=', '+=', '^='])} {self.expression()};")
+                continue
             pick = self.random.random()
             if depth < 2 and pick < 0.15:
                 lines.append(f"if ({self.condition()}) {{")
@@ -95,7 +151,8 @@ class KernelWriter:
                 lines += ["  " + line for line in self.statements(depth + 1, self.random.randrange(1, 3))]
                 lines.append("}")
             elif pick < 0.35:
-                lines.append(f"if ({self.condition()}) {{ out[id] = {self.expression()}; return; }}")
+                condition = self.scattered() if self.returned and self.random.random() < 0.7 else self.condition()
+                lines.append(f"if ({condition}) {{ out[id] = {self.expression()};{self.returned} return; }}")
             elif pick < 0.45:
                 lines.append(
                     f"atomic_add(&counters[({self.expression()}) % {COUNTERS}u], ({self.expression()}) & 255u);"
@@ -105,6 +162,8 @@ class KernelWriter:
         return lines
 
     def body(self) -> list[str]:
+        """The body of a kernel without barriers."""
+        self.shared, self.returned = None, ""
         self.leaves = COORDINATES
         declarations = [f"unsigned {name} = {self.expression()};" for name in LOCALS]
         self.leaves = [*COORDINATES, *LOCALS, *LOCALS]
@@ -113,6 +172,148 @@ class KernelWriter:
             *self.statements(0, self.random.randrange(3, 8)),
             "out[id] = v0 ^ (v1 * 3u) ^ (v2 * 5u) ^ (v3 * 7u);",
         ]
+
+    # Kernels with barriers.  Their control flow around barriers is uniform
+    # across the block; between two barriers a thread runs at most one step,
+    # a function that either reads and writes the thread's own slot of s
+    # ("own") or reads any slot and writes none ("any"), so the program is
+    # race-free however the threads of a block interleave between barriers.
+
+    def step(self, kind: str, lines: list[str], result: str = "void") -> str:
+        """The name of a new step of the kernel, doing `lines`."""
+        name = f"{self.name}_step{len(self.steps)}"
+        body = "\n".join("  " + line for line in ["STEP_LOCALS;", *lines])
+        self.steps.append(f"// {kind}\nSTEP({result}, {name}) {{\n{body}\n}}\n")
+        return name
+
+    def work(self, shared: str, count: int) -> str:
+        self.shared, self.leaves = shared, STEP_LEAVES
+        kind = "reads and writes the thread's own slot" if shared == "own" else "reads any slot"
+        return self.step(kind, self.statements(0, count))
+
+    def uniform(self, leaves: list[str]) -> tuple[str, str]:
+        """A uniform expression and a uniform condition of `leaves`."""
+        self.shared, self.leaves = None, leaves
+        return self.expression(), self.condition()
+
+    def items(self, depth: int, count: int, branch: bool = False) -> list[tuple]:
+        """The kernel's uniform control flow: ("work", step), ("reduce",
+        kind, predicate, local), ("loop", counter, trips, items), ("if",
+        condition, items, items) and ("return",) (every thread returns)."""
+        items: list[tuple] = []
+        for _ in range(count):
+            pick = self.random.random()
+            if depth < 2 and pick < 0.2:
+                counter = f"j{depth}"
+                trips, _ = self.uniform([leaf for leaf in UNIFORM if leaf != counter])
+                items.append(("loop", counter, trips, self.items(depth + 1, self.random.randrange(1, 3))))
+            elif depth < 2 and pick < 0.4:
+                _, condition = self.uniform(UNIFORM)
+                then = self.items(depth + 1, self.random.randrange(0, 3), branch=True)
+                otherwise = self.items(depth + 1, self.random.randrange(0, 3), branch=True)
+                items.append(("if", condition, then, otherwise))
+            elif pick < 0.55:
+                self.shared, self.leaves = "any", STEP_LEAVES
+                condition = self.scattered() if self.random.random() < 0.5 else self.condition()
+                predicate = self.step("a reduction's predicate", [f"return {condition};"], "int")
+                items.append(("reduce", self.random.choice(list(REDUCTIONS)), predicate, self.random.choice(LOCALS)))
+            else:
+                items.append(("work", self.work(self.random.choice(["own", "any"]), self.random.randrange(1, 5))))
+        if branch and self.random.random() < 0.15:
+            items.append(("return",))
+        return items
+
+    def emit(self, items: list[tuple], device: bool, finish: str) -> list[str]:
+        """`items` as the kernel's code (`device`) or the host reference's,
+        which runs each step for every thread of the block that has not
+        returned (EACH_LIVE_THREAD) before it goes on."""
+        lines: list[str] = []
+        for item in items:
+            if item[0] == "work":
+                if device:
+                    lines += [f"{item[1]}(STEP_ARGS);", "if (state.returned) return;", "__syncthreads();"]
+                else:
+                    lines.append(f"EACH_LIVE_THREAD({item[1]}(STEP_ARGS));")
+            elif item[0] == "reduce":
+                _, kind, predicate, local = item
+                if device:
+                    lines.append(f"r = __syncthreads_{kind}({predicate}(STEP_ARGS));")
+                    lines.append(f"state.{local} += r;")
+                else:
+                    # (the predicates read r, the last reduction's result, until all have run)
+                    start, operator = REDUCTIONS[kind]
+                    lines.append(f"reduced = {start};")
+                    lines.append(f"EACH_LIVE_THREAD(reduced {operator} ({predicate}(STEP_ARGS) != 0));")
+                    lines.append("r = reduced;")
+                    lines.append(f"EACH_LIVE_THREAD(state.{local} += r);")
+            elif item[0] == "loop":
+                _, counter, trips, body = item
+                lines.append(f"for ({counter} = 0u; {counter} < (({trips}) & 3u); {counter}++) {{")
+                lines += ["  " + line for line in self.emit(body, device, finish)]
+                lines.append("}")
+            elif item[0] == "if":
+                _, condition, then, otherwise = item
+                lines.append(f"if ({condition}) {{")
+                lines += ["  " + line for line in self.emit(then, device, finish)]
+                lines.append("} else {")
+                lines += ["  " + line for line in self.emit(otherwise, device, finish)]
+                lines.append("}")
+            else:
+                lines.append(f"{finish}(STEP_ARGS);" if device else f"EACH_LIVE_THREAD({finish}(STEP_ARGS));")
+                lines.append("return;")
+        return lines
+
+    def barrier_kernel(self, index: int) -> str:
+        """Kernel `index` with barriers, its steps and its host reference."""
+        self.name, self.steps, self.returned = f"kernel{index}", [], " state.returned = 1u;"
+        self.shared, self.leaves = None, [*COORDINATES, "t"]
+        start = [
+            f"s[t] = {self.expression()};",
+            *(f"{name} = {self.expression()};" for name in LOCALS),
+            "state.returned = 0u;",
+        ]
+        self.shared, self.leaves = "own", STEP_LEAVES
+        start = self.step("starts the thread", start + self.statements(0, self.random.randrange(0, 3)))
+        items = self.items(0, self.random.randrange(2, 5))
+        self.shared, self.leaves = "any", STEP_LEAVES
+        last = "out[id] = v0 ^ (v1 * 3u) ^ (v2 * 5u) ^ (v3 * 7u)"
+        finish = self.step("ends the thread", [f"{last} ^ {self.expression()};"])
+        kernel = [
+            "__shared__ unsigned s[MAX_BLOCK];",
+            "unsigned tx = threadIdx.x, ty = threadIdx.y, tz = threadIdx.z, bx = blockIdx.x, by = blockIdx.y,",
+            "         bz = blockIdx.z, nx = blockDim.x, ny = blockDim.y, nz = blockDim.z, gx = gridDim.x,",
+            "         gy = gridDim.y, gz = gridDim.z;",
+            "State state;",
+            "unsigned j0 = 0u, j1 = 0u, r = 0u;",
+            *self.emit([("work", start)], True, finish),
+            *self.emit(items, True, finish),
+            f"{finish}(STEP_ARGS);",
+        ]
+        host = [
+            "unsigned s[MAX_BLOCK];",
+            "State states[MAX_BLOCK] = {};",
+            "unsigned j0 = 0u, j1 = 0u, r = 0u, reduced;",
+            *self.emit([("work", start)], False, finish),
+            *self.emit(items, False, finish),
+            f"EACH_LIVE_THREAD({finish}(STEP_ARGS));",
+        ]
+        return (
+            "\n" + "".join(self.steps) + f"__global__ void kernel{index}(const unsigned *in, unsigned *out, "
+            "unsigned *counters) {\n" + "".join(f"  {line}\n" for line in kernel) + "}\n"
+            f"HOST(host{index}) {{\n" + "".join(f"  {line}\n" for line in host) + "}\n"
+        )
+
+    def plain_kernel(self, index: int) -> str:
+        """Kernel `index` without barriers, its body and its host reference."""
+        body = "\n".join("  " + line for line in self.body())
+        return (
+            f"\nBODY(body{index}) {{\n  unsigned id = slot(tx, ty, tz, bx, by, bz, nx, ny, nz, gx, gy, gz);\n"
+            f"{body}\n}}\n"
+            f"__global__ void kernel{index}(const unsigned *in, unsigned *out, unsigned *counters) {{\n"
+            f"  body{index}(threadIdx.x, threadIdx.y, threadIdx.z, blockIdx.x, blockIdx.y, blockIdx.z, blockDim.x,\n"
+            f"              blockDim.y, blockDim.z, gridDim.x, gridDim.y, gridDim.z, in, out, counters);\n}}\n"
+            f"HOST(host{index}) {{\n  EACH_THREAD body{index}(tx, ty, tz, BLOCK, in, out, counters);\n}}\n"
+        )
 
 
 PRELUDE = """\
@@ -128,6 +329,16 @@ PRELUDE = """\
   __host__ __device__ __attribute__((always_inline)) inline void name( \\
       COORDINATES, const unsigned *in, unsigned *out, unsigned *counters)
 
+// The host reference of a kernel: it computes a block's results.
+#define BLOCK bx, by, bz, nx, ny, nz, gx, gy, gz
+#define HOST(name) \\
+  static void name(unsigned bx, unsigned by, unsigned bz, unsigned nx, unsigned ny, unsigned nz, unsigned gx, \\
+                   unsigned gy, unsigned gz, const unsigned *in, unsigned *out, unsigned *counters)
+#define EACH_THREAD \\
+  for (unsigned tz = 0; tz < nz; tz++) \\
+    for (unsigned ty = 0; ty < ny; ty++) \\
+      for (unsigned tx = 0; tx < nx; tx++)
+
 __host__ __device__ inline void atomic_add(unsigned *p, unsigned v) {
 #ifdef __HIP_DEVICE_COMPILE__
   atomicAdd(p, v);
@@ -140,6 +351,31 @@ __host__ __device__ inline void atomic_add(unsigned *p, unsigned v) {
 __host__ __device__ inline unsigned slot(COORDINATES) {
   return ((bz * gy + by) * gx + bx) * (nx * ny * nz) + (tz * ny + ty) * nx + tx;
 }
+
+// Kernels with barriers: a thread's state between two barriers, and its
+// steps from one to the next (with the loop counters j0 and j1 and the last
+// reduction's result r, the same for the whole block, and the block's
+// __shared__ array s, whose slot t is the thread's).  The kernel runs a
+// step and waits at a barrier; the host reference runs the step for each
+// thread of the block that has not returned, then goes on.
+struct State {
+  unsigned v0, v1, v2, v3, returned;
+};
+#define STEP(result, name) \\
+  __host__ __device__ __attribute__((always_inline)) inline result name( \\
+      State &state, COORDINATES, unsigned j0, unsigned j1, unsigned r, unsigned *s, const unsigned *in, \\
+      unsigned *out, unsigned *counters)
+#define STEP_ARGS state, tx, ty, tz, BLOCK, j0, j1, r, s, in, out, counters
+#define STEP_LOCALS \\
+  [[maybe_unused]] unsigned &v0 = state.v0, &v1 = state.v1, &v2 = state.v2, &v3 = state.v3; \\
+  [[maybe_unused]] unsigned id = slot(tx, ty, tz, BLOCK), t = (tz * ny + ty) * nx + tx, nt = nx * ny * nz
+#define EACH_LIVE_THREAD(...) \\
+  EACH_THREAD { \\
+    State &state = states[(tz * ny + ty) * nx + tx]; \\
+    if (!state.returned) { \\
+      __VA_ARGS__; \\
+    } \\
+  }
 """
 
 MAIN = """\
@@ -147,12 +383,13 @@ struct Shape {
   dim3 grid, block;
 };
 
-typedef void (*Host)(COORDINATES, const unsigned *, unsigned *, unsigned *);
+typedef void (*Host)(unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                     const unsigned *, unsigned *, unsigned *);
 typedef void (*Device)(const unsigned *, unsigned *, unsigned *);
 
 static int cases = 0, wrong_cases = 0;
 
-static void check(const char *name, Device kernel, Host body, const Shape &shape, const unsigned *in_host,
+static void check(const char *name, Device kernel, Host host, const Shape &shape, const unsigned *in_host,
                   const unsigned *in_device) {
   unsigned lanes = shape.grid.x * shape.grid.y * shape.grid.z * shape.block.x * shape.block.y * shape.block.z;
   std::vector<unsigned> out(lanes, 0xdeadbeefu), counters(COUNTERS, 0), expected(lanes, 0xdeadbeefu),
@@ -171,11 +408,7 @@ static void check(const char *name, Device kernel, Host body, const Shape &shape
   for (unsigned bz = 0; bz < g.z; bz++)
     for (unsigned by = 0; by < g.y; by++)
       for (unsigned bx = 0; bx < g.x; bx++)
-        for (unsigned tz = 0; tz < n.z; tz++)
-          for (unsigned ty = 0; ty < n.y; ty++)
-            for (unsigned tx = 0; tx < n.x; tx++)
-              body(tx, ty, tz, bx, by, bz, n.x, n.y, n.z, g.x, g.y, g.z, in_host, expected.data(),
-                   expected_counters.data());
+        host(bx, by, bz, n.x, n.y, n.z, g.x, g.y, g.z, in_host, expected.data(), expected_counters.data());
   int wrong = 0;
   for (unsigned i = 0; i < lanes; i++) wrong += out[i] != expected[i];
   for (unsigned i = 0; i < COUNTERS; i++) wrong += counters[i] != expected_counters[i];
@@ -204,22 +437,16 @@ CHECKS  }
 
 
 def program(seed: int, kernels: int) -> str:
-    """The source of a program of `kernels` random kernels from `seed`."""
+    """The source of a program of `kernels` random kernels from `seed`,
+    every other one (the odd ones) with barriers."""
     writer = KernelWriter(seed)
     parts = [f"// Random kernels, seed {seed} (fuzz/random_kernels.py).\n", PRELUDE]
-    parts.append(f"#define INPUT_SIZE {INPUT_SIZE}u\n#define COUNTERS {COUNTERS}u\n")
+    parts.append(f"#define INPUT_SIZE {INPUT_SIZE}u\n#define COUNTERS {COUNTERS}u\n#define MAX_BLOCK {MAX_BLOCK}u\n")
     for index in range(kernels):
-        body = "\n".join("  " + line for line in writer.body())
-        parts.append(
-            f"\nBODY(body{index}) {{\n  unsigned id = slot(tx, ty, tz, bx, by, bz, nx, ny, nz, gx, gy, gz);\n"
-            f"{body}\n}}\n"
-            f"__global__ void kernel{index}(const unsigned *in, unsigned *out, unsigned *counters) {{\n"
-            f"  body{index}(threadIdx.x, threadIdx.y, threadIdx.z, blockIdx.x, blockIdx.y, blockIdx.z, blockDim.x,\n"
-            f"              blockDim.y, blockDim.z, gridDim.x, gridDim.y, gridDim.z, in, out, counters);\n}}\n"
-        )
+        parts.append(writer.barrier_kernel(index) if index % 2 else writer.plain_kernel(index))
     shapes = ", ".join(f"{{dim3{grid}, dim3{block}}}" for grid, block in SHAPES)
     checks = "".join(
-        f'    check("kernel{index}", kernel{index}, body{index}, shape, in.data(), in_device);\n'
+        f'    check("kernel{index}", kernel{index}, host{index}, shape, in.data(), in_device);\n'
         for index in range(kernels)
     )
     parts.append(MAIN.replace("SHAPES", shapes).replace("CHECKS", checks))

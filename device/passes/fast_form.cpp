@@ -36,6 +36,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
@@ -46,7 +47,14 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/InstCombine/InstCombine.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
+#include "llvm/Transforms/Scalar/LICM.h"
+#include "llvm/Transforms/Scalar/LoopPassManager.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 #include "shared_memory.h"
 
@@ -61,6 +69,19 @@ constexpr const char *kTable = "__gpusym_fast_forms";
 constexpr const char *kReasons = "gpusym_fast_form_reasons";
 constexpr const char *kAtO0 = "-O0: every kernel has its debuggable form only";
 constexpr const char *kFastAttribute = "gpusym-fast-form";
+constexpr const char *kLaterAttribute = "gpusym-fast-form-later";  // barriers: made after optimisation
+constexpr const char *kBarrier = "__gpusym_barrier";
+constexpr const char *kBarrierReason = "it waits at __syncthreads()";
+// A lockstep step (wave_lockstep.cpp): __gpusym_wave_op(kWaveStepOp, ...)
+// before optimisation, __gpusym_wave_step() after; a round's end, as a
+// barrier's is, in the fast form.
+constexpr const char *kWaveOp = "__gpusym_wave_op";
+constexpr uint64_t kWaveStepOp = 17;  // GPUSYM_WAVE_STEP in gpusym/lane.h
+constexpr const char *kWaveStep = "__gpusym_wave_step";
+constexpr const char *kWaveMeets = "its wavefront's lanes meet at a warp function";
+constexpr const char *kNotMade = "its fast form came out invalid (a bug of gpusym's compiler pass)";
+constexpr const char *kLanesMemory = "__gpusym_fast_lanes_memory";  // (bytes): the block's per-lane memory
+constexpr const char *kWaveSize = "__gpusym_fast_wave_size";  // (): the running kernel's lanes a wavefront
 
 // Byte offsets of a lane's fields (gpusym/lane.h, checked by the runtime).
 constexpr int64_t kThreadIdx = 0, kFlatThread = 56, kLaneSize = 72;
@@ -82,8 +103,10 @@ SmallVector<LoadInst *, 8> lane_pointer_loads(Function &function) {
 
 // Why `function` has no fast form, or "" when it can have one;
 // `lane_loads` gets its loads of its lane's pointer.
-std::string unsuitable(Function &function, const TargetLibraryInfo &library, SmallVectorImpl<LoadInst *> &lane_loads) {
+std::string unsuitable(Function &function, const TargetLibraryInfo &library, SmallVectorImpl<LoadInst *> &lane_loads,
+                       bool barriers_allowed) {
   std::string call_reason;
+  bool waits = false;  // at a barrier or a lockstep step
   for (Instruction &inst : instructions(function)) {
     auto *call = dyn_cast<CallBase>(&inst);
     if (!call || isa<DbgInfoIntrinsic>(call)) continue;
@@ -98,10 +121,14 @@ std::string unsuitable(Function &function, const TargetLibraryInfo &library, Sma
     if (library.getLibFunc(*callee, known) && (call->doesNotAccessMemory() || call->onlyAccessesInaccessibleMemory()))
       continue;
     StringRef name = callee->getName();
-    if (name == "__gpusym_barrier") return "it waits at __syncthreads()";
+    auto *op = name == kWaveOp ? dyn_cast<ConstantInt>(call->getArgOperand(0)) : nullptr;
+    if (name == kBarrier || name == kWaveStep || (op && op->getZExtValue() == kWaveStepOp)) {
+      waits |= !barriers_allowed;
+      continue;
+    }
     if (!call_reason.empty()) continue;
-    if (name == "__gpusym_wave_op" || name == "__gpusym_wave_meet")
-      call_reason = "its wavefront's lanes meet (a warp function, or __shared__ memory accessed in lockstep)";
+    if (name == kWaveOp || name == "__gpusym_wave_meet")
+      call_reason = kWaveMeets;
     else
       call_reason = "it calls " + demangle(name);
   }
@@ -122,7 +149,7 @@ std::string unsuitable(Function &function, const TargetLibraryInfo &library, Sma
     }
     lane_loads.push_back(pointer);
   }
-  return "";
+  return waits ? kBarrierReason : "";
 }
 
 // A do-while loop from 0 to `count` around [body_begin, body_end): returns
@@ -150,24 +177,31 @@ Loop make_loop(Function &fast, BasicBlock *preheader, BasicBlock *body, Value *c
   return {counter, latch};
 }
 
-// Makes the fast form of `kernel`, whose loads of its lane's pointer are
-// `lane_loads`: they become the address of a copy of the lane, whose
-// coordinates each trip of the loops writes; SROA then turns the copy's
-// fields into the loops' counters and values read once before them.
-Function *make_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loads, FunctionAnalysisManager &functions) {
+// A kernel's clone for its fast form, before its lanes' loops: a new entry
+// block holds the kernel's allocas and a copy of the lane, which the loads
+// of the lane's pointer now name; each trip of the loops writes the copy's
+// coordinates, and SROA then turns its fields into the loops' counters and
+// values read once before them.
+struct Clone {
+  Function *fast;
+  BasicBlock *entry;  // ends with a branch to `body`
+  BasicBlock *body;   // the kernel's first block
+  AllocaInst *copy;
+  Value *dim_x, *dim_y, *dim_z;
+};
+
+Clone start_clone(Function &kernel, ArrayRef<LoadInst *> lane_loads) {
   ValueToValueMapTy map;
   Function *fast = CloneFunction(&kernel, map);
   fast->setName(kernel.getName() + ".gpusym_fast");
   fast->setLinkage(GlobalValue::PrivateLinkage);
   fast->addFnAttr(kFastAttribute);
   fast->removeFnAttr(Attribute::NoInline);
+  fast->removeFnAttr(kLaterAttribute);
   stripDebugInfo(*fast);
   LLVMContext &context = fast->getContext();
   Type *i32 = Type::getInt32Ty(context);
 
-  // The body's first block, and a new entry holding its allocas (one set for
-  // every lane, each lane's values being its own between its start and end)
-  // and the copy of the lane.
   BasicBlock *body = &fast->getEntryBlock();
   BasicBlock *entry = BasicBlock::Create(context, "block", fast, body);
   IRBuilder<> builder(entry);
@@ -191,6 +225,17 @@ Function *make_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loads, Func
     cloned->replaceAllUsesWith(copy);
     cloned->eraseFromParent();
   }
+  return {fast, entry, body, copy, dim_x, dim_y, dim_z};
+}
+
+// Makes the fast form of `kernel` without barriers, whose loads of its
+// lane's pointer are `lane_loads`: loops over threadIdx.z, .y and .x around
+// its body (its allocas are one set for every lane, each lane's values
+// being its own between its start and end).
+Function *make_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loads, FunctionAnalysisManager &functions) {
+  auto [fast, entry, body, copy, dim_x, dim_y, dim_z] = start_clone(kernel, lane_loads);
+  LLVMContext &context = fast->getContext();
+  IRBuilder<> builder(context);
 
   // Loops z, y, x; the body's returns go to x's latch.
   Loop z = make_loop(*fast, entry, body, dim_z, "z");
@@ -223,6 +268,394 @@ Function *make_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loads, Func
   return fast;
 }
 
+// Kernels with barriers.  Their fast form runs the block in rounds: each
+// round runs every lane that has not returned, one after another, from
+// where it stopped to its next barrier or its return, so every lane reaches
+// a barrier before any goes past it (lanes that returned no longer take
+// part, as on a GPU of sm_70 or later).  A lockstep step ends a lane's
+// pass too: when a kernel has steps, a round is a pass over each wavefront
+// in turn, again while a lane of it stopped at a step, so every lane of the
+// wavefront has made its accesses before the step when any goes on, as in
+// the debuggable form.  A lane's state says where it goes on: 0 at the
+// kernel's start, K after the Kth barrier or step of the code, with kHeld
+// while it waits at a barrier in this round, kReturned once it returned.
+// The values an SSA register or an alloca carries across a barrier are each
+// lane's own: they move to per-lane memory (one array per
+// value, indexed by the flat thread), which the runtime gives the block
+// (__gpusym_fast_lanes_memory); every other value is the running lane's
+// alone, as in the loops of a kernel without barriers.
+constexpr uint32_t kHeld = 1u << 30, kReturned = kHeld - 1;
+
+// The blocks of a clone's body: barrier blocks hold only a barrier's call
+// (and a branch to the block it resumes at).
+struct Barriers {
+  SmallVector<BasicBlock *, 8> waits;    // the Kth barrier's or step's block is waits[K-1]
+  SmallVector<BasicBlock *, 8> resumes;  // where a lane goes on after it
+  SmallVector<bool, 8> steps;            // whether it is a step
+  SmallPtrSet<BasicBlock *, 8> blocks;   // the waits, as a set
+};
+
+Barriers split_at_barriers(Function &fast) {
+  SmallVector<CallInst *, 8> calls;
+  for (Instruction &inst : instructions(fast))
+    if (auto *call = dyn_cast<CallInst>(&inst); call && call->getCalledFunction() &&
+                                                (call->getCalledFunction()->getName() == kBarrier ||
+                                                 call->getCalledFunction()->getName() == kWaveStep))
+      calls.push_back(call);
+  Barriers barriers;
+  for (CallInst *call : calls) {
+    bool step = call->getCalledFunction()->getName() == kWaveStep;
+    BasicBlock *wait = call->getParent()->splitBasicBlock(call->getIterator(), step ? "step" : "barrier");
+    BasicBlock *resume = wait->splitBasicBlock(std::next(call->getIterator()), "resume");
+    barriers.steps.push_back(step);
+    barriers.waits.push_back(wait);
+    barriers.resumes.push_back(resume);
+    barriers.blocks.insert(wait);
+  }
+  return barriers;
+}
+
+// Whether a path from the end of `from` reaches a block of `targets` (or,
+// with `phi_value`, an edge into a block whose phi takes it along that
+// edge) through a barrier, not passing through `kill` (a block that
+// defines the value anew) on the way.
+bool reaches_through_barrier(BasicBlock *from, const SmallPtrSetImpl<BasicBlock *> &targets, const Barriers &barriers,
+                             BasicBlock *kill, Value *phi_value) {
+  SmallVector<std::pair<BasicBlock *, bool>, 32> work;
+  SmallPtrSet<BasicBlock *, 32> seen[2];
+  auto edge = [&](BasicBlock *source, BasicBlock *target, bool crossed) {
+    if (crossed && phi_value)
+      for (PHINode &phi : target->phis())
+        if (phi.getIncomingValueForBlock(source) == phi_value) return true;
+    crossed |= barriers.blocks.contains(target);
+    if (crossed && targets.contains(target)) return true;
+    if (target != kill && seen[crossed].insert(target).second) work.push_back({target, crossed});
+    return false;
+  };
+  for (BasicBlock *next : successors(from))
+    if (edge(from, next, false)) return true;
+  while (!work.empty()) {
+    auto [block, crossed] = work.pop_back_val();
+    for (BasicBlock *next : successors(block))
+      if (edge(block, next, crossed)) return true;
+  }
+  return false;
+}
+
+// Whether `value`, defined in `def`, is used after a barrier on some path
+// from its definition.
+bool live_across_barrier(Instruction &value, const Barriers &barriers) {
+  SmallPtrSet<BasicBlock *, 8> uses;
+  bool phi_uses = false;
+  for (User *user : value.users()) {
+    auto *inst = cast<Instruction>(user);
+    if (isa<PHINode>(inst))
+      phi_uses = true;
+    else if (inst->getParent() != value.getParent())
+      uses.insert(inst->getParent());
+  }
+  if (uses.empty() && !phi_uses) return false;
+  return reaches_through_barrier(value.getParent(), uses, barriers, value.getParent(), phi_uses ? &value : nullptr);
+}
+
+// Whether `alloca`'s memory may carry a value across a barrier: it is used
+// in ways other than loads, stores to it and memory intrinsics, or a path
+// from one of its uses reaches another through a barrier.
+bool alloca_across_barrier(AllocaInst &alloca, const Barriers &barriers) {
+  SmallPtrSet<BasicBlock *, 8> uses;
+  SmallVector<Value *, 8> pointers{&alloca};
+  while (!pointers.empty()) {
+    Value *pointer = pointers.pop_back_val();
+    for (User *user : pointer->users()) {
+      auto *inst = cast<Instruction>(user);
+      if (isa<GetElementPtrInst>(inst) || isa<BitCastInst>(inst) || isa<AddrSpaceCastInst>(inst)) {
+        pointers.push_back(inst);
+        continue;
+      }
+      if (auto *store = dyn_cast<StoreInst>(inst); store && store->getValueOperand() == pointer) return true;
+      if (!isa<LoadInst>(inst) && !isa<StoreInst>(inst) && !isa<MemIntrinsic>(inst) &&
+          !(isa<IntrinsicInst>(inst) && cast<IntrinsicInst>(inst)->isLifetimeStartOrEnd()))
+        return true;
+      uses.insert(inst->getParent());
+    }
+  }
+  for (BasicBlock *use : uses)
+    if (reaches_through_barrier(use, uses, barriers, nullptr, nullptr)) return true;
+  return false;
+}
+
+// Whether `value` is cheap to compute again after a barrier rather than
+// keep: a read of the lane's copy (its coordinates), or arithmetic on such
+// reads, the kernel's arguments and what the entry computes, within
+// `budget` instructions.
+bool recomputable(Value *value, const Clone &clone, unsigned &budget) {
+  auto *inst = dyn_cast<Instruction>(value);
+  if (!inst || inst->getParent() == clone.entry) return true;
+  if (budget == 0) return false;
+  budget--;
+  if (auto *load = dyn_cast<LoadInst>(inst))
+    return load->isSimple() && getUnderlyingObject(load->getPointerOperand()) == clone.copy &&
+           recomputable(load->getPointerOperand(), clone, budget);
+  if (!isa<BinaryOperator>(inst) && !isa<CastInst>(inst) && !isa<GetElementPtrInst>(inst) && !isa<CmpInst>(inst) &&
+      !isa<SelectInst>(inst))
+    return false;
+  if (isa<BinaryOperator>(inst) && !isSafeToSpeculativelyExecute(inst)) return false;  // a division may trap
+  for (Value *operand : inst->operands())
+    if (!recomputable(operand, clone, budget)) return false;
+  return true;
+}
+
+// A copy of recomputable `value`'s instructions in front of `before`.
+Value *recompute(Value *value, const Clone &clone, Instruction *before) {
+  auto *inst = dyn_cast<Instruction>(value);
+  if (!inst || inst->getParent() == clone.entry) return value;
+  Instruction *copy = inst->clone();
+  copy->insertBefore(before);
+  for (Use &operand : copy->operands()) operand.set(recompute(operand.get(), clone, copy));
+  return copy;
+}
+
+// Makes the fast form of `kernel`, which waits at barriers; `per_lane_bytes`
+// gets the bytes each lane keeps across them.
+Function *make_barrier_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loads,
+                                 FunctionAnalysisManager &functions, uint64_t &per_lane_bytes) {
+  auto [fast, entry, body, copy, dim_x, dim_y, dim_z] = start_clone(kernel, lane_loads);
+  LLVMContext &context = fast->getContext();
+  const DataLayout &layout = fast->getParent()->getDataLayout();
+  Type *i32 = Type::getInt32Ty(context), *i64 = Type::getInt64Ty(context), *i8 = Type::getInt8Ty(context);
+  Clone clone{fast, entry, body, copy, dim_x, dim_y, dim_z};
+  Barriers barriers = split_at_barriers(*fast);
+
+  // The addresses of __shared__ variables (thread-local: the worker's), the
+  // same for every lane, are taken once in the entry.
+  DenseMap<Value *, Instruction *> shared_addresses;
+  for (BasicBlock &block : *fast)
+    for (Instruction &inst : make_early_inc_range(block))
+      if (auto *tls = dyn_cast<IntrinsicInst>(&inst); tls && &block != entry &&
+                                                       tls->getIntrinsicID() == Intrinsic::threadlocal_address &&
+                                                       isa<GlobalVariable>(tls->getArgOperand(0))) {
+        auto [at, added] = shared_addresses.try_emplace(tls->getArgOperand(0), tls);
+        if (added)
+          tls->moveBefore(entry->getTerminator());
+        else {
+          tls->replaceAllUsesWith(at->second);
+          tls->eraseFromParent();
+        }
+      }
+
+  // The values carried across a barrier: computed again where they are
+  // used when that is cheap (a thread's coordinates and arithmetic on
+  // them), kept in memory otherwise (allocas in the entry).
+  auto carried_values = [&] {
+    SmallVector<Instruction *, 16> carried;
+    for (BasicBlock &block : *fast) {
+      if (&block == entry) continue;
+      for (Instruction &inst : block)
+        if (!isa<AllocaInst>(inst) && !inst.getType()->isVoidTy() && live_across_barrier(inst, barriers))
+          carried.push_back(&inst);
+    }
+    return carried;
+  };
+  for (Instruction *inst : carried_values()) {
+    unsigned budget = 8;
+    if (isa<PHINode>(inst) || !recomputable(inst, clone, budget)) continue;
+    for (Use &use : make_early_inc_range(inst->uses())) {
+      auto *user = cast<Instruction>(use.getUser());
+      if (auto *phi = dyn_cast<PHINode>(user))
+        use.set(recompute(inst, clone, phi->getIncomingBlock(use)->getTerminator()));
+      else if (user->getParent() != inst->getParent())
+        use.set(recompute(inst, clone, user));
+    }
+  }
+  SmallVector<Instruction *, 16> carried = carried_values();
+  BasicBlock::iterator allocas_end = entry->getTerminator()->getIterator();
+  for (Instruction *inst : carried) {
+    auto *phi = dyn_cast<PHINode>(inst);
+    if (!phi) {
+      DemoteRegToStack(*inst, false, allocas_end);
+      continue;
+    }
+    // A phi's value: stored at the end of each block it comes from, loaded
+    // at each use (a load where the phi was would be carried too).
+    auto *slot = new AllocaInst(phi->getType(), layout.getAllocaAddrSpace(), phi->getName() + ".slot", allocas_end);
+    for (unsigned i = 0; i < phi->getNumIncomingValues(); i++)
+      new StoreInst(phi->getIncomingValue(i), slot, phi->getIncomingBlock(i)->getTerminator()->getIterator());
+    for (Use &use : make_early_inc_range(phi->uses())) {
+      auto *user = cast<Instruction>(use.getUser());
+      auto *user_phi = dyn_cast<PHINode>(user);
+      Instruction *before = user_phi ? user_phi->getIncomingBlock(use)->getTerminator() : user;
+      use.set(new LoadInst(phi->getType(), slot, phi->getName() + ".reload", before->getIterator()));
+    }
+    phi->eraseFromParent();
+  }
+
+  // The allocas whose memory crosses a barrier become per-lane arrays: one
+  // region of the block's memory each, lanes side by side.
+  SmallVector<AllocaInst *, 16> per_lane;
+  for (Instruction &inst : *entry)
+    if (auto *alloca = dyn_cast<AllocaInst>(&inst); alloca && alloca != copy && alloca_across_barrier(*alloca, barriers))
+      per_lane.push_back(alloca);
+  SmallVector<uint64_t, 16> offsets;
+  uint64_t bytes = 0;
+  for (AllocaInst *alloca : per_lane) {
+    uint64_t alignment = std::max<uint64_t>(alloca->getAlign().value(), 1);
+    uint64_t size = alignTo(alloca->getAllocationSize(layout)->getFixedValue(), alignment);
+    bytes = alignTo(bytes, alignment);
+    offsets.push_back(bytes);
+    bytes += size;
+  }
+  bytes = alignTo(bytes, 16);
+  per_lane_bytes = bytes;
+
+  // The entry: the lanes' count, their memory and states (all 0), and the
+  // lanes a pass runs: a wavefront's when the kernel has steps, else all.
+  IRBuilder<> builder(entry->getTerminator());
+  Value *lanes = builder.CreateZExt(builder.CreateMul(builder.CreateMul(dim_x, dim_y), dim_z), i64, "lanes");
+  Module &module = *fast->getParent();
+  FunctionCallee lanes_memory = module.getOrInsertFunction(kLanesMemory, PointerType::getUnqual(context), i64);
+  Value *memory = builder.CreateCall(lanes_memory, {builder.CreateMul(lanes, builder.getInt64(bytes + 4))}, "memory");
+  Value *states = builder.CreateGEP(i8, memory, builder.CreateMul(lanes, builder.getInt64(bytes)), "states");
+  builder.CreateMemSet(states, builder.getInt8(0), builder.CreateMul(lanes, builder.getInt64(4)), Align(4));
+  bool has_steps = is_contained(barriers.steps, true);
+  Value *wave = has_steps ? builder.CreateZExt(builder.CreateCall(module.getOrInsertFunction(kWaveSize, i32)), i64)
+                          : lanes;
+  AllocaInst *waiting = builder.CreateAlloca(builder.getInt1Ty(), nullptr, "waiting");  // a lane at a barrier
+  AllocaInst *stepped = builder.CreateAlloca(builder.getInt1Ty(), nullptr, "stepped");  // a lane at a step
+
+  // round: a pass over each wavefront (its first lane `first`), again while
+  // a lane of it stopped at a step; then, while lanes wait at a barrier,
+  // they are let go and the next round begins.
+  BasicBlock *round = BasicBlock::Create(context, "round", fast, body);
+  BasicBlock *pass = BasicBlock::Create(context, "pass", fast, body);
+  BasicBlock *header = BasicBlock::Create(context, "lane", fast, body);
+  BasicBlock *latch = BasicBlock::Create(context, "lane.next", fast);
+  BasicBlock *pass_end = BasicBlock::Create(context, "pass.done", fast);
+  BasicBlock *round_end = BasicBlock::Create(context, "round.done", fast);
+  BasicBlock *release = BasicBlock::Create(context, "release", fast);
+  BasicBlock *done = BasicBlock::Create(context, "block.done", fast);
+  entry->getTerminator()->setSuccessor(0, round);
+  builder.SetInsertPoint(round);
+  builder.CreateStore(builder.getFalse(), waiting);
+  builder.CreateBr(pass);
+
+  builder.SetInsertPoint(pass);
+  PHINode *first = builder.CreatePHI(i64, 3, "first");
+  first->addIncoming(builder.getInt64(0), round);
+  builder.CreateStore(builder.getFalse(), stepped);
+  Value *first32 = builder.CreateTrunc(first, i32), *first_yz = builder.CreateUDiv(first32, dim_x);
+  Value *first_x = builder.CreateURem(first32, dim_x), *first_y = builder.CreateURem(first_yz, dim_y);
+  Value *first_z = builder.CreateUDiv(first_yz, dim_y);
+  Value *last = builder.CreateBinaryIntrinsic(Intrinsic::umin, builder.CreateAdd(first, wave), lanes, nullptr, "end");
+  builder.CreateBr(header);
+
+  builder.SetInsertPoint(header);
+  PHINode *lane = builder.CreatePHI(i64, 2, "flat");
+  PHINode *x = builder.CreatePHI(i32, 2, "x"), *y = builder.CreatePHI(i32, 2, "y"), *z = builder.CreatePHI(i32, 2, "z");
+  lane->addIncoming(first, pass);
+  x->addIncoming(first_x, pass);
+  y->addIncoming(first_y, pass);
+  z->addIncoming(first_z, pass);
+  Value *flat = builder.CreateTrunc(lane, i32);
+  std::pair<int64_t, Value *> coordinates[] = {
+      {kThreadIdx, x}, {kThreadIdx + 4, y}, {kThreadIdx + 8, z}, {kFlatThread, flat}};
+  for (auto [offset, value] : coordinates)
+    builder.CreateStore(value, builder.CreateConstInBoundsGEP1_64(i8, copy, offset));
+  for (size_t i = 0; i < per_lane.size(); i++) {
+    AllocaInst *alloca = per_lane[i];
+    uint64_t size = alignTo(alloca->getAllocationSize(layout)->getFixedValue(),
+                            std::max<uint64_t>(alloca->getAlign().value(), 1));
+    Value *at = builder.CreateAdd(builder.CreateMul(lanes, builder.getInt64(offsets[i])),
+                                  builder.CreateMul(lane, builder.getInt64(size)));
+    Value *pointer = builder.CreateInBoundsGEP(i8, memory, at, alloca->getName() + ".lane");
+    for (User *user : make_early_inc_range(alloca->users()))
+      if (auto *marker = dyn_cast<IntrinsicInst>(user); marker && marker->isLifetimeStartOrEnd())
+        marker->eraseFromParent();
+    alloca->replaceAllUsesWith(pointer);
+    alloca->eraseFromParent();
+  }
+  Value *state_at = builder.CreateInBoundsGEP(i32, states, lane, "state");
+  Value *state = builder.CreateLoad(i32, state_at);
+  // A lane that reached a barrier this round waits there.
+  BasicBlock *goes_on = BasicBlock::Create(context, "lane.resume", fast, body);
+  BasicBlock *holds = BasicBlock::Create(context, "lane.held", fast, body);
+  builder.CreateCondBr(builder.CreateICmpNE(builder.CreateAnd(state, kHeld), builder.getInt32(0)), holds, goes_on);
+  builder.SetInsertPoint(holds);
+  builder.CreateStore(builder.getTrue(), waiting);
+  builder.CreateBr(latch);
+  builder.SetInsertPoint(goes_on);
+  SwitchInst *resume = builder.CreateSwitch(state, latch, barriers.waits.size() + 1);
+  resume->addCase(builder.getInt32(0), body);
+  for (size_t k = 0; k < barriers.resumes.size(); k++) resume->addCase(builder.getInt32(k + 1), barriers.resumes[k]);
+
+  // A barrier or a step: the lane goes on after it in a later round or
+  // pass; a return: never.
+  for (size_t k = 0; k < barriers.waits.size(); k++) {
+    BasicBlock *wait = barriers.waits[k];
+    wait->getTerminator()->eraseFromParent();
+    wait->front().eraseFromParent();  // the call
+    builder.SetInsertPoint(wait);
+    builder.CreateStore(builder.getInt32((k + 1) | (barriers.steps[k] ? 0 : kHeld)), state_at);
+    builder.CreateStore(builder.getTrue(), barriers.steps[k] ? stepped : waiting);
+    builder.CreateBr(latch);
+  }
+  SmallVector<ReturnInst *, 8> returns;
+  for (BasicBlock &block : *fast)
+    if (auto *ret = dyn_cast_or_null<ReturnInst>(block.getTerminator())) returns.push_back(ret);
+  for (ReturnInst *ret : returns) {
+    builder.SetInsertPoint(ret);
+    builder.CreateStore(builder.getInt32(kReturned), state_at);
+    builder.CreateBr(latch);
+    ret->eraseFromParent();
+  }
+
+  builder.SetInsertPoint(latch);
+  Value *next = builder.CreateAdd(lane, builder.getInt64(1), "flat.1", true, true);
+  lane->addIncoming(next, latch);
+  // The next lane's coordinates, x fastest, with no division.
+  Value *next_x = builder.CreateAdd(x, builder.getInt32(1)), *x_wraps = builder.CreateICmpEQ(next_x, dim_x);
+  Value *next_y = builder.CreateAdd(y, builder.CreateZExt(x_wraps, i32));
+  Value *y_wraps = builder.CreateICmpEQ(next_y, dim_y);
+  x->addIncoming(builder.CreateSelect(x_wraps, builder.getInt32(0), next_x), latch);
+  y->addIncoming(builder.CreateSelect(y_wraps, builder.getInt32(0), next_y), latch);
+  z->addIncoming(builder.CreateAdd(z, builder.CreateZExt(y_wraps, i32)), latch);
+  builder.CreateCondBr(builder.CreateICmpULT(next, last), header, pass_end);
+
+  // The wavefront again while a lane of it stopped at a step, else the next.
+  builder.SetInsertPoint(pass_end);
+  BasicBlock *next_wave = BasicBlock::Create(context, "wave.next", fast);
+  builder.CreateCondBr(builder.CreateLoad(builder.getInt1Ty(), stepped), pass, next_wave);
+  first->addIncoming(first, pass_end);
+  builder.SetInsertPoint(next_wave);
+  first->addIncoming(last, next_wave);
+  builder.CreateCondBr(builder.CreateICmpULT(last, lanes), pass, round_end);
+
+  // Every lane at a barrier or returned: the waiting ones go on.
+  builder.SetInsertPoint(round_end);
+  builder.CreateCondBr(builder.CreateLoad(builder.getInt1Ty(), waiting), release, done);
+  builder.SetInsertPoint(release);
+  PHINode *waiter = builder.CreatePHI(i64, 2, "waiter");
+  waiter->addIncoming(builder.getInt64(0), round_end);
+  Value *waiter_state = builder.CreateInBoundsGEP(i32, states, waiter);
+  builder.CreateStore(builder.CreateAnd(builder.CreateLoad(i32, waiter_state), ~kHeld), waiter_state);
+  Value *next_waiter = builder.CreateAdd(waiter, builder.getInt64(1), "", true, true);
+  waiter->addIncoming(next_waiter, release);
+  builder.CreateCondBr(builder.CreateICmpULT(next_waiter, lanes), release, round);
+  ReturnInst::Create(context, done);
+  if (verifyFunction(*fast, &errs())) {  // a bug of this pass: the debuggable form only
+    fast->eraseFromParent();
+    return nullptr;
+  }
+
+  FunctionPassManager cleanup;
+  cleanup.addPass(SROAPass(SROAOptions::ModifyCFG));
+  cleanup.addPass(InstCombinePass());
+  cleanup.addPass(SimplifyCFGPass());
+  cleanup.addPass(createFunctionToLoopPassAdaptor(LICMPass(LICMOptions()), true));
+  cleanup.addPass(EarlyCSEPass());
+  cleanup.run(*fast, functions);
+  return fast;
+}
+
 // Under the driver's -v (GPUSYM_EXPLAIN_FAST_FORMS): why `kernel` has no fast form.
 void explain(const Function &kernel, const std::string &why) {
   static const bool wanted = getenv("GPUSYM_EXPLAIN_FAST_FORMS") != nullptr;
@@ -249,6 +682,33 @@ struct RecordO0 : PassInfoMixin<RecordO0> {
   }
 };
 
+// Lists (kernel, fast) in the table of fast forms, whose bounds it defines
+// once in the code object (linkonce_odr).
+void add_to_table(Module &module, Function &kernel, Function &fast) {
+  PointerType *pointer = PointerType::getUnqual(module.getContext());
+  StructType *pair = StructType::get(pointer, pointer);
+  auto *entry = new GlobalVariable(module, pair, true, GlobalValue::PrivateLinkage,
+                                   ConstantStruct::get(pair, {&kernel, &fast}), "gpusym.fast_form");
+  entry->setSection(kSection);
+  entry->setAlignment(Align(8));
+  appendToUsed(module, {entry});
+  if (module.getNamedGlobal(kTable)) return;
+  auto bound = [&](const char *name) {
+    auto *variable = new GlobalVariable(module, pair, true, GlobalValue::ExternalLinkage, nullptr, name, nullptr,
+                                        GlobalValue::NotThreadLocal, std::nullopt, true);
+    variable->setVisibility(GlobalValue::HiddenVisibility);
+    return variable;
+  };
+  GlobalVariable *start = bound("__start_gpusym_fast_forms"), *stop = bound("__stop_gpusym_fast_forms");
+  auto *table = new GlobalVariable(module, pair, true, GlobalValue::LinkOnceODRLinkage,
+                                   ConstantStruct::get(pair, {start, stop}), kTable);
+  table->setComdat(module.getOrInsertComdat(kTable));
+  appendToUsed(module, {table});
+}
+
+// At the start of the optimiser: the fast forms of kernels without
+// barriers, before the loop vectoriser; kernels whose barriers are all that
+// keeps them from one are left for MakeBarrierFastForms.
 struct MakeFastForms : PassInfoMixin<MakeFastForms> {
   PreservedAnalyses run(Module &module, ModuleAnalysisManager &analyses) {
     if (!module.getNamedGlobal(kLaneVariable)) return PreservedAnalyses::all();
@@ -258,7 +718,11 @@ struct MakeFastForms : PassInfoMixin<MakeFastForms> {
       if (function.isDeclaration() || !is_kernel(function)) continue;
       SmallVector<LoadInst *, 8> lane_loads;
       const TargetLibraryInfo &library = functions.getResult<TargetLibraryAnalysis>(function);
-      std::string why = unsuitable(function, library, lane_loads);
+      std::string why = unsuitable(function, library, lane_loads, false);
+      if (why == kBarrierReason) {
+        function.addFnAttr(kLaterAttribute);
+        continue;
+      }
       record_reason(module, function, why);
       if (!why.empty())
         explain(function, why);
@@ -266,33 +730,44 @@ struct MakeFastForms : PassInfoMixin<MakeFastForms> {
         suitable.push_back({&function, std::move(lane_loads)});
     }
     if (suitable.empty()) return PreservedAnalyses::all();
-    LLVMContext &context = module.getContext();
-    PointerType *pointer = PointerType::getUnqual(context);
-    StructType *pair = StructType::get(pointer, pointer);
-    for (auto &[kernel, lane_loads] : suitable) {
-      Function *fast = make_fast_form(*kernel, lane_loads, functions);
-      auto *entry = new GlobalVariable(module, pair, true, GlobalValue::PrivateLinkage,
-                                       ConstantStruct::get(pair, {kernel, fast}), "gpusym.fast_form");
-      entry->setSection(kSection);
-      entry->setAlignment(Align(8));
-      appendToUsed(module, {entry});
-    }
-    // The table's bounds, defined once in the code object (linkonce_odr).
-    if (!module.getNamedGlobal(kTable)) {
-      auto bound = [&](const char *name) {
-        return new GlobalVariable(module, pair, true, GlobalValue::ExternalLinkage, nullptr, name, nullptr,
-                                  GlobalValue::NotThreadLocal, std::nullopt, true);
-      };
-      GlobalVariable *start = bound("__start_gpusym_fast_forms"), *stop = bound("__stop_gpusym_fast_forms");
-      start->setVisibility(GlobalValue::HiddenVisibility);
-      stop->setVisibility(GlobalValue::HiddenVisibility);
-      StructType *bounds = StructType::get(pointer, pointer);
-      auto *table = new GlobalVariable(module, bounds, true, GlobalValue::LinkOnceODRLinkage,
-                                       ConstantStruct::get(bounds, {start, stop}), kTable);
-      table->setComdat(module.getOrInsertComdat(kTable));
-      appendToUsed(module, {table});
-    }
+    for (auto &[kernel, lane_loads] : suitable) add_to_table(module, *kernel, *make_fast_form(*kernel, lane_loads, functions));
     return PreservedAnalyses::none();
+  }
+};
+
+// After optimisation (the lockstep steps that cannot matter are gone, and
+// before the checks' calls are put in): the fast forms of kernels with
+// barriers.
+struct MakeBarrierFastForms : PassInfoMixin<MakeBarrierFastForms> {
+  PreservedAnalyses run(Module &module, ModuleAnalysisManager &analyses) {
+    auto &functions = analyses.getResult<FunctionAnalysisManagerModuleProxy>(module).getManager();
+    SmallVector<Function *, 8> later;
+    for (Function &function : module)
+      if (function.hasFnAttribute(kLaterAttribute)) later.push_back(&function);
+    for (Function *kernel : later) {
+      kernel->removeFnAttr(kLaterAttribute);
+      SmallVector<LoadInst *, 8> lane_loads;
+      const TargetLibraryInfo &library = functions.getResult<TargetLibraryAnalysis>(*kernel);
+      std::string why = unsuitable(*kernel, library, lane_loads, true);
+      if (!why.empty()) {
+        record_reason(module, *kernel, why);
+        explain(*kernel, why);
+        continue;
+      }
+      uint64_t per_lane_bytes = 0;
+      Function *fast = make_barrier_fast_form(*kernel, lane_loads, functions, per_lane_bytes);
+      if (!fast) {
+        record_reason(module, *kernel, kNotMade);
+        explain(*kernel, kNotMade);
+        continue;
+      }
+      add_to_table(module, *kernel, *fast);
+      record_reason(module, *kernel, "");
+      if (getenv("GPUSYM_EXPLAIN_FAST_FORMS"))
+        errs() << "gpusym: kernel " << demangle(kernel->getName()) << " keeps " << per_lane_bytes
+               << " bytes a thread across its barriers in its fast form\n";
+    }
+    return later.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
   }
 };
 
@@ -300,6 +775,9 @@ struct MakeFastForms : PassInfoMixin<MakeFastForms> {
 
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "gpusym-fast-form", "1", [](PassBuilder &builder) {
+            builder.registerOptimizerLastEPCallback([](ModulePassManager &passes, OptimizationLevel level) {
+              if (level != OptimizationLevel::O0) passes.addPass(MakeBarrierFastForms());
+            });
             builder.registerOptimizerEarlyEPCallback(
                 [](ModulePassManager &passes, OptimizationLevel level) {
                   if (level != OptimizationLevel::O0) {

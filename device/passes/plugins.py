@@ -5,8 +5,9 @@ first use into the cache against LLVM 19's headers (Debian's llvm-19-dev):
   lockstep;
 - ``access_checks.cpp``: checks of device memory accesses, which the runtime
   turns on (``gpusym check``);
-- ``fast_form.cpp``: the fast form of kernels without barriers or warp
-  functions, a block's threads as one loop."""
+- ``fast_form.cpp``: the fast form of kernels without warp functions, a
+  block's threads as loops (one between each two barriers).  It comes
+  before ``access_checks.cpp``, whose calls the fast forms do without."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from pathlib import Path
 
 from native import native_build, toolchain
 
-PLUGINS = ("wave_lockstep", "access_checks", "fast_form")
+PLUGINS = ("wave_lockstep", "fast_form", "access_checks")
 
 
 @cache

@@ -71,6 +71,8 @@ struct Executor {
   bool replay_armed = false;      // a fault in the running fast block goes back to `replay`
   sigjmp_buf replay;
   uint64_t replays = 0;           // blocks of the dispatch taken that ran again in the debuggable form
+  void *lanes_memory = nullptr;   // a fast form's values across barriers (__gpusym_fast_lanes_memory)
+  size_t lanes_memory_size = 0;
 
   Executor();
   void take(Op *op) {
@@ -169,6 +171,27 @@ Executor &this_executor() {
 }
 
 }  // namespace
+
+// The memory a fast form with barriers keeps its lanes' values in across
+// them (device/passes/fast_form.cpp): the executor's, grown as needed.
+extern "C" void *__gpusym_fast_lanes_memory(uint64_t bytes) {
+  Executor &executor = this_executor();
+  if (bytes > executor.lanes_memory_size) {
+    size_t size = std::max<size_t>((bytes + 63) / 64 * 64, 2 * executor.lanes_memory_size);
+    free(executor.lanes_memory);
+    executor.lanes_memory = aligned_alloc(64, size);
+    if (!executor.lanes_memory) {
+      fprintf(stderr, "gpusym: out of memory for a block's %zu bytes of values kept across barriers\n", size);
+      abort();
+    }
+    executor.lanes_memory_size = size;
+  }
+  return executor.lanes_memory;
+}
+
+// The lanes of a wavefront of the running kernel, for a fast form whose
+// passes go a wavefront at a time.
+extern "C" uint32_t __gpusym_fast_wave_size(void) { return this_executor().wave; }
 
 bool fast_form_wanted() { return !__gpusym_checks && !(gpusym_debug.flags & GPUSYM_DEBUG_DEBUGGABLE_FORM); }
 

@@ -20,6 +20,7 @@ from fuzz import random_kernels
 
 pytestmark = [pytest.mark.toolchain]
 
+WAVE_MEETS = "its wavefront's lanes meet at a warp function"
 NO_FAST_FORM = re.compile(r"^gpusym: kernel (.+) has no fast form: (.+)$", re.M)
 
 
@@ -36,16 +37,21 @@ def optimised(tmp_path_factory) -> tuple[Path, str]:
     return build_verbose("fast_form.hip", tmp_path_factory.mktemp("fast_form"), "-O2")
 
 
-def test_only_the_kernel_with_a_barrier_has_no_fast_form(optimised):
+def test_only_the_kernel_with_a_warp_function_has_no_fast_form(optimised):
     _, said = optimised
-    assert NO_FAST_FORM.findall(said) == [("reverse_in_block(int const*, int*)", "it waits at __syncthreads()")], said
+    assert NO_FAST_FORM.findall(said) == [("rotate_in_wavefront(int const*, int*)", WAVE_MEETS)], said
+    # The kernels with barriers keep what their threads carry across them.
+    assert re.findall(r"^gpusym: kernel (\w+)\(.*\) keeps (\d+) bytes a thread across its barriers", said, re.M) == [
+        ("reverse_in_block", "0"),
+        ("scan_in_block", "16"),
+    ], said
 
 
 @pytest.mark.parametrize("form", ["fast", "debug"])
 def test_both_forms_give_the_hosts_results(optimised, form):
     result = run([optimised[0]], env={"GPUSYM_FORM": form})
     assert result.returncode == 0 and "fast form: 0 wrong" in result.stdout, describe(result)
-    assert result.stdout.count(": ok\n") == 7, describe(result)
+    assert result.stdout.count(": ok\n") == 9, describe(result)
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
@@ -103,11 +109,11 @@ def kernel_forms(output: str) -> dict[str, str]:
 @pytest.mark.gdb
 def test_info_kernels_gives_each_kernels_form_and_why_from_the_binary(optimised, tmp_path):
     forms = kernel_forms(gdb(optimised[0], "info kernels"))
-    assert forms.pop("reverse_in_block") == "no: it waits at __syncthreads()", forms
-    assert set(forms.values()) == {"yes"} and len(forms) == 6, forms
+    assert forms.pop("rotate_in_wavefront") == f"no: {WAVE_MEETS}", forms
+    assert set(forms.values()) == {"yes"} and len(forms) == 8, forms
     unoptimised, _ = build_verbose("fast_form.hip", tmp_path, "-O0")
     forms = kernel_forms(gdb(unoptimised, "info kernels"))
-    assert set(forms.values()) == {"no: -O0: every kernel has its debuggable form only"} and len(forms) == 7, forms
+    assert set(forms.values()) == {"no: -O0: every kernel has its debuggable form only"} and len(forms) == 9, forms
 
 
 @pytest.mark.gdb
@@ -125,16 +131,15 @@ def test_info_dispatches_and_info_lanes_say_which_form_ran(optimised):
         "run",
         "info dispatches",
         "info lanes 1",
-        "info lanes 7",
+        "info lanes 9",
     )
     forms = re.findall(r"^\s+\d+\s+complete\s+(\w+)\(.*\s(fast|debug)$", output, re.M)
-    assert forms == [
-        (name, "fast") for name in ("saxpy", "coordinates", "rows", "histogram", "wavefronts", "grid_stride")
-    ] + [("reverse_in_block", "debug")], output
+    fast = ("saxpy", "coordinates", "rows", "histogram", "wavefronts", "grid_stride", "reverse_in_block", "scan_in_block")
+    assert forms == [(name, "fast") for name in fast] + [("rotate_in_wavefront", "debug")], output
     assert re.search(
         r"^Dispatch 1: saxpy\(.*>>>, in the fast form: each block runs its threads as one loop", output, re.M
     ), output
-    assert re.search(r"^Dispatch 7: reverse_in_block\(.*>>>, in the debuggable form$", output, re.M), output
+    assert re.search(r"^Dispatch 9: rotate_in_wavefront\(.*>>>, in the debuggable form$", output, re.M), output
 
 
 @pytest.mark.gdb

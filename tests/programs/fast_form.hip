@@ -1,7 +1,8 @@
 // Kernels with and without a fast form (a block's threads as one loop), each
 // checked against the host: 1D, 2D and 3D blocks, a guard and early
 // returns, a loop per thread, atomics, a lane's wavefront index, a grid
-// stride, and one kernel with a barrier (no fast form).  Prints one line a
+// stride, barriers in straight code and in a loop, and one kernel with a
+// warp function (no fast form).  Prints one line a
 // kernel, "NAME: ok" or "NAME: N wrong", then "fast form: N wrong".
 #include <hip/hip_runtime.h>
 
@@ -47,12 +48,35 @@ __global__ void grid_stride(double *data, long n) {
     data[i] = data[i] * 2 + 1;
 }
 
-// A barrier: the debuggable form only.
+// A barrier: the block runs in rounds, a loop over its threads up to the
+// barrier, then another after it.
 __global__ void reverse_in_block(const int *in, int *out) {
   __shared__ int tile[128];
   tile[threadIdx.x] = in[blockIdx.x * 128 + threadIdx.x];
   __syncthreads();
   out[blockIdx.x * 128 + threadIdx.x] = tile[127 - threadIdx.x];
+}
+
+// Barriers in a loop, in a 2D block: each block's inclusive scan
+// (Hillis-Steele), the values in two buffers taking turns.
+__global__ void scan_in_block(const int *in, int *out) {
+  __shared__ int values[2][96];
+  int t = threadIdx.y * blockDim.x + threadIdx.x, n = blockDim.x * blockDim.y, base = blockIdx.x * n;
+  int current = 0;
+  values[0][t] = in[base + t];
+  __syncthreads();
+  for (int offset = 1; offset < n; offset *= 2) {
+    values[1 - current][t] = values[current][t] + (t >= offset ? values[current][t - offset] : 0);
+    current = 1 - current;
+    __syncthreads();
+  }
+  out[base + t] = values[current][t];
+}
+
+// A warp function: the debuggable form only.
+__global__ void rotate_in_wavefront(const int *in, int *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = __shfl(in[i], (__lane_id() + 1) % warpSize);
 }
 
 template <typename T>
@@ -150,6 +174,26 @@ int main() {
     int *din = to_device(in), *dout = to_device(std::vector<int>(blocks * 128));
     reverse_in_block<<<blocks, 128>>>(din, dout);
     report("reverse_in_block", to_host(dout, expected.size()), expected);
+  }
+  {
+    const int blocks = 3, threads = 96;
+    std::vector<int> in(blocks * threads), expected(blocks * threads);
+    for (int i = 0; i < blocks * threads; i++) in[i] = i % 13 - 5;
+    for (int b = 0; b < blocks; b++)
+      for (int t = 0, sum = 0; t < threads; t++) expected[b * threads + t] = sum += in[b * threads + t];
+    int *din = to_device(in), *dout = to_device(std::vector<int>(blocks * threads));
+    scan_in_block<<<blocks, dim3(16, 6)>>>(din, dout);
+    report("scan_in_block", to_host(dout, expected.size()), expected);
+  }
+  {
+    const int blocks = 2, threads = 128;
+    std::vector<int> in(blocks * threads), expected(blocks * threads);
+    for (int i = 0; i < blocks * threads; i++) in[i] = i * 3;
+    for (int i = 0; i < blocks * threads; i++)
+      expected[i] = in[i / warpSize * warpSize + (i % warpSize + 1) % warpSize];
+    int *din = to_device(in), *dout = to_device(std::vector<int>(blocks * threads));
+    rotate_in_wavefront<<<blocks, threads>>>(din, dout);
+    report("rotate_in_wavefront", to_host(dout, expected.size()), expected);
   }
   printf("fast form: %d wrong\n", total_wrong);
   return total_wrong != 0;
