@@ -15,10 +15,11 @@ using namespace gpusym;
 
 namespace {
 
+// A failed context's error too (unless_failed): CUDA_ERROR_ASSERT is hipErrorAssert's number.
 template <typename Call>
 CUresult as_driver(const char *name, Call hip_call) {
   ApiCall named(name);
-  return static_cast<CUresult>(hip_call());
+  return static_cast<CUresult>(unless_failed(name, hip_call));
 }
 
 CUresult fail(const char *name, CUresult error) {

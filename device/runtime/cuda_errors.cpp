@@ -1,10 +1,18 @@
-// CUDA's errors: the name and text of every code of CUDA 12, and the last
-// error, which CUDA's sticky errors (a kernel that faulted: the context is
-// unusable) never leave.
+// CUDA's errors: the name and text of every code of CUDA 12, the last
+// error, and the failure of a device's context (a CUDA program's failed
+// device assert), after which its CUDA calls fail.
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <iterator>
+
 #include "cuda_runtime_api.h"
 #include "internal.h"
 
 using namespace gpusym;
+
+// Defined (weak) by cuda_runtime_api.h in each source gpusym-nvcc builds.
+extern "C" __attribute__((weak)) const int __gpusym_cuda_arch;
 
 namespace {
 
@@ -157,11 +165,27 @@ const CudaErrorText *lookup(cudaError_t code) {
   return nullptr;
 }
 
-// Errors after which CUDA's context is unusable: every later call fails so.
-bool sticky(cudaError_t error) {
-  return error == cudaErrorIllegalAddress || error == cudaErrorLaunchTimeout || error == cudaErrorAssert ||
-         (error >= cudaErrorHardwareStackError && error <= cudaErrorLaunchFailure);
+constexpr int kMaxDevices = 64;
+std::atomic<bool> any_failure{false};
+std::atomic<int> failures[kMaxDevices];  // hipError_t, per device
+
+// The calls a failed context still answers, as on an H100 with CUDA 13
+// (the driver API's by analogy), sorted.
+constexpr const char *kUnaffected[] = {
+    "cuDeviceComputeCapability", "cuDeviceGet",           "cuDeviceGetAttribute",   "cuDeviceGetCount",
+    "cuDeviceGetName",           "cuDeviceGetUuid",       "cuDeviceGetUuid_v2",     "cuDeviceTotalMem",
+    "cuDriverGetVersion",        "cuInit",                "cudaDeviceGetAttribute", "cudaDeviceReset",
+    "cudaDriverGetVersion",      "cudaGetDevice",         "cudaGetDeviceCount",     "cudaGetDeviceProperties",
+    "cudaGetDeviceProperties_v2", "cudaRuntimeGetVersion", "cudaSetDevice",
+};
+
+bool unaffected(const char *call) {
+  return std::binary_search(std::begin(kUnaffected), std::end(kUnaffected), call,
+                            [](const char *a, const char *b) { return strcmp(a, b) < 0; });
 }
+
+// Whether the program has called CUDA's API (errors.cpp tells).
+std::atomic<bool> cuda_called{false};
 
 }  // namespace
 
@@ -171,13 +195,34 @@ const char *gpusym::cuda_error_name(hipError_t error) {
   return entry ? entry->name : "cudaErrorUnknown";
 }
 
+void gpusym::note_cuda_call() {
+  if (!cuda_called.load(std::memory_order_relaxed)) cuda_called.store(true, std::memory_order_relaxed);
+}
+
+bool gpusym::speaks_cuda() { return &__gpusym_cuda_arch || cuda_called.load(std::memory_order_relaxed); }
+
+hipError_t gpusym::device_failure(int device) {
+  if (!any_failure.load(std::memory_order_acquire) || device < 0) return hipSuccess;
+  return static_cast<hipError_t>(failures[std::min(device, kMaxDevices - 1)].load(std::memory_order_acquire));
+}
+
+void gpusym::fail_device(int device, hipError_t error) {
+  int expected = hipSuccess;
+  failures[std::min(device, kMaxDevices - 1)].compare_exchange_strong(expected, error, std::memory_order_acq_rel);
+  any_failure.store(true, std::memory_order_release);
+}
+
+hipError_t gpusym::context_failure(const char *call) {
+  if (!any_failure.load(std::memory_order_acquire)) return hipSuccess;
+  hipError_t failure = device_failure(current_device());
+  return failure && !unaffected(call) ? failure : hipSuccess;
+}
+
 extern "C" {
 
-cudaError_t cudaGetLastError(void) {
-  cudaError_t error = static_cast<cudaError_t>(hipPeekAtLastError());
-  if (!sticky(error)) hipGetLastError();
-  return error;
-}
+// It returns the thread's last error and clears it, a failed context's too
+// (as CUDA 13 does on an H100): the calls after it fail again.
+cudaError_t cudaGetLastError(void) { return static_cast<cudaError_t>(hipGetLastError()); }
 
 cudaError_t cudaPeekAtLastError(void) { return static_cast<cudaError_t>(hipPeekAtLastError()); }
 

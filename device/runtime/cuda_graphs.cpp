@@ -216,7 +216,7 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
     }
   }
   ApiCall named(__func__);
-  return static_cast<cudaError_t>(hipStreamSynchronize(stream));
+  return static_cast<cudaError_t>(unless_failed(__func__, [&] { return hipStreamSynchronize(stream); }));
 }
 
 // In a capturing stream, a record marks the point other streams may join
@@ -233,7 +233,7 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
     c.events.erase(event);
   }
   ApiCall named(__func__);
-  return static_cast<cudaError_t>(hipEventRecord(event, stream));
+  return static_cast<cudaError_t>(unless_failed(__func__, [&] { return hipEventRecord(event, stream); }));
 }
 
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags) {
@@ -261,7 +261,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
     if (capture_of(c, stream)) return cudaSuccess;  // captured work waits for what came before it anyway
   }
   ApiCall named(__func__);
-  return static_cast<cudaError_t>(hipStreamWaitEvent(stream, event, 0));
+  return static_cast<cudaError_t>(unless_failed(__func__, [&] { return hipStreamWaitEvent(stream, event, 0); }));
 }
 
 // ---- graphs ----
@@ -320,10 +320,12 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
     if (!c.executables.count(graphExec)) return fail(__func__, cudaErrorInvalidValue);
   }
   ApiCall named(__func__);
-  for (const auto &node : graphExec->nodes) {
-    if (hipError_t error = replay(*node, stream)) return static_cast<cudaError_t>(record(error, __func__));
-  }
-  return cudaSuccess;
+  return static_cast<cudaError_t>(unless_failed(__func__, [&] {
+    for (const auto &node : graphExec->nodes) {
+      if (hipError_t error = replay(*node, stream)) return record(error, __func__);
+    }
+    return hipSuccess;
+  }));
 }
 
 cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t) {

@@ -20,11 +20,11 @@ extern "C" __attribute__((weak)) extern const int __gpusym_cuda_arch;
 namespace {
 
 // The hip* call `hip_call` made for the CUDA function `name`: its error,
-// recorded under `name` when it fails.
+// recorded under `name` when it fails (a failed context's: unless_failed).
 template <typename Call>
 cudaError_t as_cuda(const char *name, Call hip_call) {
   ApiCall named(name);
-  return static_cast<cudaError_t>(hip_call());
+  return static_cast<cudaError_t>(unless_failed(name, hip_call));
 }
 
 // A failure of the CUDA function `name` found before any hip* call: recorded.

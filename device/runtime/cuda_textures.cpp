@@ -10,10 +10,11 @@ using namespace gpusym;
 
 namespace {
 
+// As cuda_runtime_api.cpp's: a failed context's error too (unless_failed).
 template <typename Call>
 cudaError_t as_cuda(const char *name, Call hip_call) {
   ApiCall named(name);
-  return static_cast<cudaError_t>(hip_call());
+  return static_cast<cudaError_t>(unless_failed(name, hip_call));
 }
 
 cudaError_t fail(const char *name, cudaError_t error) {

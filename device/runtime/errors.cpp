@@ -106,7 +106,10 @@ const ErrorText *lookup(hipError_t code) {
 }
 }  // namespace
 
-ApiCall::ApiCall(const char *name) : outer_(api_call) { api_call = outer_ ? outer_ : name; }
+ApiCall::ApiCall(const char *name) : outer_(api_call) {
+  api_call = outer_ ? outer_ : name;
+  if (name[0] == 'c' && name[1] == 'u') note_cuda_call();
+}
 ApiCall::~ApiCall() { api_call = outer_; }
 
 const char *api_call_name(const char *call) { return api_call ? api_call : call; }

@@ -10,18 +10,24 @@
 // SIGABRT for assert() and abort().  A lane that faults while another's
 // fault is being reported waits for the end.
 //
+// A failed assert() of a CUDA program is CUDA's instead (end_cuda_lane):
+// the program goes on, and its device's context has failed.
+//
 // Only a fault of a thread while it runs a lane is the runtime's.  Any other
 // goes to the handler installed before the runtime's (the runtime chains to
 // it), or ends the process as it would have without the runtime.
 //
 // Under a debugger, the debugger sees the signal first, as an ordinary stop;
 // the gdb extension explains it from the same allocation table.
+#include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <ucontext.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cinttypes>
@@ -33,6 +39,10 @@
 #include "internal.h"
 
 extern "C" __thread __attribute__((tls_model("initial-exec"))) gpusym_lane *__gpusym_lane;
+// The lane switches of fiber_switch.S: the running lane waits at its block's
+// barrier; the running lane, which has exited, leaves its stack for good.
+extern "C" __attribute__((preserve_none)) void __gpusym_barrier(void);
+extern "C" [[noreturn]] __attribute__((visibility("hidden"))) void gpusym_lane_exit(void);
 
 namespace gpusym {
 
@@ -192,6 +202,115 @@ void on_fault(int signal, siginfo_t *info, void *context) {
   errno = saved_errno;
 }
 
+// ---- a CUDA program's failed assert() ----
+//
+// As on an NVIDIA GPU (CUDA 13 on an H100: docs/cuda.md): each thread whose
+// assertion fails prints a line on stderr,
+//   FILE:LINE: FUNCTION: block: [x,y,z], thread: [x,y,z] Assertion `COND` failed.
+// and ends; the dispatch's blocks that have not started never start, nor
+// does any work queued after it on the device (streams.cpp), whose context
+// has failed: the next synchronising call, and every CUDA call after it but
+// the device queries, fail with cudaErrorAssert (cuda_errors.cpp).  The
+// program goes on.  The first failure is recorded in gpusym_debug.fault for
+// a debugger, and under one its lane stops with SIGABRT, as a HIP program's
+// does: the runtime takes the signal when the debugger passes it on.
+
+gpusym_debug_fault assert_record;  // the first failed assertion's, apart from the fault being reported
+std::atomic<bool> assert_recorded{false};
+char assert_message[2048];
+
+// Whether a debugger traces the process.
+bool traced() {
+  int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  char status[1024];  // TracerPid is on its eighth line
+  ssize_t length = read(fd, status, sizeof status - 1);
+  close(fd);
+  if (length <= 0) return false;
+  status[length] = '\0';
+  const char *field = strstr(status, "TracerPid:");
+  return field && strtol(field + strlen("TracerPid:"), nullptr, 10) != 0;
+}
+
+// A stop for the debugger at the failing lane: SIGABRT, taken by a handler
+// that does nothing once the debugger passes it on.  Not while the thread
+// blocks SIGABRT: it would stay pending for the program's own action.
+void stop_for_debugger() {
+  sigset_t blocked;
+  if (pthread_sigmask(SIG_BLOCK, nullptr, &blocked) != 0 || sigismember(&blocked, SIGABRT)) return;
+  struct sigaction ignore {}, previous {};
+  ignore.sa_handler = +[](int) {};
+  sigemptyset(&ignore.sa_mask);
+  if (sigaction(SIGABRT, &ignore, &previous) != 0) return;
+  raise(SIGABRT);
+  sigaction(SIGABRT, &previous, nullptr);
+}
+
+// Records the first failed assertion, as end_lane does, for a debugger.
+void record_assertion(gpusym_lane *lane, const char *assertion, const char *file, unsigned line_number,
+                      const char *function, const char *reported) {
+  gpusym_debug_fault &fault = assert_record;
+  fault = {};
+  fault.kind = GPUSYM_FAULT_ASSERTION;
+  fault.signal = SIGABRT;
+  fault.os_thread = static_cast<uint64_t>(syscall(SYS_gettid));
+  const Kernel &kernel = running_kernel();
+  fault.dispatch_id = lane->dispatch_id;
+  fault.kernel_index = kernel.index;
+  fault.block = lane->block_idx;
+  fault.thread = lane->thread_idx;
+  fault.assertion = assertion;
+  fault.file = file;
+  fault.line = line_number;
+  fault.function = function;
+  snprintf(assert_message, sizeof assert_message,
+           "kernel '%s' (dispatch %" PRIu64 ") block (%u,%u,%u) thread (%u,%u,%u): %s", kernel.display_name.c_str(),
+           lane->dispatch_id, lane->block_idx.x, lane->block_idx.y, lane->block_idx.z, lane->thread_idx.x,
+           lane->thread_idx.y, lane->thread_idx.z, reported);
+  fault.message = assert_message;
+  bool locked = lock_briefly(registry_mutex());
+  gpusym_debug.fault = &fault;
+  if (locked) {
+    notify(GPUSYM_EVENT_FAULT, 0);
+    registry_mutex().unlock();
+  }
+}
+
+[[noreturn]] void end_cuda_lane(gpusym_lane *lane, const char *assertion, const char *file, unsigned line_number,
+                                const char *function) {
+  char text[2048];
+  int length;
+  if (function && *function)
+    length = snprintf(text, sizeof text, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.",
+                      file, line_number, function, lane->block_idx.x, lane->block_idx.y, lane->block_idx.z,
+                      lane->thread_idx.x, lane->thread_idx.y, lane->thread_idx.z, assertion);
+  else
+    length = snprintf(text, sizeof text, "%s:%u: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.", file,
+                      line_number, lane->block_idx.x, lane->block_idx.y, lane->block_idx.z, lane->thread_idx.x,
+                      lane->thread_idx.y, lane->thread_idx.z, assertion);
+  length = std::min(length, static_cast<int>(sizeof text) - 2);
+  fflush(stdout);  // what device printf wrote so far comes before the line
+  text[length] = '\n';
+  for (int done = 0; done <= length;) {
+    ssize_t wrote = write(STDERR_FILENO, text + done, length + 1 - done);
+    if (wrote <= 0 && errno != EINTR) break;
+    if (wrote > 0) done += wrote;
+  }
+  text[length] = '\0';
+  fail_device(running_device(), hipErrorAssert);
+  if (!assert_recorded.exchange(true)) {
+    record_assertion(lane, assertion, file, line_number, function, text);
+    if (traced()) stop_for_debugger();
+  }
+  end_dispatch(lane->dispatch_id);
+  // The lane ends as if it returned from its kernel: it waits at the block's
+  // barrier first, so that the lanes after it that have not started start
+  // (on stacks of their own: this one is still in use), then exits.
+  __gpusym_barrier();
+  lane->state = GPUSYM_LANE_EXITED;
+  gpusym_lane_exit();
+}
+
 [[noreturn]] void end_lane(gpusym_fault_kind kind, const char *assertion, const char *file, unsigned line_number,
                            const char *function) {
   if (claim_report()) {
@@ -289,8 +408,11 @@ void prepare_fault_handling() {
 using namespace gpusym;
 
 // Device assert() and abort() (hip/gpusym_detail/device_builtins.h).
+// A CUDA program's failed assertion ends only its lane (end_cuda_lane).
 extern "C" [[noreturn]] void __gpusym_assert_fail(const char *assertion, const char *file, unsigned int line,
                                                   const char *function) {
+  gpusym_lane *lane = __gpusym_lane;
+  if (lane && lane->state == GPUSYM_LANE_RUNNING && speaks_cuda()) end_cuda_lane(lane, assertion, file, line, function);
   end_lane(GPUSYM_FAULT_ASSERTION, assertion, file, line, function);
 }
 

@@ -66,6 +66,33 @@ class ApiCall {
 };
 // CUDA's name of an error code (cudaErrorMemoryAllocation for 2; cuda_errors.cpp).
 const char *cuda_error_name(hipError_t error);
+// Whether the program speaks CUDA: a source of it was built by gpusym-nvcc
+// (whose headers define __gpusym_cuda_arch), or it has called CUDA's API.
+// A failed device assert() then ends its lane, not the process (faults.cpp).
+bool speaks_cuda();
+// The program has called a function of CUDA's API (ApiCall, for cu* names).
+void note_cuda_call();
+// A device's context that has failed for good, as a CUDA program's does
+// after a device assert() (cudaErrorAssert, hipErrorAssert's number): its
+// error, hipSuccess while it has not failed.  Lock-free.
+hipError_t device_failure(int device);
+void fail_device(int device, hipError_t error);
+// What the CUDA API function `call` (as its __func__ names it) returns in
+// place of its own result, before and after it runs: the failure of the
+// current device's context, unless `call` is one a failed context still
+// answers (the device queries and versions); hipSuccess when none.
+hipError_t context_failure(const char *call);
+// Makes `hip_call` (returning a hipError_t) for the CUDA API function `call`
+// and returns its error; on a device whose context has failed, that
+// failure instead, recorded: before the call, which is not made, or after
+// it (met while it waited).
+template <typename Call>
+hipError_t unless_failed(const char *call, Call hip_call) {
+  if (hipError_t failure = context_failure(call)) return record(failure, call);
+  auto error = hip_call();
+  if (hipError_t failure = context_failure(call)) return record(failure, call);
+  return static_cast<hipError_t>(error);
+}
 // The compute capability CUDA sources were compiled for, as 10 * major +
 // minor (80 for sm_80; cuda_runtime_api.cpp).
 int cuda_compute_capability();
@@ -438,6 +465,12 @@ hipError_t queue_transfer(const Transfer &transfer, hipStream_t handle);
 // Waits (taking the mutex) for everything queued so far on `handle`;
 // hipErrorInvalidHandle when it is no live stream.
 hipError_t synchronize_stream(hipStream_t handle);
+// Takes (with the mutex) the blocks of dispatch `id` that no worker has
+// claimed yet, counted as done without running: a lane of it has ended the
+// dispatch (a CUDA program's failed assert).  Not a cooperative one's, whose
+// blocks run at once.  Kernels whose turn comes on a device whose context
+// has failed (device_failure) are not run either.
+void end_dispatch(uint64_t id);
 
 // Waits (taking the mutex) for the work queued so far: on the current
 // device's null stream and its blocking streams, as synchronous calls do;

@@ -37,6 +37,8 @@ hipError_t checked_launch(const void *handle, const LaunchConfig &config, void *
   gpusym_launch_state = {handle, {config.grid.x, config.grid.y, config.grid.z},
                          {config.block.x, config.block.y, config.block.z}, config.shared_mem, config.stream,
                          gpusym_launch_state.dispatch_id};
+  // A CUDA program's device whose context has failed runs nothing more.
+  if (hipError_t failure = device_failure(current_device())) return failure;
   if (hipError_t error = check_configuration(config.grid, config.block, config.shared_mem)) return error;
   Kernel *kernel = find_kernel(handle);
   if (!kernel) return hipErrorInvalidDeviceFunction;

@@ -231,6 +231,17 @@ void finish(Queues &q, Op *op) {
   q.done.notify_all();
 }
 
+// A kernel whose turn has come on a device whose context has failed: it
+// completes without running, as a GPU runs nothing more there.
+void skip_dispatch(Queues &q, Op *op) {
+  {
+    std::lock_guard<std::mutex> lock(registry_mutex());
+    op->record->state = GPUSYM_DISPATCH_COMPLETE;
+    notify(GPUSYM_EVENT_DISPATCH_COMPLETED, op->record - gpusym_debug.dispatches);
+  }
+  finish(q, op);
+}
+
 // Starts what can start at the front of `s`: records and waits complete at
 // once, kernels and copies go to the workers (or to the thread that runs them).
 void advance(Queues &q, ihipStream_t *s) {
@@ -250,6 +261,10 @@ void advance(Queues &q, ihipStream_t *s) {
     op->started = true;
     if (op->kind == Op::kRecord || op->kind == Op::kWait) {
       finish(q, op);
+      continue;
+    }
+    if (op->kind == Op::kKernel && !op->caller_runs && device_failure(s->device)) {
+      skip_dispatch(q, op);
       continue;
     }
     if (op->caller_runs) {
@@ -386,6 +401,24 @@ hipError_t synchronize_stream(hipStream_t handle) {
   if (!s) return hipErrorInvalidHandle;
   wait_for(q, lock, {everything_queued(s)});
   return hipSuccess;
+}
+
+void end_dispatch(uint64_t id) {
+  Queues &q = queues();
+  std::lock_guard<std::mutex> lock(q.mutex);
+  // A running dispatch is at the front of its stream until it completes.
+  for (const auto &streams : q.device_streams) {
+    for (const ihipStream_t *s : streams) {
+      Op *op = s->ops.empty() ? nullptr : s->ops.front();
+      if (!op || op->kind != Op::kKernel || op->id != id) continue;
+      if (op->config.cooperative) return;
+      // Workers claim runs of blocks from next_block, past the end at the
+      // last; those claimed already are counted by their workers.
+      uint64_t next = op->next_block.exchange(op->total_blocks);
+      if (next < op->total_blocks) op->done_blocks += op->total_blocks - next;
+      return;
+    }
+  }
 }
 
 void synchronize() {
