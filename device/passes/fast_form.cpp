@@ -79,6 +79,13 @@ constexpr const char *kWaveOp = "__gpusym_wave_op";
 constexpr uint64_t kWaveStepOp = 17;  // GPUSYM_WAVE_STEP in gpusym/lane.h
 constexpr const char *kWaveStep = "__gpusym_wave_step";
 constexpr const char *kWaveMeets = "its wavefront's lanes meet at a warp function";
+// A warp function: (op, value, arg, width) -> this lane's result, once the
+// wavefront's lanes have met (gpusym/lane.h, warp_functions.h).
+constexpr const char *kWaveMeet = "__gpusym_wave_meet";
+// (calls, states, count) -> whether lanes go on: the wavefront's meeting.
+constexpr const char *kFastMeet = "__gpusym_fast_meet";
+// A lane's call of a warp function, as the runtime's WaveCall lays it out.
+constexpr int64_t kCallOp = 0, kCallWidth = 4, kCallValue = 8, kCallArg = 16, kCallResult = 32, kCallSize = 40;
 constexpr const char *kNotMade = "its fast form came out invalid (a bug of gpusym's compiler pass)";
 constexpr const char *kLanesMemory = "__gpusym_fast_lanes_memory";  // (bytes): the block's per-lane memory
 constexpr const char *kWaveSize = "__gpusym_fast_wave_size";  // (): the running kernel's lanes a wavefront
@@ -122,12 +129,12 @@ std::string unsuitable(Function &function, const TargetLibraryInfo &library, Sma
       continue;
     StringRef name = callee->getName();
     auto *op = name == kWaveOp ? dyn_cast<ConstantInt>(call->getArgOperand(0)) : nullptr;
-    if (name == kBarrier || name == kWaveStep || (op && op->getZExtValue() == kWaveStepOp)) {
+    if (name == kBarrier || name == kWaveStep || name == kWaveMeet || (op && op->getZExtValue() == kWaveStepOp)) {
       waits |= !barriers_allowed;
       continue;
     }
     if (!call_reason.empty()) continue;
-    if (name == kWaveOp || name == "__gpusym_wave_meet")
+    if (name == kWaveOp)
       call_reason = kWaveMeets;
     else
       call_reason = "it calls " + demangle(name);
@@ -272,42 +279,74 @@ Function *make_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loads, Func
 // round runs every lane that has not returned, one after another, from
 // where it stopped to its next barrier or its return, so every lane reaches
 // a barrier before any goes past it (lanes that returned no longer take
-// part, as on a GPU of sm_70 or later).  A lockstep step ends a lane's
-// pass too: when a kernel has steps, a round is a pass over each wavefront
-// in turn, again while a lane of it stopped at a step, so every lane of the
-// wavefront has made its accesses before the step when any goes on, as in
-// the debuggable form.  A lane's state says where it goes on: 0 at the
-// kernel's start, K after the Kth barrier or step of the code, with kHeld
-// while it waits at a barrier in this round, kReturned once it returned.
+// part, as on a GPU of sm_70 or later).  A lockstep step or a warp
+// function ends a lane's pass too: when a kernel has either, a round is a
+// pass over each wavefront in turn, again while a lane of it stopped at
+// one.  After each pass the runtime (__gpusym_fast_meet) lets the lanes at
+// the first such place go on, as the debuggable form does: every step is
+// one place, before any warp function, and the lanes at a warp function get
+// their results.  So every lane of the wavefront has made its accesses
+// before a step when any goes on.  A lane's state says where it goes on: 0
+// at the kernel's start, K after the Kth barrier, step or warp function
+// (kWarpFunctionBit | K for a warp function), with kHeld while it waits at a
+// barrier in this round or kMeeting at the others, kReturned once it
+// returned.
 // The values an SSA register or an alloca carries across a barrier are each
 // lane's own: they move to per-lane memory (one array per
 // value, indexed by the flat thread), which the runtime gives the block
 // (__gpusym_fast_lanes_memory); every other value is the running lane's
 // alone, as in the loops of a kernel without barriers.
-constexpr uint32_t kHeld = 1u << 30, kReturned = kHeld - 1;
+constexpr uint32_t kWarpFunctionBit = 1u << 28, kMeeting = 1u << 29, kHeld = 1u << 30,
+                   kReturned = kWarpFunctionBit - 1;  // as __gpusym_fast_meet (executor.cpp) reads them
 
 // The blocks of a clone's body: barrier blocks hold only a barrier's call
 // (and a branch to the block it resumes at).
 struct Barriers {
   SmallVector<BasicBlock *, 8> waits;    // the Kth barrier's or step's block is waits[K-1]
   SmallVector<BasicBlock *, 8> resumes;  // where a lane goes on after it
-  SmallVector<bool, 8> steps;            // whether it is a step
+  SmallVector<unsigned, 8> kinds;        // what waits there: a barrier, a step or a warp function
   SmallPtrSet<BasicBlock *, 8> blocks;   // the waits, as a set
+  AllocaInst *call = nullptr;            // a lane's call of a warp function (WaveCall), if any
 };
 
-Barriers split_at_barriers(Function &fast) {
-  SmallVector<CallInst *, 8> calls;
-  for (Instruction &inst : instructions(fast))
-    if (auto *call = dyn_cast<CallInst>(&inst); call && call->getCalledFunction() &&
-                                                (call->getCalledFunction()->getName() == kBarrier ||
-                                                 call->getCalledFunction()->getName() == kWaveStep))
-      calls.push_back(call);
+enum WaitKind : unsigned { kAtBarrier, kAtStep, kAtWarpFunction };
+
+// Splits `fast`'s body at its barriers, steps and warp functions, whose
+// calls go: a warp function's arguments are stored in the lane's call
+// before it waits, and its result is loaded from there after.
+Barriers split_at_barriers(Function &fast, BasicBlock *entry) {
+  SmallVector<std::pair<CallInst *, unsigned>, 8> calls;
+  for (Instruction &inst : instructions(fast)) {
+    auto *call = dyn_cast<CallInst>(&inst);
+    StringRef name = call && call->getCalledFunction() ? call->getCalledFunction()->getName() : "";
+    if (name == kBarrier || name == kWaveStep || name == kWaveMeet)
+      calls.push_back({call, name == kBarrier ? kAtBarrier : name == kWaveStep ? kAtStep : kAtWarpFunction});
+  }
   Barriers barriers;
-  for (CallInst *call : calls) {
-    bool step = call->getCalledFunction()->getName() == kWaveStep;
-    BasicBlock *wait = call->getParent()->splitBasicBlock(call->getIterator(), step ? "step" : "barrier");
+  LLVMContext &context = fast.getContext();
+  for (auto [call, kind] : calls) {
+    const char *names[] = {"barrier", "step", "warp"};
+    BasicBlock *wait = call->getParent()->splitBasicBlock(call->getIterator(), names[kind]);
     BasicBlock *resume = wait->splitBasicBlock(std::next(call->getIterator()), "resume");
-    barriers.steps.push_back(step);
+    if (kind == kAtWarpFunction) {
+      if (!barriers.call) {
+        barriers.call = new AllocaInst(ArrayType::get(Type::getInt8Ty(context), kCallSize), 0, "wave.call",
+                                       entry->getTerminator()->getIterator());
+        barriers.call->setAlignment(Align(8));
+      }
+      IRBuilder<> builder(wait->getSinglePredecessor()->getTerminator());
+      std::pair<int64_t, Value *> fields[] = {{kCallOp, call->getArgOperand(0)},
+                                              {kCallValue, call->getArgOperand(1)},
+                                              {kCallArg, call->getArgOperand(2)},
+                                              {kCallWidth, call->getArgOperand(3)}};
+      for (auto [offset, value] : fields)
+        builder.CreateStore(value, builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), barriers.call, offset));
+      builder.SetInsertPoint(resume, resume->getFirstInsertionPt());
+      call->replaceAllUsesWith(builder.CreateLoad(
+          call->getType(), builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), barriers.call, kCallResult)));
+    }
+    call->eraseFromParent();
+    barriers.kinds.push_back(kind);
     barriers.waits.push_back(wait);
     barriers.resumes.push_back(resume);
     barriers.blocks.insert(wait);
@@ -424,7 +463,7 @@ Function *make_barrier_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loa
   const DataLayout &layout = fast->getParent()->getDataLayout();
   Type *i32 = Type::getInt32Ty(context), *i64 = Type::getInt64Ty(context), *i8 = Type::getInt8Ty(context);
   Clone clone{fast, entry, body, copy, dim_x, dim_y, dim_z};
-  Barriers barriers = split_at_barriers(*fast);
+  Barriers barriers = split_at_barriers(*fast, entry);
 
   // The addresses of __shared__ variables (thread-local: the worker's), the
   // same for every lane, are taken once in the entry.
@@ -493,14 +532,17 @@ Function *make_barrier_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loa
   // region of the block's memory each, lanes side by side.
   SmallVector<AllocaInst *, 16> per_lane;
   for (Instruction &inst : *entry)
-    if (auto *alloca = dyn_cast<AllocaInst>(&inst); alloca && alloca != copy && alloca_across_barrier(*alloca, barriers))
+    if (auto *alloca = dyn_cast<AllocaInst>(&inst);
+        alloca && alloca != copy && (alloca == barriers.call || alloca_across_barrier(*alloca, barriers)))
       per_lane.push_back(alloca);
   SmallVector<uint64_t, 16> offsets;
+  uint64_t calls_offset = 0;  // the region of the lanes' calls of warp functions
   uint64_t bytes = 0;
   for (AllocaInst *alloca : per_lane) {
     uint64_t alignment = std::max<uint64_t>(alloca->getAlign().value(), 1);
     uint64_t size = alignTo(alloca->getAllocationSize(layout)->getFixedValue(), alignment);
     bytes = alignTo(bytes, alignment);
+    if (alloca == barriers.call) calls_offset = bytes;
     offsets.push_back(bytes);
     bytes += size;
   }
@@ -516,11 +558,11 @@ Function *make_barrier_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loa
   Value *memory = builder.CreateCall(lanes_memory, {builder.CreateMul(lanes, builder.getInt64(bytes + 4))}, "memory");
   Value *states = builder.CreateGEP(i8, memory, builder.CreateMul(lanes, builder.getInt64(bytes)), "states");
   builder.CreateMemSet(states, builder.getInt8(0), builder.CreateMul(lanes, builder.getInt64(4)), Align(4));
-  bool has_steps = is_contained(barriers.steps, true);
-  Value *wave = has_steps ? builder.CreateZExt(builder.CreateCall(module.getOrInsertFunction(kWaveSize, i32)), i64)
-                          : lanes;
+  bool by_wavefront = any_of(barriers.kinds, [](unsigned kind) { return kind != kAtBarrier; });
+  Value *wave =
+      by_wavefront ? builder.CreateZExt(builder.CreateCall(module.getOrInsertFunction(kWaveSize, i32)), i64) : lanes;
+  Value *calls = builder.CreateGEP(i8, memory, builder.CreateMul(lanes, builder.getInt64(calls_offset)), "calls");
   AllocaInst *waiting = builder.CreateAlloca(builder.getInt1Ty(), nullptr, "waiting");  // a lane at a barrier
-  AllocaInst *stepped = builder.CreateAlloca(builder.getInt1Ty(), nullptr, "stepped");  // a lane at a step
 
   // round: a pass over each wavefront (its first lane `first`), again while
   // a lane of it stopped at a step; then, while lanes wait at a barrier,
@@ -541,7 +583,6 @@ Function *make_barrier_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loa
   builder.SetInsertPoint(pass);
   PHINode *first = builder.CreatePHI(i64, 3, "first");
   first->addIncoming(builder.getInt64(0), round);
-  builder.CreateStore(builder.getFalse(), stepped);
   Value *first32 = builder.CreateTrunc(first, i32), *first_yz = builder.CreateUDiv(first32, dim_x);
   Value *first_x = builder.CreateURem(first32, dim_x), *first_y = builder.CreateURem(first_yz, dim_y);
   Value *first_z = builder.CreateUDiv(first_yz, dim_y);
@@ -578,24 +619,35 @@ Function *make_barrier_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loa
   // A lane that reached a barrier this round waits there.
   BasicBlock *goes_on = BasicBlock::Create(context, "lane.resume", fast, body);
   BasicBlock *holds = BasicBlock::Create(context, "lane.held", fast, body);
-  builder.CreateCondBr(builder.CreateICmpNE(builder.CreateAnd(state, kHeld), builder.getInt32(0)), holds, goes_on);
+  // So does a lane at a step or warp function, until its wavefront meets.
+  BasicBlock *meets = BasicBlock::Create(context, "lane.meets", fast, body);
+  Value *waits = builder.CreateAnd(state, kHeld | kMeeting);
+  SwitchInst *waits_where = builder.CreateSwitch(waits, goes_on, 2);
+  waits_where->addCase(builder.getInt32(kHeld), holds);
+  waits_where->addCase(builder.getInt32(kMeeting), meets);
   builder.SetInsertPoint(holds);
   builder.CreateStore(builder.getTrue(), waiting);
+  builder.CreateBr(latch);
+  builder.SetInsertPoint(meets);
   builder.CreateBr(latch);
   builder.SetInsertPoint(goes_on);
   SwitchInst *resume = builder.CreateSwitch(state, latch, barriers.waits.size() + 1);
   resume->addCase(builder.getInt32(0), body);
-  for (size_t k = 0; k < barriers.resumes.size(); k++) resume->addCase(builder.getInt32(k + 1), barriers.resumes[k]);
+  auto state_after = [&](size_t k) {
+    return uint32_t(k + 1) | (barriers.kinds[k] == kAtWarpFunction ? kWarpFunctionBit : 0);
+  };
+  for (size_t k = 0; k < barriers.resumes.size(); k++)
+    resume->addCase(builder.getInt32(state_after(k)), barriers.resumes[k]);
 
   // A barrier or a step: the lane goes on after it in a later round or
   // pass; a return: never.
   for (size_t k = 0; k < barriers.waits.size(); k++) {
     BasicBlock *wait = barriers.waits[k];
     wait->getTerminator()->eraseFromParent();
-    wait->front().eraseFromParent();  // the call
     builder.SetInsertPoint(wait);
-    builder.CreateStore(builder.getInt32((k + 1) | (barriers.steps[k] ? 0 : kHeld)), state_at);
-    builder.CreateStore(builder.getTrue(), barriers.steps[k] ? stepped : waiting);
+    unsigned kind = barriers.kinds[k];
+    builder.CreateStore(builder.getInt32(state_after(k) | (kind == kAtBarrier ? kHeld : kMeeting)), state_at);
+    if (kind == kAtBarrier) builder.CreateStore(builder.getTrue(), waiting);
     builder.CreateBr(latch);
   }
   SmallVector<ReturnInst *, 8> returns;
@@ -621,10 +673,23 @@ Function *make_barrier_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loa
   builder.CreateCondBr(builder.CreateICmpULT(next, last), header, pass_end);
 
   // The wavefront again while a lane of it stopped at a step, else the next.
+  // The wavefront's lanes that stopped at a step or warp function meet:
+  // those at the first such place go on (with their results), and the
+  // wavefront runs again; else the next wavefront.
   builder.SetInsertPoint(pass_end);
   BasicBlock *next_wave = BasicBlock::Create(context, "wave.next", fast);
-  builder.CreateCondBr(builder.CreateLoad(builder.getInt1Ty(), stepped), pass, next_wave);
-  first->addIncoming(first, pass_end);
+  BasicBlock *again = pass_end;
+  if (by_wavefront) {
+    FunctionCallee fast_meet = module.getOrInsertFunction(kFastMeet, i32, PointerType::getUnqual(context),
+                                                          PointerType::getUnqual(context), i32);
+    Value *going = builder.CreateCall(
+        fast_meet, {builder.CreateGEP(i8, calls, builder.CreateMul(first, builder.getInt64(kCallSize))),
+                    builder.CreateInBoundsGEP(i32, states, first), builder.CreateTrunc(builder.CreateSub(last, first), i32)});
+    builder.CreateCondBr(builder.CreateICmpNE(going, builder.getInt32(0)), pass, next_wave);
+  } else {
+    builder.CreateBr(next_wave);
+  }
+  if (by_wavefront) first->addIncoming(first, again);
   builder.SetInsertPoint(next_wave);
   first->addIncoming(last, next_wave);
   builder.CreateCondBr(builder.CreateICmpULT(last, lanes), pass, round_end);

@@ -193,6 +193,30 @@ extern "C" void *__gpusym_fast_lanes_memory(uint64_t bytes) {
 // passes go a wavefront at a time.
 extern "C" uint32_t __gpusym_fast_wave_size(void) { return this_executor().wave; }
 
+// The meeting of a fast form's lanes of one wavefront (`count` lanes, their
+// `states` and their `calls` of warp functions), each stopped at a barrier,
+// a lockstep step or a warp function, or returned (device/passes/
+// fast_form.cpp encodes the states): as meet() does, the lanes waiting at
+// the first place go on, every step being one place before any warp
+// function, and warp functions in the code's order; those at a warp function
+// get their results.  Returns whether any lane goes on.
+extern "C" uint32_t __gpusym_fast_meet(WaveCall *calls, uint32_t *states, uint32_t count) {
+  constexpr uint32_t kAtWarpFunction = 1u << 28, kMeeting = 1u << 29;
+  auto place = [&](uint32_t state) { return state & kAtWarpFunction ? state & ~kMeeting : 0; };
+  uint32_t first = UINT32_MAX;
+  for (uint32_t i = 0; i < count; i++)
+    if (states[i] & kMeeting) first = std::min(first, place(states[i]));
+  if (first == UINT32_MAX) return 0;
+  uint64_t active = 0;
+  for (uint32_t i = 0; i < count; i++)
+    if ((states[i] & kMeeting) && place(states[i]) == first) {
+      active |= uint64_t{1} << i;
+      states[i] &= ~kMeeting;
+    }
+  if (first != 0) resolve_wave(calls, count, active, this_executor().wave);
+  return 1;
+}
+
 bool fast_form_wanted() { return !__gpusym_checks && !(gpusym_debug.flags & GPUSYM_DEBUG_DEBUGGABLE_FORM); }
 
 void replay_fast_block() {

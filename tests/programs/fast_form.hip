@@ -1,8 +1,8 @@
 // Kernels with and without a fast form (a block's threads as one loop), each
 // checked against the host: 1D, 2D and 3D blocks, a guard and early
 // returns, a loop per thread, atomics, a lane's wavefront index, a grid
-// stride, barriers in straight code and in a loop, and one kernel with a
-// warp function (no fast form).  Prints one line a
+// stride, barriers in straight code and in a loop, a warp function, and
+// one kernel calling a function not inlined (no fast form).  Prints one line a
 // kernel, "NAME: ok" or "NAME: N wrong", then "fast form: N wrong".
 #include <hip/hip_runtime.h>
 
@@ -73,10 +73,17 @@ __global__ void scan_in_block(const int *in, int *out) {
   out[base + t] = values[current][t];
 }
 
-// A warp function: the debuggable form only.
+// A warp function: each wavefront's threads run up to it, then meet.
 __global__ void rotate_in_wavefront(const int *in, int *out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   out[i] = __shfl(in[i], (__lane_id() + 1) % warpSize);
+}
+
+// A call of a function not inlined: the debuggable form only.
+__device__ __attribute__((noinline)) int twice(int value) { return 2 * value; }
+__global__ void call_twice(const int *in, int *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = twice(in[i]);
 }
 
 template <typename T>
@@ -194,6 +201,14 @@ int main() {
     int *din = to_device(in), *dout = to_device(std::vector<int>(blocks * threads));
     rotate_in_wavefront<<<blocks, threads>>>(din, dout);
     report("rotate_in_wavefront", to_host(dout, expected.size()), expected);
+  }
+  {
+    const int n = 192;
+    std::vector<int> in(n), expected(n);
+    for (int i = 0; i < n; i++) in[i] = i - 50, expected[i] = 2 * (i - 50);
+    int *din = to_device(in), *dout = to_device(std::vector<int>(n));
+    call_twice<<<3, 64>>>(din, dout);
+    report("call_twice", to_host(dout, n), expected);
   }
   printf("fast form: %d wrong\n", total_wrong);
   return total_wrong != 0;
