@@ -73,7 +73,7 @@ def runtime_speed() -> int:
     if debuggable is None:
         return 1
     print("\nThe kernels in their debuggable form (GPUSYM_FORM=debug: each lane on its own stack), against the")
-    print("same run's figures (a kernel without warp functions runs in its fast form, loops over its blocks' threads):")
+    print("same run's figures (each kernel in its fast form, its blocks' threads as loops, where it has one):")
     rows = [
         (figure, _value(debuggable[figure]), _value(figures[figure]), f"{debuggable[figure] / figures[figure]:.2f}x")
         for figure in CHECKED
