@@ -1,7 +1,7 @@
 """Random kernels for differential testing of the simulated device's two
 forms of a kernel (the debuggable form, a lane per stack, and the fast form,
-a block's threads as loops): programs of kernels without warp functions,
-every other one with barriers, whose every result a host reference computes
+a block's threads as loops): programs of kernels, every other one with
+barriers and warp functions, whose every result a host reference computes
 too.
 
 A kernel without barriers has a body that is a ``__host__ __device__``
@@ -29,10 +29,17 @@ of the block's coordinates, the counters of such loops, the last
 reduction's result and the input array read at those), and a branch may
 end with every thread returning; ``__syncthreads_count``,
 ``__syncthreads_and`` and ``__syncthreads_or`` of a per-thread predicate
-add their result to a local.  The host reference runs the same control flow
-once for a block, each step for every thread of the block that has not
-returned before the next: kernel and reference are written from the same
-list of steps.
+add their result to a local.  A *warp step* has every live thread of the
+block run one warp function at once: ``vX = __shfl(vY, (e) % warpSize)``,
+``__shfl_xor``, ``__shfl_up`` or ``__shfl_down`` of a constant, or
+``vX += __popcll(__ballot(p))``, ``__any(p)`` or ``__all(p)`` of a
+per-thread predicate ``p``; the host models a wavefront as ``WAVE`` (64)
+consecutive threads of the block, the last one partial, whose active lanes
+are its threads that have not returned (a shuffle from a lane that is not
+active reads 0), and computes a wavefront's results from its lanes' values
+before the step.  The host reference runs the same control flow once for a
+block, each step for every thread of the block that has not returned before
+the next: kernel and reference are written from the same list of steps.
 
 Each kernel runs under several launch shapes, 1D to 3D, partial wavefronts
 included.  The program prints ``CASE: ok`` or ``CASE: N wrong`` a case,
@@ -83,6 +90,17 @@ UNIFORM = ["bx", "by", "bz", "nx", "ny", "nz", "gx", "gy", "gz", "j0", "j1", "r"
 #: index, the uniform values and the thread's locals.
 STEP_LEAVES = [*COORDINATES, "t", "j0", "j1", "r", *LOCALS, *LOCALS]
 REDUCTIONS = {"count": ("0u", "+="), "and": ("1u", "&="), "or": ("0u", "|=")}
+#: A warp step's warp functions: the kernel's call (of the local read, the
+#: argument), and how the local written takes the result.
+WARP_FUNCTIONS = {
+    "SHFL": ("__shfl({}, {} % warpSize)", "="),
+    "SHFL_XOR": ("__shfl_xor({}, {})", "="),
+    "SHFL_UP": ("__shfl_up({}, {})", "="),
+    "SHFL_DOWN": ("__shfl_down({}, {})", "="),
+    "BALLOT": ("__popcll(__ballot({1}))", "+="),
+    "ANY": ("__any({1})", "+="),
+    "ALL": ("__all({1})", "+="),
+}
 
 
 class KernelWriter:
@@ -198,8 +216,9 @@ class KernelWriter:
 
     def items(self, depth: int, count: int, branch: bool = False) -> list[tuple]:
         """The kernel's uniform control flow: ("work", step), ("reduce",
-        kind, predicate, local), ("loop", counter, trips, items), ("if",
-        condition, items, items) and ("return",) (every thread returns)."""
+        kind, predicate, local), ("warp", function, written, read, argument),
+        ("loop", counter, trips, items), ("if", condition, items, items) and
+        ("return",) (every thread returns)."""
         items: list[tuple] = []
         for _ in range(count):
             pick = self.random.random()
@@ -217,11 +236,34 @@ class KernelWriter:
                 condition = self.scattered() if self.random.random() < 0.5 else self.condition()
                 predicate = self.step("a reduction's predicate", [f"return {condition};"], "int")
                 items.append(("reduce", self.random.choice(list(REDUCTIONS)), predicate, self.random.choice(LOCALS)))
+            elif pick < 0.7:
+                items.append(("warp", *self.warp()))
             else:
                 items.append(("work", self.work(self.random.choice(["own", "any"]), self.random.randrange(1, 5))))
         if branch and self.random.random() < 0.15:
             items.append(("return",))
         return items
+
+    def warp(self) -> tuple[str, str, str, str]:
+        """A warp step: its warp function, the local it writes, the local it
+        reads and its argument (a step's call, or a constant)."""
+        function = self.random.choice(list(WARP_FUNCTIONS))
+        written, read = self.random.choice(LOCALS), self.random.choice(LOCALS)
+        if function == "SHFL_XOR":
+            return function, written, read, f"{self.random.randrange(1, 33)}u"
+        if function in ("SHFL_UP", "SHFL_DOWN"):
+            return function, written, read, f"{self.random.randrange(1, 65)}u"
+        self.shared, self.leaves = "any", STEP_LEAVES
+        if function == "SHFL":
+            return (
+                function,
+                written,
+                read,
+                self.step("a shuffle's source lane", [f"return {self.expression()};"], "unsigned") + "(STEP_ARGS)",
+            )
+        condition = self.scattered() if self.random.random() < 0.5 else self.condition()
+        predicate = self.step("a vote's predicate", [f"return {condition};"], "int")
+        return function, written, read, predicate + "(STEP_ARGS)"
 
     def emit(self, items: list[tuple], device: bool, finish: str) -> list[str]:
         """`items` as the kernel's code (`device`) or the host reference's,
@@ -246,6 +288,21 @@ class KernelWriter:
                     lines.append(f"EACH_LIVE_THREAD(reduced {operator} ({predicate}(STEP_ARGS) != 0));")
                     lines.append("r = reduced;")
                     lines.append(f"EACH_LIVE_THREAD(state.{local} += r);")
+            elif item[0] == "warp":
+                _, function, written, read, argument = item
+                call, assign = WARP_FUNCTIONS[function]
+                if device:
+                    lines.append(f"state.{written} {assign} {call.format(f'state.{read}', argument)};")
+                    lines.append("__syncthreads();")
+                else:
+                    if function == "SHFL":
+                        argument += " % WAVE"
+                    elif function in ("BALLOT", "ANY", "ALL"):
+                        argument += " != 0"
+                    lines.append(f"EACH_LIVE_THREAD(arguments[(tz * ny + ty) * nx + tx] = {argument});")
+                    lines.append(
+                        f"warp_step(states, nx * ny * nz, {function}, arguments, &State::{written}, &State::{read});"
+                    )
             elif item[0] == "loop":
                 _, counter, trips, body = item
                 lines.append(f"for ({counter} = 0u; {counter} < (({trips}) & 3u); {counter}++) {{")
@@ -292,7 +349,7 @@ class KernelWriter:
         host = [
             "unsigned s[MAX_BLOCK];",
             "State states[MAX_BLOCK] = {};",
-            "unsigned j0 = 0u, j1 = 0u, r = 0u, reduced;",
+            "unsigned j0 = 0u, j1 = 0u, r = 0u, reduced, arguments[MAX_BLOCK];",
             *self.emit([("work", start)], False, finish),
             *self.emit(items, False, finish),
             f"EACH_LIVE_THREAD({finish}(STEP_ARGS));",
@@ -376,6 +433,50 @@ struct State {
       __VA_ARGS__; \\
     } \\
   }
+
+// The host's warp step: every live thread of the block runs warp function
+// `op` at once, with its argument (a source lane, a constant or a
+// predicate), writing local `x` from the values of local `y` before the step.
+// A wavefront is WAVE consecutive threads of the block (the last one may
+// have fewer), its active lanes those that have not returned; a shuffle from
+// a lane that is not active reads 0.
+#define WAVE 64u
+enum { SHFL, SHFL_XOR, SHFL_UP, SHFL_DOWN, BALLOT, ANY, ALL };
+static void warp_step(State *states, unsigned nt, int op, const unsigned *arguments, unsigned State::*x,
+                      unsigned State::*y) {
+  for (unsigned first = 0; first < nt; first += WAVE) {
+    unsigned count = nt - first < WAVE ? nt - first : WAVE;
+    State *lanes = states + first;
+    const unsigned *argument = arguments + first;
+    unsigned long long active = 0, voted = 0;
+    unsigned values[WAVE], results[WAVE];
+    for (unsigned lane = 0; lane < count; lane++) {
+      values[lane] = lanes[lane].*y;
+      if (lanes[lane].returned) continue;
+      active |= 1ull << lane;
+      if (argument[lane]) voted |= 1ull << lane;
+    }
+    for (unsigned lane = 0; lane < count; lane++) {
+      if (!(active >> lane & 1)) continue;
+      unsigned a = argument[lane], source = lane, before = lanes[lane].*x;
+      switch (op) {
+        case SHFL: source = a % WAVE; break;
+        case SHFL_XOR: source = lane ^ a; break;  // (a <= WAVE / 2: in the wavefront)
+        case SHFL_UP: source = lane >= a ? lane - a : lane; break;
+        case SHFL_DOWN: source = lane + a < WAVE ? lane + a : lane; break;
+      }
+      unsigned shuffled = source < count && (active >> source & 1) ? values[source] : 0u;
+      switch (op) {
+        case BALLOT: results[lane] = before + (unsigned)__builtin_popcountll(voted); break;
+        case ANY: results[lane] = before + (voted != 0); break;
+        case ALL: results[lane] = before + ((active & ~voted) == 0); break;
+        default: results[lane] = shuffled; break;
+      }
+    }
+    for (unsigned lane = 0; lane < count; lane++)
+      if (active >> lane & 1) lanes[lane].*x = results[lane];
+  }
+}
 """
 
 MAIN = """\
@@ -422,6 +523,12 @@ static void check(const char *name, Device kernel, Host host, const Shape &shape
 }
 
 int main() {
+  hipDeviceProp_t properties;
+  hipGetDeviceProperties(&properties, 0);
+  if (properties.warpSize != (int)WAVE) {
+    printf("random kernels: the device's wavefronts have %d lanes, not %u\\n", properties.warpSize, WAVE);
+    return 1;
+  }
   std::vector<unsigned> in(INPUT_SIZE);
   for (unsigned i = 0; i < INPUT_SIZE; i++) in[i] = i * 2654435761u;
   unsigned *in_device;
