@@ -8,7 +8,7 @@ import re
 
 import abi_shapes
 import pytest
-from conftest import describe, run, run_gpusym
+from conftest import BUILD_TIMEOUT, describe, run, run_gpusym
 
 pytestmark = [pytest.mark.toolchain, pytest.mark.slow]
 
@@ -25,7 +25,7 @@ def abi_source(tmp_path_factory):
 def test_every_parameter_shape_reaches_the_kernel_intact(abi_source, level):
     source, cases = abi_source
     program = source.with_name(f"abi_shapes{level}")
-    built = run_gpusym("build", level, source, "-o", program)
+    built = run_gpusym("build", level, source, "-o", program, timeout=BUILD_TIMEOUT)  # 382 kernels: a minute
     assert built.returncode == 0, describe(built)
     result = run([program])
     failures = [line for line in result.stdout.splitlines() if line.startswith("FAIL")]
