@@ -299,8 +299,9 @@ Function *make_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loads, Func
 constexpr uint32_t kWarpFunctionBit = 1u << 28, kMeeting = 1u << 29, kHeld = 1u << 30,
                    kReturned = kWarpFunctionBit - 1;  // as __gpusym_fast_meet (executor.cpp) reads them
 
-// The blocks of a clone's body: barrier blocks hold only a barrier's call
-// (and a branch to the block it resumes at).
+// Where a clone's lanes wait (at a barrier, a step or a warp function):
+// each wait block, its call gone, holds only a branch to the block the lane
+// resumes at.
 struct Barriers {
   SmallVector<BasicBlock *, 8> waits;    // the Kth barrier's or step's block is waits[K-1]
   SmallVector<BasicBlock *, 8> resumes;  // where a lane goes on after it
@@ -356,7 +357,7 @@ Barriers split_at_barriers(Function &fast, BasicBlock *entry) {
 
 // Whether a path from the end of `from` reaches a block of `targets` (or,
 // with `phi_value`, an edge into a block whose phi takes it along that
-// edge) through a barrier, not passing through `kill` (a block that
+// edge) through a wait block, not passing through `kill` (a block that
 // defines the value anew) on the way.
 bool reaches_through_barrier(BasicBlock *from, const SmallPtrSetImpl<BasicBlock *> &targets, const Barriers &barriers,
                              BasicBlock *kill, Value *phi_value) {
@@ -381,8 +382,8 @@ bool reaches_through_barrier(BasicBlock *from, const SmallPtrSetImpl<BasicBlock 
   return false;
 }
 
-// Whether `value`, defined in `def`, is used after a barrier on some path
-// from its definition.
+// Whether `value` is used after a wait (a barrier, a step or a warp
+// function) on some path from its definition.
 bool live_across_barrier(Instruction &value, const Barriers &barriers) {
   SmallPtrSet<BasicBlock *, 8> uses;
   bool phi_uses = false;
@@ -458,11 +459,11 @@ Value *recompute(Value *value, const Clone &clone, Instruction *before) {
 // gets the bytes each lane keeps across them.
 Function *make_barrier_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loads,
                                  FunctionAnalysisManager &functions, uint64_t &per_lane_bytes) {
-  auto [fast, entry, body, copy, dim_x, dim_y, dim_z] = start_clone(kernel, lane_loads);
+  const Clone clone = start_clone(kernel, lane_loads);
+  auto [fast, entry, body, copy, dim_x, dim_y, dim_z] = clone;
   LLVMContext &context = fast->getContext();
   const DataLayout &layout = fast->getParent()->getDataLayout();
   Type *i32 = Type::getInt32Ty(context), *i64 = Type::getInt64Ty(context), *i8 = Type::getInt8Ty(context);
-  Clone clone{fast, entry, body, copy, dim_x, dim_y, dim_z};
   Barriers barriers = split_at_barriers(*fast, entry);
 
   // The addresses of __shared__ variables (thread-local: the worker's), the
