@@ -5,6 +5,9 @@
 #ifndef GPUSYM_CUDA_CRT_HOST_DEFINES_H
 #define GPUSYM_CUDA_CRT_HOST_DEFINES_H
 
+/* CUDA's own guard, which code tests before undefining __host__ and
+ * __device__ (Thrust's guarded_cuda_runtime_api.h). */
+#define __HOST_DEFINES_H__
 #define GPUSYM_CUDA_HEADERS 1 /* a CUDA source: HIP's headers leave out what CUDA has not */
 #include "hip/amd_detail/host_defines.h"
 
