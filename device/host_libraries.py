@@ -61,6 +61,7 @@ LIBRARIES = {
         HostLibrary("hiprand", "2.11.0", "hip::hiprand"),
         HostLibrary("hipsparse", "3.1.1", "roc::hipsparse"),
         HostLibrary("cublas", "12.4.5", "CUDA::cublas", cuda=True),
+        HostLibrary("cublasLt", "12.4.5", "CUDA::cublasLt", ("libopenblas-dev",), cuda=True),
         HostLibrary("cufft", "11.2.1", "CUDA::cufft", cuda=True),
         HostLibrary("cusparse", "12.3.1", "CUDA::cusparse", cuda=True),
         HostLibrary("curand", "10.3.5", "CUDA::curand", cuda=True),

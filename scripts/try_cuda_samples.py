@@ -25,7 +25,7 @@ PREFIX = ROOT / ".venv" / "rocm"
 #: have: a CUDA library gpusym does not provide (it has cuBLAS, cuFFT,
 #: cuRAND and cuSPARSE), graphics, or another platform's API.
 _OUTSIDE = {
-    r"CUDA::(cublasLt|cusolver|npp\w*|nvjpeg)": "a CUDA library ({})",
+    r"CUDA::(cusolver|npp\w*|nvjpeg)": "a CUDA library ({})",
     r"find_package\((OpenGL|GLUT|Vulkan|EGL|FreeImage|NVSCI|MPI)": "{}",
 }
 #: Seconds a sample may take to configure, build, and run.
