@@ -94,7 +94,11 @@ def _common_flags(options: BuildOptions, *, host: bool = False) -> list[str]:
     simulated device's -cc1 line is derived from a host compile's."""
     rdc = ["-fgpu-rdc"] if options.rdc else []
     flags = [flag for flag in options.compile_flags if not (host and flag in _AMDGPU_ONLY_FLAGS)]
-    language = [*nvcc_options.compile_macros(options), *CUDA_PRELUDE] if options.cuda_arch else PRELUDE
+    language = (
+        [*nvcc_options.compile_macros(options), *nvcc_options.HOST_COMPILER_LENIENCE, *CUDA_PRELUDE]
+        if options.cuda_arch
+        else PRELUDE
+    )
     return ["-x", "hip", *NO_ROCM_INCLUDES, *rdc, *include_flags(options), *language, *flags]
 
 

@@ -363,6 +363,11 @@ def compile_macros(options: build_options.BuildOptions) -> list[str]:
     ]
 
 
+#: What nvcc's host compiler (g++) only warns of and clang rejects: C++17's
+#: removed `register` storage class, which older CUDA code still writes.
+HOST_COMPILER_LENIENCE = ["-Wno-error=register"]
+
+
 def device_macros(options: build_options.BuildOptions) -> list[str]:
     """__CUDA_ARCH__, defined in device compiles alone (XX0 for sm_XX)."""
     return [f"-D__CUDA_ARCH__={options.cuda_arch * 10}"] if options.cuda_arch else []
