@@ -17,7 +17,15 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from device import runtime_library
-from device.compiler import amdgpu_code, breakpoint_sites, foreign_headers, nvcc_options, openmp, signatures
+from device.compiler import (
+    amdgpu_code,
+    breakpoint_sites,
+    foreign_headers,
+    nvcc_options,
+    openmp,
+    ptx_constraints,
+    signatures,
+)
 from device.compiler.options import BuildOptions, Source
 from device.passes import plugins as pass_plugins
 from native import toolchain
@@ -103,11 +111,15 @@ def _common_flags(options: BuildOptions, *, host: bool = False) -> list[str]:
 
 
 def _amdgpu_object(source: Path, arch: str, cuid: str, options: BuildOptions, out: Path):
+    # A CUDA source's inline PTX is translated for AMDGPU too.
+    plugin = f"-fpass-plugin={pass_plugins.plugin_path('inline_ptx', options.verbose)}"
+    ptx = ["-Xclang", plugin] if options.cuda_arch else []  # the driver's own flag stops at the host compile
     command = [
         toolchain.tool("clang++"),
         *_common_flags(options),
         "--cuda-device-only",
         *nvcc_options.device_macros(options),
+        *ptx,
         "--no-gpu-bundle-output",
         f"--offload-arch={arch}",
         f"-cuid={cuid}",
@@ -121,7 +133,40 @@ def _amdgpu_object(source: Path, arch: str, cuid: str, options: BuildOptions, ou
         "-o",
         str(out),
     ]
-    return toolchain.run(command, verbose=options.verbose, capture=True)
+    result = toolchain.run(command, verbose=options.verbose, capture=True)
+    if result.returncode == 0 or not ptx_constraints.failed_on_constraints(result.stderr):
+        return result
+    preprocess = [*command[: command.index("-c")], "-E", str(source), "-o", str(out.with_suffix(".cui"))]
+    return _compile_portable(command, preprocess, source, out.with_suffix(".cui"), options, "hip-cpp-output")
+
+
+def _compile_portable(
+    command: list[str],
+    preprocess: list[str],
+    source: Path,
+    preprocessed: Path,
+    options: BuildOptions,
+    kind: str,
+    environment: dict[str, str] | None = None,
+):
+    """`command` run again on `source` preprocessed by `preprocess` into
+    `preprocessed`, its PTX asm statements' constraints made acceptable to
+    the target (ptx_constraints.py).  `kind` is the preprocessed language."""
+    result = toolchain.run(preprocess, verbose=options.verbose, capture=True)
+    if result.returncode != 0:
+        return result
+    preprocessed.write_text(ptx_constraints.portable(preprocessed.read_text("latin-1")), "latin-1")
+    compile_command, skip = [], False
+    for arg in command:
+        if skip:
+            skip = False
+        elif arg == "-include":  # already in the preprocessed text
+            skip = True
+        elif arg == str(source):
+            compile_command += ["-x", kind, str(preprocessed)]
+        else:
+            compile_command.append(arg)
+    return toolchain.run(compile_command, verbose=options.verbose, capture=True, environment=environment)
 
 
 def amdgpu_ir(source: Path, options: BuildOptions) -> None:
@@ -232,9 +277,19 @@ def _sim_assembly(source: Path, cuid: str, options: BuildOptions, workdir: Path)
     command = ["-S" if arg == "-emit-obj" else arg for arg in _sim_cc1(source, cuid, options, assembly)]
     # Under -v, the fast-form pass says which kernels have no fast form, and why.
     explain = {"GPUSYM_EXPLAIN_FAST_FORMS": "1"} if options.verbose else None
-    check_compile(
-        toolchain.run(command, verbose=options.verbose, capture=True, environment=explain), source, device=True
-    )
+    result = toolchain.run(command, verbose=options.verbose, capture=True, environment=explain)
+    if result.returncode != 0 and ptx_constraints.failed_on_constraints(result.stderr):
+        preprocessed = workdir / "sim.cui"
+        output = command.index("-o") + 1
+        preprocess = ["-E" if arg == "-S" else arg for arg in command]
+        preprocess[output] = str(preprocessed)
+        # -cc1 names the input's language just before it.
+        language = command.index(str(source)) - 2
+        compile_command = command[:language] + command[language + 2 :]
+        result = _compile_portable(
+            compile_command, preprocess, source, preprocessed, options, "hip-cpp-output", explain
+        )
+    check_compile(result, source, device=True)
     return assembly
 
 

@@ -1,6 +1,9 @@
 """The clang pass plugins of the simulated device's compile, each built on
 first use into the cache against LLVM 19's headers (Debian's llvm-19-dev):
 
+- ``inline_ptx.cpp``: inline PTX assembly (CUDA's asm statements) becomes
+  IR, before any other pass looks at the code, so that their passes see
+  its loads, stores and warp functions as ordinary ones;
 - ``wave_lockstep.cpp``: a wavefront's lanes access ``__shared__`` memory in
   lockstep;
 - ``access_checks.cpp``: checks of device memory accesses, which the runtime
@@ -17,7 +20,7 @@ from pathlib import Path
 
 from native import native_build, toolchain
 
-PLUGINS = ("wave_lockstep", "fast_form", "access_checks")
+PLUGINS = ("inline_ptx", "wave_lockstep", "fast_form", "access_checks")
 
 
 @cache

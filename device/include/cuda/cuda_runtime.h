@@ -34,6 +34,7 @@
 #include "gpusym_cuda_detail/intrinsics.h"
 #include "gpusym_cuda_detail/atomics.h"
 #include "gpusym_cuda_detail/host_math.h"
+#include "gpusym_cuda_detail/ptx.h"
 #endif
 #include "texture_fetch_functions.h"
 #include "surface_functions.h"
