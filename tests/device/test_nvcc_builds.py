@@ -151,3 +151,12 @@ def test_cuda_sources_may_name_their_own_int8_and_uint16(tmp_path):
         ]
     )
     assert compiled.returncode == 0, describe(compiled)
+
+
+def test_cxx17_register_variables_are_a_warning_as_under_gcc(tmp_path):
+    # C++17 removed `register`; g++, nvcc's host compiler, warns, clang errs.
+    source = tmp_path / "old.cu"
+    source.write_text("__global__ void k(int *p) { register int x = *p; *p = x + 1; }\nint main() { return 0; }\n")
+    result = nvcc("-std=c++17", "-c", source, "-o", tmp_path / "old.o")
+    assert result.returncode == 0, describe(result)
+    assert "'register' storage class specifier" in result.stderr, describe(result)
