@@ -12,10 +12,14 @@ cd "$(dirname "$0")/.."
 # librocprim-dev, libhiprand-dev, librocrand-dev: ROCm's header libraries the
 # tests build programs with (rocPRIM 5.3, hipRAND, rocRAND; they pull in
 # ROCm 5.2's HIP headers at /usr/include/hip, which gpusym's always precede).
+# libthrust-dev, libcub-dev: NVIDIA's Thrust and CUB 1.17, which CUDA
+# programs include from the toolkit; gpusym-nvcc compiles them for the
+# simulated device (their inline PTX through the inline_ptx pass).
 # spirv-tools: spirv-as, which assembles the SPIR-V modules of the tests of
 # HIP on SPIR-V (tests/symbols/test_spirv.py).
 packages=(clang-19 lld-19 llvm-19 llvm-19-dev libclang-rt-19-dev libomp-19-dev liblz4-1 gdb python3-venv cmake
-  libopenblas-dev libfftw3-dev librocprim-dev libhiprand-dev librocrand-dev spirv-tools)
+  libopenblas-dev libfftw3-dev librocprim-dev libhiprand-dev librocrand-dev libthrust-dev libcub-dev
+  spirv-tools)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -16,7 +16,8 @@ from conftest import TEST_PROGRAMS, describe, run
 
 pytestmark = [pytest.mark.toolchain]
 
-#: program -> its library, the cases it must report ok, and its summary line.
+#: program -> its library (None: header-only, the toolkit's Thrust and CUB),
+#: the cases it must report ok.
 PROGRAMS = {
     "cublas_checks": (
         "cublas",
@@ -61,19 +62,34 @@ PROGRAMS = {
         "curand",
         ["XORWOW bits", "XORWOW normals", "Philox bits", "MRG32k3a uniforms", "normal mean and deviation"],
     ),
+    "thrust_cub_checks": (
+        None,
+        [
+            "cub BlockReduce Sum",
+            "cub BlockScan InclusiveSum",
+            "cub WarpReduce Sum and Max",
+            "cub DeviceReduce Sum",
+            "cub DeviceScan ExclusiveSum",
+            "cub DeviceRadixSort SortPairs",
+            "thrust reduce",
+            "thrust transform, inclusive_scan",
+            "thrust sort greater",
+            "thrust copy_if",
+        ],
+    ),
 }
 
 
 @pytest.mark.parametrize("program", PROGRAMS)
 def test_every_case_matches_its_reference(build_program, program):
     library, required = PROGRAMS[program]
-    built = build_program(f"cuda/cuda_libraries/{program}.cu", flags=("-g", f"-l{library}"))
+    built = build_program(f"cuda/cuda_libraries/{program}.cu", flags=("-g", *([f"-l{library}"] if library else [])))
     result = run([built])
     cases = dict(re.findall(r"^(.+): (ok|FAILED.*)$", result.stdout, re.M))
     failing = {case: outcome for case, outcome in cases.items() if outcome != "ok"}
     assert result.returncode == 0 and not failing, (failing, describe(result))
     assert all(cases.get(case) == "ok" for case in required), describe(result)
-    assert f"{library}: 0 failed" in result.stdout, describe(result)
+    assert f"{library or 'thrust and cub'}: 0 failed" in result.stdout, describe(result)
 
 
 def test_a_cmake_project_links_the_toolkits_library_targets(tmp_path):

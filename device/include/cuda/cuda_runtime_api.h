@@ -506,4 +506,6 @@ static inline cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, T *devPt
 #endif
 
 #undef GPUSYM_CUDA_DEFAULT
+
+#include "cuda_device_runtime_api.h"
 #endif
