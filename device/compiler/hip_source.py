@@ -110,10 +110,17 @@ def _common_flags(options: BuildOptions, *, host: bool = False) -> list[str]:
     return ["-x", "hip", *NO_ROCM_INCLUDES, *rdc, *include_flags(options), *language, *flags]
 
 
+def _inline_ptx_flags(options: BuildOptions) -> list[str]:
+    """The inline_ptx pass for the AMDGPU compiles of a CUDA source, whose
+    inline PTX is translated for AMDGPU too (-Xclang: the driver's own
+    -fpass-plugin stops at the host compile)."""
+    if not options.cuda_arch:
+        return []
+    return ["-Xclang", f"-fpass-plugin={pass_plugins.plugin_path('inline_ptx', options.verbose)}"]
+
+
 def _amdgpu_object(source: Path, arch: str, cuid: str, options: BuildOptions, out: Path):
-    # A CUDA source's inline PTX is translated for AMDGPU too.
-    plugin = f"-fpass-plugin={pass_plugins.plugin_path('inline_ptx', options.verbose)}"
-    ptx = ["-Xclang", plugin] if options.cuda_arch else []  # the driver's own flag stops at the host compile
+    ptx = _inline_ptx_flags(options)
     command = [
         toolchain.tool("clang++"),
         *_common_flags(options),
@@ -386,13 +393,17 @@ def _compile_rdc(source: Path, options: BuildOptions, output: Path, workdir: Pat
         *options.host_flags,
         *options.dependency_flags,
         *[f"--offload-arch={arch}" for arch in options.archs],
+        *_inline_ptx_flags(options),
         f"-cuid={cuid}",
         "-c",
         str(source),
         "-o",
         str(plain),
     ]
-    check(toolchain.run(command, verbose=options.verbose, capture=True), echo=False)
+    result = toolchain.run(command, verbose=options.verbose, capture=True)
+    if result.returncode != 0 and ptx_constraints.failed_on_constraints(result.stderr):
+        result.stderr += f"{source}: {ptx_constraints.RDC_LIMIT}\n"
+    check(result, echo=False)
     add = [
         toolchain.tool("llvm-objcopy"),
         f"--add-section={offload_bundle.SECTION_PREFIX}{offload_bundle.SIM_RDC_ID}={device_object}",

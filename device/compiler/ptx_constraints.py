@@ -15,8 +15,20 @@ from __future__ import annotations
 
 import re
 
-#: clang's error for a constraint its target has not.
-_CONSTRAINT_ERROR = re.compile(r"error: invalid (?:input|output) constraint '[^']*' in asm")
+#: Why a relocatable device code compile (-rdc) failed on such a constraint:
+#: its host and AMDGPU compiles are one clang command, not rewritten yet.
+RDC_LIMIT = (
+    "inline PTX with the constraint letters h, f, l or d (or a register written with one %) is not supported "
+    "with relocatable device code (-rdc=true, -dc) yet: compile this source without it, or use r (and %%)"
+)
+
+#: clang's errors for a constraint its target has not, and for a special
+#: register written with one % (nvcc takes %globaltimer as %%globaltimer).
+_CONSTRAINT_ERROR = re.compile(
+    r"error: (?:invalid (?:input|output) constraint '[^']*' in asm|invalid % escape in inline assembly string)"
+)
+#: A special register's lone %, in a template with operands.
+_LONE_PERCENT = re.compile(r"(?<!%)%(?=[a-z_])")
 _ASM_START = re.compile(r"\b(?:asm|__asm__|__asm)\b\s*(?:(?:volatile|__volatile__|inline|goto)\s*)*\(")
 #: A PTX instruction: a mnemonic with a type or modifier suffix (mov.u32,
 #: shfl.sync.idx.b32), or a special register (%laneid).
@@ -26,13 +38,15 @@ _PTX_REGISTER = re.compile(r'"([=+&]*)[hrlfd]"')
 
 
 def failed_on_constraints(stderr: str) -> bool:
-    """Whether a compile failed because of an asm constraint of another target."""
+    """Whether a compile failed because of an asm constraint of another
+    target (or a special register's lone %)."""
     return bool(_CONSTRAINT_ERROR.search(stderr))
 
 
 def portable(source: str) -> str:
     """`source` (preprocessed) with the operand constraints of its PTX asm
-    statements turned into ``r``."""
+    statements turned into ``r``, and their special registers' lone %
+    doubled."""
     pieces, position = [], 0
     for start in _ASM_START.finditer(source):
         if start.start() < position:
@@ -43,8 +57,9 @@ def portable(source: str) -> str:
         statement = source[start.end() : end]
         colon = _first_colon(statement)
         if colon is not None and _PTX_TEXT.search(_strings(statement[:colon])):
+            template = _LONE_PERCENT.sub("%%", statement[:colon])
             operands = _PTX_REGISTER.sub(r'"\1r"', statement[colon:])
-            pieces += [source[position : start.end()], statement[:colon], operands]
+            pieces += [source[position : start.end()], template, operands]
             position = end
     pieces.append(source[position:])
     return "".join(pieces)

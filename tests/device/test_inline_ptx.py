@@ -3,7 +3,8 @@ each family of instructions (CUB's warp scan step, shuffles and votes in
 partial and divergent warps, special registers, integer and float
 arithmetic, conversions, bit fields, video instructions, vector loads and
 stores, atomics, barriers, exit) against the same computation in plain CUDA
-C++ (tests/programs/inline_ptx.cu), at -O0 and -O2, in both kernel forms;
+C++ (tests/programs/inline_ptx.cu), at -O0 and -O2 and with relocatable
+device code, in both kernel forms;
 PTX's own constraint letters (h, f, l, d), which clang rejects for x86-64
 and AMDGPU until the build rewrites them; and an instruction the simulated
 device does not have, reported as one error at its asm statement."""
@@ -29,7 +30,7 @@ FAMILIES = (
 )
 
 
-@pytest.fixture(scope="module", params=["-O0", "-O2"])
+@pytest.fixture(scope="module", params=["-O0", "-O2", "-rdc=true"])
 def program(request, tmp_path_factory):
     target = tmp_path_factory.mktemp("inline-ptx") / "inline_ptx"
     result = run([GPUSYM_NVCC, request.param, TEST_PROGRAMS / "inline_ptx.cu", "-o", target], timeout=BUILD_TIMEOUT)
@@ -63,14 +64,17 @@ __global__ void kernel(float *f, double *d, unsigned long long *l, unsigned shor
   asm("cvt.rn.f16.f32 %0, %1;" : "=h"(half) : "f"(f[0]));
   h[1] = next;
   h[2] = half;
+  unsigned long long timer;  // one %, as nvcc takes it
+  asm volatile("mov.u64 %0, %globaltimer;" : "=l"(timer));
+  l[2] = timer != 0;
 }
 int main() {
   float *f; double *d; unsigned long long *l; unsigned short *h;
-  cudaMallocManaged(&f, 8); cudaMallocManaged(&d, 16); cudaMallocManaged(&l, 16); cudaMallocManaged(&h, 6);
+  cudaMallocManaged(&f, 8); cudaMallocManaged(&d, 16); cudaMallocManaged(&l, 24); cudaMallocManaged(&h, 6);
   f[0] = 1.25f; d[0] = 3.0; l[0] = 0x12; h[0] = 0x1234;
   kernel<<<1, 1>>>(f, d, l, h);
   cudaDeviceSynchronize();
-  printf("%g %g %llx %x %x\n", f[1], d[1], l[1], h[1], h[2]);
+  printf("%g %g %llx %x %x %llu\n", f[1], d[1], l[1], h[1], h[2], l[2]);
 }
 """
 
@@ -82,8 +86,8 @@ def test_ptx_constraint_letters_build_and_compute(tmp_path, level):
     built = run([GPUSYM_NVCC, level, source, "-o", tmp_path / "constraints"], timeout=BUILD_TIMEOUT)
     assert built.returncode == 0, describe(built)
     result = run([tmp_path / "constraints"])
-    # 1.25 doubled, 3 squared, 0x12 << 36, 0x1234 + 1, and 1.25 as a half (0x3d00).
-    assert result.stdout.split() == ["2.5", "9", "12000000000", "1235", "3d00"], describe(result)
+    # 1.25 doubled, 3 squared, 0x12 << 36, 0x1234 + 1, 1.25 as a half (0x3d00), a timer running.
+    assert result.stdout.split() == ["2.5", "9", "12000000000", "1235", "3d00", "1"], describe(result)
 
 
 @pytest.mark.parametrize(
@@ -110,4 +114,13 @@ def test_an_unsupported_instruction_is_one_error_at_its_line(tmp_path, statement
     message = f"inline PTX instruction '{named}' is not supported on the simulated device"
     assert result.returncode != 0, describe(result)
     assert errors == [f"{source}:3:{statement.index('(') + 4}: error: {message}"], describe(result)
+    assert "Traceback" not in result.stderr, describe(result)
+
+
+def test_ptx_constraint_letters_with_relocatable_device_code_are_refused_in_one_line(tmp_path):
+    source = tmp_path / "constraints.cu"
+    source.write_text(CONSTRAINTS)
+    result = run([GPUSYM_NVCC, "-rdc=true", "-c", source, "-o", tmp_path / "constraints.o"], timeout=BUILD_TIMEOUT)
+    assert result.returncode != 0, describe(result)
+    assert f"{source}: inline PTX with the constraint letters h, f, l or d" in result.stderr
     assert "Traceback" not in result.stderr, describe(result)
