@@ -76,6 +76,7 @@ constexpr const char *kBarrierReason = "it waits at __syncthreads()";
 // before optimisation, __gpusym_wave_step() after; a round's end, as a
 // barrier's is, in the fast form.
 constexpr const char *kWaveOp = "__gpusym_wave_op";
+constexpr const char *kCheckMask = "__gpusym_check_mask";  // synccheck's, see unsuitable()
 constexpr uint64_t kWaveStepOp = 17;  // GPUSYM_WAVE_STEP in gpusym/lane.h
 constexpr const char *kWaveStep = "__gpusym_wave_step";
 constexpr const char *kWaveMeets = "its wavefront's lanes meet at a warp function";
@@ -133,6 +134,9 @@ std::string unsuitable(Function &function, const TargetLibraryInfo &library, Sma
       waits |= !barriers_allowed;
       continue;
     }
+    // synccheck's call after a *_sync warp function runs only under
+    // `gpusym check`, which runs the debuggable form.
+    if (name == kCheckMask) continue;
     if (!call_reason.empty()) continue;
     if (name == kWaveOp)
       call_reason = kWaveMeets;
@@ -740,6 +744,35 @@ void record_reason(Module &module, const Function &kernel, StringRef why) {
 }
 
 // At -O0: every kernel's reason.
+// Before optimisation: a device function that waits (at a barrier, a
+// lockstep step or a warp function, however deep in its calls) is inlined
+// into its callers, as the inliner would not always do for a large one (a
+// block reduction of CUB's in a helper of the program's), so that its
+// kernels can have a fast form.  What the program marked noinline stays so.
+struct InlineWaitingFunctions : PassInfoMixin<InlineWaitingFunctions> {
+  PreservedAnalyses run(Module &module, ModuleAnalysisManager &) {
+    SmallPtrSet<Function *, 16> waiting;
+    SmallVector<Function *, 16> work;
+    for (StringRef name : {kBarrier, kWaveStep, kWaveMeet, kWaveOp})
+      if (Function *wait = module.getFunction(name)) work.push_back(wait);
+    while (!work.empty()) {  // the callers of what waits, transitively
+      Function *callee = work.pop_back_val();
+      for (User *user : callee->users())
+        if (auto *call = dyn_cast<CallBase>(user); call && call->getCalledFunction() == callee)
+          if (Function *caller = call->getFunction(); waiting.insert(caller).second) work.push_back(caller);
+    }
+    bool changed = false;
+    for (Function *function : waiting) {
+      if (function->isDeclaration() || is_kernel(*function) || function->hasFnAttribute(Attribute::NoInline) ||
+          function->hasFnAttribute(Attribute::AlwaysInline))
+        continue;
+      function->addFnAttr(Attribute::AlwaysInline);
+      changed = true;
+    }
+    return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+};
+
 struct RecordO0 : PassInfoMixin<RecordO0> {
   PreservedAnalyses run(Module &module, ModuleAnalysisManager &) {
     for (Function &function : module)
@@ -841,6 +874,9 @@ struct MakeBarrierFastForms : PassInfoMixin<MakeBarrierFastForms> {
 
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "gpusym-fast-form", "1", [](PassBuilder &builder) {
+            builder.registerPipelineStartEPCallback([](ModulePassManager &passes, OptimizationLevel level) {
+              if (level != OptimizationLevel::O0) passes.addPass(InlineWaitingFunctions());
+            });
             builder.registerOptimizerLastEPCallback([](ModulePassManager &passes, OptimizationLevel level) {
               if (level != OptimizationLevel::O0) passes.addPass(MakeBarrierFastForms());
             });

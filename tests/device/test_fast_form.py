@@ -12,7 +12,7 @@ import signal
 from pathlib import Path
 
 import pytest
-from conftest import BUILD_TIMEOUT, GPUSYM, TEST_PROGRAMS, describe, run, run_gpusym
+from conftest import BUILD_TIMEOUT, GPUSYM, GPUSYM_NVCC, TEST_PROGRAMS, describe, run, run_gpusym
 from fault_runs import report
 from gdb_batch import gdb
 
@@ -148,3 +148,21 @@ def test_under_gdb_dispatches_run_in_the_debuggable_form(optimised):
     output = gdb(optimised[0], "kbreak saxpy -block 1", "run", "info dispatches", "info lanes")
     assert re.search(r"^\*\s+1\s+running\s+saxpy\(.*\s+debug$", output, re.M), output
     assert re.search(r"^Dispatch 1: saxpy\(.*>>>, in the debuggable form$", output, re.M), output
+
+
+def test_cuda_kernels_with_a_cub_reduction_in_a_helper_or_sync_shuffles_have_one(tmp_path):
+    # A device function that waits is inlined into its kernels for the fast
+    # form; synccheck's mask check after a *_sync function does not stop it.
+    program = tmp_path / "fast_form_cuda"
+    source = TEST_PROGRAMS / "cuda" / "fast_form_cuda.cu"
+    built = run([GPUSYM_NVCC, "-O2", "-v", source, "-o", program], timeout=BUILD_TIMEOUT)
+    assert built.returncode == 0, describe(built)
+    assert NO_FAST_FORM.findall(built.stderr) == [], built.stderr
+    kept = re.findall(r"^gpusym: kernel (\w+)\(.*\) keeps \d+ bytes a thread", built.stderr, re.M)
+    assert sorted(kept) == ["sums_and_squares", "warp_sums"], built.stderr
+    for form in ("fast", "debug"):
+        result = run([program], env={"GPUSYM_FORM": form})
+        assert result.returncode == 0 and result.stdout.split() == ["sums_and_squares:", "ok", "warp_sums:", "ok"], (
+            form,
+            describe(result),
+        )

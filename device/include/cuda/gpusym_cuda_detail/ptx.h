@@ -80,7 +80,8 @@ __GPUSYM_PTX unsigned int __gpusym_ptx_redux(unsigned int op, unsigned int mask,
  * device), %globaltimer_lo and _hi (23, 24), %smid (25). */
 __GPUSYM_PTX unsigned long long __gpusym_ptx_special(unsigned int which) {
   unsigned int lane = __lane_id() % 32u;
-  unsigned long long time = static_cast<unsigned long long>(clock64());
+  /* The clock only where asked: a call the optimiser cannot drop, which
+   * would keep every kernel reading %laneid from its fast form. */
   switch (which) {
     case 0: return lane;
     case 1:
@@ -103,9 +104,9 @@ __GPUSYM_PTX unsigned long long __gpusym_ptx_special(unsigned int which) {
     case 17: return gridDim.x;
     case 18: return gridDim.y;
     case 19: return gridDim.z;
-    case 20: case 21: case 22: return time;
-    case 23: return time & 0xffffffffu;
-    case 24: return time >> 32;
+    case 20: case 21: case 22: return static_cast<unsigned long long>(clock64());
+    case 23: return static_cast<unsigned long long>(clock64()) & 0xffffffffu;
+    case 24: return static_cast<unsigned long long>(clock64()) >> 32;
     default: return __smid();
   }
 }
