@@ -243,6 +243,8 @@ def _sim_cc1(source: Path, cuid: str, options: BuildOptions, out: Path) -> list[
             skip = True
         elif arg == "-pic-is-pie" or arg.startswith("-debug-info-kind="):
             pass  # a shared object, with full type information for signatures
+        elif arg == "-fmath-errno":
+            pass  # device math sets no errno, as on a GPU: math calls stay pure (fast forms)
         else:
             command.append(arg)
     insert_at = command.index("-cc1") + 1

@@ -137,6 +137,9 @@ std::string unsuitable(Function &function, const TargetLibraryInfo &library, Sma
     // synccheck's call after a *_sync warp function runs only under
     // `gpusym check`, which runs the debuggable form.
     if (name == kCheckMask) continue;
+    // An extern __shared__ array's thread-local initialisation routine
+    // (_ZTH..., which no source defines): a worker thread's own, in either form.
+    if (name.starts_with("_ZTH")) continue;
     if (!call_reason.empty()) continue;
     if (name == kWaveOp)
       call_reason = kWaveMeets;
