@@ -141,37 +141,10 @@ cublasStatus_t cublasLtGetProperty(libraryPropertyType type, int *value) {
   return CUBLAS_STATUS_SUCCESS;
 }
 
-const char *cublasLtGetStatusName(cublasStatus_t status) {
-  switch (status) {
-    case CUBLAS_STATUS_SUCCESS: return "CUBLAS_STATUS_SUCCESS";
-    case CUBLAS_STATUS_NOT_INITIALIZED: return "CUBLAS_STATUS_NOT_INITIALIZED";
-    case CUBLAS_STATUS_ALLOC_FAILED: return "CUBLAS_STATUS_ALLOC_FAILED";
-    case CUBLAS_STATUS_INVALID_VALUE: return "CUBLAS_STATUS_INVALID_VALUE";
-    case CUBLAS_STATUS_ARCH_MISMATCH: return "CUBLAS_STATUS_ARCH_MISMATCH";
-    case CUBLAS_STATUS_MAPPING_ERROR: return "CUBLAS_STATUS_MAPPING_ERROR";
-    case CUBLAS_STATUS_EXECUTION_FAILED: return "CUBLAS_STATUS_EXECUTION_FAILED";
-    case CUBLAS_STATUS_INTERNAL_ERROR: return "CUBLAS_STATUS_INTERNAL_ERROR";
-    case CUBLAS_STATUS_NOT_SUPPORTED: return "CUBLAS_STATUS_NOT_SUPPORTED";
-    case CUBLAS_STATUS_LICENSE_ERROR: return "CUBLAS_STATUS_LICENSE_ERROR";
-    default: return "CUBLAS_STATUS_UNKNOWN";
-  }
-}
+// cuBLASLt's statuses are cuBLAS's: their names and strings too.
+const char *cublasLtGetStatusName(cublasStatus_t status) { return cublasGetStatusName(status); }
 
-const char *cublasLtGetStatusString(cublasStatus_t status) {
-  switch (status) {
-    case CUBLAS_STATUS_SUCCESS: return "success";
-    case CUBLAS_STATUS_NOT_INITIALIZED: return "the handle is not initialized";
-    case CUBLAS_STATUS_ALLOC_FAILED: return "a resource could not be allocated";
-    case CUBLAS_STATUS_INVALID_VALUE: return "an invalid value was passed";
-    case CUBLAS_STATUS_ARCH_MISMATCH: return "the device does not support the feature";
-    case CUBLAS_STATUS_MAPPING_ERROR: return "memory could not be accessed";
-    case CUBLAS_STATUS_EXECUTION_FAILED: return "the work failed to run";
-    case CUBLAS_STATUS_INTERNAL_ERROR: return "an internal operation failed";
-    case CUBLAS_STATUS_NOT_SUPPORTED: return "the operation is not supported";
-    case CUBLAS_STATUS_LICENSE_ERROR: return "a license error occurred";
-    default: return "unknown status";
-  }
-}
+const char *cublasLtGetStatusString(cublasStatus_t status) { return cublasGetStatusString(status); }
 
 cublasStatus_t cublasLtMatrixLayoutInit_internal(cublasLtMatrixLayout_t matLayout, size_t size, cudaDataType type,
                                                  uint64_t rows, uint64_t cols, int64_t ld) {
