@@ -67,6 +67,13 @@ def _archive(objects: list[Path], options: build_options.BuildOptions) -> None:
         raise hip_source.CompileError(result.returncode)
 
 
+def _parallel_algorithms_flags() -> list[str]:
+    """What the host's parallel algorithms need at the link: oneTBB where it
+    is installed, since libstdc++ then runs them over it."""
+    found = toolchain.run([toolchain.tool("clang++"), "-print-file-name=libtbb.so"], capture=True).stdout.strip()
+    return ["-ltbb"] if Path(found).is_absolute() else []
+
+
 def _link(objects: list[Path], options: build_options.BuildOptions, workdir: Path) -> None:
     runtime = runtime_library.runtime_path(options.verbose)
     openmp_flags = openmp.link_flags(options.openmp_runtime, options.link_flags)
@@ -79,6 +86,7 @@ def _link(objects: list[Path], options: build_options.BuildOptions, workdir: Pat
         *device_flags,
         *host_libraries.resolve_link_flags(options.link_flags, options.verbose),
         *openmp_flags,
+        *(_parallel_algorithms_flags() if options.parallel_algorithms else []),
         str(runtime),
         "-o",
         str(options.output or "a.out"),

@@ -69,10 +69,7 @@ _ROCM_PATH_PREFIXES = ("--rocm-path=", "--hip-path=")
 #: Questions to the compiler rather than builds: answered by clang-19.
 _INFORMATION = {"--version", "-dumpversion", "-dumpmachine"}
 _INFORMATION_PREFIXES = ("-print-",)
-#: --hipstdpar offloads the standard library's parallel algorithms to the
-#: GPU; on the simulated device, whose memory is the host's, they run as the
-#: host's standard library runs them.
-_HIPCC_IGNORED = {"--hip-link", "-nogpulib", "-nogpuinc", "--hipstdpar", "--hipstdpar-interpose-alloc"}
+_HIPCC_IGNORED = {"--hip-link", "-nogpulib", "-nogpuinc", "--hipstdpar-interpose-alloc"}
 #: ROCm's HIP runtime, which the simulated runtime (always linked) replaces.
 _HIP_RUNTIME_LIBRARIES = {"-lamdhip64"}
 LANGUAGES = {"hip", "c", "c++", "none"}
@@ -130,6 +127,10 @@ class BuildOptions:
     host_flags: list[str] = field(default_factory=list)  # host compiles and the link, not device code
     dependency_flags: list[str] = field(default_factory=list)  # host compile only
     link_flags: list[str] = field(default_factory=list)
+    # --hipstdpar offloads the standard library's parallel algorithms to the
+    # GPU; on the simulated device, whose memory is the host's, they run as
+    # the host's standard library runs them (driver.py links what it needs).
+    parallel_algorithms: bool = False
 
     @property
     def archs(self) -> list[str]:
@@ -253,6 +254,8 @@ def _take_driver_option(arg: str, arguments: _Arguments, options: BuildOptions) 
     `arg` is one."""
     if arg in _HIPCC_IGNORED or arg.startswith(_HIPCC_IGNORED_PREFIXES):
         pass
+    elif arg == "--hipstdpar":
+        options.parallel_algorithms = True
     elif arg in ("-target", "--target") or arg.startswith(("--target=", "-target=")):
         _take_target(arguments.value(arg, arg.split("=")[0]), options)
     elif arg.startswith(_ROCM_PATH_PREFIXES):
