@@ -25,7 +25,7 @@
 // What cannot be translated (a branch or label, an unknown instruction or
 // register) is reported as an error at the asm statement, and the call is
 // dropped, so the module stays valid.  Rounding modes other than to nearest
-// (.rz, .rm, .rp on add, mul, fma, cvt to float) round to nearest.
+// (.rz, .rm, .rp on add, mul, fma, cvt to float) are refused the same way.
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/IRBuilder.h"
@@ -593,6 +593,14 @@ class Translator {
       return ops.size() == wanted ||
              fail("inline PTX '" + statement.opcode + "' takes " + std::to_string(wanted) + " operands");
     };
+    // Directed rounding of float results (.rz, .rm, .rp; not cvt's .rzi and
+    // kin, which round to an integer) has no IR here: refused, not rounded
+    // to nearest, so no last bit is silently different.
+    for (StringRef mode : {"rz", "rm", "rp"})
+      if (has(mode))
+        return fail(("inline PTX rounding mode '." + mode + "' of '" + statement.opcode +
+                     "' is not supported on the simulated device")
+                        .str());
     bool known = true;
     bool done = dispatch(base, mods, types, has, ops, count, known);
     if (!known) return fail(unsupported(statement.opcode));
@@ -905,6 +913,16 @@ class Translator {
     if (!from.is_float() && !to.is_float()) {
       Value *value = read(ops[1], from.bits, from.is_signed());
       if (!value) return false;
+      if (is_contained(mods, "sat")) {  // clamped to the destination's range, in a width holding both
+        IntegerType *wide = int_type(65);
+        value = resize(value, 65, from.is_signed());
+        APInt low = to.is_signed() ? APInt::getSignedMinValue(to.bits) : APInt::getMinValue(to.bits);
+        APInt high = to.is_signed() ? APInt::getSignedMaxValue(to.bits) : APInt::getMaxValue(to.bits);
+        value = builder_.CreateBinaryIntrinsic(
+            Intrinsic::smax, value, ConstantInt::get(wide, to.is_signed() ? low.sext(65) : low.zext(65)));
+        value = builder_.CreateBinaryIntrinsic(
+            Intrinsic::smin, value, ConstantInt::get(wide, to.is_signed() ? high.sext(65) : high.zext(65)));
+      }
       result = resize(value, to.bits, from.is_signed());
       return write(ops[0], result, to.is_signed());
     }

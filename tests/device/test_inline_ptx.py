@@ -7,7 +7,8 @@ C++ (tests/programs/inline_ptx.cu), at -O0 and -O2 and with relocatable
 device code, in both kernel forms;
 PTX's own constraint letters (h, f, l, d), which clang rejects for x86-64
 and AMDGPU until the build rewrites them; and an instruction the simulated
-device does not have, reported as one error at its asm statement."""
+device does not have (or a rounding mode it cannot honour), reported as one
+error at its asm statement."""
 
 from __future__ import annotations
 
@@ -90,16 +91,24 @@ def test_ptx_constraint_letters_build_and_compute(tmp_path, level):
     assert result.stdout.split() == ["2.5", "9", "12000000000", "1235", "3d00", "1"], describe(result)
 
 
+UNSUPPORTED = "inline PTX instruction '{}' is not supported on the simulated device"
+
+
 @pytest.mark.parametrize(
-    ("statement", "named"),
+    ("statement", "message"),
     [
-        ('asm volatile("foo.b32 %0, %0;" : "+r"(x));', "foo.b32"),
-        ('asm volatile("bra LBL; LBL:");', "bra"),
-        ('asm volatile("foo.b16 %0, %0;" : "+h"(x));', "foo.b16"),
+        ('asm volatile("foo.b32 %0, %0;" : "+r"(x));', UNSUPPORTED.format("foo.b32")),
+        ('asm volatile("bra LBL; LBL:");', UNSUPPORTED.format("bra")),
+        ('asm volatile("foo.b16 %0, %0;" : "+h"(x));', UNSUPPORTED.format("foo.b16")),
+        # Directed rounding is refused, not rounded to nearest.
+        (
+            'asm volatile("mul.rz.f32 %0, %0, %0;" : "+f"(x));',
+            "inline PTX rounding mode '.rz' of 'mul.rz.f32' is not supported on the simulated device",
+        ),
     ],
-    ids=["made-up", "branch", "ptx-constraint"],
+    ids=["made-up", "branch", "ptx-constraint", "rounding-mode"],
 )
-def test_an_unsupported_instruction_is_one_error_at_its_line(tmp_path, statement, named):
+def test_an_unsupported_instruction_is_one_error_at_its_line(tmp_path, statement, message):
     source = tmp_path / "unsupported.cu"
     source.write_text(
         "__global__ void kernel(int *out) {\n"
@@ -111,7 +120,6 @@ def test_an_unsupported_instruction_is_one_error_at_its_line(tmp_path, statement
     )
     result = run([GPUSYM_NVCC, source, "-o", tmp_path / "unsupported"], timeout=BUILD_TIMEOUT)
     errors = [line for line in result.stderr.splitlines() if "error:" in line]
-    message = f"inline PTX instruction '{named}' is not supported on the simulated device"
     assert result.returncode != 0, describe(result)
     assert errors == [f"{source}:3:{statement.index('(') + 4}: error: {message}"], describe(result)
     assert "Traceback" not in result.stderr, describe(result)

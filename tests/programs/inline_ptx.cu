@@ -170,6 +170,14 @@ __global__ void integers(int *) {
   check(r, static_cast<unsigned int>(sa - sb));
   asm("add.sat.s32 %0, %1, %2;" : "=r"(r) : "r"(0x7ffffff0), "r"(sb & 0xff));
   check(r, static_cast<long long>(0x7ffffff0) + (sb & 0xff) > 0x7fffffff ? 0x7fffffffu : 0x7ffffff0u + (sb & 0xff));
+  // cvt.sat between integers clamps to the destination's range.
+  asm("cvt.sat.u8.s32 %0, %1;" : "=r"(r) : "r"(sa));
+  check(r, sa < 0 ? 0u : sa > 255 ? 255u : static_cast<unsigned int>(sa));
+  asm("cvt.sat.s8.u32 %0, %1;" : "=r"(r) : "r"(a));
+  check(r, a > 127 ? 127u : a);
+  int scaled = static_cast<int>(a * 1000u);  // wrapped, as the register would be
+  asm("cvt.sat.s16.s32 %0, %1;" : "=r"(r) : "r"(scaled));
+  check(static_cast<int>(static_cast<short>(r)), scaled < -32768 ? -32768 : scaled > 32767 ? 32767 : scaled);
   asm("mul.lo.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
   check(r, a * b);
   asm("mul.hi.s32 %0, %1, %2;" : "=r"(r) : "r"(sa), "r"(sb));
