@@ -52,6 +52,7 @@
 #include "llvm/Transforms/Scalar/LICM.h"
 #include "llvm/Transforms/Scalar/LoopPassManager.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/IR/CFG.h"
@@ -283,8 +284,9 @@ Function *make_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loads, Func
 }
 
 // Kernels with barriers.  Their fast form runs the block in rounds: each
-// round runs every lane that has not returned, one after another, from
-// where it stopped to its next barrier or its return, so every lane reaches
+// round runs every lane that has not returned, the lanes at one place one
+// after another, from where it stopped to its next barrier or its return
+// (make_region_loops below), so every lane reaches
 // a barrier before any goes past it (lanes that returned no longer take
 // part, as on a GPU of sm_70 or later).  A lockstep step or a warp
 // function ends a lane's pass too: when a kernel has either, a round is a
@@ -295,15 +297,15 @@ Function *make_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loads, Func
 // their results.  So every lane of the wavefront has made its accesses
 // before a step when any goes on.  A lane's state says where it goes on: 0
 // at the kernel's start, K after the Kth barrier, step or warp function
-// (kWarpFunctionBit | K for a warp function), with kHeld while it waits at a
-// barrier in this round or kMeeting at the others, kReturned once it
-// returned.
+// (kWarpFunctionBit | K for a warp function), with the parity of the round
+// it may go on in (kRoundBit: a lane at a barrier waits for the next) and
+// kMeeting while it meets its wavefront, kReturned once it returned.
 // The values an SSA register or an alloca carries across a barrier are each
 // lane's own: they move to per-lane memory (one array per
 // value, indexed by the flat thread), which the runtime gives the block
 // (__gpusym_fast_lanes_memory); every other value is the running lane's
 // alone, as in the loops of a kernel without barriers.
-constexpr uint32_t kWarpFunctionBit = 1u << 28, kMeeting = 1u << 29, kHeld = 1u << 30,
+constexpr uint32_t kWarpFunctionBit = 1u << 28, kMeeting = 1u << 29, kRoundShift = 30, kRoundBit = 1u << kRoundShift,
                    kReturned = kWarpFunctionBit - 1;  // as __gpusym_fast_meet (executor.cpp) reads them
 
 // Where a clone's lanes wait (at a barrier, a step or a warp function):
@@ -462,6 +464,308 @@ Value *recompute(Value *value, const Clone &clone, Instruction *before) {
   return copy;
 }
 
+void erase_lifetime_markers(AllocaInst &alloca) {
+  for (User *user : make_early_inc_range(alloca.users()))
+    if (auto *marker = dyn_cast<IntrinsicInst>(user); marker && marker->isLifetimeStartOrEnd())
+      marker->eraseFromParent();
+}
+
+// The allocas whose memory crosses a barrier, each now one array of the
+// block's memory (the lanes' elements side by side).
+struct PerLane {
+  ArrayRef<AllocaInst *> allocas;
+  ArrayRef<uint64_t> offsets, sizes;  // each array's start (per lane of the block) and element size
+  Value *memory, *lanes;              // the block's memory and its count of lanes (i64)
+
+  // Lane `lane`'s element of the ith array.
+  Value *pointer(IRBuilder<> &builder, size_t i, Value *lane) const {
+    Value *at = builder.CreateAdd(builder.CreateMul(lanes, builder.getInt64(offsets[i])),
+                                  builder.CreateMul(lane, builder.getInt64(sizes[i])));
+    return builder.CreateInBoundsGEP(builder.getInt8Ty(), memory, at, allocas[i]->getName() + ".lane");
+  }
+};
+
+// The bit of a round's or pass's mask of regions that stands for region r
+// (the regions after the 62nd share the last).
+Value *region_bit(IRBuilder<> &builder, Value *region) {
+  Value *capped = builder.CreateBinaryIntrinsic(Intrinsic::umin, region, builder.getInt64(62));
+  return builder.CreateShl(builder.getInt64(1), capped);
+}
+uint64_t region_bit(size_t region) { return uint64_t(1) << std::min<size_t>(region, 62); }
+constexpr uint64_t kAllLanes = uint64_t(1) << 63;  // in __gpusym_fast_meet's answer
+
+// The blocks a lane runs from `start` to its next wait or return: each
+// wait block is one (its lane stops there), its resume block is not.
+SmallVector<BasicBlock *, 16> region_blocks(BasicBlock *start, const Barriers &barriers) {
+  SmallVector<BasicBlock *, 16> blocks{start};
+  SmallPtrSet<BasicBlock *, 16> seen{start};
+  for (size_t i = 0; i < blocks.size(); i++) {
+    if (barriers.blocks.contains(blocks[i])) continue;
+    for (BasicBlock *next : successors(blocks[i]))
+      if (seen.insert(next).second) blocks.push_back(next);
+  }
+  return blocks;
+}
+
+// The rounds and passes of a fast form with barriers (see above), as a loop
+// over the lanes of a pass for each region: the code from the kernel's
+// start, or from a wait, to the next waits and returns.  A pass runs, for
+// each region in turn that it has lanes at (its mask), that region's loop
+// over the pass's lanes, each of which goes on to a wait or returns.  Each
+// region's code is a copy of its blocks, so that its loop is an ordinary
+// loop for LLVM's optimisers; when every lane of the pass is at the region
+// (the common case: the wavefront after a warp function, the block after a
+// barrier) the loop does not read the lanes' states.  `wave` is the lanes of
+// a pass (a wavefront's, when the kernel has steps or warp functions, whose
+// lanes meet after each pass: __gpusym_fast_meet), nullptr for the block's.
+void make_region_loops(const Clone &clone, const Barriers &barriers, const PerLane &lane_values, Value *states,
+                       Value *calls, Value *wave) {
+  Function *fast = clone.fast;
+  BasicBlock *entry = clone.entry, *body = clone.body;
+  Value *copy = clone.copy, *dim_x = clone.dim_x, *dim_y = clone.dim_y, *dim_z = clone.dim_z;
+  LLVMContext &context = fast->getContext();
+  Type *i1 = Type::getInt1Ty(context), *i32 = Type::getInt32Ty(context), *i64 = Type::getInt64Ty(context),
+       *i8 = Type::getInt8Ty(context);
+  Value *lanes = lane_values.lanes;
+  IRBuilder<> builder(context);
+  SmallVector<BasicBlock *, 32> original;
+  for (BasicBlock &block : *fast)
+    if (&block != entry) original.push_back(&block);
+  auto state_of = [&](size_t region) {  // a lane's state when it may go on in `region`
+    return region == 0 ? 0 : uint32_t(region) | (barriers.kinds[region - 1] == kAtWarpFunction ? kWarpFunctionBit : 0);
+  };
+
+  // A round's mask of regions with lanes, and whether all its lanes are at
+  // one; a pass's first lane, mask and the same; the round's number, the
+  // barriers lanes stop at in it, and whether any lane has returned.
+  builder.SetInsertPoint(entry->getTerminator());
+  auto variable = [&](Type *type, Value *initial, const char *name) {
+    AllocaInst *at = builder.CreateAlloca(type, nullptr, name);
+    if (initial) builder.CreateStore(initial, at);
+    return at;
+  };
+  AllocaInst *round_mask = variable(i64, builder.getInt64(1), "round.mask");
+  AllocaInst *round_all = variable(i1, builder.getTrue(), "round.all");
+  AllocaInst *pass_first = variable(i64, nullptr, "pass.first"), *pass_mask = variable(i64, nullptr, "pass.mask");
+  AllocaInst *pass_all = variable(i1, nullptr, "pass.all");
+  AllocaInst *round_number = variable(i32, builder.getInt32(0), "round.number");
+  AllocaInst *held = variable(i64, nullptr, "held");  // the mask of the barriers lanes stopped at this round
+  AllocaInst *returned = variable(i1, builder.getFalse(), "returned");  // a lane has returned
+  if (!wave) wave = lanes;
+
+  BasicBlock *round = BasicBlock::Create(context, "round", fast);
+  BasicBlock *pass = BasicBlock::Create(context, "pass", fast);
+  BasicBlock *pass_end = BasicBlock::Create(context, "pass.done", fast);
+  entry->getTerminator()->setSuccessor(0, round);
+  builder.SetInsertPoint(round);
+  builder.CreateStore(builder.getInt64(0), held);
+  Value *number = builder.CreateLoad(i32, round_number, "round");
+  // A lane's state while it may go on in this round, and where it waits
+  // for the next at a barrier: the round's parity, in bit kRoundBit.
+  Value *this_round = builder.CreateShl(builder.CreateAnd(number, 1), kRoundShift);
+  Value *next_round = builder.CreateXor(this_round, kRoundBit);
+  auto start_pass = [&](Value *first, Value *mask, Value *all) {
+    builder.CreateStore(first, pass_first);
+    builder.CreateStore(mask, pass_mask);
+    builder.CreateStore(all, pass_all);
+    builder.CreateBr(pass);
+  };
+  start_pass(builder.getInt64(0), builder.CreateLoad(i64, round_mask), builder.CreateLoad(i1, round_all));
+
+  // pass: its lanes [first, last), the first's coordinates.
+  builder.SetInsertPoint(pass);
+  Value *first = builder.CreateLoad(i64, pass_first, "first");
+  Value *last = builder.CreateBinaryIntrinsic(Intrinsic::umin, builder.CreateAdd(first, wave), lanes, nullptr, "last");
+  Value *mask = builder.CreateLoad(i64, pass_mask, "mask");
+  Value *all = builder.CreateLoad(i1, pass_all, "all");
+  // The loop over the pass's lanes, entered from `check`'s first successor
+  // and left for `exit`: over the block's, loops z, y and x, x innermost; a
+  // wavefront's, one loop from its first lane's coordinates.  Returns its
+  // header, which a lane's code ends, and its latch.
+  struct LaneLoop {
+    BasicBlock *header, *latch;
+    Value *lane, *x, *y, *z;
+  };
+  auto lane_loop = [&](BasicBlock *check, BasicBlock *run, BasicBlock *exit, const std::string &name) -> LaneLoop {
+    if (wave == lanes) {
+      Loop z = make_loop(*fast, check, run, dim_z, "z");
+      Loop y = make_loop(*fast, cast<BasicBlock>(z.counter->getParent()), run, dim_y, "y");
+      Loop x = make_loop(*fast, cast<BasicBlock>(y.counter->getParent()), run, dim_x, "x");
+      cast<BranchInst>(x.latch->getTerminator())->setSuccessor(1, y.latch);
+      cast<BranchInst>(y.latch->getTerminator())->setSuccessor(1, z.latch);
+      cast<BranchInst>(z.latch->getTerminator())->setSuccessor(1, exit);
+      BasicBlock *header = x.counter->getParent();
+      header->getTerminator()->eraseFromParent();
+      builder.SetInsertPoint(header);
+      Value *flat = builder.CreateAdd(
+          x.counter, builder.CreateMul(dim_x, builder.CreateAdd(y.counter, builder.CreateMul(dim_y, z.counter))));
+      return {header, x.latch, builder.CreateZExt(flat, i64, "flat"), x.counter, y.counter, z.counter};
+    }
+    BasicBlock *header = BasicBlock::Create(context, name + ".lane", fast, run);
+    BasicBlock *latch = BasicBlock::Create(context, name + ".next", fast, run);
+    check->getTerminator()->setSuccessor(0, header);
+    builder.SetInsertPoint(check->getTerminator());
+    Value *first32 = builder.CreateTrunc(first, i32), *first_yz = builder.CreateUDiv(first32, dim_x);
+    Value *first_x = builder.CreateURem(first32, dim_x), *first_y = builder.CreateURem(first_yz, dim_y);
+    Value *first_z = builder.CreateUDiv(first_yz, dim_y);
+    builder.SetInsertPoint(header);
+    PHINode *lane = builder.CreatePHI(i64, 2, "flat");
+    PHINode *x = builder.CreatePHI(i32, 2, "x"), *y = builder.CreatePHI(i32, 2, "y"), *z = builder.CreatePHI(i32, 2, "z");
+    for (auto [phi, value] : {std::pair<PHINode *, Value *>{lane, first}, {x, first_x}, {y, first_y}, {z, first_z}})
+      phi->addIncoming(value, check);
+    // The next lane's coordinates, x fastest, with no division.
+    builder.SetInsertPoint(latch);
+    Value *next = builder.CreateAdd(lane, builder.getInt64(1), "flat.1", true, true);
+    Value *next_x = builder.CreateAdd(x, builder.getInt32(1)), *x_wraps = builder.CreateICmpEQ(next_x, dim_x);
+    Value *next_y = builder.CreateAdd(y, builder.CreateZExt(x_wraps, i32));
+    Value *y_wraps = builder.CreateICmpEQ(next_y, dim_y);
+    lane->addIncoming(next, latch);
+    x->addIncoming(builder.CreateSelect(x_wraps, builder.getInt32(0), next_x), latch);
+    y->addIncoming(builder.CreateSelect(y_wraps, builder.getInt32(0), next_y), latch);
+    z->addIncoming(builder.CreateAdd(z, builder.CreateZExt(y_wraps, i32)), latch);
+    builder.CreateCondBr(builder.CreateICmpULT(next, last), header, exit);
+    builder.SetInsertPoint(header);
+    return {header, latch, lane, x, y, z};
+  };
+
+  BasicBlock *next_check = pass_end;  // the region loops are made last to first
+  for (size_t r = barriers.waits.size() + 1; r-- > 0;) {
+    BasicBlock *start = r == 0 ? body : barriers.resumes[r - 1];
+    SmallVector<BasicBlock *, 16> blocks = region_blocks(start, barriers);
+    ValueToValueMapTy map;
+    SmallVector<BasicBlock *, 16> copies;
+    SmallPtrSet<BasicBlock *, 16> copy_set;
+    for (BasicBlock *block : blocks) {
+      BasicBlock *copy_block = CloneBasicBlock(block, map, ".r" + Twine(r), fast);
+      map[block] = copy_block;
+      copies.push_back(copy_block);
+      copy_set.insert(copy_block);
+    }
+    remapInstructionsInBlocks(copies, map);
+    for (BasicBlock *copy_block : copies)  // edges from other regions are gone
+      for (PHINode &phi : make_early_inc_range(copy_block->phis()))
+        for (unsigned i = phi.getNumIncomingValues(); i-- > 0;)
+          if (!copy_set.contains(phi.getIncomingBlock(i))) phi.removeIncomingValue(i, false);
+
+    // check: does the pass have lanes there?  Then the loop over them: its
+    // header passes over a lane that is elsewhere, unless all are there.
+    std::string name = "region" + std::to_string(r);
+    BasicBlock *check = BasicBlock::Create(context, name, fast, copies.front());
+    BasicBlock *run = BasicBlock::Create(context, name + ".run", fast, copies.front());
+    builder.SetInsertPoint(check);
+    Value *there = builder.CreateAnd(mask, region_bit(r));
+    builder.CreateCondBr(builder.CreateICmpNE(there, builder.getInt64(0)), run, next_check);
+    auto [header, latch, lane, x, y, z] = lane_loop(check, run, next_check, name);
+    Value *state_at = builder.CreateInBoundsGEP(i32, states, lane, "state");
+    Value *here = builder.CreateICmpEQ(builder.CreateLoad(i32, state_at), builder.CreateOr(this_round, state_of(r)));
+    builder.CreateCondBr(builder.CreateOr(all, here), run, latch);
+
+    builder.SetInsertPoint(run);
+    std::pair<int64_t, Value *> coordinates[] = {
+        {kThreadIdx, x}, {kThreadIdx + 4, y}, {kThreadIdx + 8, z}, {kFlatThread, builder.CreateTrunc(lane, i32)}};
+    for (auto [offset, value] : coordinates) builder.CreateStore(value, builder.CreateConstInBoundsGEP1_64(i8, copy, offset));
+    for (size_t i = 0; i < lane_values.allocas.size(); i++) {
+      Value *pointer = lane_values.pointer(builder, i, lane);
+      lane_values.allocas[i]->replaceUsesWithIf(pointer, [&](Use &use) {
+        return copy_set.contains(cast<Instruction>(use.getUser())->getParent());
+      });
+    }
+    builder.CreateBr(copies.front());
+
+    // A lane's wait: at a barrier until the next round, or meeting its
+    // wavefront; its return: done.
+    for (BasicBlock *block : blocks) {
+      auto *copy_block = cast<BasicBlock>(map[block]);
+      Instruction *end = copy_block->getTerminator();
+      if (!barriers.blocks.contains(block) && !isa<ReturnInst>(end)) continue;
+      builder.SetInsertPoint(end);
+      if (barriers.blocks.contains(block)) {
+        size_t k = find(barriers.waits, block) - barriers.waits.begin();
+        bool barrier = barriers.kinds[k] == kAtBarrier;
+        builder.CreateStore(builder.CreateOr(barrier ? next_round : this_round, state_of(k + 1) | (barrier ? 0 : kMeeting)),
+                            state_at);
+        if (barrier) builder.CreateStore(builder.CreateOr(builder.CreateLoad(i64, held), region_bit(k + 1)), held);
+      } else {
+        builder.CreateStore(builder.getInt32(kReturned), state_at);
+        builder.CreateStore(builder.getTrue(), returned);
+      }
+      builder.CreateBr(latch);
+      end->eraseFromParent();
+    }
+    next_check = check;
+  }
+  BranchInst::Create(next_check, pass);
+
+  // The kernel's own blocks are all copied; then the per-lane allocas,
+  // whose uses were all there or in the copies, go.
+  for (BasicBlock *block : original) block->dropAllReferences();
+  for (BasicBlock *block : original) block->eraseFromParent();
+  for (AllocaInst *alloca : lane_values.allocas) {
+    erase_lifetime_markers(*alloca);
+    alloca->eraseFromParent();
+  }
+
+  // After a pass over a wavefront, its lanes meet: a pass again over those
+  // that go on, else the next wavefront with the round's mask.
+  BasicBlock *next_wave = BasicBlock::Create(context, "wave.next", fast);
+  builder.SetInsertPoint(pass_end);
+  if (wave != lanes) {
+    FunctionCallee fast_meet = fast->getParent()->getOrInsertFunction(kFastMeet, i64, PointerType::getUnqual(context),
+                                                                      PointerType::getUnqual(context), i32);
+    Value *going = builder.CreateCall(
+        fast_meet, {builder.CreateGEP(i8, calls, builder.CreateMul(first, builder.getInt64(kCallSize))),
+                    builder.CreateInBoundsGEP(i32, states, first), builder.CreateTrunc(builder.CreateSub(last, first), i32)});
+    BasicBlock *again = BasicBlock::Create(context, "wave.again", fast);
+    builder.CreateCondBr(builder.CreateICmpNE(going, builder.getInt64(0)), again, next_wave);
+    builder.SetInsertPoint(again);
+    start_pass(first, builder.CreateAnd(going, ~kAllLanes), builder.CreateICmpNE(builder.CreateAnd(going, kAllLanes), builder.getInt64(0)));
+  } else {
+    builder.CreateBr(next_wave);
+  }
+  BasicBlock *round_end = BasicBlock::Create(context, "round.done", fast);
+  builder.SetInsertPoint(next_wave);
+  BasicBlock *next_pass = BasicBlock::Create(context, "wave.first", fast);
+  builder.CreateCondBr(builder.CreateICmpULT(last, lanes), next_pass, round_end);
+  builder.SetInsertPoint(next_pass);
+  start_pass(last, builder.CreateLoad(i64, round_mask), builder.CreateLoad(i1, round_all));
+
+  // Every lane at a barrier or returned: while some wait, another round,
+  // in which all lanes go on at one barrier's region when none has returned
+  // and they stopped at that one alone.
+  BasicBlock *done = BasicBlock::Create(context, "block.done", fast);
+  BasicBlock *next_round_block = BasicBlock::Create(context, "round.next", fast);
+  builder.SetInsertPoint(round_end);
+  Value *stopped = builder.CreateLoad(i64, held, "stopped");
+  builder.CreateCondBr(builder.CreateICmpNE(stopped, builder.getInt64(0)), next_round_block, done);
+  builder.SetInsertPoint(next_round_block);
+  builder.CreateStore(stopped, round_mask);
+  Value *one_region = builder.CreateAnd(builder.CreateICmpEQ(builder.CreateAnd(stopped, builder.CreateSub(stopped, builder.getInt64(1))), builder.getInt64(0)),
+                                        builder.CreateICmpULT(stopped, builder.getInt64(region_bit(62))));
+  builder.CreateStore(builder.CreateAnd(one_region, builder.CreateNot(builder.CreateLoad(i1, returned))), round_all);
+  builder.CreateStore(builder.CreateAdd(number, builder.getInt32(1)), round_number);
+  builder.CreateBr(round);
+  ReturnInst::Create(context, done);
+}
+
+// A barrier fast form's last steps: nullptr when it came out invalid (a bug
+// of this pass: the kernel then has its debuggable form only), else a
+// clean-up (its variables in registers, what its loops do not change taken
+// out of them).
+Function *finish_barrier_fast_form(Function *fast, FunctionAnalysisManager &functions) {
+  if (verifyFunction(*fast, &errs())) {
+    fast->eraseFromParent();
+    return nullptr;
+  }
+  FunctionPassManager cleanup;
+  cleanup.addPass(SROAPass(SROAOptions::ModifyCFG));
+  cleanup.addPass(InstCombinePass());
+  cleanup.addPass(SimplifyCFGPass());
+  cleanup.addPass(createFunctionToLoopPassAdaptor(LICMPass(LICMOptions()), true));
+  cleanup.addPass(EarlyCSEPass());
+  cleanup.run(*fast, functions);
+  return fast;
+}
+
 // Makes the fast form of `kernel`, which waits at barriers; `per_lane_bytes`
 // gets the bytes each lane keeps across them.
 Function *make_barrier_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loads,
@@ -516,25 +820,51 @@ Function *make_barrier_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loa
   }
   SmallVector<Instruction *, 16> carried = carried_values();
   BasicBlock::iterator allocas_end = entry->getTerminator()->getIterator();
+  // A phi's value goes through memory as LLVM demotes a phi: stored at the
+  // end of each block it comes from, loaded where the phi was.  When that
+  // load is carried across a barrier, it is made again at each use: the
+  // blocks the phi's values come from first get the phi's block as their
+  // only successor, so that no path from the load to a use stores a new
+  // value without passing the load again (a loop's exit from its latch
+  // would, after storing the next trip's value), and a reload in such a
+  // block comes before the phi's store there.
+  SmallVector<Instruction *, 16> values;
   for (Instruction *inst : carried) {
     auto *phi = dyn_cast<PHINode>(inst);
     if (!phi) {
-      DemoteRegToStack(*inst, false, allocas_end);
+      values.push_back(inst);
       continue;
     }
-    // A phi's value: stored at the end of each block it comes from, loaded
-    // at each use (a load where the phi was would be carried too).
-    auto *slot = new AllocaInst(phi->getType(), layout.getAllocaAddrSpace(), phi->getName() + ".slot", allocas_end);
-    for (unsigned i = 0; i < phi->getNumIncomingValues(); i++)
-      new StoreInst(phi->getIncomingValue(i), slot, phi->getIncomingBlock(i)->getTerminator()->getIterator());
-    for (Use &use : make_early_inc_range(phi->uses())) {
+    BasicBlock *block = phi->getParent();
+    bool split = true;
+    for (BasicBlock *from : SmallVector<BasicBlock *, 4>(predecessors(block)))
+      if (from->getTerminator()->getNumSuccessors() > 1)
+        split &= SplitCriticalEdge(from, block, CriticalEdgeSplittingOptions().setMergeIdenticalEdges()) != nullptr;
+    AllocaInst *slot = DemotePHIToStack(phi, allocas_end);
+    LoadInst *load = nullptr;
+    DenseMap<BasicBlock *, Instruction *> stores;  // the phi's store in each block its values come from
+    for (User *user : slot->users())
+      if (auto *store = dyn_cast<StoreInst>(user))
+        stores[store->getParent()] = store;
+      else if (cast<Instruction>(user)->getParent() == block)
+        load = cast<LoadInst>(user);
+    if (!load || !live_across_barrier(*load, barriers)) continue;
+    if (!split) {
+      values.push_back(load);
+      continue;
+    }
+    for (Use &use : make_early_inc_range(load->uses())) {
       auto *user = cast<Instruction>(use.getUser());
       auto *user_phi = dyn_cast<PHINode>(user);
       Instruction *before = user_phi ? user_phi->getIncomingBlock(use)->getTerminator() : user;
-      use.set(new LoadInst(phi->getType(), slot, phi->getName() + ".reload", before->getIterator()));
+      if (auto store = stores.find(before->getParent());
+          store != stores.end() && !before->comesBefore(store->second))
+        before = store->second;
+      use.set(new LoadInst(load->getType(), slot, load->getName() + ".reload", before->getIterator()));
     }
-    phi->eraseFromParent();
+    load->eraseFromParent();
   }
+  for (Instruction *value : values) DemoteRegToStack(*value, false, allocas_end);
 
   // The allocas whose memory crosses a barrier become per-lane arrays: one
   // region of the block's memory each, lanes side by side.
@@ -543,7 +873,9 @@ Function *make_barrier_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loa
     if (auto *alloca = dyn_cast<AllocaInst>(&inst);
         alloca && alloca != copy && (alloca == barriers.call || alloca_across_barrier(*alloca, barriers)))
       per_lane.push_back(alloca);
-  SmallVector<uint64_t, 16> offsets;
+  // The most aligned first, so that no padding comes between them.
+  llvm::stable_sort(per_lane, [](AllocaInst *a, AllocaInst *b) { return a->getAlign() > b->getAlign(); });
+  SmallVector<uint64_t, 16> offsets, sizes;
   uint64_t calls_offset = 0;  // the region of the lanes' calls of warp functions
   uint64_t bytes = 0;
   for (AllocaInst *alloca : per_lane) {
@@ -552,6 +884,7 @@ Function *make_barrier_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loa
     bytes = alignTo(bytes, alignment);
     if (alloca == barriers.call) calls_offset = bytes;
     offsets.push_back(bytes);
+    sizes.push_back(size);
     bytes += size;
   }
   bytes = alignTo(bytes, 16);
@@ -568,165 +901,10 @@ Function *make_barrier_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loa
   builder.CreateMemSet(states, builder.getInt8(0), builder.CreateMul(lanes, builder.getInt64(4)), Align(4));
   bool by_wavefront = any_of(barriers.kinds, [](unsigned kind) { return kind != kAtBarrier; });
   Value *wave =
-      by_wavefront ? builder.CreateZExt(builder.CreateCall(module.getOrInsertFunction(kWaveSize, i32)), i64) : lanes;
+      by_wavefront ? builder.CreateZExt(builder.CreateCall(module.getOrInsertFunction(kWaveSize, i32)), i64) : nullptr;
   Value *calls = builder.CreateGEP(i8, memory, builder.CreateMul(lanes, builder.getInt64(calls_offset)), "calls");
-  AllocaInst *waiting = builder.CreateAlloca(builder.getInt1Ty(), nullptr, "waiting");  // a lane at a barrier
-
-  // round: a pass over each wavefront (its first lane `first`), again while
-  // a lane of it stopped at a step; then, while lanes wait at a barrier,
-  // they are let go and the next round begins.
-  BasicBlock *round = BasicBlock::Create(context, "round", fast, body);
-  BasicBlock *pass = BasicBlock::Create(context, "pass", fast, body);
-  BasicBlock *header = BasicBlock::Create(context, "lane", fast, body);
-  BasicBlock *latch = BasicBlock::Create(context, "lane.next", fast);
-  BasicBlock *pass_end = BasicBlock::Create(context, "pass.done", fast);
-  BasicBlock *round_end = BasicBlock::Create(context, "round.done", fast);
-  BasicBlock *release = BasicBlock::Create(context, "release", fast);
-  BasicBlock *done = BasicBlock::Create(context, "block.done", fast);
-  entry->getTerminator()->setSuccessor(0, round);
-  builder.SetInsertPoint(round);
-  builder.CreateStore(builder.getFalse(), waiting);
-  builder.CreateBr(pass);
-
-  builder.SetInsertPoint(pass);
-  PHINode *first = builder.CreatePHI(i64, 3, "first");
-  first->addIncoming(builder.getInt64(0), round);
-  Value *first32 = builder.CreateTrunc(first, i32), *first_yz = builder.CreateUDiv(first32, dim_x);
-  Value *first_x = builder.CreateURem(first32, dim_x), *first_y = builder.CreateURem(first_yz, dim_y);
-  Value *first_z = builder.CreateUDiv(first_yz, dim_y);
-  Value *last = builder.CreateBinaryIntrinsic(Intrinsic::umin, builder.CreateAdd(first, wave), lanes, nullptr, "end");
-  builder.CreateBr(header);
-
-  builder.SetInsertPoint(header);
-  PHINode *lane = builder.CreatePHI(i64, 2, "flat");
-  PHINode *x = builder.CreatePHI(i32, 2, "x"), *y = builder.CreatePHI(i32, 2, "y"), *z = builder.CreatePHI(i32, 2, "z");
-  lane->addIncoming(first, pass);
-  x->addIncoming(first_x, pass);
-  y->addIncoming(first_y, pass);
-  z->addIncoming(first_z, pass);
-  Value *flat = builder.CreateTrunc(lane, i32);
-  std::pair<int64_t, Value *> coordinates[] = {
-      {kThreadIdx, x}, {kThreadIdx + 4, y}, {kThreadIdx + 8, z}, {kFlatThread, flat}};
-  for (auto [offset, value] : coordinates)
-    builder.CreateStore(value, builder.CreateConstInBoundsGEP1_64(i8, copy, offset));
-  for (size_t i = 0; i < per_lane.size(); i++) {
-    AllocaInst *alloca = per_lane[i];
-    uint64_t size = alignTo(alloca->getAllocationSize(layout)->getFixedValue(),
-                            std::max<uint64_t>(alloca->getAlign().value(), 1));
-    Value *at = builder.CreateAdd(builder.CreateMul(lanes, builder.getInt64(offsets[i])),
-                                  builder.CreateMul(lane, builder.getInt64(size)));
-    Value *pointer = builder.CreateInBoundsGEP(i8, memory, at, alloca->getName() + ".lane");
-    for (User *user : make_early_inc_range(alloca->users()))
-      if (auto *marker = dyn_cast<IntrinsicInst>(user); marker && marker->isLifetimeStartOrEnd())
-        marker->eraseFromParent();
-    alloca->replaceAllUsesWith(pointer);
-    alloca->eraseFromParent();
-  }
-  Value *state_at = builder.CreateInBoundsGEP(i32, states, lane, "state");
-  Value *state = builder.CreateLoad(i32, state_at);
-  // A lane that reached a barrier this round waits there.
-  BasicBlock *goes_on = BasicBlock::Create(context, "lane.resume", fast, body);
-  BasicBlock *holds = BasicBlock::Create(context, "lane.held", fast, body);
-  // So does a lane at a step or warp function, until its wavefront meets.
-  BasicBlock *meets = BasicBlock::Create(context, "lane.meets", fast, body);
-  Value *waits = builder.CreateAnd(state, kHeld | kMeeting);
-  SwitchInst *waits_where = builder.CreateSwitch(waits, goes_on, 2);
-  waits_where->addCase(builder.getInt32(kHeld), holds);
-  waits_where->addCase(builder.getInt32(kMeeting), meets);
-  builder.SetInsertPoint(holds);
-  builder.CreateStore(builder.getTrue(), waiting);
-  builder.CreateBr(latch);
-  builder.SetInsertPoint(meets);
-  builder.CreateBr(latch);
-  builder.SetInsertPoint(goes_on);
-  SwitchInst *resume = builder.CreateSwitch(state, latch, barriers.waits.size() + 1);
-  resume->addCase(builder.getInt32(0), body);
-  auto state_after = [&](size_t k) {
-    return uint32_t(k + 1) | (barriers.kinds[k] == kAtWarpFunction ? kWarpFunctionBit : 0);
-  };
-  for (size_t k = 0; k < barriers.resumes.size(); k++)
-    resume->addCase(builder.getInt32(state_after(k)), barriers.resumes[k]);
-
-  // A barrier or a step: the lane goes on after it in a later round or
-  // pass; a return: never.
-  for (size_t k = 0; k < barriers.waits.size(); k++) {
-    BasicBlock *wait = barriers.waits[k];
-    wait->getTerminator()->eraseFromParent();
-    builder.SetInsertPoint(wait);
-    unsigned kind = barriers.kinds[k];
-    builder.CreateStore(builder.getInt32(state_after(k) | (kind == kAtBarrier ? kHeld : kMeeting)), state_at);
-    if (kind == kAtBarrier) builder.CreateStore(builder.getTrue(), waiting);
-    builder.CreateBr(latch);
-  }
-  SmallVector<ReturnInst *, 8> returns;
-  for (BasicBlock &block : *fast)
-    if (auto *ret = dyn_cast_or_null<ReturnInst>(block.getTerminator())) returns.push_back(ret);
-  for (ReturnInst *ret : returns) {
-    builder.SetInsertPoint(ret);
-    builder.CreateStore(builder.getInt32(kReturned), state_at);
-    builder.CreateBr(latch);
-    ret->eraseFromParent();
-  }
-
-  builder.SetInsertPoint(latch);
-  Value *next = builder.CreateAdd(lane, builder.getInt64(1), "flat.1", true, true);
-  lane->addIncoming(next, latch);
-  // The next lane's coordinates, x fastest, with no division.
-  Value *next_x = builder.CreateAdd(x, builder.getInt32(1)), *x_wraps = builder.CreateICmpEQ(next_x, dim_x);
-  Value *next_y = builder.CreateAdd(y, builder.CreateZExt(x_wraps, i32));
-  Value *y_wraps = builder.CreateICmpEQ(next_y, dim_y);
-  x->addIncoming(builder.CreateSelect(x_wraps, builder.getInt32(0), next_x), latch);
-  y->addIncoming(builder.CreateSelect(y_wraps, builder.getInt32(0), next_y), latch);
-  z->addIncoming(builder.CreateAdd(z, builder.CreateZExt(y_wraps, i32)), latch);
-  builder.CreateCondBr(builder.CreateICmpULT(next, last), header, pass_end);
-
-  // The wavefront again while a lane of it stopped at a step, else the next.
-  // The wavefront's lanes that stopped at a step or warp function meet:
-  // those at the first such place go on (with their results), and the
-  // wavefront runs again; else the next wavefront.
-  builder.SetInsertPoint(pass_end);
-  BasicBlock *next_wave = BasicBlock::Create(context, "wave.next", fast);
-  BasicBlock *again = pass_end;
-  if (by_wavefront) {
-    FunctionCallee fast_meet = module.getOrInsertFunction(kFastMeet, i32, PointerType::getUnqual(context),
-                                                          PointerType::getUnqual(context), i32);
-    Value *going = builder.CreateCall(
-        fast_meet, {builder.CreateGEP(i8, calls, builder.CreateMul(first, builder.getInt64(kCallSize))),
-                    builder.CreateInBoundsGEP(i32, states, first), builder.CreateTrunc(builder.CreateSub(last, first), i32)});
-    builder.CreateCondBr(builder.CreateICmpNE(going, builder.getInt32(0)), pass, next_wave);
-  } else {
-    builder.CreateBr(next_wave);
-  }
-  if (by_wavefront) first->addIncoming(first, again);
-  builder.SetInsertPoint(next_wave);
-  first->addIncoming(last, next_wave);
-  builder.CreateCondBr(builder.CreateICmpULT(last, lanes), pass, round_end);
-
-  // Every lane at a barrier or returned: the waiting ones go on.
-  builder.SetInsertPoint(round_end);
-  builder.CreateCondBr(builder.CreateLoad(builder.getInt1Ty(), waiting), release, done);
-  builder.SetInsertPoint(release);
-  PHINode *waiter = builder.CreatePHI(i64, 2, "waiter");
-  waiter->addIncoming(builder.getInt64(0), round_end);
-  Value *waiter_state = builder.CreateInBoundsGEP(i32, states, waiter);
-  builder.CreateStore(builder.CreateAnd(builder.CreateLoad(i32, waiter_state), ~kHeld), waiter_state);
-  Value *next_waiter = builder.CreateAdd(waiter, builder.getInt64(1), "", true, true);
-  waiter->addIncoming(next_waiter, release);
-  builder.CreateCondBr(builder.CreateICmpULT(next_waiter, lanes), release, round);
-  ReturnInst::Create(context, done);
-  if (verifyFunction(*fast, &errs())) {  // a bug of this pass: the debuggable form only
-    fast->eraseFromParent();
-    return nullptr;
-  }
-
-  FunctionPassManager cleanup;
-  cleanup.addPass(SROAPass(SROAOptions::ModifyCFG));
-  cleanup.addPass(InstCombinePass());
-  cleanup.addPass(SimplifyCFGPass());
-  cleanup.addPass(createFunctionToLoopPassAdaptor(LICMPass(LICMOptions()), true));
-  cleanup.addPass(EarlyCSEPass());
-  cleanup.run(*fast, functions);
-  return fast;
+  make_region_loops(clone, barriers, PerLane{per_lane, offsets, sizes, memory, lanes}, states, calls, wave);
+  return finish_barrier_fast_form(fast, functions);
 }
 
 // Under the driver's -v (GPUSYM_EXPLAIN_FAST_FORMS): why `kernel` has no fast form.

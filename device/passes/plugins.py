@@ -8,9 +8,9 @@ first use into the cache against LLVM 19's headers (Debian's llvm-19-dev):
   lockstep;
 - ``access_checks.cpp``: checks of device memory accesses, which the runtime
   turns on (``gpusym check``);
-- ``fast_form.cpp``: the fast form of kernels without warp functions, a
-  block's threads as loops (one between each two barriers).  It comes
-  before ``access_checks.cpp``, whose calls the fast forms do without."""
+- ``fast_form.cpp``: the fast form of kernels, a block's threads as loops
+  (one for each stretch of code between barriers and warp functions).  It
+  comes before ``access_checks.cpp``, whose calls the fast forms do without."""
 
 from __future__ import annotations
 

@@ -199,22 +199,30 @@ extern "C" uint32_t __gpusym_fast_wave_size(void) { return this_executor().wave;
 // fast_form.cpp encodes the states): as meet() does, the lanes waiting at
 // the first place go on, every step being one place before any warp
 // function, and warp functions in the code's order; those at a warp function
-// get their results.  Returns whether any lane goes on.
-extern "C" uint32_t __gpusym_fast_meet(WaveCall *calls, uint32_t *states, uint32_t count) {
+// get their results.  Returns 0 when no lane goes on, else the mask of the
+// regions they go on in (region r's bit r, the 62nd and later sharing bit
+// 62), with bit 63 when every lane goes on in one region.
+extern "C" uint64_t __gpusym_fast_meet(WaveCall *calls, uint32_t *states, uint32_t count) {
   constexpr uint32_t kAtWarpFunction = 1u << 28, kMeeting = 1u << 29;
   auto place = [&](uint32_t state) { return state & kAtWarpFunction ? state & ~kMeeting : 0; };
   uint32_t first = UINT32_MAX;
   for (uint32_t i = 0; i < count; i++)
     if (states[i] & kMeeting) first = std::min(first, place(states[i]));
   if (first == UINT32_MAX) return 0;
-  uint64_t active = 0;
+  uint64_t active = 0, regions = 0;
+  uint32_t lowest = UINT32_MAX, highest = 0;
   for (uint32_t i = 0; i < count; i++)
     if ((states[i] & kMeeting) && place(states[i]) == first) {
       active |= uint64_t{1} << i;
       states[i] &= ~kMeeting;
+      uint32_t region = states[i] & (kAtWarpFunction - 1);
+      regions |= uint64_t{1} << std::min(region, 62u);
+      lowest = std::min(lowest, region);
+      highest = std::max(highest, region);
     }
   if (first != 0) resolve_wave(calls, count, active, this_executor().wave);
-  return 1;
+  bool all = lowest == highest && active == (count >= 64 ? ~uint64_t{0} : (uint64_t{1} << count) - 1);
+  return regions | (all ? uint64_t{1} << 63 : 0);
 }
 
 bool fast_form_wanted() { return !__gpusym_checks && !(gpusym_debug.flags & GPUSYM_DEBUG_DEBUGGABLE_FORM); }

@@ -101,6 +101,17 @@ def test_random_kernels_agree_with_the_host_in_both_forms(tmp_path, seed):
         assert result.returncode == 0 and "random kernels: 320 cases, 0 wrong" in result.stdout, describe(result)
 
 
+@pytest.mark.parametrize("form", ["fast", "debug"])
+def test_a_loops_values_after_its_barriers_are_its_last_trips(tmp_path, form):
+    program = tmp_path / "barrier_loop_values"
+    built = run_gpusym(
+        "build", "-O2", "-v", TEST_PROGRAMS / "barrier_loop_values.hip", "-o", program, timeout=BUILD_TIMEOUT
+    )
+    assert built.returncode == 0 and "has no fast form" not in built.stderr, describe(built)
+    result = run([program], env={"GPUSYM_FORM": form})
+    assert result.returncode == 0 and "last_trip: 0 wrong" in result.stdout, describe(result)
+
+
 def kernel_forms(output: str) -> dict[str, str]:
     """info kernels' Fast form column, by kernel name (without parameters)."""
     rows = [re.split(r"\s{2,}", line) for line in output.splitlines() if re.match(r"^\w+\(", line)]
