@@ -143,7 +143,13 @@ def _amdgpu_object(source: Path, arch: str, cuid: str, options: BuildOptions, ou
     result = toolchain.run(command, verbose=options.verbose, capture=True)
     if result.returncode == 0 or not ptx_constraints.failed_on_constraints(result.stderr):
         return result
-    preprocess = [*command[: command.index("-c")], "-E", str(source), "-o", str(out.with_suffix(".cui"))]
+    # Preprocessed for host and device, as a text bundle: a device-only
+    # compile of preprocessed input takes its device part from a bundle (of
+    # plain text it would find none, and make a code object without kernels).
+    bundled = [
+        arg for arg in command[: command.index("-c")] if arg not in ("--cuda-device-only", "--no-gpu-bundle-output")
+    ]
+    preprocess = [*bundled, "-E", str(source), "-o", str(out.with_suffix(".cui"))]
     return _compile_portable(command, preprocess, source, out.with_suffix(".cui"), options, "hip-cpp-output")
 
 

@@ -89,8 +89,9 @@ def _lane_condition(request: Request) -> str | None:
     return f'$_gpusym_lane_is("{lane_text(request.block, request.thread)}")'
 
 
-def _targets(kernel: Kernel) -> str:
-    return ", ".join(sorted({d.target for d in kernel.device})) or "no device code"
+def _device_code(kernel: Kernel) -> str:
+    targets = ", ".join(sorted({d.target for d in kernel.device}))
+    return f"device code ({targets})" if targets else "no device code in the binary"
 
 
 def _numbers(breakpoints: list[gdb.Breakpoint]) -> str:
@@ -160,7 +161,7 @@ def _set(request: Request, note: str = "") -> list[gdb.Breakpoint]:
     for breakpoint, kernel in zip(created, kernels):
         located = any(location.enabled for location in breakpoint.locations)  # cuda-gdb: host ones are disabled
         state = "set" if located else "pending until its code object is loaded"
-        print(f"{_numbers([breakpoint])}: kernel {kernel.demangled} — device code ({_targets(kernel)}), {state}{note}")
+        print(f"{_numbers([breakpoint])}: kernel {kernel.demangled} — {_device_code(kernel)}, {state}{note}")
     if len(created) > 1:
         print(f"{len(created)} kernels match '{request.name}'.")
     return created

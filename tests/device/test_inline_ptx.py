@@ -12,10 +12,11 @@ error at its asm statement."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
-from conftest import BUILD_TIMEOUT, GPUSYM_NVCC, TEST_PROGRAMS, describe, run
+from conftest import BUILD_TIMEOUT, GPUSYM, GPUSYM_NVCC, TEST_PROGRAMS, describe, run
 
 pytestmark = [pytest.mark.toolchain]
 
@@ -89,6 +90,10 @@ def test_ptx_constraint_letters_build_and_compute(tmp_path, level):
     result = run([tmp_path / "constraints"])
     # 1.25 doubled, 3 squared, 0x12 << 36, 0x1234 + 1, 1.25 as a half (0x3d00), a timer running.
     assert result.stdout.split() == ["2.5", "9", "12000000000", "1235", "3d00", "1"], describe(result)
+    # The kernel is in the AMDGPU code object too, which the rewritten source was compiled into.
+    query = run([GPUSYM, "query", tmp_path / "constraints"])
+    (kernel,) = json.loads(query.stdout)["binaries"][0]["kernels"]
+    assert sorted(place["target"] for place in kernel["device"]) == ["gfx1030", "gpusym"], query.stdout
 
 
 UNSUPPORTED = "inline PTX instruction '{}' is not supported on the simulated device"
