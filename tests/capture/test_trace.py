@@ -138,6 +138,8 @@ def test_errors_and_failed_copies(build_program, tmp_path):
 def test_a_crash_in_a_kernel(kernels, tmp_path):
     result, events, trace = traced(tmp_path, kernels, "oob")
     assert result.returncode == 139, describe(result)
+    kinds = [event["event"] for event in events]
+    assert kinds.count("crash") == kinds.count("launch") == kinds.count("dispatch") == 1, (kinds, describe(result))
     (crash,), (launch,), (run,) = of_kind(events, "crash"), of_kind(events, "launch"), of_kind(events, "dispatch")
     assert (run["seq"], run["end_ns"]) == (launch["seq"], None)  # it started, and never ended
     assert launch["time_ns"] <= run["time_ns"] <= crash["time_ns"]
