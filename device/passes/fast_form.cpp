@@ -487,10 +487,6 @@ struct PerLane {
 
 // The bit of a round's or pass's mask of regions that stands for region r
 // (the regions after the 62nd share the last).
-Value *region_bit(IRBuilder<> &builder, Value *region) {
-  Value *capped = builder.CreateBinaryIntrinsic(Intrinsic::umin, region, builder.getInt64(62));
-  return builder.CreateShl(builder.getInt64(1), capped);
-}
 uint64_t region_bit(size_t region) { return uint64_t(1) << std::min<size_t>(region, 62); }
 constexpr uint64_t kAllLanes = uint64_t(1) << 63;  // in __gpusym_fast_meet's answer
 
