@@ -380,6 +380,18 @@ def device_bundle(source: Path, options: BuildOptions, workdir: Path) -> bytes:
     return offload_bundle.write(entries)
 
 
+def _dependency_flags(options: BuildOptions, output: Path) -> list[str]:
+    """-MD and the like for a compile that writes its object elsewhere before
+    `output`: the dependency file and its target named after `output`, as
+    for a compile straight into it."""
+    flags = list(options.dependency_flags)
+    if flags and "-MF" not in flags:
+        flags += ["-MF", str(output.with_suffix(".d"))]
+    if flags and "-MT" not in flags and "-MQ" not in flags:
+        flags += ["-MT", str(output)]
+    return flags
+
+
 def _compile_rdc(source: Path, options: BuildOptions, output: Path, workdir: Path) -> None:
     """Compiles one HIP source with relocatable device code into `output`:
     clang's own -fgpu-rdc object (host code and each target's bitcode), with
@@ -395,22 +407,25 @@ def _compile_rdc(source: Path, options: BuildOptions, output: Path, workdir: Pat
     plain = workdir / "rdc.o"
     # Host code and AMDGPU bitcode: clang's driver gives -fopenmp to the host
     # compile alone.
-    command = [
+    compile_flags = [
         toolchain.tool("clang++"),
         *_common_flags(options),
         *options.host_flags,
-        *options.dependency_flags,
         *[f"--offload-arch={arch}" for arch in options.archs],
         *_inline_ptx_flags(options),
+        *[arg for macro in nvcc_options.device_macros(options) for arg in ("-Xarch_device", macro)],
         f"-cuid={cuid}",
-        "-c",
-        str(source),
-        "-o",
-        str(plain),
     ]
+    dependencies = _dependency_flags(options, output)
+    command = [*compile_flags, *dependencies, "-c", str(source), "-o", str(plain)]
     result = toolchain.run(command, verbose=options.verbose, capture=True)
     if result.returncode != 0 and ptx_constraints.failed_on_constraints(result.stderr):
-        result.stderr += f"{source}: {ptx_constraints.RDC_LIMIT}\n"
+        # Host and AMDGPU preprocessed as one text bundle (which also writes
+        # the dependencies, of the real source), then compiled again.
+        preprocessed = workdir / "rdc.cui"
+        preprocess = [*compile_flags, *dependencies, "-E", str(source), "-o", str(preprocessed)]
+        again = [*compile_flags, "-c", str(source), "-o", str(plain)]
+        result = _compile_portable(again, preprocess, source, preprocessed, options, "hip-cpp-output")
     check(result, echo=False)
     add = [
         toolchain.tool("llvm-objcopy"),

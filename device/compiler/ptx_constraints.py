@@ -15,13 +15,6 @@ from __future__ import annotations
 
 import re
 
-#: Why a relocatable device code compile (-rdc) failed on such a constraint:
-#: its host and AMDGPU compiles are one clang command, not rewritten yet.
-RDC_LIMIT = (
-    "inline PTX with the constraint letters h, f, l or d (or a register written with one %) is not supported "
-    "with relocatable device code (-rdc=true, -dc) yet: compile this source without it, or use r (and %%)"
-)
-
 #: clang's errors for a constraint its target has not, and for a special
 #: register written with one % (nvcc takes %globaltimer as %%globaltimer).
 _CONSTRAINT_ERROR = re.compile(

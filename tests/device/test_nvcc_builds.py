@@ -68,6 +68,23 @@ def test_relocatable_device_code_with_pure_virtual_functions_links(tmp_path):
     assert run([tmp_path / "shapes"]).stdout == "shapes: 0 wrong\n"
 
 
+def test_relocatable_device_code_defines_cuda_arch_in_device_compiles_alone(tmp_path):
+    # Thrust and CUB choose their device paths by __CUDA_ARCH__: an -rdc
+    # compile's device side must see it, and its host side must not.
+    source = tmp_path / "arch.cu"
+    source.write_text(
+        "#if defined(__HIP_DEVICE_COMPILE__) != defined(__CUDA_ARCH__)\n"
+        "#error __CUDA_ARCH__ in the wrong compile\n"
+        "#endif\n"
+        "__global__ void kernel(int *out) { *out = 1; }\n"
+        "int main() {}\n"
+    )
+    compiled = nvcc("-dc", "-arch=sm_80", "-MD", source, "-o", tmp_path / "arch.o")
+    assert compiled.returncode == 0, describe(compiled)
+    # The dependency rule names the object asked for, as without -dc.
+    assert (tmp_path / "arch.d").read_text().startswith(f"{tmp_path / 'arch.o'}: "), describe(compiled)
+
+
 def test_dlink_refuses_what_is_not_an_object_in_one_line(tmp_path):
     (tmp_path / "notes.txt").write_text("not an object\n")
     for name, problem in (("notes.txt", "not an object file or archive"), ("absent.o", "cannot read")):
