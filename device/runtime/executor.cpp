@@ -205,23 +205,35 @@ extern "C" uint32_t __gpusym_fast_wave_size(void) { return this_executor().wave;
 extern "C" uint64_t __gpusym_fast_meet(WaveCall *calls, uint32_t *states, uint32_t count) {
   constexpr uint32_t kAtWarpFunction = 1u << 28, kMeeting = 1u << 29;
   auto place = [&](uint32_t state) { return state & kAtWarpFunction ? state & ~kMeeting : 0; };
-  uint32_t first = UINT32_MAX;
-  for (uint32_t i = 0; i < count; i++)
-    if (states[i] & kMeeting) first = std::min(first, place(states[i]));
+  auto region_bit = [](uint32_t state) { return uint64_t{1} << std::min(state & (kAtWarpFunction - 1), 62u); };
+  uint32_t first = UINT32_MAX, differs = 0;
+  for (uint32_t i = 0; i < count; i++) {
+    first = std::min(first, states[i] & kMeeting ? place(states[i]) : UINT32_MAX);
+    differs |= states[i] ^ states[0];
+  }
   if (first == UINT32_MAX) return 0;
   uint64_t active = 0, regions = 0;
-  uint32_t lowest = UINT32_MAX, highest = 0;
-  for (uint32_t i = 0; i < count; i++)
-    if ((states[i] & kMeeting) && place(states[i]) == first) {
-      active |= uint64_t{1} << i;
-      states[i] &= ~kMeeting;
-      uint32_t region = states[i] & (kAtWarpFunction - 1);
-      regions |= uint64_t{1} << std::min(region, 62u);
-      lowest = std::min(lowest, region);
-      highest = std::max(highest, region);
-    }
+  bool all = false;
+  if (!differs) {  // the common meeting: every lane at one place, come from one region
+    uint32_t state = states[0] & ~kMeeting;
+    for (uint32_t i = 0; i < count; i++) states[i] = state;
+    active = count >= 64 ? ~uint64_t{0} : (uint64_t{1} << count) - 1;
+    regions = region_bit(state);
+    all = true;
+  } else {
+    uint32_t lowest = UINT32_MAX, highest = 0;
+    for (uint32_t i = 0; i < count; i++)
+      if ((states[i] & kMeeting) && place(states[i]) == first) {
+        active |= uint64_t{1} << i;
+        states[i] &= ~kMeeting;
+        uint32_t region = states[i] & (kAtWarpFunction - 1);
+        regions |= region_bit(states[i]);
+        lowest = std::min(lowest, region);
+        highest = std::max(highest, region);
+      }
+    all = lowest == highest && active == (count >= 64 ? ~uint64_t{0} : (uint64_t{1} << count) - 1);
+  }
   if (first != 0) resolve_wave(calls, count, active, this_executor().wave);
-  bool all = lowest == highest && active == (count >= 64 ? ~uint64_t{0} : (uint64_t{1} << count) - 1);
   return regions | (all ? uint64_t{1} << 63 : 0);
 }
 
