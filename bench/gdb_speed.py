@@ -23,11 +23,13 @@ baseline measured in the same run:
    over REPEAT ``bt`` in one gdb session, in gdb without the extension, with
    a frame filter that does nothing (the cost of gdb printing frames through
    Python at all) and with the extension.
-4. A breakpoint in one lane of a kernel on a grid of 256 blocks of 256 lanes
-   (``kbreak scale -block 200 -thread 17``): the wall time, inside gdb with
-   the extension, of ``run`` to the program's end through the one stop,
-   against ``run`` with no breakpoint; and once (it is slow) the same lane
-   condition on a plain ``break`` of the kernel, which every lane traps on.
+4. A breakpoint in one lane of block sums with barriers over 65,536 blocks
+   of 256 lanes (``kbreak sums -block 60000 -thread 17``), built with -O2:
+   the wall time, inside gdb with the extension, of ``run`` to the
+   program's end through the one stop (block 60000 runs in the debuggable
+   form, the others in the fast form), against ``run`` with no breakpoint
+   (every block fast), and the same kbreak with every block in the
+   debuggable form (``GPUSYM_FORM=debug``).
 
 The issue's expectations, printed as met or missed (not a failure): the
 extension loads well under 0.2 s (taken as under half of it), ``bt`` on
@@ -39,6 +41,7 @@ sessions of different configurations are interleaved round by round.  Exit
 status 1 when something could not be built or run.
 
 Usage: .venv/bin/python bench/gdb_speed.py [--rounds N] [--kernels N] [--frames N] [--repeat N] [--keep DIR]
+       [--parts 1234]
 """
 
 from __future__ import annotations
@@ -514,23 +517,32 @@ _GRID_SOURCE = """\
 #include <hip/hip_runtime.h>
 #include <cstdio>
 
-__global__ void scale(float* data, float factor, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) data[i] *= factor;
+// Block sums with barriers over 2^24 numbers: the debuggable form switches
+// every lane's stack at each barrier, the fast form runs loops over lanes.
+__global__ void sums(const float* in, float* out, int n) {
+  __shared__ float partial[256];
+  int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+  partial[t] = i < n ? in[i] : 0.0f;
+  __syncthreads();
+  for (int stride = blockDim.x / 2; stride > 0; stride /= 2) {
+    if (t < stride) partial[t] += partial[t + stride];
+    __syncthreads();
+  }
+  if (t == 0) out[blockIdx.x] = partial[0];
 }
 
 int main() {
-  const int n = 256 * 256;
-  float* d;
-  if (hipMalloc(&d, n * sizeof(float)) != hipSuccess) return 1;
-  hipLaunchKernelGGL(scale, dim3(256), dim3(256), 0, 0, d, 2.0f, n);
+  const int n = 1 << 24, blocks = n / 256;
+  float *in, *out;
+  if (hipMalloc(&in, n * sizeof(float)) != hipSuccess || hipMalloc(&out, blocks * sizeof(float)) != hipSuccess)
+    return 1;
+  hipMemset(in, 0, n * sizeof(float));
+  hipLaunchKernelGGL(sums, dim3(blocks), dim3(256), 0, 0, in, out, n);
   if (hipDeviceSynchronize() != hipSuccess) return 1;
-  hipFree(d);
-  printf("scaled %d\\n", n);
+  printf("summed %d\\n", n);
   return 0;
 }
 """
-_GRID_LANE = "block (200,0,0) thread (17,0,0)"
 
 #: Run inside gdb with the extension: `setup`, then run to the end, timed.
 _GRID_SCRIPT = """
@@ -552,30 +564,27 @@ def measure_lane_breakpoint(work: Path, rounds: int) -> list[str]:
     source = work / "grid.hip"
     source.write_text(_GRID_SOURCE)
     program = work / "grid"
-    _build(["-g", str(source), "-o", str(program)], "grid")
+    _build(["-O2", "-g", str(source), "-o", str(program)], "grid")  # the kernel has a fast form
     env = _environment(work / "pycache")
-    condition = f'$_gpusym_lane_is("{_GRID_LANE}")'
     setups = {
         "none": [],
-        "kbreak": ["kbreak scale -block 200 -thread 17"],
-        "plain": ["set breakpoint pending on", f"break _Z5scalePffi if {condition}"],
+        "kbreak": ["kbreak sums -block 60000 -thread 17"],
+        "debug": ["set environment GPUSYM_FORM debug", "kbreak sums -block 60000 -thread 17"],
     }
     times: dict[str, list[float]] = {name: [] for name in setups}
-    for round_number in range(rounds):
+    for _ in range(rounds):
         for name, setup in setups.items():
-            if name == "plain" and round_number:
-                continue  # once: every lane traps
             script = work / f"grid_{name}.py"
             script.write_text(_GRID_SCRIPT.format(setup=setup, mark=MARK))
             result = _results(_gdb([f"source {EXTENSION}", f"source {script}"], env, program)[1])
             if result["stops"] != (0 if name == "none" else 1):
                 raise CouldNotRun(f"{name}: {result['stops']} stops, not one:\n{result['text']}")
             times[name].append(result["seconds"])
-    none, kbreak, plain = (_median(times[name]) for name in setups)
-    table = Table(f"4. run to the end of a 65,536-lane kernel inside gdb, {rounds} sessions (the plain break: one)")
-    table.add("no breakpoint", none, None, "")
-    table.add("kbreak -block 200 -thread 17 (one stop)", kbreak, none, "no breakpoint")
-    table.add("break on the kernel, same lane condition", plain, none, "no breakpoint")
+    none, kbreak, debug = (_median(times[name]) for name in setups)
+    table = Table(f"4. run to the end of block sums over 2^24 lanes inside gdb, {rounds} sessions")
+    table.add("no breakpoint (every block fast)", none, None, "")
+    table.add("kbreak -block 60000 -thread 17 (one stop)", kbreak, none, "no breakpoint")
+    table.add("  the same, every block debuggable (GPUSYM_FORM=debug)", debug, none, "no breakpoint")
     table.print()
     return [
         verdict(
@@ -596,6 +605,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--frames", type=int, default=FRAMES, help="host frames at the bt stop (at least 4)")
     parser.add_argument("--repeat", type=int, default=REPEAT, help="bt commands timed per stop")
     parser.add_argument("--keep", type=Path, help="build and keep the generated programs in this directory")
+    parser.add_argument(
+        "--parts", default="1234", help="which parts to run, by number (default 1234: all); e.g. --parts 4"
+    )
     options = parser.parse_args(argv)
     if options.kernels < 4 or options.frames < 4 or min(options.rounds, options.load_rounds, options.repeat) < 1:
         parser.error("--kernels and --frames take at least 4, --rounds, --load-rounds and --repeat at least 1")
@@ -605,11 +617,15 @@ def main(argv: list[str] | None = None) -> int:
     verdicts: list[str] = []
     try:
         with work_directory(options.keep, "gpusym-gdb-speed-") as work:
-            verdicts += measure_load(work, options.load_rounds)
-            print()
-            verdicts += measure_kbreak(work, options.rounds, options.kernels)
-            verdicts += measure_bt(work, options.rounds, options.frames, options.repeat)
-            verdicts += measure_lane_breakpoint(work, options.rounds)
+            if "1" in options.parts:
+                verdicts += measure_load(work, options.load_rounds)
+                print()
+            if "2" in options.parts:
+                verdicts += measure_kbreak(work, options.rounds, options.kernels)
+            if "3" in options.parts:
+                verdicts += measure_bt(work, options.rounds, options.frames, options.repeat)
+            if "4" in options.parts:
+                verdicts += measure_lane_breakpoint(work, options.rounds)
     except (CouldNotRun, subprocess.TimeoutExpired, OSError) as error:
         print(f"gdb_speed: could not run: {error}", file=sys.stderr)
         return 1

@@ -25,6 +25,7 @@ class Version(IntEnum):
     WAVE_SIZE = 7  # each dispatch's wave size
     MADE_BY = 8  # the call that made each allocation
     FORMS = 9  # each dispatch's form, its blocks run fast and replayed
+    INTEREST = 10  # the debugger's interest in every lane, blocks a debugger wanted debuggable
 
 
 #: GPUSYM_RUNTIME_LIBRARY: the runtime's file name (and soname) starts so.
@@ -44,6 +45,8 @@ DISPATCH_SLOTS = 1024
 CAPTURE_HOST_STACKS = 0x1
 #: GPUSYM_DEBUG_DEBUGGABLE_FORM: gpusym_debug.flags bit, dispatches run in the debuggable form.
 DEBUGGABLE_FORM = 0x2
+#: GPUSYM_DEBUG_DEBUGGER_INTEREST: gpusym_debug.flags bit, a debugger's breakpoints may stop any lane.
+DEBUGGER_INTEREST = 0x4
 #: GPUSYM_WATCH_ANY: a watch's coordinate that matches any.
 WATCH_ANY = 0xFFFFFFFF
 #: GPUSYM_WAVE_SIZE: lanes of a wavefront unless the device code asked for 32.

@@ -70,7 +70,7 @@ struct Executor {
   bool fast = false;              // the dispatch runs in its kernel's fast form
   bool replay_armed = false;      // a fault in the running fast block goes back to `replay`
   sigjmp_buf replay;
-  uint64_t replays = 0;           // blocks of the dispatch taken that ran again in the debuggable form
+  uint64_t not_fast = 0;          // blocks of the dispatch taken that ran in the debuggable form
   void *lanes_memory = nullptr;   // a fast form's values across barriers (__gpusym_fast_lanes_memory)
   size_t lanes_memory_size = 0;
 
@@ -78,7 +78,7 @@ struct Executor {
   void take(Op *op) {
     dispatch = op;
     fast = op->record->form == GPUSYM_FORM_FAST;
-    replays = 0;
+    not_fast = 0;
     kernel_entry = fast ? op->kernel->fast_entry : op->kernel->entry;
     call_image = op->call.data();
     wave = op->kernel->wave_size;
@@ -237,7 +237,13 @@ extern "C" uint64_t __gpusym_fast_meet(WaveCall *calls, uint32_t *states, uint32
   return regions | (all ? uint64_t{1} << 63 : 0);
 }
 
-bool fast_form_wanted() { return !__gpusym_checks && !(gpusym_debug.flags & GPUSYM_DEBUG_DEBUGGABLE_FORM); }
+// Whether a debugger wants every lane debuggable from now on.
+bool debugger_wants_every_lane() {
+  return __atomic_load_n(&gpusym_debug.flags, __ATOMIC_RELAXED) &
+         (GPUSYM_DEBUG_DEBUGGABLE_FORM | GPUSYM_DEBUG_DEBUGGER_INTEREST);
+}
+
+bool fast_form_wanted() { return !__gpusym_checks && !debugger_wants_every_lane(); }
 
 void replay_fast_block() {
   Executor *executor = gpusym_executor;
@@ -422,6 +428,12 @@ gpusym_lane *after_stop(Executor &executor, gpusym_lane *stopped) {
   return last->state == GPUSYM_LANE_AT_BARRIER ? resume(executor, last) : nullptr;
 }
 
+// The coordinates of block number `block` (in linear order) of a grid.
+gpusym_dim3 block_index(const LaunchConfig &config, uint64_t block) {
+  return {static_cast<uint32_t>(block % config.grid.x), static_cast<uint32_t>(block / config.grid.x % config.grid.y),
+          static_cast<uint32_t>(block / config.grid.x / config.grid.y)};
+}
+
 // The lanes of `block`: their coordinates are written for each new dispatch,
 // then only the block's index and the states of the lanes that run (all,
 // or the first alone in the fast form).
@@ -429,9 +441,7 @@ void prepare_lanes(Executor &executor, const Op &dispatch, uint64_t block) {
   const LaunchConfig &config = dispatch.config;
   gpusym_dim3 grid{config.grid.x, config.grid.y, config.grid.z};
   gpusym_dim3 dim{config.block.x, config.block.y, config.block.z};
-  gpusym_dim3 block_idx{static_cast<uint32_t>(block % grid.x),
-                        static_cast<uint32_t>(block / grid.x % grid.y),
-                        static_cast<uint32_t>(block / grid.x / grid.y)};
+  gpusym_dim3 block_idx = block_index(config, block);
   uint32_t count = dim.x * dim.y * dim.z;
   uint32_t running = executor.fast ? 1 : count;  // the fast form loops over the block in one lane
   if (executor.lanes_dispatch != dispatch.id) {
@@ -457,6 +467,7 @@ void prepare_lanes(Executor &executor, const Op &dispatch, uint64_t block) {
   executor.releasing = false;
   executor.record->lanes = executor.lanes;
   executor.record->lane_count = running;
+  executor.record->fast = executor.fast;
 }
 
 // Runs every lane of the block.  Lanes hand over to each other: one that
@@ -464,18 +475,27 @@ void prepare_lanes(Executor &executor, const Op &dispatch, uint64_t block) {
 // or waits at the barrier too (see __gpusym_barrier), so every lane runs
 // up to the barrier before any of them goes past it; the last lane to exit
 // switches back here.
+void run_block(Executor &executor, Op &dispatch, uint64_t block);
+
+// Runs `block` of a fast dispatch in the debuggable form, counted in
+// `counter` of its record.
+void run_debuggable(Executor &executor, Op &dispatch, uint64_t block, uint64_t &counter) {
+  executor.not_fast++;
+  __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED);
+  executor.fast = false;
+  executor.kernel_entry = dispatch.kernel->entry;
+  run_block(executor, dispatch, block);
+  executor.fast = true;
+  executor.kernel_entry = dispatch.kernel->fast_entry;
+}
+
 void run_block(Executor &executor, Op &dispatch, uint64_t block) {
   if (executor.fast) {
-    if (sigsetjmp(executor.replay, 0)) {  // a thread faulted: the debuggable form names it
-      executor.replays++;
-      __atomic_fetch_add(&dispatch.record->blocks_replayed, 1, __ATOMIC_RELAXED);
-      executor.fast = false;
-      executor.kernel_entry = dispatch.kernel->entry;
-      run_block(executor, dispatch, block);
-      executor.fast = true;
-      executor.kernel_entry = dispatch.kernel->fast_entry;
-      return;
-    }
+    // A debugger's breakpoints stop lanes of the debuggable form only.
+    if (debugger_wants_every_lane() || watch_names_block(block_index(dispatch.config, block)))
+      return run_debuggable(executor, dispatch, block, dispatch.record->blocks_debuggable);
+    if (sigsetjmp(executor.replay, 0))  // a thread faulted: the debuggable form names it
+      return run_debuggable(executor, dispatch, block, dispatch.record->blocks_replayed);
     executor.replay_armed = true;
   }
   prepare_lanes(executor, dispatch, block);
@@ -488,6 +508,7 @@ void run_block(Executor &executor, Op &dispatch, uint64_t block) {
   __gpusym_lane = nullptr;
   executor.record->lane = nullptr;
   executor.record->lane_count = 0;
+  executor.record->fast = 0;
   if (__gpusym_checks & kCheckBarriers) check_barriers_passed(executor.lanes);
 }
 
@@ -517,9 +538,9 @@ void claimed(Executor &executor, Op &dispatch, uint64_t end) {
 }
 
 // Under the scheduler's mutex: `ran` blocks of the dispatch the executor
-// took have run, in the fast form but for those replayed.
+// took have run, in the fast form but for those run in the debuggable form.
 void count_fast_blocks(const Executor &executor, Op &dispatch, uint64_t ran) {
-  if (executor.fast) dispatch.record->blocks_fast += ran - executor.replays;
+  if (executor.fast) dispatch.record->blocks_fast += ran - executor.not_fast;
 }
 
 // Under the scheduler's mutex: every block of the dispatch has run.
@@ -636,6 +657,7 @@ void publish_dispatch(const Op &dispatch, const ihipStream_t *stream) {
                                    : GPUSYM_FORM_DEBUGGABLE,
       .blocks_fast = 0,
       .blocks_replayed = 0,
+      .blocks_debuggable = 0,
   };
   if (gpusym_debug.flags & GPUSYM_DEBUG_CAPTURE_HOST_STACKS) capture_host_stack(record);
   gpusym_debug.dispatches = dispatch_records;

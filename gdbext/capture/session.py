@@ -84,6 +84,8 @@ class Session:
             "set print thread-events off",
             "set print inferior-events off",
             "set startup-with-shell on",
+            # Every block in the debuggable form: a crash names its lane at once.
+            "set environment GPUSYM_FORM debug",
             "handle SIGINT stop print nopass",  # (noprint would imply nostop)
             f"handle {' '.join(CRASH_SIGNALS)} {'stop print' if self.on('crash') else 'nostop noprint'} pass",
             "unset environment LINES",

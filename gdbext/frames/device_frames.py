@@ -51,11 +51,10 @@ RECORDED_FRAMES_BASE = 1 << 63
 
 def enable_capture() -> None:
     """Asks the simulated runtime of every program gdb starts to record each
-    launch's host stack, and to run every kernel in its debuggable form,
-    where any lane can stop (through its environment: nothing is written
-    into a program gdb starts)."""
+    launch's host stack (through its environment: nothing is written into a
+    program gdb starts).  Its kernels run in their fast form but for the
+    blocks the debugger's breakpoints may stop in (lane_watch.py)."""
     gdb.execute("set environment GPUSYM_CAPTURE_STACKS 1", to_string=True)
-    gdb.execute("set environment GPUSYM_FORM debug", to_string=True)
 
 
 def capture_when_attached(event=None) -> None:
@@ -356,4 +355,8 @@ def forget_explanations(event=None) -> None:
 
 def lane_note() -> str | None:
     current = runtime_state.lane()
-    return f"device gpusym, {runtime_state.lane_place(current)}" if current is not None else None
+    if current is None:
+        return None
+    if runtime_state.in_fast_block():
+        return f"device gpusym, block {runtime_state.dim3(current['block_idx'])} in its fast form"
+    return f"device gpusym, {runtime_state.lane_place(current)}"

@@ -169,9 +169,26 @@ def lane_fault(signal: str) -> Fault | None:
     return None
 
 
+def fast_form_fault(signal: str) -> str | None:
+    """What to say of a memory fault in a kernel's fast form, where the
+    faulting thread cannot be named (None for another stop).  The runtime
+    runs the block again in the debuggable form once the signal reaches it."""
+    try:
+        if signal not in MEMORY_SIGNALS or not runtime_state.in_fast_block():
+            return None
+        lane = runtime_state.lane()
+    except gdb.error:
+        return None
+    block = f"block {runtime_state.dim3(lane['block_idx'])}" if lane is not None else "the block"
+    return f"'continue' runs {block} again in the debuggable form, where the faulting thread stops"
+
+
 def announce(event) -> None:
     """On a signal in a lane: say why, in the runtime's words."""
     if not isinstance(event, gdb.SignalEvent):
+        return
+    if (note := fast_form_fault(event.stop_signal)) is not None:
+        print(f"[gpusym: {note}]")
         return
     fault = lane_fault(event.stop_signal)
     if fault is None:

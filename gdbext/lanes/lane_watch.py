@@ -10,17 +10,26 @@ lane condition still decides at each trap.  A watch is written while the program
 breakpoint's locations, its enabled state or the process change; it is
 left out for a location another breakpoint shares (that one must trap in
 every lane) and when the slots run out (then every lane traps, as without
-watches)."""
+watches).
+
+Kernels run in their fast form under gdb too, where no lane can stop: a
+block runs in the debuggable form when a watch names it, and every block
+does while a breakpoint no watch gates has a location in device code, or a
+watchpoint exists (the runtime's GPUSYM_DEBUG_DEBUGGER_INTEREST, written
+with the watches)."""
 
 from __future__ import annotations
 
 import gdb
 
-from device.debug_interface import WATCH_ANY, Version
+from device.debug_interface import DEBUGGER_INTEREST, WATCH_ANY, Version
+from gdbext.frames.device_frames import in_device_code
 from gdbext.lanes import lane_record
 from gdbext.runtime_view.runtime_state import debug_state, supports
 
 TRAP = 0xCC  # int3
+#: Breakpoint types that stop wherever the watched memory changes.
+WATCHPOINTS = (gdb.BP_WATCHPOINT, gdb.BP_HARDWARE_WATCHPOINT, gdb.BP_READ_WATCHPOINT, gdb.BP_ACCESS_WATCHPOINT)
 
 Coordinates = tuple[int | None, int | None, int | None]
 #: Breakpoint number -> the block and the thread it stops in (None: any).
@@ -138,7 +147,7 @@ def _sync() -> None:
     capacity = slots.type.range()[1] + 1
     per_watch = slots[0]["addresses"].type.range()[1] + 1
     threads = supports(debug, Version.WATCH_THREADS)
-    wanted = []
+    wanted, watched = [], set()
     for breakpoint in gdb.breakpoints():
         lanes = _gated.get(breakpoint.number)
         if lanes is None or not breakpoint.enabled or not breakpoint.is_valid():
@@ -151,17 +160,38 @@ def _sync() -> None:
         if (
             addresses
             and len(addresses) <= per_watch
+            and len(wanted) < capacity
             and all(map(_loaded, addresses))
             and not _shared(breakpoint.number, addresses)
         ):
             wanted.append((lanes, addresses, _originals(addresses)))  # a library reloaded in place may differ
-    if _written == (pid, wanted):
-        return
-    running = _running_lanes(debug)
-    for index in range(capacity):
-        if index < len(wanted):
-            _fill(slots[index], *wanted[index], running)
-        elif int(slots[index]["active"]):
-            _write(slots[index]["active"], 0)
-    _write(debug["watch_count"], min(len(wanted), capacity))
-    _written = (pid, wanted)
+            watched.add(breakpoint.number)
+    if _written != (pid, wanted):
+        running = _running_lanes(debug)
+        for index in range(capacity):
+            if index < len(wanted):
+                _fill(slots[index], *wanted[index], running)
+            elif int(slots[index]["active"]):
+                _write(slots[index]["active"], 0)
+        _write(debug["watch_count"], len(wanted))
+        _written = (pid, wanted)
+    if supports(debug, Version.INTEREST):
+        _write_interest(debug, any(_wants_every_lane(breakpoint, watched) for breakpoint in gdb.breakpoints()))
+
+
+def _wants_every_lane(breakpoint: gdb.Breakpoint, watched: set[int]) -> bool:
+    """Whether the user's `breakpoint` may stop any lane: a watchpoint, or an
+    enabled breakpoint in device code that no watch gates."""
+    if not breakpoint.is_valid() or not breakpoint.visible or not breakpoint.enabled:
+        return False
+    if breakpoint.type in WATCHPOINTS:
+        return True
+    return breakpoint.number not in watched and in_device_code(breakpoint)
+
+
+def _write_interest(debug: gdb.Value, wanted: bool) -> None:
+    """Sets or clears the runtime's GPUSYM_DEBUG_DEBUGGER_INTEREST."""
+    flags = int(debug["flags"])
+    value = flags | DEBUGGER_INTEREST if wanted else flags & ~DEBUGGER_INTEREST
+    if value != flags:
+        _write(debug["flags"], value)

@@ -78,6 +78,12 @@ def _recorded_lane() -> gdb.Value | None:
     the runtime writes beside ``__gpusym_lane``: gdb's process record does
     not log writes through the %fs segment (thread-local storage), so when
     it runs the program backwards that variable keeps its latest value."""
+    record = executor_record()
+    return record["lane"] if record is not None else None
+
+
+def executor_record() -> gdb.Value | None:
+    """The runtime's record of the worker the selected thread is, or None."""
     thread = gdb.selected_thread()
     debug = debug_state()
     if thread is None or debug is None:
@@ -85,8 +91,18 @@ def _recorded_lane() -> gdb.Value | None:
     executors = debug["executors"]
     for index in range(int(debug["executor_count"])):
         if int(executors[index]["os_thread"]) == thread.ptid[1]:
-            return executors[index]["lane"]
+            return executors[index]
     return None
+
+
+def in_fast_block() -> bool:
+    """Whether the selected thread runs a block in its kernel's fast form
+    (its block's threads as one loop, where no thread can be named)."""
+    debug = debug_state()
+    if debug is None or not supports(debug, Version.INTEREST):
+        return False
+    record = executor_record()
+    return record is not None and int(record["lane_count"]) != 0 and int(record["fast"]) != 0
 
 
 def focus_waiting_lane(thread: gdb.InferiorThread, waiting: gdb.Value | None) -> None:
@@ -268,16 +284,26 @@ def dispatch_stream(debug: gdb.Value, record: gdb.Value) -> str:
     return f"{int(record['stream']):#x}"
 
 
+def _not_fast(debug: gdb.Value, record: gdb.Value) -> list[tuple[int, str]]:
+    """The blocks of a fast dispatch that ran in the debuggable form: how
+    many, and why (``debuggable``: the debugger wanted them, ``replayed``:
+    they faulted in the fast form)."""
+    counts = [(int(record["blocks_replayed"]), "replayed")]
+    if supports(debug, Version.INTEREST):
+        counts.insert(0, (int(record["blocks_debuggable"]), "debuggable"))
+    return [(count, why) for count, why in counts if count]
+
+
 def dispatch_form(debug: gdb.Value, record: gdb.Value) -> str:
-    """The form a dispatch's blocks run in: ``fast`` (with ``, N replayed``
-    when N fast blocks faulted and ran again in the debuggable form),
+    """The form a dispatch's blocks run in: ``fast`` (with ``, N
+    debuggable`` for blocks run in the debuggable form as the debugger
+    wants, ``, N replayed`` for those that faulted and ran again in it),
     ``debug``, or ``-`` from a runtime that does not say."""
     if not supports(debug, Version.FORMS):
         return "-"
     if int(record["form"]) != DispatchForm.FAST:
         return "debug"
-    replayed = int(record["blocks_replayed"])
-    return f"fast, {replayed} replayed" if replayed else "fast"
+    return ", ".join(["fast", *(f"{count} {why}" for count, why in _not_fast(debug, record))])
 
 
 def form_phrase(debug: gdb.Value, record: gdb.Value) -> str:
@@ -288,8 +314,12 @@ def form_phrase(debug: gdb.Value, record: gdb.Value) -> str:
         return ""
     if form == "debug":
         return ", in the debuggable form"
-    replayed = int(record["blocks_replayed"])
-    again = f" ({replayed} faulted and ran again in the debuggable form)" if replayed else ""
+    phrases = {
+        "debuggable": "in the debuggable form as the debugger wants",
+        "replayed": "faulted and ran again in the debuggable form",
+    }
+    others = "; ".join(f"{count} {phrases[why]}" for count, why in _not_fast(debug, record))
+    again = f" ({others})" if others else ""
     return f", in the fast form{again}: each block runs its threads as one loop, listed as its first lane"
 
 
@@ -365,6 +395,13 @@ def announce_lane(event) -> None:
         return
     current = lane()
     if current is None:
+        clear_lane_variables()
+        return
+    if in_fast_block():
+        print(
+            f"[gpusym: block {dim3(current['block_idx'])} of dispatch {int(current['dispatch_id'])} runs in its "
+            "kernel's fast form: its threads run as one loop, and none of them can be named]"
+        )
         clear_lane_variables()
         return
     wavefront = int(current["flat_thread"]) // wave_size(current)

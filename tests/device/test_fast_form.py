@@ -155,10 +155,37 @@ def test_info_dispatches_and_info_lanes_say_which_form_ran(optimised):
 
 
 @pytest.mark.gdb
-def test_under_gdb_dispatches_run_in_the_debuggable_form(optimised):
-    output = gdb(optimised[0], "kbreak saxpy -block 1", "run", "info dispatches", "info lanes")
+def test_under_gdb_a_lane_filtered_kbreak_makes_only_its_block_debuggable(optimised):
+    output = gdb(optimised[0], "kbreak saxpy -block 1 -thread 3", "run", "print threadIdx", "info dispatches",
+                 "info lanes")  # fmt: skip
+    assert "$1 = {x = 3, y = 0, z = 0}" in output, output
+    assert re.search(r"^\*\s+1\s+running\s+saxpy\(.*\s+fast, 1 debuggable$", output, re.M), output
+    assert re.search(
+        r"^Dispatch 1: saxpy\(.*>>>, in the fast form \(1 in the debuggable form as the debugger wants\)", output, re.M
+    ), output
+    # The stopped block is listed lane by lane: it runs in the debuggable form.
+    assert re.search(r"^\*\s+\(1,0,0\)\s+\(3,0,0\)\s+1\s", output, re.M), output
+
+
+@pytest.mark.gdb
+def test_under_gdb_a_breakpoint_any_lane_may_reach_makes_every_block_debuggable(optimised):
+    line = next(
+        n for n, text in enumerate((TEST_PROGRAMS / "fast_form.hip").read_text().splitlines(), 1) if "y[i] =" in text
+    )
+    output = gdb(optimised[0], f"break fast_form.hip:{line}", "run", "info dispatches")
     assert re.search(r"^\*\s+1\s+running\s+saxpy\(.*\s+debug$", output, re.M), output
-    assert re.search(r"^Dispatch 1: saxpy\(.*>>>, in the debuggable form$", output, re.M), output
+
+
+@pytest.mark.gdb
+def test_under_gdb_a_fault_in_the_fast_form_stops_again_in_its_lane(tmp_path):
+    program, _ = build_verbose("fault.hip", tmp_path, "-O2")
+    output = gdb(program, "run past-end", "continue", "print threadIdx", "info dispatches")
+    assert "[gpusym: block (1,0,0) of dispatch 1 runs in its kernel's fast form" in output, output
+    assert "'continue' runs block (1,0,0) again in the debuggable form, where the faulting thread stops" in output
+    # Then the debuggable form's lane 17 of block 1 makes the write.
+    assert "[gpusym: block (1,0,0) thread (17,0,0) of dispatch 1, wavefront 0]" in output, output
+    assert "$1 = {x = 17, y = 0, z = 0}" in output, output
+    assert re.search(r"^\*\s+1\s+running\s+.*poke.*\s+fast, 1 replayed$", output, re.M), output
 
 
 def test_cuda_kernels_with_a_cub_reduction_in_a_helper_or_sync_shuffles_have_one(tmp_path):

@@ -36,7 +36,7 @@
 extern "C" {
 #endif
 
-#define GPUSYM_DEBUG_VERSION 9
+#define GPUSYM_DEBUG_VERSION 10
 
 /*
  * The bundle entry id of the simulated device's code object in a fat binary:
@@ -120,12 +120,17 @@ enum gpusym_dispatch_state {
 /* Dispatches launched from now run in the debuggable form (a kernel's fast
  * form runs a block's threads as one loop, where no lane can be stopped). */
 #define GPUSYM_DEBUG_DEBUGGABLE_FORM 0x2
+/* A debugger has breakpoints (or watchpoints) that any lane may reach: blocks
+ * that start from now run in the debuggable form (version 10).  Without it,
+ * a fast dispatch runs in the debuggable form only the blocks a watch names. */
+#define GPUSYM_DEBUG_DEBUGGER_INTEREST 0x4
 
 /* The form a dispatch's blocks run in (version 9), decided at its launch. */
 enum gpusym_dispatch_form {
   GPUSYM_FORM_DEBUG_ONLY = 0,   /* its kernel has no fast form: the debuggable form */
   GPUSYM_FORM_DEBUGGABLE = 1,   /* the debuggable form, as a debugger or a check wants */
-  GPUSYM_FORM_FAST = 2,         /* the fast form: a block's threads as one loop, no lane to stop */
+  GPUSYM_FORM_FAST = 2,         /* the fast form: a block's threads as one loop, no lane to stop, but
+                                   for the blocks a debugger wants (blocks_debuggable) */
 };
 
 /* One kernel launch. */
@@ -147,6 +152,8 @@ struct gpusym_debug_dispatch {
   uint32_t form;                /* enum gpusym_dispatch_form (version 9) */
   uint64_t blocks_fast;         /* blocks run to their end in the fast form, counted as each worker's run of them ends (version 9) */
   uint64_t blocks_replayed;     /* fast blocks that faulted and ran again in the debuggable form (version 9) */
+  uint64_t blocks_debuggable;   /* blocks of a fast dispatch run in the debuggable form as a debugger wanted
+                                   (GPUSYM_DEBUG_DEBUGGER_INTEREST, a watch naming the block; version 10) */
 };
 
 /* One simulated device (GPUSYM_DEVICES of them, ordinals 0, 1, ...). */
@@ -185,7 +192,7 @@ struct gpusym_debug_executor {
   struct gpusym_lane *lane;     /* lane running now, or NULL */
   struct gpusym_lane *lanes;    /* the lanes of the block it runs */
   uint32_t lane_count;          /* lanes in that block, 0 when idle */
-  uint32_t reserved;
+  uint32_t fast;                /* 1 while the block runs in its kernel's fast form (version 10) */
   uint64_t block;               /* linear index of the block it runs, while lane_count != 0 (version 6) */
   uint64_t run_end;             /* its claimed blocks not run yet are block + 1 to run_end - 1 (version 6) */
   uint64_t padding[2];          /* to 64 bytes (version 3): each record on its own cache line */
