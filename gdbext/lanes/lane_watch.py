@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import gdb
 
-from device.debug_interface import DEBUGGER_INTEREST, WATCH_ANY, Version
+from device.debug_interface import DEBUGGABLE_FORM, DEBUGGER_INTEREST, WATCH_ANY, Version
 from gdbext.frames.device_frames import in_device_code
 from gdbext.lanes import lane_record
 from gdbext.runtime_view.runtime_state import debug_state, supports
@@ -176,7 +176,11 @@ def _sync() -> None:
         _write(debug["watch_count"], len(wanted))
         _written = (pid, wanted)
     if supports(debug, Version.INTEREST):
-        _write_interest(debug, any(_wants_every_lane(breakpoint, watched) for breakpoint in gdb.breakpoints()))
+        _write_flag(debug, DEBUGGER_INTEREST, any(_wants_every_lane(b, watched) for b in gdb.breakpoints()))
+    elif supports(debug, Version.FORMS):
+        # A runtime from before blocks were chosen by interest (a program
+        # built earlier) gets every dispatch in the debuggable form.
+        _write_flag(debug, DEBUGGABLE_FORM, True)
 
 
 def _wants_every_lane(breakpoint: gdb.Breakpoint, watched: set[int]) -> bool:
@@ -189,9 +193,9 @@ def _wants_every_lane(breakpoint: gdb.Breakpoint, watched: set[int]) -> bool:
     return breakpoint.number not in watched and in_device_code(breakpoint)
 
 
-def _write_interest(debug: gdb.Value, wanted: bool) -> None:
-    """Sets or clears the runtime's GPUSYM_DEBUG_DEBUGGER_INTEREST."""
+def _write_flag(debug: gdb.Value, bit: int, wanted: bool) -> None:
+    """Sets or clears `bit` of the runtime's gpusym_debug.flags."""
     flags = int(debug["flags"])
-    value = flags | DEBUGGER_INTEREST if wanted else flags & ~DEBUGGER_INTEREST
+    value = flags | bit if wanted else flags & ~bit
     if value != flags:
         _write(debug["flags"], value)
