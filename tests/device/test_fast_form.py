@@ -176,6 +176,52 @@ def test_under_gdb_a_breakpoint_any_lane_may_reach_makes_every_block_debuggable(
     assert re.search(r"^\*\s+1\s+running\s+saxpy\(.*\s+debug$", output, re.M), output
 
 
+BLOCK_SUMS = """\
+#include <hip/hip_runtime.h>
+__global__ void sums(const float* in, float* out) {
+  __shared__ float partial[64];
+  int t = threadIdx.x;
+  partial[t] = in[blockIdx.x * 64 + t];
+  __syncthreads();
+  for (int stride = 32; stride > 0; stride /= 2) {
+    if (t < stride) partial[t] += partial[t + stride];
+    __syncthreads();
+  }
+  if (t == 0) out[blockIdx.x] = partial[0];
+  if (t == 0 && blockIdx.x == 65000)
+    out[0] = -partial[0];  // one lane of the grid comes here
+}
+int main() {
+  const int blocks = 1 << 16;
+  float *in, *out;
+  hipMalloc(&in, blocks * 64 * sizeof(float));
+  hipMalloc(&out, blocks * sizeof(float));
+  hipLaunchKernelGGL(sums, dim3(blocks), dim3(64), 0, 0, in, out);
+  return hipDeviceSynchronize() != hipSuccess;
+}
+"""
+
+
+@pytest.mark.gdb
+def test_under_gdb_a_breakpoint_set_while_a_dispatch_runs_reaches_its_blocks_not_started(tmp_path):
+    source = tmp_path / "sums.hip"
+    source.write_text(BLOCK_SUMS)
+    program = tmp_path / "sums"
+    built = run_gpusym("build", "-O2", "-g", source, "-o", program, timeout=BUILD_TIMEOUT)
+    assert built.returncode == 0, describe(built)
+    line = next(n for n, text in enumerate(BLOCK_SUMS.splitlines(), 1) if "one lane of the grid" in text)
+    # Stopped in block 1, the dispatch runs fast but for it; a breakpoint
+    # every lane may reach then makes the blocks that start after it
+    # debuggable, and one of the last blocks stops.
+    output = gdb(program, "kbreak sums -block 1 -thread 3", "run", "delete",
+                 f"break sums.hip:{line}", "continue", "print blockIdx", "print threadIdx",
+                 "info dispatches")  # fmt: skip
+    assert "[gpusym: block (1,0,0) thread (3,0,0) of dispatch 1, wavefront 0]" in output, output
+    assert "$1 = {x = 65000, y = 0, z = 0}" in output and "$2 = {x = 0, y = 0, z = 0}" in output, output
+    debuggable = re.search(r"^\*\s+1\s+running\s+sums\(.*\s+fast, (\d+) debuggable$", output, re.M)
+    assert debuggable and 1 < int(debuggable[1]) < 1 << 16, output
+
+
 @pytest.mark.gdb
 def test_under_gdb_a_fault_in_the_fast_form_stops_again_in_its_lane(tmp_path):
     program, _ = build_verbose("fault.hip", tmp_path, "-O2")
