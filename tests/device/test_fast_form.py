@@ -12,6 +12,7 @@ import signal
 from pathlib import Path
 
 import pytest
+from capture_runs import source_line
 from conftest import BUILD_TIMEOUT, GPUSYM, GPUSYM_NVCC, TEST_PROGRAMS, describe, run, run_gpusym
 from fault_runs import report
 from gdb_batch import gdb
@@ -169,9 +170,7 @@ def test_under_gdb_a_lane_filtered_kbreak_makes_only_its_block_debuggable(optimi
 
 @pytest.mark.gdb
 def test_under_gdb_a_breakpoint_any_lane_may_reach_makes_every_block_debuggable(optimised):
-    line = next(
-        n for n, text in enumerate((TEST_PROGRAMS / "fast_form.hip").read_text().splitlines(), 1) if "y[i] =" in text
-    )
+    line = source_line(TEST_PROGRAMS / "fast_form.hip", "y[i] = a * x[i]")
     output = gdb(optimised[0], f"break fast_form.hip:{line}", "run", "info dispatches")
     assert re.search(r"^\*\s+1\s+running\s+saxpy\(.*\s+debug$", output, re.M), output
 
@@ -209,7 +208,7 @@ def test_under_gdb_a_breakpoint_set_while_a_dispatch_runs_reaches_its_blocks_not
     program = tmp_path / "sums"
     built = run_gpusym("build", "-O2", "-g", source, "-o", program, timeout=BUILD_TIMEOUT)
     assert built.returncode == 0, describe(built)
-    line = next(n for n, text in enumerate(BLOCK_SUMS.splitlines(), 1) if "one lane of the grid" in text)
+    line = source_line(source, "one lane of the grid")
     # Stopped in block 1, the dispatch runs fast but for it; a breakpoint
     # every lane may reach then makes the blocks that start after it
     # debuggable, and one of the last blocks stops.
