@@ -18,7 +18,7 @@ from __future__ import annotations
 import gdb
 
 from gdbext.frames.device_frames import is_device
-from gdbext.runtime_view.runtime_state import lane, wave_size
+from gdbext.runtime_view.runtime_state import in_fast_block, lane, wave_size
 
 #: The built-in's name -> its field of struct gpusym_lane (None: a constant).
 FIELDS = {
@@ -87,6 +87,11 @@ class Coordinates(gdb.Function):
             return int(own.address)
         if not _in_kernel():
             raise _no_symbol(text)
+        if text == "threadIdx" and in_fast_block():
+            raise gdb.GdbError(
+                "threadIdx: this block runs in its kernel's fast form, its threads as one loop, "
+                "so no one thread is selected (blockIdx, blockDim and gridDim can be read)"
+            )
         return int(lane()[FIELDS[text]].address)
 
 

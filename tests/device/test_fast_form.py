@@ -224,12 +224,16 @@ def test_under_gdb_a_breakpoint_set_while_a_dispatch_runs_reaches_its_blocks_not
 @pytest.mark.gdb
 def test_under_gdb_a_fault_in_the_fast_form_stops_again_in_its_lane(tmp_path):
     program, _ = build_verbose("fault.hip", tmp_path, "-O2")
-    output = gdb(program, "run past-end", "continue", "print threadIdx", "info dispatches")
+    output = gdb(program, "run past-end", "print threadIdx", "print blockIdx", "continue", "print threadIdx",
+                 "info dispatches")  # fmt: skip
     assert "[gpusym: block (1,0,0) of dispatch 1 runs in its kernel's fast form" in output, output
+    # No one thread runs there: threadIdx is refused rather than the first thread's given.
+    assert "threadIdx: this block runs in its kernel's fast form, its threads as one loop" in output, output
+    assert "$1 = {x = 1, y = 0, z = 0}" in output, output
     assert "'continue' runs block (1,0,0) again in the debuggable form, where the faulting thread stops" in output
     # Then the debuggable form's lane 17 of block 1 makes the write.
     assert "[gpusym: block (1,0,0) thread (17,0,0) of dispatch 1, wavefront 0]" in output, output
-    assert "$1 = {x = 17, y = 0, z = 0}" in output, output
+    assert "$2 = {x = 17, y = 0, z = 0}" in output, output
     assert re.search(r"^\*\s+1\s+running\s+.*poke.*\s+fast, 1 replayed$", output, re.M), output
 
 
