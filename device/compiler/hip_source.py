@@ -24,6 +24,7 @@ from device.compiler import (
     nvcc_options,
     openmp,
     ptx_constraints,
+    shared_alignment,
     signatures,
 )
 from device.compiler.options import BuildOptions, Source
@@ -141,7 +142,7 @@ def _amdgpu_object(source: Path, arch: str, cuid: str, options: BuildOptions, ou
         str(out),
     ]
     result = toolchain.run(command, verbose=options.verbose, capture=True)
-    if result.returncode == 0 or not ptx_constraints.failed_on_constraints(result.stderr):
+    if result.returncode == 0 or not _portable_would_help(result.stderr):
         return result
     # Preprocessed for host and device, as a text bundle: a device-only
     # compile of preprocessed input takes its device part from a bundle (of
@@ -151,6 +152,11 @@ def _amdgpu_object(source: Path, arch: str, cuid: str, options: BuildOptions, ou
     ]
     preprocess = [*bundled, "-E", str(source), "-o", str(out.with_suffix(".cui"))]
     return _compile_portable(command, preprocess, source, out.with_suffix(".cui"), options, "hip-cpp-output")
+
+
+def _portable_would_help(stderr: str) -> bool:
+    """Whether a compile failed on what _compile_portable rewrites."""
+    return ptx_constraints.failed_on_constraints(stderr) or shared_alignment.failed_on_shared_alignment(stderr)
 
 
 def _compile_portable(
@@ -164,11 +170,13 @@ def _compile_portable(
 ):
     """`command` run again on `source` preprocessed by `preprocess` into
     `preprocessed`, its PTX asm statements' constraints made acceptable to
-    the target (ptx_constraints.py).  `kind` is the preprocessed language."""
+    the target (ptx_constraints.py) and its alignas after __shared__ moved
+    (shared_alignment.py).  `kind` is the preprocessed language."""
     result = toolchain.run(preprocess, verbose=options.verbose, capture=True)
     if result.returncode != 0:
         return result
-    preprocessed.write_text(ptx_constraints.portable(preprocessed.read_text("latin-1")), "latin-1")
+    text = preprocessed.read_text("latin-1")
+    preprocessed.write_text(ptx_constraints.portable(shared_alignment.portable(text)), "latin-1")
     compile_command, skip = [], False
     for arg in command:
         if skip:
@@ -293,7 +301,7 @@ def _sim_assembly(source: Path, cuid: str, options: BuildOptions, workdir: Path)
     # Under -v, the fast-form pass says which kernels have no fast form, and why.
     explain = {"GPUSYM_EXPLAIN_FAST_FORMS": "1"} if options.verbose else None
     result = toolchain.run(command, verbose=options.verbose, capture=True, environment=explain)
-    if result.returncode != 0 and ptx_constraints.failed_on_constraints(result.stderr):
+    if result.returncode != 0 and _portable_would_help(result.stderr):
         preprocessed = workdir / "sim.cui"
         output = command.index("-o") + 1
         preprocess = ["-E" if arg == "-S" else arg for arg in command]
@@ -419,7 +427,7 @@ def _compile_rdc(source: Path, options: BuildOptions, output: Path, workdir: Pat
     dependencies = _dependency_flags(options, output)
     command = [*compile_flags, *dependencies, "-c", str(source), "-o", str(plain)]
     result = toolchain.run(command, verbose=options.verbose, capture=True)
-    if result.returncode != 0 and ptx_constraints.failed_on_constraints(result.stderr):
+    if result.returncode != 0 and _portable_would_help(result.stderr):
         # Host and AMDGPU preprocessed as one text bundle (which also writes
         # the dependencies, of the real source), then compiled again.
         preprocessed = workdir / "rdc.cui"
@@ -463,22 +471,29 @@ def compile_hip(source: Path, options: BuildOptions, output: Path, workdir: Path
         bundle = workdir / "fatbin.bundle"
         bundle.write_bytes(device_bundle(source, options, workdir))
         embed = ["-Xclang", "-fcuda-include-gpubinary", "-Xclang", str(bundle)]
-    host = [
+    flags = [
         toolchain.tool("clang++"),
         *_common_flags(options, host=True),
         *options.host_flags,
-        *options.dependency_flags,
-        "--cuda-host-only",
         *[f"--offload-arch={arch}" for arch in options.archs],
         "-Xclang",
         f"-cuid={cuid}",
+    ]
+    host_only = [
+        "--cuda-host-only",
         *embed,
         # clang's own -v names the header search path, from which CMake
         # learns the implicit include directories (and drops /usr/include).
         *(["-v"] if options.verbose else []),
-        "-c",
-        str(source),
-        "-o",
-        str(output),
     ]
-    check_compile(toolchain.run(host, verbose=options.verbose, capture=True), source)
+    host = [*flags, *host_only, *options.dependency_flags, "-c", str(source), "-o", str(output)]
+    result = toolchain.run(host, verbose=options.verbose, capture=True)
+    if result.returncode != 0 and shared_alignment.failed_on_shared_alignment(result.stderr):
+        # The host side preprocessed (writing the dependencies, of the real
+        # source), then compiled again as HIP: clang's driver compiles
+        # preprocessed HIP for the device too, --cuda-host-only or not.
+        preprocessed = workdir / "host.hip"
+        preprocess = [*flags, "--cuda-host-only", *options.dependency_flags, "-E", str(source), "-o", str(preprocessed)]
+        again = [*flags, *host_only, "-c", str(source), "-o", str(output)]
+        result = _compile_portable(again, preprocess, source, preprocessed, options, "hip")
+    check_compile(result, source)

@@ -159,11 +159,12 @@ class CheckAccesses : public PassInfoMixin<CheckAccesses> {
     SmallVector<Access, 32> accesses;
     SmallVector<CallBase *, 4> barriers, frees;
     for (Instruction &inst : instructions(function)) {
-      if (auto *load = dyn_cast<LoadInst>(&inst))
-        accesses.push_back({load, load->getPointerOperand(), load->getType(), load->getAlign(), false, false});
+      if (auto *load = dyn_cast<LoadInst>(&inst))  // an atomic load or store is an atomic too
+        accesses.push_back(
+            {load, load->getPointerOperand(), load->getType(), load->getAlign(), false, load->isAtomic()});
       else if (auto *store = dyn_cast<StoreInst>(&inst))
         accesses.push_back({store, store->getPointerOperand(), store->getValueOperand()->getType(),
-                            store->getAlign(), true, false});
+                            store->getAlign(), true, store->isAtomic()});
       else if (auto *rmw = dyn_cast<AtomicRMWInst>(&inst))
         accesses.push_back(
             {rmw, rmw->getPointerOperand(), rmw->getValOperand()->getType(), rmw->getAlign(), true, true});

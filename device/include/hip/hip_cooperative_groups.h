@@ -1,14 +1,17 @@
 /*
- * Cooperative groups on the gpusym simulated device: thread blocks, tiles of
- * a wavefront (static and dynamic), coalesced groups (and the labeled and
+ * Cooperative groups on the gpusym simulated device: thread blocks, tiles
+ * (static and dynamic), coalesced groups (and the labeled and
  * binary partitions of a tile or coalesced group), and the grid of a
  * launch made with hipLaunchCooperativeKernel, built on __syncthreads and
  * the warp functions (gpusym_detail/warp_functions.h).
  *
- * A tile is at most a wavefront (64 lanes) and a power of two.  A tile's or
- * a coalesced group's sync() meets the wavefront's lanes that reach it, as
- * __syncwarp does.  grid_group::sync() waits for every block, which a
- * cooperative launch runs at once, each on a worker of its own.
+ * A tile is a power of two.  A tile of at most a wavefront, or a coalesced
+ * group, syncs as __syncwarp does, meeting the wavefront's lanes that reach
+ * it.  A wider tile (up to 1024 threads) syncs at the block's barrier, so
+ * every tile of the block must sync together, and its shuffles go through
+ * __shared__ memory between two of them.  grid_group::sync() waits for
+ * every block, which a cooperative launch runs at once, each on a worker
+ * of its own.
  */
 #ifndef GPUSYM_HIP_COOPERATIVE_GROUPS_H
 #define GPUSYM_HIP_COOPERATIVE_GROUPS_H
@@ -45,6 +48,18 @@ static __device__ __GPUSYM_INLINE int lane_of_rank(unsigned long long mask, unsi
   for (int lane = 0; lane < 64; lane++)
     if ((mask >> lane & 1) && rank-- == 0) return lane;
   return 0;
+}
+
+// A wide tile's shuffle: this thread's value to the thread of block rank
+// `from`, through __shared__ memory (every thread of the block takes part).
+template <typename T>
+static __device__ __GPUSYM_INLINE T wide_shuffle(T value, unsigned int from) {
+  alignas(alignof(T) > 16 ? alignof(T) : 16) __shared__ unsigned char slots[1024 * sizeof(T)];
+  __builtin_memcpy(slots + block_rank() * sizeof(T), &value, sizeof(T));
+  __syncthreads();
+  __builtin_memcpy(&value, slots + from * sizeof(T), sizeof(T));
+  __syncthreads();
+  return value;
 }
 
 }  // namespace __gpusym
@@ -125,8 +140,9 @@ class thread_block_tile;
 
 template <unsigned int Size>
 class thread_block_tile<Size, void> : public thread_group {
-  static_assert(Size > 0 && Size <= 64 && (Size & (Size - 1)) == 0, "a tile is a power of two, at most a wavefront");
-  static constexpr unsigned long long kTileMask = Size == 64 ? ~0ull : (1ull << Size) - 1;
+  static_assert(Size > 0 && Size <= 1024 && (Size & (Size - 1)) == 0, "a tile is a power of two, at most 1024");
+  static constexpr unsigned long long kTileMask = Size >= 64 ? ~0ull : (1ull << Size) - 1;
+  static constexpr bool kWide = Size > static_cast<unsigned int>(warpSize);  // wider than a wavefront
 
   __device__ unsigned long long mine(unsigned long long lanes) const {
     return (lanes >> (__lane_id() / Size * Size)) & kTileMask;
@@ -141,25 +157,49 @@ class thread_block_tile<Size, void> : public thread_group {
       : thread_group(__gpusym::tile_kind, Size, __gpusym::block_rank() % Size),
         meta_rank_(meta_rank),
         meta_size_(meta_size) {}
-  __device__ void sync() const { __syncwarp(); }
+  __device__ void sync() const {
+    if (kWide)
+      __syncthreads();
+    else
+      __syncwarp();
+  }
   __device__ unsigned int meta_group_rank() const { return meta_rank_; }
   __device__ unsigned int meta_group_size() const { return meta_size_; }
   template <typename T>
-  __device__ T shfl(T var, int src_rank) const { return __shfl(var, src_rank, Size); }
+  __device__ T shfl(T var, int src_rank) const {
+    if (kWide) return wide(var, static_cast<unsigned int>(src_rank) % Size);
+    return __shfl(var, src_rank, Size);
+  }
   template <typename T>
-  __device__ T shfl_down(T var, unsigned int delta) const { return __shfl_down(var, delta, Size); }
+  __device__ T shfl_down(T var, unsigned int delta) const {
+    if (kWide) return wide(var, rank_ + delta < Size ? rank_ + delta : rank_);
+    return __shfl_down(var, delta, Size);
+  }
   template <typename T>
-  __device__ T shfl_up(T var, unsigned int delta) const { return __shfl_up(var, delta, Size); }
+  __device__ T shfl_up(T var, unsigned int delta) const {
+    if (kWide) return wide(var, rank_ >= delta ? rank_ - delta : rank_);
+    return __shfl_up(var, delta, Size);
+  }
   template <typename T>
-  __device__ T shfl_xor(T var, unsigned int lane_mask) const { return __shfl_xor(var, lane_mask, Size); }
-  __device__ unsigned long long ballot(int predicate) const { return mine(__ballot(predicate)); }
+  __device__ T shfl_xor(T var, unsigned int lane_mask) const {
+    if (kWide) return wide(var, (rank_ ^ lane_mask) < Size ? rank_ ^ lane_mask : rank_);
+    return __shfl_xor(var, lane_mask, Size);
+  }
+  /* The votes and matches are a wavefront's: tiles of at most one. */
+  __device__ unsigned long long ballot(int predicate) const {
+    static_assert(!kWide, "ballot, any, all and match_* are for tiles of at most a wavefront");
+    return mine(__ballot(predicate));
+  }
   /* The tile's lanes holding the same value as this one's, and whether all
    * of them do (*predicate). */
   template <typename T>
-  __device__ unsigned long long match_any(T value) const { return mine(__match_any(value)); }
+  __device__ unsigned long long match_any(T value) const {
+    static_assert(!kWide, "ballot, any, all and match_* are for tiles of at most a wavefront");
+    return mine(__match_any(value));
+  }
   template <typename T>
   __device__ unsigned long long match_all(T value, int &predicate) const {
-    unsigned long long same = mine(__match_any(value));
+    unsigned long long same = match_any(value);
     predicate = same == mine(__activemask());
     return predicate ? same : 0;
   }
@@ -170,6 +210,12 @@ class thread_block_tile<Size, void> : public thread_group {
   }
 
  private:
+  // A wide tile's shuffle from its thread of rank `from`.
+  template <typename T>
+  __device__ __GPUSYM_INLINE T wide(T var, unsigned int from) const {
+    return __gpusym::wide_shuffle(var, __gpusym::block_rank() - rank_ + from);
+  }
+
   unsigned int meta_rank_, meta_size_;
 };
 

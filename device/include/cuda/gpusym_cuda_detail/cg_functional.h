@@ -3,7 +3,8 @@
  * plus, less (the smaller), greater (the larger), bit_and, bit_or, bit_xor;
  * and a shuffle by rank within a tile or a coalesced group, inlined into
  * its caller, so that the lanes calling one from one place in the source
- * meet at that place, whatever the optimisation level.
+ * meet at that place, whatever the optimisation level (in a tile wider
+ * than a warp, every thread of the block).
  */
 #ifndef GPUSYM_CUDA_CG_FUNCTIONAL_H
 #define GPUSYM_CUDA_CG_FUNCTIONAL_H
@@ -36,7 +37,9 @@ struct group_lanes : thread_group {
 };
 
 template <typename T, unsigned int Size, typename Parent>
-static __device__ __GPUSYM_INLINE T shfl_rank(const thread_block_tile<Size, Parent> &, T value, unsigned int rank) {
+static __device__ __GPUSYM_INLINE T shfl_rank(const thread_block_tile<Size, Parent> &tile, T value, unsigned int rank) {
+  if (Size > static_cast<unsigned int>(warpSize))  // a tile wider than a warp: through __shared__ memory
+    return wide_shuffle(value, block_rank() - tile.thread_rank() + rank);
   return __shfl(value, static_cast<int>(rank), Size);
 }
 template <typename T>
