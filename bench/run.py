@@ -5,12 +5,15 @@ cuobjdump and the file's size (bench/query_speed.py), the gdb extension
 (bench/gdb_speed.py) and gpusym capture's cost per kernel launch
 (bench/capture_speed.py).  The runtime's kernels are measured again with
 each check on (memcheck, racecheck, synccheck, initcheck), against the
-unchecked run.
+unchecked run.  The pairs (bench/programs/pairs) time four programs' HIP
+kernels against the same computations as OpenMP loops, in the same run.
 
-``bench/run.py runtime`` runs the runtime part alone."""
+``bench/run.py runtime`` runs the runtime part alone, ``bench/run.py pairs``
+the pairs alone."""
 
 from __future__ import annotations
 
+import math
 import os
 import subprocess
 import sys
@@ -111,10 +114,106 @@ def _figures(program: Path, environment: dict[str, str] | None = None) -> dict[s
     return {name: float(value) for name, value in (line.split() for line in result.stdout.splitlines())}
 
 
+#: The pairs (bench/programs/pairs/pairs.hip), each computation at its size.
+PAIRS = [
+    ("stencil", "100 5-point Jacobi steps on 2048x2048 floats, 16x16 tiles with halos in shared memory"),
+    ("reduction", "sum of 2^25 floats: 1,024 blocks' trees in shared memory, then one block"),
+    ("nbody", "one step of 16,384 bodies, tiles of 256 bodies in shared memory"),
+    ("scan", "exclusive scan of 2^25 ints: blocks of 512 in shared memory, block sums, add-back"),
+]
+
+
+def pairs_speed() -> int:
+    """Builds the pairs with ``gpusym build -O2 -fopenmp`` (the OpenMP side
+    compiled by clang-19 as plain C++) and prints each pair's HIP time, its
+    OpenMP time from the same run and their ratio; then the same with the
+    kernels in their debuggable form, over fewer runs."""
+    OUT_DIR.mkdir(parents=True, exist_ok=True)
+    program = OUT_DIR / "pairs"
+    sources = [str(BENCH_DIR / "programs" / "pairs" / name) for name in ("pairs.hip", "pairs_openmp.cpp")]
+    if build(["-O2", "-fopenmp", *sources, "-o", str(program)]) != 0:
+        return 1
+    fast = _pair_times(program, ["time"])
+    if fast is None:
+        return 1
+    workers, threads, times = fast
+    print(
+        f"Pairs: HIP kernels against the same computations as OpenMP loops, on {workers} device workers and "
+        f"{threads} OpenMP threads;\nmedians of each side's runs (at least 5 and a second of them; runs: HIP's/"
+        "OpenMP's), the two sides taking turns in one process:"
+    )
+    rows = []
+    ratios = []
+    for name, what in PAIRS:
+        hip, openmp, hip_runs, openmp_runs = times[name]
+        ratios.append(hip / openmp)
+        rows.append((name, _ms(hip), _ms(openmp), f"{hip / openmp:.2f}x", f"{hip_runs}/{openmp_runs}", what))
+    header = ("pair", "HIP", "OpenMP", "ratio", "runs", "what")
+    print("\n".join(table_lines([header, *rows], "lrrrrl")))
+    geometric_mean = math.exp(sum(map(math.log, ratios)) / len(ratios))
+    largest = max(zip(ratios, (name for name, _ in PAIRS)))
+    print(f"geometric mean of the ratios: {geometric_mean:.2f}x; largest: {largest[0]:.2f}x ({largest[1]})")
+    debuggable = _pair_times(program, ["quick"], {"GPUSYM_FORM": "debug"})
+    if debuggable is None:
+        return 1
+    print("\nThe kernels in their debuggable form (GPUSYM_FORM=debug: each lane on its own stack), 3 runs of")
+    print("each side, against that run's OpenMP times and the fast form's times above:")
+    rows = []
+    ratios = []
+    for name, _ in PAIRS:
+        hip, openmp, _, _ = debuggable[2][name]
+        ratios.append(hip / openmp)
+        rows.append((name, _ms(hip), _ms(openmp), f"{hip / openmp:.2f}x", f"{hip / times[name][0]:.2f}x"))
+    header = ("pair", "debuggable", "OpenMP", "ratio", "debuggable / fast")
+    print("\n".join(table_lines([header, *rows], "lrrrr")))
+    geometric_mean = math.exp(sum(map(math.log, ratios)) / len(ratios))
+    print(f"geometric mean of the ratios: {geometric_mean:.2f}x; largest: {max(ratios):.2f}x")
+    return 0
+
+
+def _ms(microseconds: float) -> str:
+    return f"{microseconds / 1000:.1f} ms"
+
+
+def _pair_times(
+    program: Path, arguments: list[str], environment: dict[str, str] | None = None
+) -> tuple[int, int, dict[str, tuple[float, float, int, int]]] | None:
+    """The device's workers, the OpenMP team and each pair's times (HIP µs,
+    OpenMP µs, the runs of each) that `program` prints; None, with its
+    output, when it fails (a check among them)."""
+    result = subprocess.run(
+        [program, *arguments],
+        capture_output=True,
+        text=True,
+        timeout=1200,
+        env=dict(os.environ, **(environment or {})),
+    )
+    if result.returncode != 0:
+        print(result.stdout + result.stderr, file=sys.stderr)
+        return None
+    workers = threads = 0
+    times = {}
+    for line in result.stdout.splitlines():
+        words = line.split()
+        if words[0] == "workers":
+            workers = int(words[1])
+        elif words[0] == "openmp_threads":
+            threads = int(words[1])
+        elif words[0] == "time":
+            times[words[1]] = (float(words[2]), float(words[3]), int(words[4]), int(words[5]))
+    return workers, threads, times
+
+
+#: The parts `bench/run.py PART` runs alone.
+PARTS = {"runtime": runtime_speed, "pairs": pairs_speed}
+
+
 def main(argv: list[str]) -> int:
+    if len(argv) == 1 and argv[0] in PARTS:
+        return PARTS[argv[0]]()
     status = runtime_speed()
-    if argv == ["runtime"]:
-        return status
+    print()
+    status = status or pairs_speed()
     print()
     status = status or query_speed.main([])
     print()
