@@ -201,11 +201,12 @@ extern "C" uint32_t __gpusym_fast_wave_size(void) { return this_executor().wave;
 // function, and warp functions in the code's order; those at a warp function
 // get their results.  Returns 0 when no lane goes on, else the mask of the
 // regions they go on in (region r's bit r, the 62nd and later sharing bit
-// 62), with bit 63 when every lane goes on in one region.
+// 62), with bit 63 when every lane goes on in one region of a bit of its
+// own (the loop of a region sharing one runs the lanes at that region alone).
 extern "C" uint64_t __gpusym_fast_meet(WaveCall *calls, uint32_t *states, uint32_t count) {
-  constexpr uint32_t kAtWarpFunction = 1u << 28, kMeeting = 1u << 29;
+  static constexpr uint32_t kAtWarpFunction = 1u << 28, kMeeting = 1u << 29, kSharedBit = 62;
   auto place = [&](uint32_t state) { return state & kAtWarpFunction ? state & ~kMeeting : 0; };
-  auto region_bit = [](uint32_t state) { return uint64_t{1} << std::min(state & (kAtWarpFunction - 1), 62u); };
+  auto region_bit = [](uint32_t state) { return uint64_t{1} << std::min(state & (kAtWarpFunction - 1), kSharedBit); };
   uint32_t first = UINT32_MAX, differs = 0;
   for (uint32_t i = 0; i < count; i++) {
     first = std::min(first, states[i] & kMeeting ? place(states[i]) : UINT32_MAX);
@@ -219,7 +220,7 @@ extern "C" uint64_t __gpusym_fast_meet(WaveCall *calls, uint32_t *states, uint32
     for (uint32_t i = 0; i < count; i++) states[i] = state;
     active = count >= 64 ? ~uint64_t{0} : (uint64_t{1} << count) - 1;
     regions = region_bit(state);
-    all = true;
+    all = (state & (kAtWarpFunction - 1)) < kSharedBit;
   } else {
     uint32_t lowest = UINT32_MAX, highest = 0;
     for (uint32_t i = 0; i < count; i++)
@@ -231,7 +232,7 @@ extern "C" uint64_t __gpusym_fast_meet(WaveCall *calls, uint32_t *states, uint32
         lowest = std::min(lowest, region);
         highest = std::max(highest, region);
       }
-    all = lowest == highest && active == (count >= 64 ? ~uint64_t{0} : (uint64_t{1} << count) - 1);
+    all = lowest == highest && lowest < kSharedBit && active == (count >= 64 ? ~uint64_t{0} : (uint64_t{1} << count) - 1);
   }
   if (first != 0) resolve_wave(calls, count, active, this_executor().wave);
   return regions | (all ? uint64_t{1} << 63 : 0);

@@ -256,3 +256,13 @@ def test_cuda_kernels_with_a_cub_reduction_in_a_helper_or_sync_shuffles_have_one
             form,
             describe(result),
         )
+
+
+@pytest.mark.parametrize("form", ["fast", "debug"])
+def test_a_kernel_waiting_at_more_places_than_the_masks_have_bits_gives_the_hosts_results(tmp_path, form):
+    # Regions from the 62nd share a bit of the meeting's mask: a meeting of
+    # lanes all at one such region must not let another region's loop run them.
+    program, said = build_verbose("many_waits.hip", tmp_path, "-O2")
+    assert "gpusym: kernel many_waits(int*) keeps" in said, said
+    result = run([program], env={"GPUSYM_FORM": form})
+    assert result.stdout == "many waits: 0 wrong\n" and result.returncode == 0, describe(result)
