@@ -126,7 +126,7 @@ def _amdgpu_object(source: Path, arch: str, cuid: str, options: BuildOptions, ou
         toolchain.tool("clang++"),
         *_common_flags(options),
         "--cuda-device-only",
-        *nvcc_options.device_macros(options),
+        *nvcc_options.device_flags(options),
         *ptx,
         "--no-gpu-bundle-output",
         f"--offload-arch={arch}",
@@ -239,6 +239,7 @@ def _sim_cc1(source: Path, cuid: str, options: BuildOptions, out: Path) -> list[
         toolchain.tool("clang++"),
         "-###",
         *_common_flags(options, host=True),
+        *[flag for flag in nvcc_options.device_flags(options) if flag.startswith("-O")],
         "--cuda-host-only",
         "-c",
         str(source),
@@ -271,7 +272,7 @@ def _sim_cc1(source: Path, cuid: str, options: BuildOptions, out: Path) -> list[
         *(f"-fpass-plugin={pass_plugins.plugin_path(name, options.verbose)}" for name in pass_plugins.PLUGINS),
         f"-DGPUSYM_WAVE_SIZE={options.wave_size}",
         *target_macros(options.archs[0]),
-        *nvcc_options.device_macros(options),
+        *nvcc_options.device_flags(options),
     ]
     if "-dwarf-version=5" not in command:
         command[insert_at:insert_at] = ["-dwarf-version=5", "-debugger-tuning=gdb"]
@@ -421,7 +422,7 @@ def _compile_rdc(source: Path, options: BuildOptions, output: Path, workdir: Pat
         *options.host_flags,
         *[f"--offload-arch={arch}" for arch in options.archs],
         *_inline_ptx_flags(options),
-        *[arg for macro in nvcc_options.device_macros(options) for arg in ("-Xarch_device", macro)],
+        *[arg for flag in nvcc_options.device_flags(options) for arg in ("-Xarch_device", flag)],
         f"-cuid={cuid}",
     ]
     dependencies = _dependency_flags(options, output)

@@ -37,8 +37,11 @@ always takes the simulated runtime (in place of -lcudart and -lcuda).
                     the device code of one source alone, as a module for
                     cuModuleLoad (STEM.cubin, .fatbin, .ptx by default; there
                     is no PTX: -ptx writes the module too, with a note)
-  -G, -g, -lineinfo debug information (-G also turns optimization off)
-  -O<n>, --use_fast_math, -std=c++NN, -I, -D, -U, -L, -l, -x cu|c|c++
+  -G, -g, -lineinfo debug information (-G also turns device code's
+                    optimization off)
+  -O<n>             host code's optimization; device code is optimized
+                    (-O3) unless -G, as nvcc's is, whatever the host's
+  --use_fast_math, -std=c++NN, -I, -D, -U, -L, -l, -x cu|c|c++
                     as nvcc has them
   -Xcompiler A,B    host compiler options; -Xlinker A,B linker options
   -M, -MD, -MMD, -MF FILE, -MT T
@@ -56,6 +59,9 @@ DEFAULT_ARCH = 80
 #: The AMDGPU target of CUDA sources' code objects: a 32-lane wavefront, as a
 #: CUDA warp is.
 CUDA_OFFLOAD_ARCH = "gfx1030"
+#: Device code's optimization unless -G, whatever the host's -O: nvcc's
+#: device compiles optimize by default (NVVM's and ptxas's -O3).
+DEVICE_OPTIMIZATION = "-O3"
 #: The CUDA release the headers declare (CUDART_VERSION 12040).
 CUDA_VERSION = (12, 4)
 
@@ -201,6 +207,7 @@ class NvccCommand:
     dependencies_only: str | None = None  # -M or -MM: print dependencies instead of compiling
     device_link: bool = False  # -dlink: the device code of -dc objects, linked into one object
     module_suffix: str | None = None  # -cubin, -fatbin, -ptx: a module for cuModuleLoad, STEM<suffix> by default
+    device_debug: bool = False  # -G: device code unoptimized
 
 
 def _architecture(text: str) -> int | None:
@@ -300,7 +307,8 @@ def translate(argv: list[str]) -> NvccCommand:
         elif name == "-lib":
             build.append("--emit-static-lib")
         elif name == "-G":
-            build += ["-g", "-O0"]
+            build.append("-g")
+            command.device_debug = True
         elif name == "-lineinfo":
             build.append("-g")
         elif name == "-keep":
@@ -339,6 +347,7 @@ def parse(argv: list[str]) -> tuple[build_options.BuildOptions, NvccCommand]:
     options.cuda_arch = command.cuda_arch or DEFAULT_ARCH
     options.offload_archs = options.offload_archs or [CUDA_OFFLOAD_ARCH]
     options.device_link_only = command.device_link
+    options.device_optimization = "-O0" if command.device_debug else DEVICE_OPTIMIZATION
     if command.device_link and options.sources:
         raise build_options.UsageError("-dlink takes the objects of -dc compiles, not sources")
     toolkit = os.environ.get(cuda_toolkit_prefix.TOOLKIT_VARIABLE)
@@ -368,6 +377,10 @@ def compile_macros(options: build_options.BuildOptions) -> list[str]:
 HOST_COMPILER_LENIENCE = ["-Wno-error=register"]
 
 
-def device_macros(options: build_options.BuildOptions) -> list[str]:
-    """__CUDA_ARCH__, defined in device compiles alone (XX0 for sm_XX)."""
-    return [f"-D__CUDA_ARCH__={options.cuda_arch * 10}"] if options.cuda_arch else []
+def device_flags(options: build_options.BuildOptions) -> list[str]:
+    """What device compiles alone take: __CUDA_ARCH__ (XX0 for sm_XX) and
+    device code's own optimization, over the host's -O."""
+    if not options.cuda_arch:
+        return []
+    optimization = [options.device_optimization] if options.device_optimization else []
+    return [f"-D__CUDA_ARCH__={options.cuda_arch * 10}", *optimization]

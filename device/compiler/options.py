@@ -122,6 +122,7 @@ class BuildOptions:
     cuda_arch: int | None = None  # CUDA sources (gpusym-nvcc), compiled for sm_<cuda_arch>
     cuda_toolkit: Path | None = None  # the toolkit prefix gpusym-nvcc runs as (its -v describes it)
     device_link_only: bool = False  # nvcc -dlink: only the device side of the link, as an object
+    device_optimization: str | None = None  # nvcc's device code -O (over the host's), None: as the host's
     offload_archs: list[str] = field(default_factory=list)
     compile_flags: list[str] = field(default_factory=list)
     host_flags: list[str] = field(default_factory=list)  # host compiles and the link, not device code

@@ -23,7 +23,7 @@ from gdb_batch import gdb
 pytestmark = [pytest.mark.toolchain]
 
 SOURCE = TEST_PROGRAMS / "cuda" / "device_assert.cu"
-FLAGS = {"O0": ("-g", "-O0"), "O2": ("-O2",)}
+FLAGS = {"O0": ("-G",), "O2": ("-O2",)}
 #: Exits 3 when the synchronising call returned cudaErrorAssert: its own choice.
 CHOSEN_EXIT = 3
 

@@ -39,7 +39,7 @@ def outcomes(result) -> dict[str, str]:
     return dict(re.findall(r"^(.+): (ok|FAILED.*)$", result.stdout, re.M))
 
 
-@pytest.mark.parametrize("optimization", ["-O0", "-O2"])
+@pytest.mark.parametrize("optimization", ["-G", "-O2"])
 def test_every_case_passes_on_the_host_and_in_a_kernel(build_program, optimization):
     program = build_program("cuda/fp8_checks.cu", flags=(optimization,), output=f"fp8_checks{optimization}")
     result = run([program])

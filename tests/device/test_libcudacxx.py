@@ -3,7 +3,7 @@ cuda::memcpy_async with barriers and pipelines (a thread's own, a block's
 unified and partitioned), cooperative_groups::memcpy_async and wait, tiles
 wider than a warp, cuda::atomic and cuda::std's families in device code,
 each checked by tests/programs/cuda/libcudacxx.cu itself (a wait by
-reading what a later thread of the block wrote before it), at -O0 and -O2
+reading what a later thread of the block wrote before it), with -G and at -O2
 and in both kernel forms; and ``__shared__ alignas(N)``, which nvcc takes
 and clang-19 does not, moved to the start of its declaration
 (device/compiler/shared_alignment.py; the program declares one); and
@@ -23,7 +23,7 @@ pytestmark = []  # the program's tests are marked toolchain one by one
 CHECKS = 23
 
 
-@pytest.fixture(scope="module", params=[("-O0",), ("-O2",)], ids=["O0", "O2"])
+@pytest.fixture(scope="module", params=[("-G",), ("-O2",)], ids=["G", "O2"])
 def program(build_program, request):
     return build_program("cuda/libcudacxx.cu", flags=request.param)
 

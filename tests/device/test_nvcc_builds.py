@@ -85,6 +85,46 @@ def test_relocatable_device_code_defines_cuda_arch_in_device_compiles_alone(tmp_
     assert (tmp_path / "arch.d").read_text().startswith(f"{tmp_path / 'arch.o'}: "), describe(compiled)
 
 
+OPTIMIZATION_CHECK = (
+    "#if defined(__CUDA_ARCH__) && defined(__OPTIMIZE__) != DEVICE_OPTIMIZED\n"
+    "#error device code optimized wrongly\n"
+    "#endif\n"
+    "#if !defined(__CUDA_ARCH__) && defined(__OPTIMIZE__) != HOST_OPTIMIZED\n"
+    "#error host code optimized wrongly\n"
+    "#endif\n"
+    "__global__ void halves(float *values) {\n"
+    "  __shared__ float tile[64];\n"
+    "  tile[threadIdx.x] = values[threadIdx.x];\n"
+    "  __syncthreads();\n"
+    "  values[threadIdx.x] = tile[63 - threadIdx.x] / 2;\n"
+    "}\n"
+)
+
+
+@pytest.mark.parametrize(
+    "flags, device, host",
+    [
+        ((), True, False),
+        (("-O0", "-g"), True, False),
+        (("-O2", "-rdc=true"), True, True),
+        (("-G",), False, False),
+        (("-G", "-O3", "-rdc=true"), False, True),
+    ],
+    ids=["default", "O0", "O2-rdc", "G", "G-O3-rdc"],
+)
+def test_device_code_is_optimized_unless_g_whatever_the_host_optimization(tmp_path, flags, device, host):
+    # As nvcc: -O is the host code's; device code is optimized (and so runs
+    # in its fast form) unless -G.
+    source = tmp_path / "halves.cu"
+    source.write_text(OPTIMIZATION_CHECK)
+    macros = [f"-DDEVICE_OPTIMIZED={int(device)}", f"-DHOST_OPTIMIZED={int(host)}"]
+    built = nvcc("-v", "-c", *flags, *macros, source, "-o", tmp_path / "halves.o")
+    assert built.returncode == 0, describe(built)
+    fast_form = "gpusym: kernel halves(float*) keeps 0 bytes a thread across its barriers in its fast form"
+    debuggable_only = "gpusym: -O0: every kernel has its debuggable form only"
+    assert (fast_form in built.stderr, debuggable_only in built.stderr) == (device, not device), describe(built)
+
+
 def test_dlink_refuses_what_is_not_an_object_in_one_line(tmp_path):
     (tmp_path / "notes.txt").write_text("not an object\n")
     for name, problem in (("notes.txt", "not an object file or archive"), ("absent.o", "cannot read")):

@@ -51,7 +51,7 @@ def test_x_cu_makes_any_source_cuda():
         (["-Xcompiler", "-fopenmp,-Wall"], ["-fopenmp", "-Wall"]),
         (["--compiler-options=-fPIC"], ["-fPIC"]),
         (["-Xlinker", "-rpath,/opt/lib"], ["-Wl,-rpath", "-Wl,/opt/lib"]),
-        (["-G"], ["-g", "-O0"]),
+        (["-G"], ["-g"]),
         (["-lineinfo"], ["-g"]),
         (["-dc"], ["-c", "-fgpu-rdc"]),
         (["-rdc=true"], ["-fgpu-rdc"]),

@@ -1,5 +1,5 @@
 """memcheck and initcheck on the planted bugs of
-tests/programs/cuda/planted_bugs.cu, built at -O0 and -O2: each bug is
+tests/programs/cuda/planted_bugs.cu, built with -G and at -O2: each bug is
 reported with its kernel, lane, source line and sizes, and its clean twin
 runs without a report; without checks, a read of freed pinned host memory
 faults and a second free is told from a foreign one."""
@@ -28,7 +28,7 @@ def line_of(text: str) -> str:
     return f"{SOURCE.relative_to(REPO)}:{number}"
 
 
-@pytest.fixture(scope="module", params=["-O0", "-O2"])
+@pytest.fixture(scope="module", params=["-G", "-O2"])
 def program(request, build_program) -> Path:
     return build_program("cuda/planted_bugs.cu", flags=("-g", request.param), output=f"planted_bugs{request.param}")
 

@@ -1,5 +1,5 @@
 """synccheck and racecheck on the planted bugs of
-tests/programs/cuda/planted_bugs.cu, built at -O0 and -O2: each bug is
+tests/programs/cuda/planted_bugs.cu, built with -G and at -O2: each bug is
 reported with its kernel, lanes and source lines, its clean twin is not, and
 the program's own output is the same with the check as without."""
 
@@ -30,7 +30,7 @@ def line(text: str, then: str = "") -> str:
     return f"{SOURCE.relative_to(REPO)}:{found}"
 
 
-@pytest.fixture(scope="module", params=["-O0", "-O2"])
+@pytest.fixture(scope="module", params=["-G", "-O2"])
 def planted(request, build_program) -> Path:
     return build_program("cuda/planted_bugs.cu", flags=("-g", request.param))
 

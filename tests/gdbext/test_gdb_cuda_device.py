@@ -16,7 +16,7 @@ pytestmark = [pytest.mark.toolchain, pytest.mark.gdb]
 KERNEL = "void warp_sums<float>(float const*, float*, int)"
 
 
-@pytest.fixture(scope="module", params=["-O0", "-O2"])
+@pytest.fixture(scope="module", params=["-G", "-O2"])
 def program(request, build_program):
     return build_program("cuda/warp_sums.cu", flags=("-g", request.param), output=f"warp_sums{request.param}")
 
