@@ -26,6 +26,7 @@ class Version(IntEnum):
     MADE_BY = 8  # the call that made each allocation
     FORMS = 9  # each dispatch's form, its blocks run fast and replayed
     INTEREST = 10  # the debugger's interest in every lane, blocks a debugger wanted debuggable
+    KERNEL_INTEREST = 11  # the kernels a debugger may stop any lane of
 
 
 #: GPUSYM_RUNTIME_LIBRARY: the runtime's file name (and soname) starts so.

@@ -246,6 +246,16 @@ bool debugger_wants_every_lane() {
 
 bool fast_form_wanted() { return !__gpusym_checks && !debugger_wants_every_lane(); }
 
+// Whether a debugger may stop a lane of the kernel whose debuggable form
+// starts at `entry`: one of gpusym_debug.kernel_interest.
+static bool debugger_wants_kernel(const void *entry) {
+  uint32_t count = __atomic_load_n(&gpusym_debug.kernel_interest_count, __ATOMIC_ACQUIRE);
+  for (uint32_t i = 0; i < count && i < GPUSYM_DEBUG_INTEREST_SLOTS; i++)
+    if (__atomic_load_n(&gpusym_debug.kernel_interest[i], __ATOMIC_RELAXED) == reinterpret_cast<uintptr_t>(entry))
+      return true;
+  return false;
+}
+
 void replay_fast_block() {
   Executor *executor = gpusym_executor;
   if (!executor || !executor->replay_armed) return;
@@ -493,7 +503,8 @@ void run_debuggable(Executor &executor, Op &dispatch, uint64_t block, uint64_t &
 void run_block(Executor &executor, Op &dispatch, uint64_t block) {
   if (executor.fast) {
     // A debugger's breakpoints stop lanes of the debuggable form only.
-    if (debugger_wants_every_lane() || watch_names_block(block_index(dispatch.config, block)))
+    if (debugger_wants_every_lane() || debugger_wants_kernel(dispatch.kernel->entry) ||
+        watch_names_block(block_index(dispatch.config, block)))
       return run_debuggable(executor, dispatch, block, dispatch.record->blocks_debuggable);
     if (sigsetjmp(executor.replay, 0))  // a thread faulted: the debuggable form names it
       return run_debuggable(executor, dispatch, block, dispatch.record->blocks_replayed);
@@ -654,7 +665,7 @@ void publish_dispatch(const Op &dispatch, const ihipStream_t *stream) {
       .blocks_claimed = 0,
       .wave_size = kernel.wave_size,
       .form = !kernel.fast_entry ? GPUSYM_FORM_DEBUG_ONLY
-              : fast_form_wanted() ? GPUSYM_FORM_FAST
+              : fast_form_wanted() && !debugger_wants_kernel(kernel.entry) ? GPUSYM_FORM_FAST
                                    : GPUSYM_FORM_DEBUGGABLE,
       .blocks_fast = 0,
       .blocks_replayed = 0,

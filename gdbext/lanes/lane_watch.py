@@ -13,17 +13,22 @@ every lane) and when the slots run out (then every lane traps, as without
 watches).
 
 Kernels run in their fast form under gdb too, where no lane can stop: a
-block runs in the debuggable form when a watch names it, and every block
-does while a breakpoint no watch gates has a location in device code, or a
-watchpoint exists (the runtime's GPUSYM_DEBUG_DEBUGGER_INTEREST, written
-with the watches)."""
+block runs in the debuggable form when a watch names it, and every block of
+a kernel does while a breakpoint no watch gates has a location in that
+kernel's code (gpusym_debug.kernel_interest, by the kernels' entries; a
+device function inlined into a kernel is its code, and one that is not is
+called by kernels that have no fast form).  Every block of every kernel
+does while a watchpoint exists, or such a breakpoint is in code of no known
+function, or in more kernels than the runtime has slots for, or the runtime
+knows no kernel interest (GPUSYM_DEBUG_DEBUGGER_INTEREST).  Both are
+written with the watches."""
 
 from __future__ import annotations
 
 import gdb
 
 from device.debug_interface import DEBUGGABLE_FORM, DEBUGGER_INTEREST, WATCH_ANY, Version
-from gdbext.frames.device_frames import in_device_code
+from gdbext.frames.device_frames import is_device_address
 from gdbext.lanes import lane_record
 from gdbext.runtime_view.runtime_state import debug_state, supports
 
@@ -176,21 +181,66 @@ def _sync() -> None:
         _write(debug["watch_count"], len(wanted))
         _written = (pid, wanted)
     if supports(debug, Version.INTEREST):
-        _write_flag(debug, DEBUGGER_INTEREST, any(_wants_every_lane(b, watched) for b in gdb.breakpoints()))
+        _write_interest(debug, _kernels_wanted(watched))
     elif supports(debug, Version.FORMS):
         # A runtime from before blocks were chosen by interest (a program
         # built earlier) gets every dispatch in the debuggable form.
         _write_flag(debug, DEBUGGABLE_FORM, True)
 
 
-def _wants_every_lane(breakpoint: gdb.Breakpoint, watched: set[int]) -> bool:
-    """Whether the user's `breakpoint` may stop any lane: a watchpoint, or an
-    enabled breakpoint in device code that no watch gates."""
-    if not breakpoint.is_valid() or not breakpoint.visible or not breakpoint.enabled:
-        return False
-    if breakpoint.type in WATCHPOINTS:
-        return True
-    return breakpoint.number not in watched and in_device_code(breakpoint)
+def _kernels_wanted(watched: set[int]) -> set[int] | None:
+    """The entries of the functions whose code the user's breakpoints may
+    stop any lane in (enabled breakpoints that no watch gates), or None
+    when any lane of any kernel may stop (a watchpoint, a location in code
+    of no known function)."""
+    entries: set[int] = set()
+    for breakpoint in gdb.breakpoints():
+        if not breakpoint.is_valid() or not breakpoint.visible or not breakpoint.enabled:
+            continue
+        if breakpoint.type in WATCHPOINTS:
+            return None
+        if breakpoint.number in watched:
+            continue
+        for location in breakpoint.locations:
+            if location.enabled and location.address is not None and is_device_address(location.address):
+                entry = _function_entry(location.address)
+                if entry is None:
+                    return None
+                entries.add(entry)
+    return entries
+
+
+def _function_entry(address: int) -> int | None:
+    """The entry of the function whose code holds `address` (the kernel,
+    for code of a function inlined into it), None where no debug
+    information says."""
+    try:
+        block = gdb.block_for_pc(address)
+    except RuntimeError:
+        return None
+    while block is not None and block.superblock is not None and not block.superblock.is_static:
+        block = block.superblock
+    if block is None or block.function is None:
+        return None
+    return int(block.function.value().address)
+
+
+def _write_interest(debug: gdb.Value, kernels: set[int] | None) -> None:
+    """Tells the runtime which kernels' lanes may stop: `kernels` by their
+    entries, every kernel with None (or where the runtime names none)."""
+    if supports(debug, Version.KERNEL_INTEREST):
+        slots = debug["kernel_interest"]
+        if kernels is not None and len(kernels) <= slots.type.range()[1] + 1:
+            for index, entry in enumerate(sorted(kernels)):
+                if int(slots[index]) != entry:
+                    _write(slots[index], entry)
+            if int(debug["kernel_interest_count"]) != len(kernels):
+                _write(debug["kernel_interest_count"], len(kernels))
+            _write_flag(debug, DEBUGGER_INTEREST, False)
+            return
+        if int(debug["kernel_interest_count"]):
+            _write(debug["kernel_interest_count"], 0)
+    _write_flag(debug, DEBUGGER_INTEREST, kernels is None or bool(kernels))
 
 
 def _write_flag(debug: gdb.Value, bit: int, wanted: bool) -> None:

@@ -266,3 +266,53 @@ def test_a_kernel_waiting_at_more_places_than_the_masks_have_bits_gives_the_host
     assert "gpusym: kernel many_waits(int*) keeps" in said, said
     result = run([program], env={"GPUSYM_FORM": form})
     assert result.stdout == "many waits: 0 wrong\n" and result.returncode == 0, describe(result)
+
+
+TWO_KERNELS = """\
+#include <hip/hip_runtime.h>
+__global__ void first_sums(const float* in, float* out) {
+  __shared__ float partial[64];
+  int t = threadIdx.x;
+  partial[t] = in[blockIdx.x * 64 + t];
+  __syncthreads();
+  for (int stride = 32; stride > 0; stride /= 2) {
+    if (t < stride) partial[t] += partial[t + stride];
+    __syncthreads();
+  }
+  if (t == 0) out[blockIdx.x] = partial[0];
+}
+static __device__ float scaled(float value, float by) {
+  return value * by;  // in every kernel that inlines it
+}
+__global__ void scale(float* out, float by) { out[threadIdx.x] = scaled(out[threadIdx.x], by); }
+int main() {
+  float *in, *out;
+  hipMallocManaged(&in, 64 * 64 * sizeof(float));
+  hipMallocManaged(&out, 64 * sizeof(float));
+  for (int i = 0; i < 64 * 64; i++) in[i] = 1;
+  first_sums<<<64, 64>>>(in, out);
+  scale<<<1, 64>>>(out, 2);
+  hipDeviceSynchronize();
+  return out[0] != 128;
+}
+"""
+
+
+@pytest.mark.gdb
+def test_under_gdb_a_breakpoint_makes_only_the_kernels_holding_it_debuggable(tmp_path):
+    source = tmp_path / "two.hip"
+    source.write_text(TWO_KERNELS)
+    program = tmp_path / "two"
+    built = run_gpusym("build", "-O2", "-g", source, "-o", program, timeout=BUILD_TIMEOUT)
+    assert built.returncode == 0, describe(built)
+    # A line of a device function inlined into scale alone: first_sums runs
+    # fast, scale in the debuggable form, and its lane stops there.
+    line = source_line(source, "in every kernel that inlines it")
+    output = gdb(program, f"break two.hip:{line}", "run", "print threadIdx", "info dispatches")
+    assert "$1 = {x = 0, y = 0, z = 0}" in output, output
+    assert re.search(r"^\s+1\s+complete\s+first_sums\(.*\s+fast$", output, re.M), output
+    assert re.search(r"^\*\s+2\s+running\s+scale\(.*\s+debug$", output, re.M), output
+    # A watchpoint may stop any lane: every kernel runs debuggable again.
+    launch = source_line(source, "first_sums<<<")
+    output = gdb(program, f"break two.hip:{launch}", "run", "watch -l out[5]", "continue", "info dispatches")
+    assert re.search(r"^\*\s+1\s+running\s+first_sums\(.*\s+debug$", output, re.M), output

@@ -36,7 +36,9 @@
 extern "C" {
 #endif
 
-#define GPUSYM_DEBUG_VERSION 10
+#define GPUSYM_DEBUG_VERSION 11
+/* Kernels a debugger can name in gpusym_debug.kernel_interest (version 11). */
+#define GPUSYM_DEBUG_INTEREST_SLOTS 32
 
 /*
  * The bundle entry id of the simulated device's code object in a fat binary:
@@ -337,6 +339,16 @@ struct gpusym_debug {
   uint32_t watch_count;         /* active watches: the runtime looks at `watches` only when nonzero */
   uint32_t reserved_watch;
   struct gpusym_debug_watch watches[GPUSYM_DEBUG_WATCH_SLOTS];
+
+  /* version 11: the kernels a debugger may stop any lane of (a breakpoint
+   * in their code that no watch gates), by their entries in the simulated
+   * code object: their blocks run in the debuggable form, the others' in
+   * the fast form.  GPUSYM_DEBUG_DEBUGGER_INTEREST still means every
+   * kernel (a watchpoint, a breakpoint in code of no known kernel, more
+   * kernels than the slots). */
+  uint32_t kernel_interest_count;
+  uint32_t reserved_interest;
+  uint64_t kernel_interest[GPUSYM_DEBUG_INTEREST_SLOTS];
 };
 
 /*
