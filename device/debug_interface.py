@@ -109,6 +109,10 @@ class MadeBy(IntEnum):
     HIP_MALLOC_MANAGED = 1
     CUDA_MALLOC = 2
     CUDA_MALLOC_MANAGED = 3
+    HIP_MALLOC_ASYNC = 4
+    CUDA_MALLOC_ASYNC = 5
+    HIP_MEM_MAP = 6
+    CU_MEM_MAP = 7
 
 
 class FaultKind(IntEnum):

@@ -38,14 +38,27 @@ class Allocation:
         return {"base": self.base, "size": self.size, "state": self.state.name.lower()}
 
 
+#: The call that made an allocation of each kind, and the one that frees it
+#: (memory.cpp ``kMadeBy``).
+_CALLS = {
+    MadeBy.HIP_MALLOC: ("hipMalloc", "hipFree"),
+    MadeBy.HIP_MALLOC_MANAGED: ("hipMallocManaged", "hipFree"),
+    MadeBy.CUDA_MALLOC: ("cudaMalloc", "cudaFree"),
+    MadeBy.CUDA_MALLOC_MANAGED: ("cudaMallocManaged", "cudaFree"),
+    MadeBy.HIP_MALLOC_ASYNC: ("hipMallocAsync", "hipFreeAsync"),
+    MadeBy.CUDA_MALLOC_ASYNC: ("cudaMallocAsync", "cudaFreeAsync"),
+    MadeBy.HIP_MEM_MAP: ("hipMemMap", "hipMemUnmap"),
+    MadeBy.CU_MEM_MAP: ("cuMemMap", "cuMemUnmap"),
+}
+
+
 def _origin(allocation: Allocation) -> str:
     """How the allocation was made and freed, in the API the program used."""
-    api = "cuda" if allocation.made_by in (MadeBy.CUDA_MALLOC, MadeBy.CUDA_MALLOC_MANAGED) else "hip"
-    managed = "Managed" if allocation.made_by in (MadeBy.HIP_MALLOC_MANAGED, MadeBy.CUDA_MALLOC_MANAGED) else ""
-    made = f"{api}Malloc{managed}"
+    made, freed = _CALLS[allocation.made_by]
     if allocation.state == AllocationState.LIVE:
         return made
-    return f"{made}, then {api}{'DeviceReset' if allocation.freed_by == FreedBy.RESET else 'Free'}"
+    reset = "cudaDeviceReset" if made.startswith("cu") else "hipDeviceReset"
+    return f"{made}, then {reset if allocation.freed_by == FreedBy.RESET else freed}"
 
 
 def _freed(allocation: Allocation) -> str:

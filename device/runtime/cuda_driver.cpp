@@ -263,9 +263,15 @@ CUresult cuDeviceGetName(char *name, int len, CUdevice dev) {
   return GPUSYM_AS_DRIVER(hipDeviceGetName(name, len, dev));
 }
 
+// The runtime's attributes, and the driver's own: virtual memory management
+// (virtual_memory.cpp), with compression kept as asked for.
 CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev) {
   ApiCall named(__func__);
-  return static_cast<CUresult>(cudaDeviceGetAttribute(pi, static_cast<cudaDeviceAttr>(attrib), dev));
+  CUresult error = static_cast<CUresult>(cudaDeviceGetAttribute(pi, static_cast<cudaDeviceAttr>(attrib), dev));
+  if (!error && (attrib == CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED ||
+                 attrib == CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED))
+    *pi = 1;
+  return error;
 }
 
 CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice dev) {
@@ -627,7 +633,7 @@ CUresult cuProfilerInitialize(const char *, const char *, int) { return CUDA_SUC
 CUresult cuProfilerStart(void) { return CUDA_SUCCESS; }
 CUresult cuProfilerStop(void) { return CUDA_SUCCESS; }
 
-// ---- not supported: linking, virtual memory management ----
+// ---- not supported: linking ----
 
 CUresult cuLinkCreate(unsigned int, CUjit_option *, void **, CUlinkState *) {
   return fail(__func__, CUDA_ERROR_NOT_SUPPORTED);
@@ -641,15 +647,108 @@ CUresult cuLinkAddFile(CUlinkState, CUjitInputType, const char *, unsigned int, 
 }
 CUresult cuLinkComplete(CUlinkState, void **, size_t *) { return fail(__func__, CUDA_ERROR_NOT_SUPPORTED); }
 CUresult cuLinkDestroy(CUlinkState) { return fail(__func__, CUDA_ERROR_NOT_SUPPORTED); }
-CUresult cuMemAddressReserve(CUdeviceptr *, size_t, size_t, CUdeviceptr, unsigned long long) {
-  return fail(__func__, CUDA_ERROR_NOT_SUPPORTED);
+
+}  // extern "C"
+
+// ---- virtual memory management, over HIP's (virtual_memory.cpp) ----
+
+namespace {
+
+hipMemGenericAllocationHandle_t hip_handle(CUmemGenericAllocationHandle handle) {
+  return reinterpret_cast<hipMemGenericAllocationHandle_t>(static_cast<uintptr_t>(handle));
 }
-CUresult cuMemAddressFree(CUdeviceptr, size_t) { return fail(__func__, CUDA_ERROR_NOT_SUPPORTED); }
-CUresult cuMemMap(CUdeviceptr, size_t, size_t, CUmemGenericAllocationHandle, unsigned long long) {
-  return fail(__func__, CUDA_ERROR_NOT_SUPPORTED);
+
+const hipMemAllocationProp *hip_prop(const CUmemAllocationProp *prop) {
+  return reinterpret_cast<const hipMemAllocationProp *>(prop);
 }
-CUresult cuMemUnmap(CUdeviceptr, size_t) { return fail(__func__, CUDA_ERROR_NOT_SUPPORTED); }
-CUresult cuMemRelease(CUmemGenericAllocationHandle) { return fail(__func__, CUDA_ERROR_NOT_SUPPORTED); }
+
+}  // namespace
+
+static_assert(sizeof(CUmemAllocationProp) == sizeof(hipMemAllocationProp) &&
+                  offsetof(CUmemAllocationProp, allocFlags) == offsetof(hipMemAllocationProp, allocFlags) &&
+                  sizeof(CUmemAccessDesc) == sizeof(hipMemAccessDesc) &&
+                  sizeof(CUmemLocation) == sizeof(hipMemLocation),
+              "CUDA's virtual memory records have HIP's layouts");
+
+extern "C" {
+
+CUresult cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllocationProp *prop,
+                                       CUmemAllocationGranularity_flags option) {
+  return GPUSYM_AS_DRIVER(hipMemGetAllocationGranularity(granularity, hip_prop(prop),
+                                                         static_cast<hipMemAllocationGranularity_flags>(option)));
+}
+
+CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size, const CUmemAllocationProp *prop,
+                     unsigned long long flags) {
+  if (!handle) return fail(__func__, CUDA_ERROR_INVALID_VALUE);
+  hipMemGenericAllocationHandle_t created = nullptr;
+  CUresult error = GPUSYM_AS_DRIVER(hipMemCreate(&created, size, hip_prop(prop), flags));
+  if (!error) *handle = reinterpret_cast<uintptr_t>(created);
+  return error;
+}
+
+CUresult cuMemRelease(CUmemGenericAllocationHandle handle) {
+  return GPUSYM_AS_DRIVER(hipMemRelease(hip_handle(handle)));
+}
+
+CUresult cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *prop, CUmemGenericAllocationHandle handle) {
+  return GPUSYM_AS_DRIVER(hipMemGetAllocationPropertiesFromHandle(reinterpret_cast<hipMemAllocationProp *>(prop),
+                                                                  hip_handle(handle)));
+}
+
+CUresult cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handle, void *addr) {
+  if (!handle) return fail(__func__, CUDA_ERROR_INVALID_VALUE);
+  hipMemGenericAllocationHandle_t retained = nullptr;
+  CUresult error = GPUSYM_AS_DRIVER(hipMemRetainAllocationHandle(&retained, addr));
+  if (!error) *handle = reinterpret_cast<uintptr_t>(retained);
+  return error;
+}
+
+CUresult cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment, CUdeviceptr addr,
+                             unsigned long long flags) {
+  if (!ptr) return fail(__func__, CUDA_ERROR_INVALID_VALUE);
+  void *reserved = nullptr;
+  CUresult error = GPUSYM_AS_DRIVER(hipMemAddressReserve(&reserved, size, alignment, pointer(addr), flags));
+  if (!error) *ptr = reinterpret_cast<uintptr_t>(reserved);
+  return error;
+}
+
+CUresult cuMemAddressFree(CUdeviceptr ptr, size_t size) {
+  return GPUSYM_AS_DRIVER(hipMemAddressFree(pointer(ptr), size));
+}
+
+CUresult cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle handle,
+                  unsigned long long flags) {
+  return GPUSYM_AS_DRIVER(hipMemMap(pointer(ptr), size, offset, hip_handle(handle), flags));
+}
+
+CUresult cuMemUnmap(CUdeviceptr ptr, size_t size) { return GPUSYM_AS_DRIVER(hipMemUnmap(pointer(ptr), size)); }
+
+CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count) {
+  return GPUSYM_AS_DRIVER(
+      hipMemSetAccess(pointer(ptr), size, reinterpret_cast<const hipMemAccessDesc *>(desc), count));
+}
+
+CUresult cuMemGetAccess(unsigned long long *flags, const CUmemLocation *location, CUdeviceptr ptr) {
+  return GPUSYM_AS_DRIVER(hipMemGetAccess(flags, reinterpret_cast<const hipMemLocation *>(location), pointer(ptr)));
+}
+
+// One process's devices: no handle to share with another (CUDA_ERROR_NOT_SUPPORTED).
+CUresult cuMemExportToShareableHandle(void *shareableHandle, CUmemGenericAllocationHandle handle,
+                                      CUmemAllocationHandleType handleType, unsigned long long flags) {
+  return GPUSYM_AS_DRIVER(hipMemExportToShareableHandle(shareableHandle, hip_handle(handle),
+                                                        static_cast<hipMemAllocationHandleType>(handleType), flags));
+}
+
+CUresult cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle, void *osHandle,
+                                        CUmemAllocationHandleType shHandleType) {
+  if (!handle) return fail(__func__, CUDA_ERROR_INVALID_VALUE);
+  hipMemGenericAllocationHandle_t imported = nullptr;
+  CUresult error = GPUSYM_AS_DRIVER(
+      hipMemImportFromShareableHandle(&imported, osHandle, static_cast<hipMemAllocationHandleType>(shHandleType)));
+  if (!error) *handle = reinterpret_cast<uintptr_t>(imported);
+  return error;
+}
 
 // The function of that name in this process: the driver API's are all here.
 CUresult cuGetProcAddress(const char *symbol, void **pfn, int, unsigned long long,

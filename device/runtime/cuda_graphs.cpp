@@ -14,22 +14,9 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "cuda_runtime_api.h"
-#include "internal.h"
+#include "graphs.h"
 
 using namespace gpusym;
-
-// A graph: the operations captured, in order.
-struct ihipGraph {
-  std::vector<std::unique_ptr<Op>> nodes;
-};
-
-// An instantiated graph: its own copy of the operations, and the graph's
-// node each was copied from (which cudaGraphExecKernelNodeSetParams names).
-struct hipGraphExec {
-  std::vector<std::unique_ptr<Op>> nodes;
-  std::vector<const Op *> origins;
-};
 
 namespace {
 
@@ -58,28 +45,29 @@ Captures &captures() {
 std::atomic<size_t> capturing_streams{0};  // captures().streams.size(), read without the lock
 thread_local cudaStreamCaptureMode capture_mode = cudaStreamCaptureModeGlobal;
 
-// A copy of the operation `op` describes, to be queued (again).
-std::unique_ptr<Op> clone(const Op &op) {
-  auto copy = std::make_unique<Op>(op.kind);
-  copy->kernel = op.kernel;
-  copy->config = op.config;
-  copy->call = op.call;
-  copy->total_blocks = op.total_blocks;
-  copy->transfer = op.transfer;
-  copy->host_fn = op.host_fn;
-  copy->callback = op.callback;
-  copy->user_data = op.user_data;
-  copy->handle = op.handle;
-  return copy;
-}
-
-// Queues a copy of `node` on `stream`.
+// Queues a copy of `node` on `stream`: an event node records or waits for
+// its event there; a memory node's launch counts its graph memory.
 hipError_t replay(const Op &node, hipStream_t stream) {
-  std::unique_ptr<Op> copy = clone(node);
+  if (node.kind == Op::kRecord) return hipEventRecord(node.event, stream);
+  if (node.kind == Op::kWait) return hipStreamWaitEvent(stream, node.event, 0);
+  if (is_alloc_node(node) || is_free_node(node)) launch_memory_node(node, stream);
+  std::unique_ptr<Op> copy = copy_op(node);
   copy->config.stream = stream;
   copy->handle = stream;
   if (copy->kind == Op::kKernel) return queue_dispatch(std::move(copy));
   return queue_operation(copy.release(), stream);
+}
+
+// The operations `graph` runs, child graphs' inlined, copied into `exec`.
+void instantiate_into(const ihipGraph &graph, hipGraphExec &exec) {
+  for (const auto &node : graph.nodes) {
+    if (const ihipGraph *child = child_graph(*node)) {
+      instantiate_into(*child, exec);
+      continue;
+    }
+    exec.nodes.push_back(copy_op(*node));
+    exec.origins.push_back(node.get());
+  }
 }
 
 bool is_legacy(cudaStream_t stream) { return !stream || stream == cudaStreamLegacy; }
@@ -122,6 +110,40 @@ cudaError_t begin_capture(const char *name, cudaStream_t stream, cudaStreamCaptu
 }
 
 }  // namespace
+
+std::unique_ptr<Op> gpusym::copy_op(const Op &op) {
+  auto copy = std::make_unique<Op>(op.kind);
+  copy->kernel = op.kernel;
+  copy->config = op.config;
+  copy->call = op.call;
+  copy->total_blocks = op.total_blocks;
+  copy->transfer = op.transfer;
+  copy->host_fn = op.host_fn;
+  copy->callback = op.callback;
+  copy->user_data = op.user_data;
+  copy->handle = op.handle;
+  copy->keep = op.keep;
+  copy->event = op.event;
+  return copy;
+}
+
+std::mutex &gpusym::graphs_mutex() { return captures().mutex; }
+bool gpusym::is_graph(const ihipGraph *graph) { return captures().graphs.count(graph); }
+void gpusym::add_graph(ihipGraph *graph) { captures().graphs.insert(graph); }
+void gpusym::forget_graph(const ihipGraph *graph) { captures().graphs.erase(graph); }
+
+ihipGraph *gpusym::capture_graph(hipStream_t stream) {
+  if (capturing_streams.load(std::memory_order_acquire) == 0) return nullptr;
+  const Capture *capture = capture_of(captures(), stream);
+  return capture ? capture->graph : nullptr;
+}
+
+Op *gpusym::find_node(cudaGraphNode_t node) {
+  for (const ihipGraph *graph : captures().graphs)
+    for (const auto &each : graph->nodes)
+      if (reinterpret_cast<cudaGraphNode_t>(each.get()) == node) return each.get();
+  return nullptr;
+}
 
 bool gpusym::captured(Op *op, hipStream_t handle) {
   if (capturing_streams.load(std::memory_order_acquire) == 0) return false;
@@ -297,13 +319,11 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
   Captures &c = captures();
   std::lock_guard<std::mutex> lock(c.mutex);
   if (!c.graphs.count(graph)) return fail(__func__, cudaErrorInvalidValue);
-  auto *exec = new hipGraphExec;
-  for (const auto &node : graph->nodes) {
-    exec->nodes.push_back(clone(*node));
-    exec->origins.push_back(node.get());
-  }
-  c.executables.insert(exec);
-  *pGraphExec = exec;
+  auto exec = std::make_unique<hipGraphExec>();
+  instantiate_into(*graph, *exec);
+  if (!claim_allocations(*exec)) return fail(__func__, cudaErrorNotSupported);
+  c.executables.insert(exec.get());
+  *pGraphExec = exec.release();
   return cudaSuccess;
 }
 
@@ -338,6 +358,7 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec) {
   Captures &c = captures();
   std::lock_guard<std::mutex> lock(c.mutex);
   if (!c.executables.erase(graphExec)) return fail(__func__, cudaErrorInvalidValue);
+  release_allocations(*graphExec);
   delete graphExec;  // its launches queued copies of its operations
   return cudaSuccess;
 }
@@ -413,58 +434,6 @@ cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
                                                       numDependencies, &p));
 }
 
-}  // extern "C"
-
-namespace {
-
-// What an empty node runs: nothing (a host function, known by its address).
-void empty_node(void *) {}
-
-}  // namespace
-
-extern "C" {
-
-cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
-                                  size_t numDependencies) {
-  hipHostNodeParams p{empty_node, nullptr};
-  ApiCall named(__func__);
-  return static_cast<cudaError_t>(hipGraphAddHostNode(reinterpret_cast<hipGraphNode_t *>(pGraphNode), graph,
-                                                      reinterpret_cast<const hipGraphNode_t *>(pDependencies),
-                                                      numDependencies, &p));
-}
-
-// Kernel, copy, memset, host function and empty nodes.
-cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
-                             size_t numDependencies, cudaGraphNodeParams *nodeParams) {
-  if (!nodeParams) return fail(__func__, cudaErrorInvalidValue);
-  ApiCall named(__func__);
-  switch (nodeParams->type) {
-    case cudaGraphNodeTypeKernel: {
-      const cudaKernelNodeParamsV2 &k = nodeParams->kernel;
-      cudaKernelNodeParams p{k.func, k.gridDim, k.blockDim, k.sharedMemBytes, k.kernelParams, k.extra};
-      return cudaGraphAddKernelNode(pGraphNode, graph, pDependencies, numDependencies, &p);
-    }
-    case cudaGraphNodeTypeMemcpy:
-      return cudaGraphAddMemcpyNode(pGraphNode, graph, pDependencies, numDependencies,
-                                    &nodeParams->memcpy.copyParams);
-    case cudaGraphNodeTypeMemset: {
-      const cudaMemsetParamsV2 &m = nodeParams->memset;
-      cudaMemsetParams p{m.dst, m.pitch, m.value, m.elementSize, m.width, m.height};
-      return cudaGraphAddMemsetNode(pGraphNode, graph, pDependencies, numDependencies, &p);
-    }
-    case cudaGraphNodeTypeHost: {
-      cudaHostNodeParams p{nodeParams->host.fn, nodeParams->host.userData};
-      return cudaGraphAddHostNode(pGraphNode, graph, pDependencies, numDependencies, &p);
-    }
-    case cudaGraphNodeTypeEmpty: return cudaGraphAddEmptyNode(pGraphNode, graph, pDependencies, numDependencies);
-    default: return fail(__func__, cudaErrorNotSupported);  // child graphs, events, memory, conditionals
-  }
-}
-
-cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, size_t, void *) {
-  return fail(__func__, cudaErrorNotSupported);
-}
-
 // Accepted: the graph replays its nodes in the order they were added.
 cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
                                      size_t numDependencies) {
@@ -472,25 +441,6 @@ cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *f
   Captures &c = captures();
   std::lock_guard<std::mutex> lock(c.mutex);
   return c.graphs.count(graph) ? cudaSuccess : fail(__func__, cudaErrorInvalidValue);
-}
-
-cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, cudaGraphNodeType *pType) {
-  if (!node || !pType) return fail(__func__, cudaErrorInvalidValue);
-  Captures &c = captures();
-  std::lock_guard<std::mutex> lock(c.mutex);
-  const Op *op = reinterpret_cast<const Op *>(node);
-  bool known = false;
-  for (const ihipGraph *graph : c.graphs)
-    for (const auto &each : graph->nodes) known = known || each.get() == op;
-  if (!known) return fail(__func__, cudaErrorInvalidValue);
-  switch (op->kind) {
-    case Op::kKernel: *pType = cudaGraphNodeTypeKernel; break;
-    case Op::kTransfer: *pType = op->transfer.src ? cudaGraphNodeTypeMemcpy : cudaGraphNodeTypeMemset; break;
-    case Op::kHost: *pType = op->host_fn == empty_node ? cudaGraphNodeTypeEmpty : cudaGraphNodeTypeHost; break;
-    case Op::kRecord: *pType = cudaGraphNodeTypeEventRecord; break;
-    case Op::kWait: *pType = cudaGraphNodeTypeWaitEvent; break;
-  }
-  return cudaSuccess;
 }
 
 // The kernel node copied from `node` gets the parameters given: a kernel
@@ -521,31 +471,31 @@ cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGra
 }
 
 // The graph's nodes, in place of the instantiated ones, when they are as
-// many and of the same kinds (kernels of the same functions); else
-// cudaErrorGraphExecUpdateFailure, with why in resultInfo.
+// many and of the same kinds (kernels of the same functions, no allocation
+// or free nodes); else cudaErrorGraphExecUpdateFailure, with why in resultInfo.
 cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
                                 cudaGraphExecUpdateResultInfo *resultInfo) {
   Captures &c = captures();
   std::lock_guard<std::mutex> lock(c.mutex);
   if (!c.executables.count(hGraphExec) || !c.graphs.count(hGraph)) return fail(__func__, cudaErrorInvalidValue);
+  hipGraphExec fresh;
+  instantiate_into(*hGraph, fresh);
   cudaGraphExecUpdateResultInfo info{cudaGraphExecUpdateSuccess, nullptr, nullptr};
-  if (hGraph->nodes.size() != hGraphExec->nodes.size()) info.result = cudaGraphExecUpdateErrorTopologyChanged;
-  for (size_t i = 0; i < hGraph->nodes.size() && !info.result; i++) {
-    const Op &now = *hGraph->nodes[i], &before = *hGraphExec->nodes[i];
-    bool memset_now = now.kind == Op::kTransfer && !now.transfer.src;
-    bool memset_before = before.kind == Op::kTransfer && !before.transfer.src;
-    if (now.kind != before.kind || memset_now != memset_before)
+  if (fresh.nodes.size() != hGraphExec->nodes.size()) info.result = cudaGraphExecUpdateErrorTopologyChanged;
+  for (size_t i = 0; i < fresh.nodes.size() && !info.result; i++) {
+    const Op &now = *fresh.nodes[i], &before = *hGraphExec->nodes[i];
+    if (node_type(now) != node_type(before))
       info.result = cudaGraphExecUpdateErrorNodeTypeChanged;
+    else if (is_alloc_node(now) || is_free_node(now))
+      info.result = cudaGraphExecUpdateErrorNotSupported;
     else if (now.kind == Op::kKernel && now.kernel != before.kernel)
       info.result = cudaGraphExecUpdateErrorFunctionChanged;
-    if (info.result) info.errorNode = reinterpret_cast<cudaGraphNode_t>(hGraph->nodes[i].get());
+    if (info.result) info.errorNode = reinterpret_cast<cudaGraphNode_t>(const_cast<Op *>(fresh.origins[i]));
   }
   if (resultInfo) *resultInfo = info;
   if (info.result) return fail(__func__, cudaErrorGraphExecUpdateFailure);
-  for (size_t i = 0; i < hGraph->nodes.size(); i++) {
-    hGraphExec->nodes[i] = clone(*hGraph->nodes[i]);
-    hGraphExec->origins[i] = hGraph->nodes[i].get();
-  }
+  hGraphExec->nodes = std::move(fresh.nodes);
+  hGraphExec->origins = std::move(fresh.origins);
   return cudaSuccess;
 }
 

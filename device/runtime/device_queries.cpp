@@ -127,6 +127,7 @@ void fill_properties(hipDeviceProp_t &prop, int device) {
   prop.pageableMemoryAccessUsesHostPageTables = 1;
   prop.canUseHostPointerForRegisteredMem = 1;
   prop.hostRegisterSupported = 1;
+  prop.memoryPoolsSupported = 1;  // memory_pools.cpp: no handle types to share pools with
   prop.hostNativeAtomicSupported = 1;
   prop.singleToDoublePrecisionPerfRatio = 2;
   prop.arch = hipDeviceArch_t{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0};
@@ -225,7 +226,7 @@ bool attribute(const hipDeviceProp_t &p, hipDeviceAttribute_t attr, int &value) 
     case hipDeviceAttributeUnifiedAddressing: value = p.unifiedAddressing; break;
     case hipDeviceAttributeWarpSize: value = p.warpSize; break;
     case hipDeviceAttributeMemoryPoolsSupported: value = p.memoryPoolsSupported; break;
-    case hipDeviceAttributeVirtualMemoryManagementSupported: value = 0; break;
+    case hipDeviceAttributeVirtualMemoryManagementSupported: value = 1; break;  // virtual_memory.cpp
     case hipDeviceAttributeHostRegisterSupported: value = p.hostRegisterSupported; break;
     case hipDeviceAttributeMemoryPoolSupportedHandleTypes:
       value = static_cast<int>(p.memoryPoolSupportedHandleTypes);

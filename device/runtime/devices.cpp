@@ -66,9 +66,10 @@ int current_device() { return gpusym_current_device; }
 
 void set_current_device(int device) { gpusym_current_device = device; }
 
-void own_allocation(const void *pointer, size_t size) {
+void own_allocation(const void *pointer, size_t size) { own_allocation(pointer, size, current_device()); }
+
+void own_allocation(const void *pointer, size_t size, int device) {
   Devices &d = devices();
-  int device = current_device();
   std::lock_guard<std::mutex> lock(d.mutex);
   d.allocations[reinterpret_cast<uintptr_t>(pointer)] = {size, device};
   d.records[device].allocation_count++;
@@ -127,6 +128,7 @@ hipError_t hipSetDevice(int device) {
 
 hipError_t hipDeviceSynchronize(void) {
   synchronize_device(current_device());
+  release_pool_memory();
   return hipSuccess;
 }
 
@@ -138,6 +140,7 @@ hipError_t hipDeviceReset(void) {
   int device = current_device();
   destroy_device_streams(device);
   synchronize_device(device);
+  reset_device_pools(device);
   free_device_allocations(device);
   Devices &d = devices();
   std::lock_guard<std::mutex> lock(d.mutex);

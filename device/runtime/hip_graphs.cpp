@@ -182,7 +182,7 @@ hipError_t hipGraphAddHostNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, con
   return add_node(pGraphNode, graph, [p](hipStream_t stream) { return hipLaunchHostFunc(stream, p->fn, p->userData); });
 }
 
-// Kernel, copy, memset and host function nodes.
+// Every kind but external semaphores' (hipErrorNotSupported).
 hipError_t hipGraphAddNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *dependencies,
                            size_t count, hipGraphNodeParams *p) {
   if (!p) return record(hipErrorInvalidValue);
@@ -192,6 +192,15 @@ hipError_t hipGraphAddNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const h
       return hipGraphAddMemcpyNode(pGraphNode, graph, dependencies, count, &p->memcpy.copyParams);
     case hipGraphNodeTypeMemset: return hipGraphAddMemsetNode(pGraphNode, graph, dependencies, count, &p->memset);
     case hipGraphNodeTypeHost: return hipGraphAddHostNode(pGraphNode, graph, dependencies, count, &p->host);
+    case hipGraphNodeTypeEmpty: return hipGraphAddEmptyNode(pGraphNode, graph, dependencies, count);
+    case hipGraphNodeTypeGraph:
+      return hipGraphAddChildGraphNode(pGraphNode, graph, dependencies, count, p->graph.graph);
+    case hipGraphNodeTypeEventRecord:
+      return hipGraphAddEventRecordNode(pGraphNode, graph, dependencies, count, p->eventRecord.event);
+    case hipGraphNodeTypeWaitEvent:
+      return hipGraphAddEventWaitNode(pGraphNode, graph, dependencies, count, p->eventWait.event);
+    case hipGraphNodeTypeMemAlloc: return hipGraphAddMemAllocNode(pGraphNode, graph, dependencies, count, &p->alloc);
+    case hipGraphNodeTypeMemFree: return hipGraphAddMemFreeNode(pGraphNode, graph, dependencies, count, p->free.dptr);
     default: return record(hipErrorNotSupported);
   }
 }
@@ -221,6 +230,119 @@ hipError_t hipGraphInstantiateWithParams(hipGraphExec_t *pGraphExec, hipGraph_t 
 hipError_t hipGraphUpload(hipGraphExec_t graphExec, hipStream_t stream) {
   ApiCall named(__func__);
   return as_hip(cudaGraphUpload(graphExec, stream));
+}
+
+}  // extern "C"
+
+// ---- nodes of other kinds, clones and graph memory: cuda_graphs.cpp's,
+// graph_nodes.cpp's and graph_memory.cpp's ----
+
+static_assert(int(hipGraphNodeTypeMemFree) == int(cudaGraphNodeTypeMemFree) &&
+                  int(hipGraphMemAttrReservedMemHigh) == int(cudaGraphMemAttrReservedMemHigh),
+              "HIP's node types and graph memory attributes have CUDA's values");
+
+namespace {
+
+cudaGraphNode_t *as_cuda(hipGraphNode_t *node) { return reinterpret_cast<cudaGraphNode_t *>(node); }
+const cudaGraphNode_t *as_cuda(const hipGraphNode_t *node) { return reinterpret_cast<const cudaGraphNode_t *>(node); }
+cudaGraphNode_t as_cuda(hipGraphNode_t node) { return reinterpret_cast<cudaGraphNode_t>(node); }
+
+}  // namespace
+
+extern "C" {
+
+hipError_t hipGraphAddEmptyNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies,
+                                size_t numDependencies) {
+  ApiCall named(__func__);
+  return as_hip(cudaGraphAddEmptyNode(as_cuda(pGraphNode), graph, as_cuda(pDependencies), numDependencies));
+}
+
+hipError_t hipGraphAddChildGraphNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies,
+                                     size_t numDependencies, hipGraph_t childGraph) {
+  ApiCall named(__func__);
+  return as_hip(
+      cudaGraphAddChildGraphNode(as_cuda(pGraphNode), graph, as_cuda(pDependencies), numDependencies, childGraph));
+}
+
+hipError_t hipGraphChildGraphNodeGetGraph(hipGraphNode_t node, hipGraph_t *pGraph) {
+  ApiCall named(__func__);
+  return as_hip(cudaGraphChildGraphNodeGetGraph(as_cuda(node), pGraph));
+}
+
+hipError_t hipGraphAddEventRecordNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
+                                      const hipGraphNode_t *pDependencies, size_t numDependencies, hipEvent_t event) {
+  ApiCall named(__func__);
+  return as_hip(
+      cudaGraphAddEventRecordNode(as_cuda(pGraphNode), graph, as_cuda(pDependencies), numDependencies, event));
+}
+
+hipError_t hipGraphAddEventWaitNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies,
+                                    size_t numDependencies, hipEvent_t event) {
+  ApiCall named(__func__);
+  return as_hip(cudaGraphAddEventWaitNode(as_cuda(pGraphNode), graph, as_cuda(pDependencies), numDependencies, event));
+}
+
+hipError_t hipGraphEventRecordNodeGetEvent(hipGraphNode_t node, hipEvent_t *event_out) {
+  ApiCall named(__func__);
+  return as_hip(cudaGraphEventRecordNodeGetEvent(as_cuda(node), event_out));
+}
+
+hipError_t hipGraphEventWaitNodeGetEvent(hipGraphNode_t node, hipEvent_t *event_out) {
+  ApiCall named(__func__);
+  return as_hip(cudaGraphEventWaitNodeGetEvent(as_cuda(node), event_out));
+}
+
+hipError_t hipGraphNodeGetType(hipGraphNode_t node, hipGraphNodeType *pType) {
+  ApiCall named(__func__);
+  return as_hip(cudaGraphNodeGetType(as_cuda(node), reinterpret_cast<cudaGraphNodeType *>(pType)));
+}
+
+hipError_t hipGraphClone(hipGraph_t *pGraphClone, hipGraph_t originalGraph) {
+  ApiCall named(__func__);
+  return as_hip(cudaGraphClone(pGraphClone, originalGraph));
+}
+
+hipError_t hipGraphNodeFindInClone(hipGraphNode_t *pNode, hipGraphNode_t originalNode, hipGraph_t clonedGraph) {
+  ApiCall named(__func__);
+  return as_hip(cudaGraphNodeFindInClone(as_cuda(pNode), as_cuda(originalNode), clonedGraph));
+}
+
+hipError_t hipGraphAddMemAllocNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies,
+                                   size_t numDependencies, hipMemAllocNodeParams *pNodeParams) {
+  ApiCall named(__func__);
+  return as_hip(cudaGraphAddMemAllocNode(as_cuda(pGraphNode), graph, as_cuda(pDependencies), numDependencies,
+                                         reinterpret_cast<cudaMemAllocNodeParams *>(pNodeParams)));
+}
+
+hipError_t hipGraphAddMemFreeNode(hipGraphNode_t *pGraphNode, hipGraph_t graph, const hipGraphNode_t *pDependencies,
+                                  size_t numDependencies, void *dev_ptr) {
+  ApiCall named(__func__);
+  return as_hip(cudaGraphAddMemFreeNode(as_cuda(pGraphNode), graph, as_cuda(pDependencies), numDependencies, dev_ptr));
+}
+
+hipError_t hipGraphMemAllocNodeGetParams(hipGraphNode_t node, hipMemAllocNodeParams *pNodeParams) {
+  ApiCall named(__func__);
+  return as_hip(cudaGraphMemAllocNodeGetParams(as_cuda(node), reinterpret_cast<cudaMemAllocNodeParams *>(pNodeParams)));
+}
+
+hipError_t hipGraphMemFreeNodeGetParams(hipGraphNode_t node, void *dev_ptr) {
+  ApiCall named(__func__);
+  return as_hip(cudaGraphMemFreeNodeGetParams(as_cuda(node), dev_ptr));
+}
+
+hipError_t hipDeviceGetGraphMemAttribute(int device, hipGraphMemAttributeType attr, void *value) {
+  ApiCall named(__func__);
+  return as_hip(cudaDeviceGetGraphMemAttribute(device, static_cast<cudaGraphMemAttributeType>(attr), value));
+}
+
+hipError_t hipDeviceSetGraphMemAttribute(int device, hipGraphMemAttributeType attr, void *value) {
+  ApiCall named(__func__);
+  return as_hip(cudaDeviceSetGraphMemAttribute(device, static_cast<cudaGraphMemAttributeType>(attr), value));
+}
+
+hipError_t hipDeviceGraphMemTrim(int device) {
+  ApiCall named(__func__);
+  return as_hip(cudaDeviceGraphMemTrim(device));
 }
 
 }  // extern "C"

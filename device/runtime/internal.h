@@ -255,8 +255,9 @@ const char *device_name(int device);
 int current_device();
 void set_current_device(int device);
 // Device ownership of allocations: hipMalloc reports each allocation, made on
-// the current device, and hipFree each one it releases.
+// the current device (or on `device`), and hipFree each one it releases.
 void own_allocation(const void *pointer, size_t size);
+void own_allocation(const void *pointer, size_t size, int device);
 void disown_allocation(const void *pointer);
 // The device owning the allocation that holds `pointer`, or -1.
 int allocation_device(const void *pointer);
@@ -326,6 +327,58 @@ std::pair<uintptr_t, uintptr_t> live_allocation_at(uintptr_t address);
 // How many live allocations have been freed so far: an allocation found
 // live stays so while this stays the same.  Lock-free.
 uint64_t device_memory_releases();
+
+// ---- allocations placed by their owner (memory.cpp) ----
+// Memory pools (memory_pools.cpp), graphs' allocations (graph_memory.cpp)
+// and virtual memory mappings (virtual_memory.cpp) take spans of the range
+// hipMalloc allocates from and place allocations in them: the table, the
+// checks and the pointer queries know those as they know hipMalloc's.
+enum class Placement : uint8_t { kMalloc, kPool, kGraph, kMapping };
+// The bytes of a page of that range.
+size_t device_page();
+// Takes `size` bytes (a multiple of the page) of the range at an address
+// aligned to `alignment` (a power of two), inaccessible; 0 when no free span
+// is that large.  give_back_span returns one, inaccessible and empty.
+uintptr_t take_span(size_t size, size_t alignment);
+void give_back_span(uintptr_t start, size_t size);
+// Maps pages of a span its caller holds fresh (zeros) and accessible, or
+// inaccessible again (their memory goes back to the system).
+bool map_fresh_pages(uintptr_t start, size_t size);
+void map_inaccessible_pages(uintptr_t start, size_t size);
+// Makes [base, base + size), accessible in a span the caller holds, a live
+// allocation of `device` made by `made_by`; `written`: initcheck counts its
+// bytes as written (memory another mapping may have written).
+void place_allocation(uintptr_t base, size_t size, int device, Placement placement,
+                      gpusym_allocation_made_by made_by, bool written);
+// Ends the placed allocation at `base`, remembered as freed (by a free, or
+// by hipDeviceReset); its pages stay as they are.
+void remove_allocation(uintptr_t base, gpusym_allocation_freed_by by = GPUSYM_FREED_BY_FREE);
+// The placement of the live allocation that starts at `base`; false when none does.
+bool live_placement(const void *base, Placement &placement);
+
+// ---- memory pools (memory_pools.cpp) ----
+// Frees the pool allocation at `pointer`: now (hipFree, which has waited for
+// its device's work), or once the work queued so far on `stream` is done.
+hipError_t free_pool_allocation(void *pointer, hipStream_t stream, bool async);
+// At a stream's, an event's or a device's synchronisation: each pool gives
+// back the memory it holds unused beyond its release threshold.
+void release_pool_memory();
+// hipDeviceReset: the pools of `device` free their allocations and give back their memory.
+void reset_device_pools(int device);
+
+// ---- graphs' allocations (graph_memory.cpp) ----
+// Frees the graph allocation at `pointer`, now or in the order of `stream`
+// (as free_pool_allocation; then also one whose node is yet to run).
+hipError_t free_graph_allocation(void *pointer, hipStream_t stream, bool async);
+// Whether [pointer, pointer + size) lies in the address of one graph
+// allocation: device memory for the work queued after its allocation node.
+bool is_graph_range(const void *pointer, size_t size);
+// While `stream` captures: hipMallocFromPoolAsync from a pool of `props` and
+// hipFreeAsync become the graph's allocation and free nodes.  False when the
+// stream does not capture; else true with `error` set.
+bool capture_allocation(void **pointer, size_t size, const hipMemPoolProps &props, hipStream_t stream,
+                        hipError_t &error);
+bool capture_free(void *pointer, hipStream_t stream, hipError_t &error);
 
 // ---- streams, events and their ordering (streams.cpp) ----
 //
@@ -401,6 +454,7 @@ struct Op {
   hipStreamCallback_t callback = nullptr;
   void *user_data = nullptr;
   hipStream_t handle = nullptr;
+  std::shared_ptr<void> keep;  // what user_data points to, kept with the operation (a graph node's)
 
   // kRecord
   ihipEvent_t *event = nullptr;

@@ -22,6 +22,11 @@
 // fault in one is reported as a use after free.  The debugger sees the table of
 // live and remembered allocations (gpusym/debug_interface.h); a fault is
 // explained by describe_address().
+//
+// Memory pools, graphs' allocations and virtual memory mappings take spans of
+// the same range for their own, and place allocations in them (Placement):
+// the table, the checks and the pointer queries know those as they know
+// hipMalloc's; hipFree hands them back to their owner.
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -47,13 +52,25 @@ constexpr uint64_t kNear = 1 << 20;         // a fault this close to an allocati
 
 struct Allocation {
   size_t size;
-  uintptr_t span;        // first page it occupies (guarded allocations)
+  uintptr_t span;        // first page it occupies (hipMalloc's guarded allocations)
   size_t span_size;      // its pages and the guard page after them
   uint32_t slot;         // in the debugger's table
   bool live;
   bool guarded;          // in the reserved range; else host memory (aligned_alloc)
   bool managed;          // by hipMallocManaged
-  bool cuda;             // by CUDA's API (cudaMalloc, ...): named so
+  Placement placement;   // kMalloc, or placed by an owner in a span it holds
+  gpusym_allocation_made_by made_by;
+};
+
+// The call that made an allocation of each gpusym_allocation_made_by, and the
+// one that frees it (device/fault_description.py _CALLS).
+struct Calls {
+  const char *made, *freed;
+};
+constexpr Calls kMadeBy[] = {
+    {"hipMalloc", "hipFree"},           {"hipMallocManaged", "hipFree"},       {"cudaMalloc", "cudaFree"},
+    {"cudaMallocManaged", "cudaFree"},  {"hipMallocAsync", "hipFreeAsync"},    {"cudaMallocAsync", "cudaFreeAsync"},
+    {"hipMemMap", "hipMemUnmap"},       {"cuMemMap", "cuMemUnmap"},
 };
 
 struct DeviceMemory {
@@ -220,7 +237,7 @@ void *allocate_guarded(DeviceMemory &m, size_t size, Allocation &out) {
   }
   uintptr_t pointer = span + data - rounded;
   forget_overlapping(m, span, data + m.page);
-  out = Allocation{size, span, data + m.page, 0, true, true, false};
+  out = Allocation{size, span, data + m.page, 0, true, true, false, Placement::kMalloc, GPUSYM_MADE_BY_HIP_MALLOC};
   return reinterpret_cast<void *>(pointer);
 }
 
@@ -234,7 +251,8 @@ void release_guarded(DeviceMemory &m, const Allocation &allocation) {
   give_back(m, allocation.span, allocation.span_size);
 }
 
-// Frees the live allocation `found` (by hipFree or hipDeviceReset) and tells the debugger.
+// Frees the live allocation `found` (by hipFree or hipDeviceReset, or its
+// owner) and tells the debugger.  A placed allocation's pages are its owner's.
 void release(DeviceMemory &m, std::map<uintptr_t, Allocation>::iterator found, gpusym_allocation_freed_by by) {
   void *pointer = reinterpret_cast<void *>(found->first);
   disown_allocation(pointer);
@@ -248,7 +266,7 @@ void release(DeviceMemory &m, std::map<uintptr_t, Allocation>::iterator found, g
     m.free_slots.push_back(slot);
     m.allocations.erase(found);
   } else {
-    release_guarded(m, allocation);
+    if (allocation.placement == Placement::kMalloc) release_guarded(m, allocation);
     allocation.live = false;
     m.table[slot].state = GPUSYM_ALLOCATION_FREED;
     m.table[slot].freed_by = by;
@@ -265,11 +283,11 @@ void release(DeviceMemory &m, std::map<uintptr_t, Allocation>::iterator found, g
 }
 
 std::string origin(const DeviceMemory &m, const Allocation &allocation) {
-  std::string api = allocation.cuda ? "cuda" : "hip";
-  std::string made = api + (allocation.managed ? "MallocManaged" : "Malloc");
-  if (allocation.live) return made;
+  const Calls &calls = kMadeBy[allocation.made_by];
+  if (allocation.live) return calls.made;
   bool reset = m.table[allocation.slot].freed_by == GPUSYM_FREED_BY_RESET;
-  return made + ", then " + api + (reset ? "DeviceReset" : "Free");
+  bool cuda = calls.made[0] == 'c';
+  return std::string(calls.made) + ", then " + (reset ? (cuda ? "cudaDeviceReset" : "hipDeviceReset") : calls.freed);
 }
 const char *bytes(uint64_t count) { return count == 1 ? "byte" : "bytes"; }
 
@@ -287,6 +305,22 @@ bool find_allocation(const void *pointer, void **base, size_t *size) {
   return true;
 }
 
+// With the lock held: the live allocation holding `address` as [start, end),
+// continued through the mappings that follow a mapping with no gap (a range
+// reserved once and mapped piece by piece is used as one); {0, 0} when none
+// holds it.  Allocates nothing.
+std::pair<uintptr_t, uintptr_t> live_extent(const DeviceMemory &m, uintptr_t address) {
+  auto it = m.allocations.upper_bound(address);
+  if (it == m.allocations.begin()) return {0, 0};
+  --it;
+  if (!it->second.live || address - it->first >= it->second.size) return {0, 0};
+  uintptr_t start = it->first, end = it->first + it->second.size;
+  while (it->second.placement == Placement::kMapping && ++it != m.allocations.end() && it->first == end &&
+         it->second.live && it->second.placement == Placement::kMapping)
+    end = it->first + it->second.size;
+  return {start, end};
+}
+
 }  // namespace
 
 bool is_device_range(const void *pointer, size_t size) {
@@ -294,13 +328,11 @@ bool is_device_range(const void *pointer, size_t size) {
   DeviceMemory &m = memory();
   {
     std::lock_guard<std::mutex> lock(m.mutex);
-    auto after = m.allocations.upper_bound(start);
-    if (after != m.allocations.begin()) {
-      auto containing = std::prev(after);
-      if (containing->second.live && start - containing->first + size <= containing->second.size) return true;
-    }
+    auto [first, end] = live_extent(m, start);
+    if (first != end && size <= end - start) return true;
   }
-  return is_device_variable_range(pointer, size) || is_host_mapped_range(pointer, size);
+  return is_device_variable_range(pointer, size) || is_host_mapped_range(pointer, size) ||
+         is_graph_range(pointer, size);
 }
 
 bool is_managed(const void *pointer) {
@@ -340,7 +372,9 @@ void free_device_allocations(int device) {
   std::lock_guard<std::mutex> lock(m.mutex);
   std::vector<uintptr_t> owned;  // first: releasing one may forget others
   for (const auto &[base, allocation] : m.allocations)
-    if (allocation.live && allocation_device(reinterpret_cast<void *>(base)) == device) owned.push_back(base);
+    if (allocation.live && allocation.placement == Placement::kMalloc &&
+        allocation_device(reinterpret_cast<void *>(base)) == device)
+      owned.push_back(base);
   for (uintptr_t base : owned) release(m, m.allocations.find(base), GPUSYM_FREED_BY_RESET);
 }
 
@@ -403,16 +437,78 @@ void describe_address(uintptr_t address, gpusym_debug_fault &fault, char *text, 
   }
 }
 
-std::pair<uintptr_t, uintptr_t> live_allocation_at(uintptr_t address) {
-  DeviceMemory &m = memory();
-  auto after = m.allocations.upper_bound(address);
-  if (after == m.allocations.begin()) return {0, 0};
-  const auto &[base, allocation] = *std::prev(after);
-  if (!allocation.live || address - base >= allocation.size) return {0, 0};
-  return {base, base + allocation.size};
-}
+std::pair<uintptr_t, uintptr_t> live_allocation_at(uintptr_t address) { return live_extent(memory(), address); }
 
 uint64_t device_memory_releases() { return releases.load(std::memory_order_acquire); }
+
+size_t device_page() {
+  DeviceMemory &m = memory();
+  std::lock_guard<std::mutex> lock(m.mutex);
+  if (!m.tried) reserve(m);
+  return m.page;
+}
+
+uintptr_t take_span(size_t size, size_t alignment) {
+  DeviceMemory &m = memory();
+  std::lock_guard<std::mutex> lock(m.mutex);
+  if (!m.tried) reserve(m);
+  size_t extra = alignment - std::min(alignment, m.page);
+  if (!m.base || size == 0 || size > m.end - m.base || extra > m.end - m.base - size) return 0;
+  uintptr_t taken = take(m, size + extra);
+  if (!taken) return 0;
+  uintptr_t start = round_up(taken, alignment);
+  if (start > taken) give_back(m, taken, start - taken);
+  if (taken + extra > start) give_back(m, start + size, taken + extra - start);
+  forget_overlapping(m, start, size);
+  return start;
+}
+
+void give_back_span(uintptr_t start, size_t size) {
+  DeviceMemory &m = memory();
+  std::lock_guard<std::mutex> lock(m.mutex);
+  give_back(m, start, size);
+}
+
+bool map_fresh_pages(uintptr_t start, size_t size) {
+  return mmap(reinterpret_cast<void *>(start), size, PROT_READ | PROT_WRITE,
+              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0) != MAP_FAILED;
+}
+
+void map_inaccessible_pages(uintptr_t start, size_t size) {
+  if (map_inaccessible(memory(), start, size) == MAP_FAILED) {
+    mprotect(reinterpret_cast<void *>(start), size, PROT_NONE);
+    madvise(reinterpret_cast<void *>(start), size, MADV_DONTNEED);
+  }
+}
+
+void place_allocation(uintptr_t base, size_t size, int device, Placement placement,
+                      gpusym_allocation_made_by made_by, bool written) {
+  DeviceMemory &m = memory();
+  std::lock_guard<std::mutex> lock(m.mutex);
+  forget_overlapping(m, base, size);
+  Allocation allocation{size, 0, 0, new_slot(m), true, true, false, placement, made_by};
+  m.table[allocation.slot] = {base, size, GPUSYM_ALLOCATION_LIVE, 0, static_cast<uint16_t>(made_by), ++m.serial};
+  m.allocations[base] = allocation;
+  publish(m, GPUSYM_EVENT_ALLOCATED, allocation.slot);
+  own_allocation(reinterpret_cast<void *>(base), size, device);
+  note_allocated(base, size, written);
+}
+
+void remove_allocation(uintptr_t base, gpusym_allocation_freed_by by) {
+  DeviceMemory &m = memory();
+  std::lock_guard<std::mutex> lock(m.mutex);
+  auto found = m.allocations.find(base);
+  if (found != m.allocations.end() && found->second.live) release(m, found, by);
+}
+
+bool live_placement(const void *base, Placement &placement) {
+  DeviceMemory &m = memory();
+  std::lock_guard<std::mutex> lock(m.mutex);
+  auto found = m.allocations.find(reinterpret_cast<uintptr_t>(base));
+  if (found == m.allocations.end() || !found->second.live) return false;
+  placement = found->second.placement;
+  return true;
+}
 
 namespace {
 
@@ -458,15 +554,15 @@ hipError_t gpusym::allocate(void **ptr, size_t size, bool managed) {
     }
     memory = aligned_alloc(kAlignment, round_up(size, kAlignment));
     if (!memory) return hipErrorOutOfMemory;
-    allocation = Allocation{size, 0, 0, 0, true, false, false};
+    allocation = Allocation{size, 0, 0, 0, true, false, false, Placement::kMalloc, GPUSYM_MADE_BY_HIP_MALLOC};
   }
   allocation.managed = managed;
-  allocation.cuda = in_cuda_call();
+  allocation.made_by = static_cast<gpusym_allocation_made_by>(
+      (in_cuda_call() ? GPUSYM_MADE_BY_CUDA_MALLOC : GPUSYM_MADE_BY_HIP_MALLOC) + (managed ? 1 : 0));
   uintptr_t base = reinterpret_cast<uintptr_t>(memory);
   allocation.slot = new_slot(m);
-  auto made_by = static_cast<uint16_t>((allocation.cuda ? GPUSYM_MADE_BY_CUDA_MALLOC : GPUSYM_MADE_BY_HIP_MALLOC) +
-                                       (managed ? 1 : 0));
-  m.table[allocation.slot] = {base, size, GPUSYM_ALLOCATION_LIVE, 0, made_by, ++m.serial};
+  m.table[allocation.slot] = {base, size, GPUSYM_ALLOCATION_LIVE, 0, static_cast<uint16_t>(allocation.made_by),
+                              ++m.serial};
   m.allocations[base] = allocation;
   publish(m, GPUSYM_EVENT_ALLOCATED, allocation.slot);
   own_allocation(memory, size);  // by the current device
@@ -527,20 +623,17 @@ hipError_t hipMemPrefetchAsync(const void *ptr, size_t count, int device, hipStr
   return hipSuccess;
 }
 
-// Allocated at once; the stream orders nothing before it.
-hipError_t hipMallocAsync(void **ptr, size_t size, hipStream_t) {
-  return record(allocate(ptr, size, false));
-}
-
-// Freed once the work queued before it on the stream is done: the call waits for it.
-hipError_t hipFreeAsync(void *ptr, hipStream_t stream) {
-  if (hipError_t error = synchronize_stream(stream)) return record(error);
-  return hipFree(ptr);
-}
-
+// A pool's or a graph's allocation goes back to its owner; a mapping is
+// unmapped only by hipMemUnmap.
 hipError_t hipFree(void *ptr) {
   if (!ptr) return hipSuccess;
   synchronize_owner(ptr);  // as on a GPU, freeing waits for the work that may use it
+  Placement placement;
+  if (live_placement(ptr, placement)) {
+    if (placement == Placement::kPool) return record(free_pool_allocation(ptr, nullptr, false));
+    if (placement == Placement::kGraph) return record(free_graph_allocation(ptr, nullptr, false));
+    if (placement == Placement::kMapping) return record(hipErrorInvalidValue);
+  }
   DeviceMemory &m = memory();
   std::lock_guard<std::mutex> lock(m.mutex);
   auto found = m.allocations.find(reinterpret_cast<uintptr_t>(ptr));

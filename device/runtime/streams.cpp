@@ -561,7 +561,11 @@ hipError_t hipStreamDestroy(hipStream_t stream) {
   return hipSuccess;
 }
 
-hipError_t hipStreamSynchronize(hipStream_t stream) { return record(synchronize_stream(stream)); }
+hipError_t hipStreamSynchronize(hipStream_t stream) {
+  if (hipError_t error = synchronize_stream(stream)) return record(error);
+  release_pool_memory();
+  return hipSuccess;
+}
 
 // hipErrorNotReady is an answer, not a failure: it leaves the last error alone.
 hipError_t hipStreamQuery(hipStream_t stream) {
@@ -666,6 +670,8 @@ hipError_t hipEventSynchronize(hipEvent_t event) {
   std::unique_lock<std::mutex> lock(q.mutex);
   if (!find_event(q, event)) return record(hipErrorInvalidHandle);
   await(lock, q.done, q.finished, [&] { return !q.events.count(event) || event_done(q, event); });
+  lock.unlock();
+  release_pool_memory();
   return hipSuccess;
 }
 

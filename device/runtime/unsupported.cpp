@@ -1,9 +1,9 @@
 // Calls with no meaning for devices that are threads of this one process:
-// interprocess handles, graphs and stream capture beyond what works,
-// memory pools, virtual memory management, managed-memory range attributes,
-// link topology, cooperative launches of module functions, mipmapped and
-// sparse arrays, texture references, external memory and semaphores,
-// graphics interop.  Each answers hipErrorNotSupported, as HIP does for a feature
+// interprocess handles (memory pools' and virtual memory's shareable handles
+// too), graphs and stream capture beyond what works, managed-memory range
+// attributes, link topology, cooperative launches of module functions,
+// mipmapped and sparse arrays, texture references, external memory and
+// semaphores, graphics interop.  Each answers hipErrorNotSupported, as HIP does for a feature
 // a device lacks, so that a program can link, ask, and take another path.
 #include "internal.h"
 
@@ -20,22 +20,8 @@ hipError_t hipIpcOpenEventHandle(hipEvent_t *, hipIpcEventHandle_t) { return rec
 hipError_t hipStreamUpdateCaptureDependencies(hipStream_t, hipGraphNode_t *, size_t, unsigned int) {
   return record(hipErrorNotSupported);
 }
-hipError_t hipDeviceGetGraphMemAttribute(int, hipGraphMemAttributeType, void *) { return record(hipErrorNotSupported); }
-hipError_t hipDeviceSetGraphMemAttribute(int, hipGraphMemAttributeType, void *) { return record(hipErrorNotSupported); }
-hipError_t hipDeviceGraphMemTrim(int) { return record(hipErrorNotSupported); }
 
-hipError_t hipDeviceGetDefaultMemPool(hipMemPool_t *, int) { return record(hipErrorNotSupported); }
-hipError_t hipDeviceGetMemPool(hipMemPool_t *, int) { return record(hipErrorNotSupported); }
-hipError_t hipDeviceSetMemPool(int, hipMemPool_t) { return record(hipErrorNotSupported); }
-hipError_t hipMemPoolCreate(hipMemPool_t *, const hipMemPoolProps *) { return record(hipErrorNotSupported); }
-hipError_t hipMemPoolDestroy(hipMemPool_t) { return record(hipErrorNotSupported); }
-hipError_t hipMemPoolSetAttribute(hipMemPool_t, hipMemPoolAttr, void *) { return record(hipErrorNotSupported); }
-hipError_t hipMemPoolGetAttribute(hipMemPool_t, hipMemPoolAttr, void *) { return record(hipErrorNotSupported); }
-hipError_t hipMemPoolSetAccess(hipMemPool_t, const hipMemAccessDesc *, size_t) { return record(hipErrorNotSupported); }
-hipError_t hipMemPoolGetAccess(hipMemAccessFlags *, hipMemPool_t, hipMemLocation *) {
-  return record(hipErrorNotSupported);
-}
-hipError_t hipMemPoolTrimTo(hipMemPool_t, size_t) { return record(hipErrorNotSupported); }
+// Sharing pools and allocations with other processes.
 hipError_t hipMemPoolExportPointer(hipMemPoolPtrExportData *, void *) { return record(hipErrorNotSupported); }
 hipError_t hipMemPoolImportPointer(void **, hipMemPool_t, hipMemPoolPtrExportData *) {
   return record(hipErrorNotSupported);
@@ -46,36 +32,11 @@ hipError_t hipMemPoolExportToShareableHandle(void *, hipMemPool_t, hipMemAllocat
 hipError_t hipMemPoolImportFromShareableHandle(hipMemPool_t *, void *, hipMemAllocationHandleType, unsigned int) {
   return record(hipErrorNotSupported);
 }
-hipError_t hipMallocFromPoolAsync(void **, size_t, hipMemPool_t, hipStream_t) { return record(hipErrorNotSupported); }
-
-hipError_t hipMemAddressReserve(void **, size_t, size_t, void *, unsigned long long) {
-  return record(hipErrorNotSupported);
-}
-hipError_t hipMemAddressFree(void *, size_t) { return record(hipErrorNotSupported); }
-hipError_t hipMemCreate(hipMemGenericAllocationHandle_t *, size_t, const hipMemAllocationProp *, unsigned long long) {
-  return record(hipErrorNotSupported);
-}
-hipError_t hipMemRelease(hipMemGenericAllocationHandle_t) { return record(hipErrorNotSupported); }
-hipError_t hipMemMap(void *, size_t, size_t, hipMemGenericAllocationHandle_t, unsigned long long) {
-  return record(hipErrorNotSupported);
-}
-hipError_t hipMemUnmap(void *, size_t) { return record(hipErrorNotSupported); }
-hipError_t hipMemSetAccess(void *, size_t, const hipMemAccessDesc *, size_t) { return record(hipErrorNotSupported); }
-hipError_t hipMemGetAccess(unsigned long long *, const hipMemLocation *, void *) { return record(hipErrorNotSupported); }
-hipError_t hipMemGetAllocationGranularity(size_t *, const hipMemAllocationProp *, hipMemAllocationGranularity_flags) {
-  return record(hipErrorNotSupported);
-}
-hipError_t hipMemGetAllocationPropertiesFromHandle(hipMemAllocationProp *, hipMemGenericAllocationHandle_t) {
-  return record(hipErrorNotSupported);
-}
 hipError_t hipMemExportToShareableHandle(void *, hipMemGenericAllocationHandle_t, hipMemAllocationHandleType,
                                          unsigned long long) {
   return record(hipErrorNotSupported);
 }
 hipError_t hipMemImportFromShareableHandle(hipMemGenericAllocationHandle_t *, void *, hipMemAllocationHandleType) {
-  return record(hipErrorNotSupported);
-}
-hipError_t hipMemRetainAllocationHandle(hipMemGenericAllocationHandle_t *, void *) {
   return record(hipErrorNotSupported);
 }
 
@@ -159,27 +120,8 @@ hipError_t hipGraphicsSubResourceGetMappedArray(hipArray_t *, hipGraphicsResourc
 }
 hipError_t hipGraphicsUnregisterResource(hipGraphicsResource_t) { return record(hipErrorNotSupported); }
 
-// Graphs: nodes other than kernels, copies, memsets and host functions, edges,
-// node removal, clones, user objects, dot output.
-hipError_t hipGraphAddEmptyNode(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t) {
-  return record(hipErrorNotSupported);
-}
-hipError_t hipGraphAddChildGraphNode(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, hipGraph_t) {
-  return record(hipErrorNotSupported);
-}
-hipError_t hipGraphAddEventRecordNode(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, hipEvent_t) {
-  return record(hipErrorNotSupported);
-}
-hipError_t hipGraphAddEventWaitNode(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, hipEvent_t) {
-  return record(hipErrorNotSupported);
-}
-hipError_t hipGraphAddMemAllocNode(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t,
-                                   hipMemAllocNodeParams *) {
-  return record(hipErrorNotSupported);
-}
-hipError_t hipGraphAddMemFreeNode(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t, void *) {
-  return record(hipErrorNotSupported);
-}
+// Graphs: external semaphore, batch memory operation and driver-style nodes,
+// edges, node removal, user objects, dot output.
 hipError_t hipGraphAddExternalSemaphoresSignalNode(hipGraphNode_t *, hipGraph_t, const hipGraphNode_t *, size_t,
                                                    const hipExternalSemaphoreSignalNodeParams *) {
   return record(hipErrorNotSupported);
@@ -210,10 +152,6 @@ hipError_t hipGraphRemoveDependencies(hipGraph_t, const hipGraphNode_t *, const 
   return record(hipErrorNotSupported);
 }
 hipError_t hipGraphDestroyNode(hipGraphNode_t) { return record(hipErrorNotSupported); }
-hipError_t hipGraphClone(hipGraph_t *, hipGraph_t) { return record(hipErrorNotSupported); }
-hipError_t hipGraphNodeFindInClone(hipGraphNode_t *, hipGraphNode_t, hipGraph_t) {
-  return record(hipErrorNotSupported);
-}
 hipError_t hipGraphRetainUserObject(hipGraph_t, hipUserObject_t, unsigned int, unsigned int) {
   return record(hipErrorNotSupported);
 }
@@ -231,7 +169,6 @@ hipError_t hipGraphNodeGetDependencies(hipGraphNode_t, hipGraphNode_t *, size_t 
 hipError_t hipGraphNodeGetDependentNodes(hipGraphNode_t, hipGraphNode_t *, size_t *) {
   return record(hipErrorNotSupported);
 }
-hipError_t hipGraphNodeGetType(hipGraphNode_t, hipGraphNodeType *) { return record(hipErrorNotSupported); }
 hipError_t hipGraphNodeGetEnabled(hipGraphExec_t, hipGraphNode_t, unsigned int *) {
   return record(hipErrorNotSupported);
 }
@@ -268,15 +205,8 @@ hipError_t hipGraphMemsetNodeGetParams(hipGraphNode_t, hipMemsetParams *) { retu
 hipError_t hipGraphMemsetNodeSetParams(hipGraphNode_t, const hipMemsetParams *) { return record(hipErrorNotSupported); }
 hipError_t hipGraphHostNodeGetParams(hipGraphNode_t, hipHostNodeParams *) { return record(hipErrorNotSupported); }
 hipError_t hipGraphHostNodeSetParams(hipGraphNode_t, const hipHostNodeParams *) { return record(hipErrorNotSupported); }
-hipError_t hipGraphChildGraphNodeGetGraph(hipGraphNode_t, hipGraph_t *) { return record(hipErrorNotSupported); }
-hipError_t hipGraphEventRecordNodeGetEvent(hipGraphNode_t, hipEvent_t *) { return record(hipErrorNotSupported); }
 hipError_t hipGraphEventRecordNodeSetEvent(hipGraphNode_t, hipEvent_t) { return record(hipErrorNotSupported); }
-hipError_t hipGraphEventWaitNodeGetEvent(hipGraphNode_t, hipEvent_t *) { return record(hipErrorNotSupported); }
 hipError_t hipGraphEventWaitNodeSetEvent(hipGraphNode_t, hipEvent_t) { return record(hipErrorNotSupported); }
-hipError_t hipGraphMemAllocNodeGetParams(hipGraphNode_t, hipMemAllocNodeParams *) {
-  return record(hipErrorNotSupported);
-}
-hipError_t hipGraphMemFreeNodeGetParams(hipGraphNode_t, void *) { return record(hipErrorNotSupported); }
 hipError_t hipGraphExternalSemaphoresSignalNodeGetParams(hipGraphNode_t, hipExternalSemaphoreSignalNodeParams *) {
   return record(hipErrorNotSupported);
 }

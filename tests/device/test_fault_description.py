@@ -99,6 +99,12 @@ def test_an_address_is_described_by_the_allocation_it_is_in_or_near(address, tab
         (MadeBy.CUDA_MALLOC, AllocationState.FREED, FreedBy.FREE, "cudaMalloc, then cudaFree"),
         (MadeBy.CUDA_MALLOC_MANAGED, AllocationState.FREED, FreedBy.RESET, "cudaMallocManaged, then cudaDeviceReset"),
         (MadeBy.HIP_MALLOC_MANAGED, AllocationState.LIVE, FreedBy.FREE, "hipMallocManaged"),
+        (MadeBy.CUDA_MALLOC_ASYNC, AllocationState.LIVE, FreedBy.FREE, "cudaMallocAsync"),
+        (MadeBy.CUDA_MALLOC_ASYNC, AllocationState.FREED, FreedBy.FREE, "cudaMallocAsync, then cudaFreeAsync"),
+        (MadeBy.HIP_MALLOC_ASYNC, AllocationState.FREED, FreedBy.RESET, "hipMallocAsync, then hipDeviceReset"),
+        (MadeBy.HIP_MEM_MAP, AllocationState.FREED, FreedBy.FREE, "hipMemMap, then hipMemUnmap"),
+        (MadeBy.CU_MEM_MAP, AllocationState.FREED, FreedBy.FREE, "cuMemMap, then cuMemUnmap"),
+        (MadeBy.CU_MEM_MAP, AllocationState.FREED, FreedBy.RESET, "cuMemMap, then cudaDeviceReset"),
     ],
 )
 def test_an_allocation_is_named_by_the_call_that_made_it(made_by, state, freed_by, origin):

@@ -71,7 +71,8 @@ static void graph_nodes() {
   CHECK(hipGraphLaunch(exec2, stream) == hipSuccess && hipStreamSynchronize(stream) == hipSuccess);
   CHECK(hipMemcpy(host, data, sizeof host, hipMemcpyDeviceToHost) == hipSuccess && host[0] == 125);
   CHECK(hipGraphGetNodes(graph, nullptr, &count) == hipSuccess && count == 6);
-  CHECK(hipGraphAddEmptyNode(&extra, graph, nullptr, 0) == hipErrorNotSupported);
+  CHECK(hipGraphAddEmptyNode(&extra, graph, nullptr, 0) == hipSuccess);
+  CHECK(hipGraphGetNodes(graph, nullptr, &count) == hipSuccess && count == 7);
   hipGraphExecDestroy(exec);
   hipGraphExecDestroy(exec2);
   hipGraphDestroy(graph);

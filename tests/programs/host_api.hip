@@ -527,8 +527,7 @@ static void errors() {
 
   hipIpcMemHandle_t handle;
   expect_error("ipc memory handle", hipIpcGetMemHandle(&handle, nullptr), hipErrorNotSupported);
-  hipGraph_t graph;
-  expect_error("graph", hipGraphClone(&graph, nullptr), hipErrorNotSupported);
+  expect_error("graph", hipGraphDestroyNode(nullptr), hipErrorNotSupported);
 }
 
 // The last error is per host thread; hipGetLastError returns it and resets

@@ -399,6 +399,86 @@ typedef enum cudaMemoryAdvise cudaMemoryAdvise;
 typedef enum cudaMemLocationType cudaMemLocationType;
 typedef struct cudaMemLocation cudaMemLocation;
 
+/* ---- memory pools and graph memory ---- */
+typedef hipMemPool_t cudaMemPool_t;
+enum cudaMemPoolAttr {
+  cudaMemPoolReuseFollowEventDependencies = 0x1,
+  cudaMemPoolReuseAllowOpportunistic = 0x2,
+  cudaMemPoolReuseAllowInternalDependencies = 0x3,
+  cudaMemPoolAttrReleaseThreshold = 0x4,
+  cudaMemPoolAttrReservedMemCurrent = 0x5,
+  cudaMemPoolAttrReservedMemHigh = 0x6,
+  cudaMemPoolAttrUsedMemCurrent = 0x7,
+  cudaMemPoolAttrUsedMemHigh = 0x8
+};
+enum cudaMemAccessFlags {
+  cudaMemAccessFlagsProtNone = 0,
+  cudaMemAccessFlagsProtRead = 1,
+  cudaMemAccessFlagsProtReadWrite = 3
+};
+struct cudaMemAccessDesc {
+  struct cudaMemLocation location;
+  enum cudaMemAccessFlags flags;
+};
+enum cudaMemAllocationType {
+  cudaMemAllocationTypeInvalid = 0x0,
+  cudaMemAllocationTypePinned = 0x1,
+  cudaMemAllocationTypeMax = 0x7FFFFFFF
+};
+enum cudaMemAllocationHandleType {
+  cudaMemHandleTypeNone = 0x0,
+  cudaMemHandleTypePosixFileDescriptor = 0x1,
+  cudaMemHandleTypeWin32 = 0x2,
+  cudaMemHandleTypeWin32Kmt = 0x4,
+  cudaMemHandleTypeFabric = 0x8
+};
+struct cudaMemPoolProps {
+  enum cudaMemAllocationType allocType;
+  enum cudaMemAllocationHandleType handleTypes;
+  struct cudaMemLocation location;
+  void *win32SecurityAttributes;
+  size_t maxSize; /* bytes the pool may reserve, 0: no limit */
+  unsigned short usage;
+  unsigned char reserved[54];
+};
+struct cudaMemPoolPtrExportData {
+  unsigned char reserved[64];
+};
+struct cudaMemAllocNodeParams {
+  struct cudaMemPoolProps poolProps;
+  const struct cudaMemAccessDesc *accessDescs;
+  size_t accessDescCount;
+  size_t bytesize;
+  void *dptr; /* out: the allocation's address */
+};
+struct cudaMemAllocNodeParamsV2 {
+  struct cudaMemPoolProps poolProps;
+  const struct cudaMemAccessDesc *accessDescs;
+  size_t accessDescCount;
+  size_t bytesize;
+  void *dptr;
+};
+struct cudaMemFreeNodeParams {
+  void *dptr;
+};
+enum cudaGraphMemAttributeType {
+  cudaGraphMemAttrUsedMemCurrent = 0x0,
+  cudaGraphMemAttrUsedMemHigh = 0x1,
+  cudaGraphMemAttrReservedMemCurrent = 0x2,
+  cudaGraphMemAttrReservedMemHigh = 0x3
+};
+typedef enum cudaMemPoolAttr cudaMemPoolAttr;
+typedef enum cudaMemAccessFlags cudaMemAccessFlags;
+typedef struct cudaMemAccessDesc cudaMemAccessDesc;
+typedef enum cudaMemAllocationType cudaMemAllocationType;
+typedef enum cudaMemAllocationHandleType cudaMemAllocationHandleType;
+typedef struct cudaMemPoolProps cudaMemPoolProps;
+typedef struct cudaMemPoolPtrExportData cudaMemPoolPtrExportData;
+typedef struct cudaMemAllocNodeParams cudaMemAllocNodeParams;
+typedef struct cudaMemAllocNodeParamsV2 cudaMemAllocNodeParamsV2;
+typedef struct cudaMemFreeNodeParams cudaMemFreeNodeParams;
+typedef enum cudaGraphMemAttributeType cudaGraphMemAttributeType;
+
 #define cudaCpuDeviceId ((int)-1)
 #define cudaInvalidDeviceId ((int)-2)
 #define cudaPeerAccessDefault 0x00
@@ -688,6 +768,8 @@ struct cudaGraphNodeParams {
     struct cudaChildGraphNodeParams graph;
     struct cudaEventWaitNodeParams eventWait;
     struct cudaEventRecordNodeParams eventRecord;
+    struct cudaMemAllocNodeParamsV2 alloc;
+    struct cudaMemFreeNodeParams free;
   };
   long long reserved2;
 };
@@ -814,8 +896,8 @@ enum cudaDeviceAttr {
   cudaDevAttrPageableMemoryAccessUsesHostPageTables = 100,
   cudaDevAttrDirectManagedMemAccessFromHost = 101,
   cudaDevAttrMaxBlocksPerMultiprocessor = 106,
-  cudaDevAttrMaxPersistingL2CacheSize = 107,
-  cudaDevAttrMaxAccessPolicyWindowSize = 108,
+  cudaDevAttrMaxPersistingL2CacheSize = 108,
+  cudaDevAttrMaxAccessPolicyWindowSize = 109,
   cudaDevAttrReservedSharedMemoryPerBlock = 111,
   cudaDevAttrSparseCudaArraySupported = 112,
   cudaDevAttrHostRegisterReadOnlySupported = 113,

@@ -211,15 +211,22 @@ enum gpusym_allocation_freed_by {
   GPUSYM_FREED_BY_RESET = 1,      /* hipDeviceReset of the device it was made on */
 };
 
-/* The call that made an allocation (version 8): HIP's or CUDA's, plain or managed. */
+/* The call that made an allocation (version 8): HIP's or CUDA's, plain or
+ * managed; then stream-ordered (from a memory pool or a graph's allocation
+ * node, freed by hipFreeAsync or a graph's free node) and virtual memory
+ * mappings (hipMemMap, the driver API's cuMemMap), from version 11. */
 enum gpusym_allocation_made_by {
   GPUSYM_MADE_BY_HIP_MALLOC = 0,
   GPUSYM_MADE_BY_HIP_MALLOC_MANAGED = 1,
   GPUSYM_MADE_BY_CUDA_MALLOC = 2,
   GPUSYM_MADE_BY_CUDA_MALLOC_MANAGED = 3,
+  GPUSYM_MADE_BY_HIP_MALLOC_ASYNC = 4,
+  GPUSYM_MADE_BY_CUDA_MALLOC_ASYNC = 5,
+  GPUSYM_MADE_BY_HIP_MEM_MAP = 6,
+  GPUSYM_MADE_BY_CU_MEM_MAP = 7,
 };
 
-/* One hipMalloc allocation: every live one, and the most recently freed. */
+/* One device allocation: every live one, and the most recently freed. */
 struct gpusym_debug_allocation {
   uint64_t base;                /* the pointer hipMalloc returned */
   uint64_t size;                /* the bytes asked for */

@@ -171,9 +171,10 @@ int main(int argc, char **argv) {
 
   CHECK("profiler", cuProfilerStart() == CUDA_SUCCESS && cuProfilerStop() == CUDA_SUCCESS);
   CUlinkState link = nullptr;
-  CUdeviceptr reserved = 0;
+  int shareable = -1;
   CHECK("not_supported", cuLinkCreate(0, nullptr, nullptr, &link) == CUDA_ERROR_NOT_SUPPORTED &&
-                             cuMemAddressReserve(&reserved, 1 << 20, 0, 0, 0) == CUDA_ERROR_NOT_SUPPORTED);
+                             cuMemExportToShareableHandle(&shareable, 0, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR,
+                                                          0) == CUDA_ERROR_NOT_SUPPORTED);
   void *function = nullptr;
   CUdriverProcAddressQueryResult found = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
   CHECK("get_proc_address", cuGetProcAddress("cuMemAlloc", &function, CUDA_VERSION, 0, &found) == CUDA_SUCCESS &&

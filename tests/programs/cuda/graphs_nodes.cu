@@ -118,10 +118,10 @@ int main() {
                                      result == cudaGraphExecUpdateErrorTopologyChanged &&
                                      cudaGetLastError() == cudaErrorGraphExecUpdateFailure);
 
-  cudaGraphNodeParams alloc = {};
-  alloc.type = cudaGraphNodeTypeMemAlloc;
+  cudaGraphNodeParams conditional = {};
+  conditional.type = cudaGraphNodeTypeConditional;
   cudaGraphNode_t refused = nullptr;
-  CHECK("unsupported_nodes", cudaGraphAddNode(&refused, graph, nullptr, 0, &alloc) == cudaErrorNotSupported &&
+  CHECK("unsupported_nodes", cudaGraphAddNode(&refused, graph, nullptr, 0, &conditional) == cudaErrorNotSupported &&
                                  cudaGetLastError() == cudaErrorNotSupported);
 
   CHECK("destroy", cudaGraphExecDestroy(exec) == cudaSuccess && cudaGraphDestroy(graph) == cudaSuccess &&
