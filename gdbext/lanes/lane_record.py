@@ -13,10 +13,9 @@ one instruction at a time itself (an internal software watchpoint on a
 value that never changes makes gdb single-step, as a real one would).
 Both go at the stop, and the user's scheduler-locking comes back.
 
-gdb checks a hardware watchpoint only while the program runs, never while
-it runs backwards from its log, so ``watch`` while recording makes a
-software one (which gdb checks after each instruction, run or replayed):
-``watch -l tile[5]`` then ``reverse-continue`` stops at the last write.
+``watch`` while recording makes a software watchpoint (which gdb checks
+after each instruction, run or replayed): ``watch -l tile[5]`` then
+``reverse-continue`` stops at the last write.
 
 While the lane waits at a barrier or a warp function, its thread runs the
 other lanes of its block, and every one of their instructions is logged
@@ -31,19 +30,27 @@ them hangs gdb.
 Backwards, ``reverse-next``, ``reverse-step`` and ``reverse-finish`` step
 the lane's own code from the log.  Where the lane went on after waiting at
 a barrier or a warp function, the instructions logged before are its
-block's other lanes' (run on the same thread): a reverse step that goes
-back past that point stops there, in the runtime or another lane, and one
-line says so and how to go back where it began (``record goto N``) or
-further in the lane (a breakpoint on an earlier line for that lane, and
-``reverse-continue``)."""
+block's other lanes' (run on the same thread), and gdb's reverse step
+stops among them, in the runtime or another lane.  The step then goes on
+back to the lane's own call that waited: the call is the instruction
+before the return address in the lane's saved context, in the frame the
+step began in; a breakpoint there for that lane alone and
+``reverse-continue`` reach it, and the step ends at the start of its
+line, as gdb's own would.  Where that cannot be done, one line says so and
+how to go back where it began (``record goto N``).
+
+gdb checks hardware watchpoints only while it runs the program, never
+while it replays its log: at ``record full``, one line names those that
+will not stop backwards."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import gdb
 
-from gdbext.frames.device_frames import is_device
+from gdbext.frames.device_frames import is_device, is_runtime
 from gdbext.runtime_view import runtime_state
 
 #: The commands that run the program forward, hooked here (stepping.py's
@@ -53,6 +60,10 @@ HOOKED = ("continue", "stepi", "nexti")
 WATCH = "watch"
 #: The commands that step a lane backwards, followed to their stop.
 REVERSE = ("reverse-next", "reverse-step", "reverse-finish")
+#: The commands that start a recording, with their prefixes: ``record full`` and ``record``.
+RECORD = (("record", "full"), ("", "record"))
+#: gdb's watchpoints that use the processor's debug registers.
+HARDWARE_WATCHPOINTS = (gdb.BP_HARDWARE_WATCHPOINT, gdb.BP_READ_WATCHPOINT, gdb.BP_ACCESS_WATCHPOINT)
 #: The convenience variable the internal software watchpoint watches.
 STEADY = "_gpusym_recording"
 _COUNT = re.compile(r"Log contains (\d+) instructions")
@@ -111,6 +122,17 @@ class LaneSwitches(gdb.Breakpoint):
         return True
 
 
+@dataclass
+class ReverseStep:
+    """A reverse step begun in a lane."""
+
+    command: str
+    lane: gdb.Value  # the lane's record (its address and type)
+    place: str
+    where: str  # where in the log it began ("end" when not replaying)
+    depth: int  # the frame it began in: how many device frames are outside it
+
+
 class _State:
     """What begin() changed, until the stop."""
 
@@ -119,9 +141,13 @@ class _State:
         self.steady: gdb.Breakpoint | None = None
         self.switches: LaneSwitches | None = None
         self.hardware: str | None = None  # the user's can-use-hw-watchpoints, while ``watch`` runs
-        #: While a reverse step runs: the command, the lane's address and
-        #: place, and where in the log it began ("end" when not replaying).
-        self.reverse: tuple[str, int, str, str] | None = None
+        #: While a reverse step runs: what it began from.
+        self.reverse: ReverseStep | None = None
+        #: A reverse step that stopped outside its lane, until its hook after it.
+        self.strayed: ReverseStep | None = None
+        #: While the step goes on back to the lane's call: its own commands
+        #: are not followed.
+        self.going_back = False
 
 
 _state = _State()
@@ -199,39 +225,143 @@ def end(event=None) -> None:
 
 def begin_reverse(command: str) -> None:
     """Before a reverse step in a lane: note the lane and where it began."""
-    _state.reverse = None
+    _state.reverse = _state.strayed = None
     current = runtime_state.lane()
-    if not recording() or current is None:
+    if not recording() or current is None or _state.going_back:
         return
     position = _POSITION.search(gdb.execute("info record", to_string=True))
     where = position.group(1) if position else "end"
-    _state.reverse = (command, int(current.address), runtime_state.lane_place(current), where)
+    try:
+        depth = _outer_device_frames(gdb.selected_frame())
+    except gdb.error:
+        return
+    place = runtime_state.lane_place(current)
+    _state.reverse = ReverseStep(command, current.address, place, where, depth)
+
+
+def _outer_device_frames(frame: gdb.Frame) -> int:
+    """How many frames of device code are outside `frame`."""
+    count = 0
+    frame = frame.older()
+    while frame is not None and is_device(frame):
+        count += 1
+        frame = frame.older()
+    return count
 
 
 def reverse_stopped(event) -> None:
-    """At the stop of a reverse step that went back past where its lane was
-    resumed (in the runtime, or another lane): say so."""
-    if _state.reverse is None or not isinstance(event, gdb.StopEvent):
+    """At the stop of a reverse step: note one that went back past where
+    its lane was resumed (in the runtime, or another lane), for
+    after_reverse()."""
+    step, _state.reverse = _state.reverse, None
+    if step is None or not isinstance(event, gdb.StopEvent):
         return
-    command, address, place, where = _state.reverse
-    _state.reverse = None
     current = runtime_state.lane()
     try:
-        in_lane = current is not None and int(current.address) == address and is_device(gdb.newest_frame())
+        in_lane = current is not None and int(current.address) == int(step.lane) and not is_runtime(gdb.newest_frame())
     except gdb.error:
         in_lane = False
-    if in_lane:
+    if not in_lane:
+        _state.strayed = step
+
+
+def after_reverse() -> None:
+    """After a reverse step that stopped outside its lane: go on back to
+    the lane's call that waited, and to the start of its line; or say why
+    not."""
+    step, _state.strayed = _state.strayed, None
+    if step is None or _state.going_back:
         return
+    outermost = step.command == "reverse-finish" and step.depth == 0  # the kernel's caller is the runtime
+    call = None if outermost else _waiting_call(step)
+    if call is None or not _back_to(call, step):
+        _say_strayed(step)
+        return
+    line = gdb.find_pc_line(call)
+    _state.going_back = True
+    try:
+        if step.command == "reverse-finish" or (line.symtab is not None and line.pc != call):
+            gdb.execute(step.command)  # from the call on, the lane's own code
+        else:
+            print(gdb.execute("frame", to_string=True).splitlines()[-1])  # its source line, as a step shows it
+            runtime_state.tell_lane()
+    finally:
+        _state.going_back = False
+
+
+def _waiting_call(step: ReverseStep) -> int | None:
+    """The call at which the step's lane waited, in the frame the step
+    began in, read from the lane's saved context; None when it cannot be."""
+    thread = gdb.selected_thread()
+    lane = gdb.Value(int(step.lane)).cast(step.lane.type).dereference()
+    runtime_state.focus_waiting_lane(thread, lane)
+    try:
+        frames = []
+        frame = gdb.newest_frame().older()  # frame 0 is the thread's own; the lane's follow
+        while frame is not None and not is_device(frame):  # the runtime's, where the lane waits
+            frame = frame.older()
+        while frame is not None and is_device(frame):
+            frames.append(frame)
+            frame = frame.older()
+        if len(frames) <= step.depth:
+            return None
+        returns_to = frames[len(frames) - 1 - step.depth].pc()
+    except gdb.error:
+        return None
+    finally:
+        runtime_state.focus_waiting_lane(thread, None)
+    return _instruction_before(returns_to)
+
+
+def _instruction_before(address: int) -> int | None:
+    """The instruction that ends where `address` begins, in its line."""
+    line = gdb.find_pc_line(address - 1)
+    if line.symtab is None or line.pc >= address:
+        return None
+    architecture = gdb.selected_frame().architecture()
+    for instruction in architecture.disassemble(line.pc, address - 1):
+        if instruction["addr"] + instruction["length"] == address:
+            return instruction["addr"]
+    return None
+
+
+def _back_to(call: int, step: ReverseStep) -> bool:
+    """Run back to `call` in the step's lane; whether it got there."""
+    print(
+        f"[gpusym: {step.command} goes back over the wait of {step.place} at a barrier or a warp function, "
+        "while its thread ran the other lanes of its block, to its call]"
+    )
+    stop = gdb.Breakpoint(f"*{call:#x}", internal=True, temporary=True)
+    stop.silent = True
+    stop.condition = f'$_gpusym_lane_is("{step.place}")'
+    _state.going_back = True
+    try:
+        gdb.execute("reverse-continue", to_string=True)
+    except gdb.error:
+        return False
+    finally:
+        _state.going_back = False
+        if stop.is_valid():
+            stop.delete()
+    current = runtime_state.lane()
+    try:
+        return current is not None and int(current.address) == int(step.lane) and gdb.newest_frame().pc() == call
+    except gdb.error:
+        return False
+
+
+def _say_strayed(step: ReverseStep) -> None:
+    current = runtime_state.lane()
     try:
         device = is_device(gdb.newest_frame())
     except gdb.error:
         device = False
     here = f"{runtime_state.lane_place(current)}'s" if device and current is not None else "the runtime's lane switch"
     print(
-        f"[gpusym: {command} went back past where {place} went on after waiting at a barrier or a warp "
+        f"[gpusym: {step.command} went back past where {step.place} went on after waiting at a barrier or a warp "
         f"function: the instructions logged before are its block's other lanes' (this is {here}); "
-        f"'record goto {where}' goes back to where it began, and a breakpoint on an earlier line with "
-        f"$_gpusym_lane_is(\"{place}\") then 'reverse-continue' goes further back in the lane]"
+        f"'record goto {step.where}' goes back to where it began, and a breakpoint on an earlier line with "
+        f"$_gpusym_lane_is(\"{step.place}\") then 'reverse-continue' goes further back in the lane]"
     )
 
 
@@ -240,6 +370,27 @@ def announce(event) -> None:
     switches = _state.switches
     if switches is not None and switches.full is not None and switches in getattr(event, "breakpoints", ()):
         print(switches.full)
+
+
+def before_record() -> None:
+    """Before ``record full`` (or ``record``): name the hardware watchpoints
+    that will not stop while gdb replays its log."""
+    if gdb.current_recording() is not None:
+        return
+    hardware = [
+        breakpoint
+        for breakpoint in gdb.breakpoints()
+        if breakpoint.type in HARDWARE_WATCHPOINTS and breakpoint.is_valid() and breakpoint.enabled
+    ]
+    if not hardware:
+        return
+    numbers = ", ".join(str(breakpoint.number) for breakpoint in hardware)
+    print(
+        f"[gpusym: hardware watchpoint{'s' if len(hardware) > 1 else ''} {numbers} will stop only while the "
+        "program runs forwards: gdb checks hardware watchpoints when it runs the program, never when it replays "
+        "its log (reverse-continue, reverse-next); 'watch' while recording makes a software watchpoint, which "
+        "stops both ways]"
+    )
 
 
 def _call(function: str) -> str:
@@ -264,10 +415,11 @@ def hook_line(command: str) -> str:
     return f'if $_gpusym_record_begins("{command}")\nend'
 
 
-def hooked(command: str) -> bool:
-    """Whether gdb has a user hook for `command` (hook-COMMAND)."""
+def hooked(command: str, prefix: str = "") -> bool:
+    """Whether gdb has a user hook for `command` (hook-COMMAND), a
+    subcommand of `prefix` if given."""
     try:
-        gdb.execute(f"show user hook-{command}", to_string=True)
+        gdb.execute(f"show user {prefix} hook-{command}".replace("  ", " "), to_string=True)
     except gdb.error:
         return False
     return True
@@ -282,6 +434,11 @@ def hook_commands() -> None:
     for command in REVERSE:
         if not hooked(command):
             gdb.execute(f"define hook-{command}\n{_call('begin_reverse')}('{command}')\nend")
+        if not hooked(f"post-{command}"):
+            gdb.execute(f"define hookpost-{command}\n{_call('after_reverse')}()\nend")
+    for prefix, command in RECORD:
+        if not hooked(command, prefix):
+            gdb.execute(f"define {prefix} hook-{command}\n{_call('before_record')}()\nend".replace("  ", " "))
     if not hooked(WATCH):
         gdb.execute(f"define hook-{WATCH}\n{_call('before_watch')}()\nend")
         gdb.execute(f"define hookpost-{WATCH}\n{_call('after_watch')}()\nend")

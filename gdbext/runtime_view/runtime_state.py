@@ -391,8 +391,13 @@ def shown(thread: gdb.InferiorThread, current: gdb.Value | None) -> None:
 def announce_lane(event) -> None:
     """On a stop in a simulated GPU thread, say which block and thread, and
     set the convenience variables."""
-    if not isinstance(event, gdb.StopEvent):
-        return
+    if isinstance(event, gdb.StopEvent):
+        tell_lane()
+
+
+def tell_lane() -> None:
+    """Say which block and thread the selected thread runs, as at a stop,
+    and set the convenience variables."""
     current = lane()
     if current is None:
         clear_lane_variables()

@@ -1,9 +1,9 @@
 """gdb's process record on one lane (gdbext/lanes/lane_record.py): ``record
 full`` then ``next`` over a barrier and a warp function records the lane's
 thread alone, without the hang of gdb's own; a watchpoint set while
-recording runs backwards to another lane's write; reverse stepping stays
-in the lane's code, and says where it cannot; what record full cannot
-follow is refused in one line."""
+recording runs backwards to another lane's write; reverse stepping goes
+back over the lane's waits at barriers and shuffles, in the lane's own
+code; what record full cannot follow is refused in one line."""
 
 from __future__ import annotations
 
@@ -68,10 +68,20 @@ def test_reverse_continue_to_a_line_of_the_lane_then_reverse_step_and_finish(pro
     assert "$3 = 6" in output, output  # forwards again from the log: x = twice(3)
 
 
-def test_reverse_next_past_where_the_lane_went_on_says_so(program_o0):
-    output = gdb(program_o0, *STOP, *TO_SHUFFLE, "reverse-next", "reverse-next", timeout=60)
-    assert "[gpusym: reverse-next went back past where block (0,0,0) thread (3,0,0) went on after" in output, output
-    assert re.search(r"'record goto \d+' goes back to where it began", output), output
+def test_reverse_next_goes_back_over_a_shuffle_and_barriers_in_the_lane(program):
+    optimised = not program.name.endswith("-O0")
+    forwards = ("next",) * (13 if optimised else 8)  # to line 23
+    backwards = ("reverse-next",) * (7 if optimised else 4)  # to line 18, the first barrier
+    output = gdb(program, *STOP, *forwards, *backwards, "print t", "print tile[3]", "print tile[4]", timeout=90)
+    back = output[output.index("23\t") :]
+    went_back = "[gpusym: reverse-next goes back over the wait of block (0,0,0) thread (3,0,0) at a barrier or a warp"
+    assert back.count(went_back) == 3, output  # the shuffle, the second barrier, the first
+    assert "went back past" not in output, output
+    assert _lines(back)[-1] == 18 and {22, 21, 20} <= set(_lines(back)), output
+    # Back in time: lane 3 wrote its element before the barrier, lane 4 had not run yet.
+    assert re.search(r"\$\d+ = 3\n\$\d+ = 6\n\$\d+ = 0\n", output), output
+    lanes = re.findall(r"^\[gpusym: (block \S+ thread \S+) of dispatch", back, re.MULTILINE)
+    assert set(lanes) == {"block (0,0,0) thread (3,0,0)"}, output
 
 
 def test_what_record_cannot_follow_is_refused_in_one_line(program_o0):
@@ -83,3 +93,13 @@ def test_what_record_cannot_follow_is_refused_in_one_line(program_o0):
     assert "record full cannot follow 'continue' from block (0,0,0) thread (" in output, output
     assert "record full cannot follow thread 1 here: it runs no lane" in output, output
     assert "Do you want to auto delete" not in output, output
+
+
+def test_a_hardware_watchpoint_set_before_recording_is_named_as_stopping_only_forwards(program_o0):
+    output = gdb(program_o0, *STOP[:2], "watch -l tile[5]", "record", "record stop", "watch -l tile[6]", "record full",
+                 "watch -l tile[7]", "info watchpoints", timeout=60)  # fmt: skip
+    named = re.findall(
+        r"\[gpusym: hardware (watchpoints? [\d, ]+) will stop only while the program runs forwards", output
+    )
+    assert named == ["watchpoint 2", "watchpoints 2, 3"], output
+    assert re.search(r"^4\s+watchpoint\s", output, re.MULTILINE), output  # made while recording: a software one
