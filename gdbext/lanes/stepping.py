@@ -84,6 +84,7 @@ class LaneReturned(gdb.Breakpoint):
         super().__init__(f"*{LANE_RETURNED}", gdb.BP_BREAKPOINT, internal=True)
         self.silent = True
         self.finished: str | None = None  # the lane that finished, until said
+        self.says_its_lane = True  # announce() names the lane: the stop's usual lane line is left out
 
     def stop(self) -> bool:
         if _stepped is None or not _on_stepped_lane():

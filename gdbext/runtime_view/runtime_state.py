@@ -392,12 +392,13 @@ def announce_lane(event) -> None:
     """On a stop in a simulated GPU thread, say which block and thread, and
     set the convenience variables."""
     if isinstance(event, gdb.StopEvent):
-        tell_lane()
+        tell_lane(quietly=any(getattr(stop, "says_its_lane", False) for stop in getattr(event, "breakpoints", ())))
 
 
-def tell_lane() -> None:
-    """Say which block and thread the selected thread runs, as at a stop,
-    and set the convenience variables."""
+def tell_lane(quietly: bool = False) -> None:
+    """Say which block and thread the selected thread runs, as at a stop
+    (not `quietly`: a breakpoint of the stop says it), and set the
+    convenience variables."""
     current = lane()
     if current is None:
         clear_lane_variables()
@@ -410,7 +411,8 @@ def tell_lane() -> None:
         clear_lane_variables()
         return
     wavefront = int(current["flat_thread"]) // wave_size(current)
-    print(f"[gpusym: {lane_place(current)} of dispatch {int(current['dispatch_id'])}, wavefront {wavefront}]")
+    if not quietly:
+        print(f"[gpusym: {lane_place(current)} of dispatch {int(current['dispatch_id'])}, wavefront {wavefront}]")
     set_lane_variables(current)
     shown(gdb.selected_thread(), current)
 

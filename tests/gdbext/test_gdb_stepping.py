@@ -61,6 +61,7 @@ def test_finish_and_next_off_the_end_of_a_kernel_say_the_lane_finished(program):
     lanes = _lanes(output)
     assert len(finished) == 2 and finished[0] == lanes[0] and finished[1] == lanes[-1], output
     assert "call_kernel.S" not in output and "Single stepping until exit" not in output, output
+    assert len(lanes) == 3, output  # the stops at the breakpoint and at line 20: a lane that finished is said once
 
 
 def test_stepping_with_a_waiting_lane_in_focus_steps_the_running_lane(program):
