@@ -44,6 +44,9 @@ LANE_RETURNED = "gpusym_lane_returned"
 #: The commands whose breakpoints stop in any frame of the thread (gdb's
 #: ``until_break_command`` with no frame), which the lane switches guard.
 ANYWHERE = ("advance",)
+#: The commands refused in a lane that has finished (advance and until
+#: LOCATION go on to their location, in another lane).
+REFUSED_WHEN_FINISHED = ("next", "step", "finish")
 #: The instruction gdb puts where it inserts a breakpoint (x86-64's int3).
 TRAP = 0xCC
 _ADDRESS = re.compile(r"0x[0-9a-f]+")
@@ -211,6 +214,36 @@ def _begin(command: str) -> None:
             pass  # no hardware watchpoint: gdb's breakpoints stop in every lane of the thread
 
 
+class StepRefused(gdb.Function):
+    """$_gpusym_step_refused("COMMAND"): false, or an error (one line, and
+    the command does not run) for COMMAND in a lane that has finished."""
+
+    def __init__(self) -> None:
+        super().__init__("_gpusym_step_refused")
+
+    def invoke(self, command: gdb.Value) -> bool:
+        if (name := command.string()) in REFUSED_WHEN_FINISHED:
+            _refuse_finished(name)
+        return False
+
+
+def _refuse_finished(command: str) -> None:
+    """`command` is an error in a lane whose kernel has returned: gdb's own
+    would step out of the runtime's loop over lanes, to the program's end."""
+    current = runtime_state.lane()
+    if current is None or runtime_state.focused_waiting_lane(gdb.selected_thread()) is not None:
+        return
+    try:
+        finished = int(current["state"]) == LaneState.EXITED or runtime_state.kernel_returned(gdb.newest_frame().pc())
+    except gdb.error:
+        return
+    if finished:
+        raise gdb.GdbError(
+            f"{runtime_state.lane_place(current)} of dispatch {int(current['dispatch_id'])} has finished: its "
+            f"kernel returned, and '{command}' has no line of it to go to; continue runs the other lanes"
+        )
+
+
 def _unfocus(thread: gdb.InferiorThread, waiting: gdb.Value) -> None:
     """A waiting lane cannot be stepped: it goes on only when the lanes
     before it wait too.  gdb steps the lane its thread runs."""
@@ -273,7 +306,9 @@ def hook_commands() -> None:
     """Hook the stepping commands (each step ends at its stop: announce, end;
     while gdb's process record is on, lane_record.begin runs first)."""
     SteppedLane()
+    StepRefused()
     for command in COMMANDS:
         if not lane_record.hooked(command):
             begin = f"__import__('gdbext.lanes.stepping', fromlist=['begin']).begin('{command}')"
-            gdb.execute(f"define hook-{command}\n{lane_record.hook_line(command)}\npython {begin}\nend")
+            refused = f'if $_gpusym_step_refused("{command}")\nend'
+            gdb.execute(f"define hook-{command}\n{refused}\n{lane_record.hook_line(command)}\npython {begin}\nend")

@@ -51,7 +51,7 @@ def test_step_goes_over_syncthreads_and_stays_on_the_lane(program):
 
 
 def test_finish_and_next_off_the_end_of_a_kernel_say_the_lane_finished(program):
-    output = gdb(program, *STOP, "finish", "continue", "until 20", "next")
+    output = gdb(program, *STOP, "finish", "continue", "until 20", "next", "next", "finish", "info lanes")
     finished = re.findall(
         r"^\[gpusym: (block .*) of dispatch 1 has finished: its kernel returned; continue runs the "
         r"other lanes\]$",
@@ -62,6 +62,12 @@ def test_finish_and_next_off_the_end_of_a_kernel_say_the_lane_finished(program):
     assert len(finished) == 2 and finished[0] == lanes[0] and finished[1] == lanes[-1], output
     assert "call_kernel.S" not in output and "Single stepping until exit" not in output, output
     assert len(lanes) == 3, output  # the stops at the breakpoint and at line 20: a lane that finished is said once
+    for command in ("next", "finish"):  # refused, rather than stepping out of the runtime to the program's end
+        assert (
+            f"{lanes[-1]} of dispatch 1 has finished: its kernel returned, and '{command}' has no line of it to go "
+            "to; continue runs the other lanes\n" in output
+        ), output
+    assert "exited normally" not in output and "Dispatch 1: rotate" in output, output
 
 
 def test_stepping_with_a_waiting_lane_in_focus_steps_the_running_lane(program):
