@@ -1,5 +1,7 @@
 // CUDA's atomics of every type and scope, and the memory intrinsics: one
-// line per check, "NAME: ok" or "NAME: FAIL".
+// line per check, "NAME: ok" or "NAME: FAIL".  The program defines the
+// overloads CUDA has not, as CUDA programs do: atomicMax on a double,
+// atomicMin and atomicSub on a float.
 #include <cstdio>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -17,9 +19,28 @@ struct Totals {
   __nv_bfloat16 add_bf16;
   float2 add_float2;
   float4 add_float4;
+  double max_double;
+  float min_float, sub_float;
   unsigned int source[kLanes];     // what the cache-hinted loads read: never written by the kernel
   unsigned int hinted[4][kLanes];  // what the four cache-hinted stores wrote
 };
+
+__device__ double atomicMax(double *address, double value) {
+  auto *word = reinterpret_cast<unsigned long long *>(address);
+  unsigned long long old = *word;
+  while (value > __longlong_as_double(old)) {
+    unsigned long long seen = atomicCAS(word, old, __double_as_longlong(value));
+    if (seen == old) break;
+    old = seen;
+  }
+  return __longlong_as_double(old);
+}
+
+__device__ float atomicMin(float *address, float value) {  // for values >= 0, whose bits order as ints do
+  return __int_as_float(atomicMin(reinterpret_cast<int *>(address), __float_as_int(value)));
+}
+
+__device__ float atomicSub(float *address, float value) { return atomicAdd(address, -value); }
 
 __global__ void atomics(Totals *t) {
   int id = blockIdx.x * blockDim.x + threadIdx.x;
@@ -50,6 +71,9 @@ __global__ void atomics(Totals *t) {
   atomicAdd(&t->add_bf16, __float2bfloat16(1.0f));
   atomicAdd(&t->add_float2, make_float2(1.0f, 2.0f));
   atomicAdd_block(&t->add_float4, make_float4(1.0f, 2.0f, 3.0f, 4.0f));
+  atomicMax(&t->max_double, id * 1.5);
+  atomicMin(&t->min_float, id + 2.0f);
+  atomicSub(&t->sub_float, 1.0f);
   __threadfence();
   __threadfence_block();
   __threadfence_system();
@@ -75,6 +99,8 @@ int main() {
   host.and_int = -1;
   host.dec = 0;
   host.cas_short = 11;
+  host.min_float = 1000.0f;
+  host.sub_float = 1000.0f;
   for (int i = 0; i < kLanes; i++) host.source[i] = i + 1;
   Totals *device = nullptr;
   cudaMalloc(&device, sizeof host);
@@ -102,5 +128,7 @@ int main() {
         host.add_float2.x == kLanes && host.add_float2.y == 2 * kLanes && host.add_float4.x == kLanes &&
             host.add_float4.w == 4 * kLanes);
   check("cache-hinted loads and stores", hinted);
+  check("the program's own atomicMax double, atomicMin and atomicSub float",
+        host.max_double == (kLanes - 1) * 1.5 && host.min_float == 2.0f && host.sub_float == 1000.0f - kLanes);
   return failures != 0 || cudaGetLastError() != cudaSuccess;
 }

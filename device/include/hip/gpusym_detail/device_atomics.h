@@ -41,6 +41,7 @@
   __GPUSYM_ATOMIC(name, builtin, float)                                                   \
   __GPUSYM_ATOMIC(name, builtin, double)
 
+#ifndef GPUSYM_CUDA_HEADERS
 __GPUSYM_ATOMIC_NUMBERS(atomicAdd, __hip_atomic_fetch_add)
 __GPUSYM_ATOMIC_NUMBERS(atomicSub, __hip_atomic_fetch_sub)
 __GPUSYM_ATOMIC_NUMBERS(atomicMax, __hip_atomic_fetch_max)
@@ -49,7 +50,32 @@ __GPUSYM_ATOMIC_NUMBERS(atomicExch, __hip_atomic_exchange)
 __GPUSYM_ATOMIC_INTEGERS(atomicAnd, __hip_atomic_fetch_and)
 __GPUSYM_ATOMIC_INTEGERS(atomicOr, __hip_atomic_fetch_or)
 __GPUSYM_ATOMIC_INTEGERS(atomicXor, __hip_atomic_fetch_xor)
+#else
+/* A CUDA source gets CUDA's overloads only: programs define the others
+ * themselves (atomicMax on a float or a double is a common one), and HIP's
+ * would be redefinitions. */
+#define __GPUSYM_ATOMIC_CUDA_INTEGERS(name, builtin)                                      \
+  __GPUSYM_ATOMIC(name, builtin, int)                                                     \
+  __GPUSYM_ATOMIC(name, builtin, unsigned int)                                            \
+  __GPUSYM_ATOMIC(name, builtin, unsigned long long)
+__GPUSYM_ATOMIC_CUDA_INTEGERS(atomicAdd, __hip_atomic_fetch_add)
+__GPUSYM_ATOMIC(atomicAdd, __hip_atomic_fetch_add, float)
+__GPUSYM_ATOMIC(atomicAdd, __hip_atomic_fetch_add, double)
+__GPUSYM_ATOMIC(atomicSub, __hip_atomic_fetch_sub, int)
+__GPUSYM_ATOMIC(atomicSub, __hip_atomic_fetch_sub, unsigned int)
+__GPUSYM_ATOMIC_CUDA_INTEGERS(atomicMax, __hip_atomic_fetch_max)
+__GPUSYM_ATOMIC(atomicMax, __hip_atomic_fetch_max, long long)
+__GPUSYM_ATOMIC_CUDA_INTEGERS(atomicMin, __hip_atomic_fetch_min)
+__GPUSYM_ATOMIC(atomicMin, __hip_atomic_fetch_min, long long)
+__GPUSYM_ATOMIC_CUDA_INTEGERS(atomicExch, __hip_atomic_exchange)
+__GPUSYM_ATOMIC(atomicExch, __hip_atomic_exchange, float)
+__GPUSYM_ATOMIC_CUDA_INTEGERS(atomicAnd, __hip_atomic_fetch_and)
+__GPUSYM_ATOMIC_CUDA_INTEGERS(atomicOr, __hip_atomic_fetch_or)
+__GPUSYM_ATOMIC_CUDA_INTEGERS(atomicXor, __hip_atomic_fetch_xor)
+#undef __GPUSYM_ATOMIC_CUDA_INTEGERS
+#endif
 
+#ifndef GPUSYM_CUDA_HEADERS
 /* Floating-point operations that HIP distinguishes by what the hardware may
  * skip (denormals, fine-grained memory); here each is the one exact atomic. */
 #define __GPUSYM_ATOMIC_FLOAT(name, atomic)                                               \
@@ -62,6 +88,7 @@ __GPUSYM_ATOMIC_FLOAT(safeAtomicMax, atomicMax)
 __GPUSYM_ATOMIC_FLOAT(unsafeAtomicMin, atomicMin)
 __GPUSYM_ATOMIC_FLOAT(safeAtomicMin, atomicMin)
 #undef __GPUSYM_ATOMIC_FLOAT
+#endif
 
 #define __GPUSYM_ATOMIC_CAS(type)                                                         \
   __GPUSYM_ATOMIC_SCOPES(atomicCAS, type, (type * address, type compare, type value),     \
@@ -70,11 +97,13 @@ __GPUSYM_ATOMIC_FLOAT(safeAtomicMin, atomicMin)
                          return compare;)
 __GPUSYM_ATOMIC_CAS(int)
 __GPUSYM_ATOMIC_CAS(unsigned int)
+__GPUSYM_ATOMIC_CAS(unsigned long long)
+#ifndef GPUSYM_CUDA_HEADERS
 __GPUSYM_ATOMIC_CAS(unsigned long)
 __GPUSYM_ATOMIC_CAS(long long)
-__GPUSYM_ATOMIC_CAS(unsigned long long)
 __GPUSYM_ATOMIC_CAS(float)
 __GPUSYM_ATOMIC_CAS(double)
+#endif
 #undef __GPUSYM_ATOMIC_CAS
 
 /* atomicInc: old >= limit ? 0 : old + 1; atomicDec: old == 0 || old > limit ?
