@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <thread>
 
@@ -135,6 +136,29 @@ bool workers_started = false;
 uint64_t worker_count = 0;
 // The longest run of blocks a worker claims at once.
 constexpr uint64_t kMaxRun = 64;
+// The most blocks of a cooperative launch: each runs at once on a thread of
+// its own (a worker, or a helper), and each thread has an executor record.
+constexpr uint64_t kMaxCooperativeBlocks = 128;
+
+// A cooperative launch of more blocks than workers lends each block past the
+// first to a helper thread, started when no idle one is left: a grid barrier
+// waits for every block of the grid, so none may wait for a thread.  Under
+// the scheduler's mutex.
+struct Lent {
+  Op *dispatch;
+  uint64_t block;
+};
+struct Helpers {
+  std::deque<Lent> lent;
+  uint32_t count = 0;
+  uint32_t idle = 0;  // started, and not running a lent block
+  std::condition_variable work;
+};
+// Never destroyed: helpers wait on it when the program exits.
+Helpers &helpers() {
+  static Helpers *all = new Helpers;
+  return *all;
+}
 
 gpusym_debug_dispatch dispatch_records[GPUSYM_DEBUG_DISPATCH_SLOTS];
 // The tool told of each dispatch's state (gpusym_observe_dispatches).
@@ -561,6 +585,66 @@ void complete_dispatch(Op *dispatch) {
   complete(dispatch);
 }
 
+// A helper: runs lent blocks, one at a time, each counted as a worker counts
+// its own.
+void helper_main(uint32_t index) {
+  char name[16];
+  snprintf(name, sizeof name, "gpusym-c%u", index);
+  pthread_setname_np(pthread_self(), name);
+  Executor &executor = this_executor();
+  Scheduler &s = scheduler();
+  Helpers &h = helpers();
+  std::unique_lock<std::mutex> lock(s.mutex);
+  for (;;) {
+    h.work.wait(lock, [&h] { return !h.lent.empty(); });
+    Lent job = h.lent.front();
+    h.lent.pop_front();
+    h.idle--;
+    lock.unlock();
+    set_current_device(stream_device(job.dispatch->stream));
+    executor.take(job.dispatch);
+    claimed(executor, *job.dispatch, job.block + 1);
+    run_block(executor, *job.dispatch, job.block);
+    lock.lock();
+    count_fast_blocks(executor, *job.dispatch, 1);
+    h.idle++;
+    if (++job.dispatch->done_blocks == job.dispatch->total_blocks) complete_dispatch(job.dispatch);
+  }
+}
+
+// Under the scheduler's mutex: blocks [first, end) of a cooperative dispatch
+// run now, each on a helper.
+void lend_blocks(Op *dispatch, uint64_t first, uint64_t end) {
+  Helpers &h = helpers();
+  for (uint64_t block = first; block < end; block++) h.lent.push_back({dispatch, block});
+  while (h.idle < h.lent.size()) {
+    std::thread(helper_main, h.count++).detach();
+    h.idle++;
+  }
+  h.work.notify_all();
+}
+
+// Under the scheduler's mutex, `dispatch` first in the runnable queue: a
+// cooperative dispatch of more blocks than workers runs its block 0 on this
+// worker and lends the others to helpers.
+void run_cooperative(Executor &executor, std::unique_lock<std::mutex> &lock, Op *dispatch) {
+  Scheduler &s = scheduler();
+  s.runnable.pop_front();
+  dispatch->in_runnable = false;
+  dispatch->next_block = dispatch->total_blocks;  // no worker claims any
+  if (!s.runnable.empty()) s.work.notify_one();
+  set_state(*dispatch, GPUSYM_DISPATCH_RUNNING, GPUSYM_EVENT_DISPATCH_STARTED);
+  lend_blocks(dispatch, 1, dispatch->total_blocks);
+  lock.unlock();
+  set_current_device(stream_device(dispatch->stream));
+  executor.take(dispatch);
+  claimed(executor, *dispatch, 1);
+  run_block(executor, *dispatch, 0);
+  lock.lock();
+  count_fast_blocks(executor, *dispatch, 1);
+  if (++dispatch->done_blocks == dispatch->total_blocks) complete_dispatch(dispatch);
+}
+
 void worker_main(uint32_t index) {
   char name[16];
   snprintf(name, sizeof name, "gpusym-w%u", index);
@@ -602,6 +686,10 @@ void worker_main(uint32_t index) {
     // lock: a dispatch completes only when every claimed block is counted, so
     // it stays alive until this worker has counted its own.  Other workers
     // claim runs without the lock, so the last one may already be gone.
+    if (op->config.cooperative && op->total_blocks > worker_count) {
+      run_cooperative(executor, lock, op);
+      continue;
+    }
     uint64_t run = std::clamp<uint64_t>(op->total_blocks / (16 * worker_count), 1, kMaxRun);
     uint64_t block = op->next_block.fetch_add(run);
     if (block + run >= op->total_blocks) {  // every block is taken: no more for the workers
@@ -812,9 +900,9 @@ hipError_t launch(Kernel &kernel, const LaunchConfig &config, void **args) {
   dispatch->kernel = &kernel;
   dispatch->config = config;
   dispatch->total_blocks = uint64_t{config.grid.x} * config.grid.y * config.grid.z;
-  if (config.cooperative) {  // a grid barrier waits for every block: each needs a worker
+  if (config.cooperative) {  // a grid barrier waits for every block: each needs a thread
     start_workers();
-    if (dispatch->total_blocks > worker_count) return hipErrorCooperativeLaunchTooLarge;
+    if (dispatch->total_blocks > std::max(worker_count, kMaxCooperativeBlocks)) return hipErrorCooperativeLaunchTooLarge;
   }
   dispatch->call = call_image(signature, args);
   if (captured(dispatch.get(), config.stream)) {  // recorded into the graph the stream captures

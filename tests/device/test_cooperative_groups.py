@@ -28,5 +28,5 @@ def test_every_cooperative_groups_call_gives_each_lane_its_result(program, envir
     result = run([program], env=environment)
     cases = dict(re.findall(r"^cooperative_groups: (.+): (\d+) wrong$", result.stdout, re.M))
     failing = {case: count for case, count in cases.items() if count != "0"}
-    assert len(cases) == 16 and not failing, (failing, describe(result))
+    assert len(cases) == 18 and not failing, (failing, describe(result))
     assert result.returncode == 0, describe(result)

@@ -9,6 +9,9 @@
 namespace cg = cooperative_groups;
 
 constexpr int kLanes = 128, kCases = 12;
+// The most blocks of a cooperative launch the simulated device runs (the
+// worker count where that is more).
+constexpr int kMostCooperativeBlocks = 128;
 
 __global__ void groups(int* out) {
   cg::thread_block block = cg::this_thread_block();
@@ -109,20 +112,29 @@ int main() {
   hipDeviceGetAttribute(&workers, hipDeviceAttributeMultiprocessorCount, 0);
   hipOccupancyMaxActiveBlocksPerMultiprocessor(&per_worker, grid_exchange, kLanes, 0);
   report("cooperative launch attribute", attribute != 1);
-  int grid_blocks = workers * per_worker, n = grid_blocks * kLanes;
+  // The occupancy's grid, then one of 3 blocks a worker (each block past the
+  // workers' on a thread of its own), as programs sized for a GPU launch.
+  const int most = workers > kMostCooperativeBlocks ? workers : kMostCooperativeBlocks;
+  const int grids[] = {workers * per_worker, 3 * workers < most ? 3 * workers : most};
   int *values, *out;
-  hipMalloc(&values, n * sizeof(int));
-  hipMalloc(&out, n * sizeof(int));
+  hipMalloc(&values, grids[1] * kLanes * sizeof(int));
+  hipMalloc(&out, grids[1] * kLanes * sizeof(int));
   void* args[] = {&values, &out};
-  report("a grid of multiProcessorCount x the occupancy's blocks launches",
-         hipLaunchCooperativeKernel(grid_exchange, dim3(grid_blocks), dim3(kLanes), args, 0, 0) != hipSuccess);
-  std::vector<int> exchanged(n);
-  hipMemcpy(exchanged.data(), out, n * sizeof(int), hipMemcpyDeviceToHost);
-  int grid_wrong = 0;
-  for (int i = 0; i < n; i++) grid_wrong += exchanged[i] != (i + kLanes) % n * 3 + 1000000;
-  report("grid sync", grid_wrong);
-  hipError_t too_large = hipLaunchCooperativeKernel(grid_exchange, dim3(grid_blocks + 1), dim3(kLanes), args, 0, 0);
-  report("one block more is hipErrorCooperativeLaunchTooLarge", too_large != hipErrorCooperativeLaunchTooLarge);
+  for (int grid_blocks : grids) {
+    int n = grid_blocks * kLanes;
+    hipMemset(out, 0, n * sizeof(int));
+    report(grid_blocks == grids[0] ? "a grid of multiProcessorCount x the occupancy's blocks launches"
+                                   : "a grid of 3 blocks a worker launches",
+           hipLaunchCooperativeKernel(grid_exchange, dim3(grid_blocks), dim3(kLanes), args, 0, 0) != hipSuccess);
+    std::vector<int> exchanged(n);
+    hipMemcpy(exchanged.data(), out, n * sizeof(int), hipMemcpyDeviceToHost);
+    int grid_wrong = 0;
+    for (int i = 0; i < n; i++) grid_wrong += exchanged[i] != (i + kLanes) % n * 3 + 1000000;
+    report(grid_blocks == grids[0] ? "grid sync" : "grid sync, 3 blocks a worker", grid_wrong);
+  }
+  hipError_t too_large = hipLaunchCooperativeKernel(grid_exchange, dim3(most + 1), dim3(kLanes), args, 0, 0);
+  report("a block more than the most is hipErrorCooperativeLaunchTooLarge",
+         too_large != hipErrorCooperativeLaunchTooLarge);
   hipGetLastError();
   hipFree(values);
   hipFree(out);
