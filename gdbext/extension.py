@@ -58,7 +58,10 @@ def _handlers(api_errors: ApiErrors, check: Check) -> list[tuple[gdb.EventRegist
         (events.stop, api_errors.announce),
         (events.stop, check.announce),
         (events.stop, shared_watch.ended),  # a watched block's __shared__ memory has gone
-        # Before the prompt: a recorded host frame explained, the selection followed.
+        # Before the prompt: a reverse step that left its lane goes on back
+        # (its hook after it ran before the stop, gdb's CLI being
+        # asynchronous), a recorded host frame explained, the selection followed.
+        (events.before_prompt, lane_record.after_reverse),
         (events.before_prompt, device_frames.explain_recorded_frame),
         (events.before_prompt, runtime_state.follow_selection),
         (events.before_prompt, stepping.end),

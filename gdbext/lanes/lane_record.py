@@ -268,7 +268,10 @@ def reverse_stopped(event) -> None:
 def after_reverse() -> None:
     """After a reverse step that stopped outside its lane: go on back to
     the lane's call that waited, and to the start of its line; or say why
-    not."""
+    not.  Called by the step's hook after it, which runs after the stop
+    when the command waits for it (batch mode, scripts, gdb.execute), and
+    before the prompt, which comes after the stop when it does not (the
+    interactive CLI)."""
     step, _state.strayed = _state.strayed, None
     if step is None or _state.going_back:
         return

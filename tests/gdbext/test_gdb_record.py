@@ -11,6 +11,7 @@ import re
 
 import pytest
 from gdb_batch import gdb
+from gdb_terminal import GdbTerminal
 
 pytestmark = [pytest.mark.toolchain, pytest.mark.gdb]
 
@@ -93,6 +94,17 @@ def test_what_record_cannot_follow_is_refused_in_one_line(program_o0):
     assert "record full cannot follow 'continue' from block (0,0,0) thread (" in output, output
     assert "record full cannot follow thread 1 here: it runs no lane" in output, output
     assert "Do you want to auto delete" not in output, output
+
+
+def test_reverse_next_goes_back_over_a_shuffle_on_a_terminal(program_o0):
+    """Typed at gdb's prompt, a step's hook after it runs before its stop:
+    going back on then waits for the prompt."""
+    with GdbTerminal(program_o0) as session:
+        for line in (*STOP, *("next",) * 8):
+            session.command(line)
+        back = session.command("reverse-next")
+        assert "[gpusym: reverse-next goes back over the wait of block (0,0,0) thread (3,0,0)" in back, back
+        assert _lines(back)[-1] == 22 and back.rstrip().endswith(LANE), session.transcript
 
 
 def test_a_hardware_watchpoint_set_before_recording_is_named_as_stopping_only_forwards(program_o0):
