@@ -26,6 +26,7 @@ from device.compiler import (
     ptx_constraints,
     shared_alignment,
     signatures,
+    spaced_launches,
 )
 from device.compiler.options import BuildOptions, Source
 from device.passes import plugins as pass_plugins
@@ -142,7 +143,7 @@ def _amdgpu_object(source: Path, arch: str, cuid: str, options: BuildOptions, ou
         str(out),
     ]
     result = toolchain.run(command, verbose=options.verbose, capture=True)
-    if result.returncode == 0 or not _portable_would_help(result.stderr):
+    if result.returncode == 0 or not _portable_would_help(result.stderr, source):
         return result
     # Preprocessed for host and device, as a text bundle: a device-only
     # compile of preprocessed input takes its device part from a bundle (of
@@ -154,9 +155,13 @@ def _amdgpu_object(source: Path, arch: str, cuid: str, options: BuildOptions, ou
     return _compile_portable(command, preprocess, source, out.with_suffix(".cui"), options, "hip-cpp-output")
 
 
-def _portable_would_help(stderr: str) -> bool:
-    """Whether a compile failed on what _compile_portable rewrites."""
-    return ptx_constraints.failed_on_constraints(stderr) or shared_alignment.failed_on_shared_alignment(stderr)
+def _portable_would_help(stderr: str, source: Path) -> bool:
+    """Whether a compile of `source` failed on what _compile_portable rewrites."""
+    return (
+        ptx_constraints.failed_on_constraints(stderr)
+        or shared_alignment.failed_on_shared_alignment(stderr)
+        or spaced_launches.failed_on_spaced_launch(stderr, source)
+    )
 
 
 def _compile_portable(
@@ -170,13 +175,15 @@ def _compile_portable(
 ):
     """`command` run again on `source` preprocessed by `preprocess` into
     `preprocessed`, its PTX asm statements' constraints made acceptable to
-    the target (ptx_constraints.py) and its alignas after __shared__ moved
-    (shared_alignment.py).  `kind` is the preprocessed language."""
+    the target (ptx_constraints.py), its alignas after __shared__ moved
+    (shared_alignment.py) and its launches' brackets unbroken
+    (spaced_launches.py).  `kind` is the preprocessed language."""
     result = toolchain.run(preprocess, verbose=options.verbose, capture=True)
     if result.returncode != 0:
         return result
     text = preprocessed.read_text("latin-1")
-    preprocessed.write_text(ptx_constraints.portable(shared_alignment.portable(text)), "latin-1")
+    text = spaced_launches.portable(shared_alignment.portable(text))
+    preprocessed.write_text(ptx_constraints.portable(text), "latin-1")
     compile_command, skip = [], False
     for arg in command:
         if skip:
@@ -302,7 +309,7 @@ def _sim_assembly(source: Path, cuid: str, options: BuildOptions, workdir: Path)
     # Under -v, the fast-form pass says which kernels have no fast form, and why.
     explain = {"GPUSYM_EXPLAIN_FAST_FORMS": "1"} if options.verbose else None
     result = toolchain.run(command, verbose=options.verbose, capture=True, environment=explain)
-    if result.returncode != 0 and _portable_would_help(result.stderr):
+    if result.returncode != 0 and _portable_would_help(result.stderr, source):
         preprocessed = workdir / "sim.cui"
         output = command.index("-o") + 1
         preprocess = ["-E" if arg == "-S" else arg for arg in command]
@@ -428,7 +435,7 @@ def _compile_rdc(source: Path, options: BuildOptions, output: Path, workdir: Pat
     dependencies = _dependency_flags(options, output)
     command = [*compile_flags, *dependencies, "-c", str(source), "-o", str(plain)]
     result = toolchain.run(command, verbose=options.verbose, capture=True)
-    if result.returncode != 0 and _portable_would_help(result.stderr):
+    if result.returncode != 0 and _portable_would_help(result.stderr, source):
         # Host and AMDGPU preprocessed as one text bundle (which also writes
         # the dependencies, of the real source), then compiled again.
         preprocessed = workdir / "rdc.cui"
@@ -489,7 +496,10 @@ def compile_hip(source: Path, options: BuildOptions, output: Path, workdir: Path
     ]
     host = [*flags, *host_only, *options.dependency_flags, "-c", str(source), "-o", str(output)]
     result = toolchain.run(host, verbose=options.verbose, capture=True)
-    if result.returncode != 0 and shared_alignment.failed_on_shared_alignment(result.stderr):
+    if result.returncode != 0 and (
+        shared_alignment.failed_on_shared_alignment(result.stderr)
+        or spaced_launches.failed_on_spaced_launch(result.stderr, source)
+    ):
         # The host side preprocessed (writing the dependencies, of the real
         # source), then compiled again as HIP: clang's driver compiles
         # preprocessed HIP for the device too, --cuda-host-only or not.

@@ -217,3 +217,32 @@ def test_cxx17_register_variables_are_a_warning_as_under_gcc(tmp_path):
     result = nvcc("-std=c++17", "-c", source, "-o", tmp_path / "old.o")
     assert result.returncode == 0, describe(result)
     assert "'register' storage class specifier" in result.stderr, describe(result)
+
+
+SPACED_LAUNCHES = r"""
+#include <cstdio>
+template <typename T> struct Box { T value; __host__ __device__ Box(T v) : value(v) {} };
+template <typename T> __global__ void fill(T *out, int scale) { out[threadIdx.x] = T(threadIdx.x * scale); }
+int main() {
+  int *out;
+  cudaMallocManaged(&out, 64 * sizeof(int));
+  fill<int> << < 1, (64 > 32 ? 64 : 32) >> > (out, 3);  // nvcc reads << < and >> > as <<< and >>>
+  cudaDeviceSynchronize();
+  Box<Box<Box<int>> > nested = Box<Box<Box<int>> >(Box<Box<int>>(Box<int>(out[63])));  // templates closed by >> >
+  fill<int><<<1, 64>>>(out, 2);
+  cudaDeviceSynchronize();
+  printf("%d %d\n", nested.value.value.value, out[63]);
+  return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("flags", [(), ("-rdc=true",)], ids=["whole", "rdc"])
+def test_a_launch_spelled_with_its_brackets_apart_runs_as_nvcc_reads_it(tmp_path, flags):
+    # Rodinia's particlefilter writes kernel << < grid, block >> > (args).
+    source = tmp_path / "spaced.cu"
+    source.write_text(SPACED_LAUNCHES)
+    built = nvcc(*flags, source, "-o", tmp_path / "spaced")
+    assert built.returncode == 0, describe(built)
+    result = run([tmp_path / "spaced"])
+    assert result.stdout == "189 126\n", describe(result)
