@@ -585,8 +585,20 @@ void complete_dispatch(Op *dispatch) {
   complete(dispatch);
 }
 
-// A helper: runs lent blocks, one at a time, each counted as a worker counts
-// its own.
+// Under the scheduler's mutex, released meanwhile: one block of a cooperative
+// dispatch runs on this thread, counted as a worker counts its own.
+void run_one_block(Executor &executor, std::unique_lock<std::mutex> &lock, Op *dispatch, uint64_t block) {
+  lock.unlock();
+  set_current_device(stream_device(dispatch->stream));
+  executor.take(dispatch);
+  claimed(executor, *dispatch, block + 1);
+  run_block(executor, *dispatch, block);
+  lock.lock();
+  count_fast_blocks(executor, *dispatch, 1);
+  if (++dispatch->done_blocks == dispatch->total_blocks) complete_dispatch(dispatch);
+}
+
+// A helper: runs lent blocks, one at a time.
 void helper_main(uint32_t index) {
   char name[16];
   snprintf(name, sizeof name, "gpusym-c%u", index);
@@ -600,15 +612,8 @@ void helper_main(uint32_t index) {
     Lent job = h.lent.front();
     h.lent.pop_front();
     h.idle--;
-    lock.unlock();
-    set_current_device(stream_device(job.dispatch->stream));
-    executor.take(job.dispatch);
-    claimed(executor, *job.dispatch, job.block + 1);
-    run_block(executor, *job.dispatch, job.block);
-    lock.lock();
-    count_fast_blocks(executor, *job.dispatch, 1);
+    run_one_block(executor, lock, job.dispatch, job.block);
     h.idle++;
-    if (++job.dispatch->done_blocks == job.dispatch->total_blocks) complete_dispatch(job.dispatch);
   }
 }
 
@@ -635,14 +640,7 @@ void run_cooperative(Executor &executor, std::unique_lock<std::mutex> &lock, Op 
   if (!s.runnable.empty()) s.work.notify_one();
   set_state(*dispatch, GPUSYM_DISPATCH_RUNNING, GPUSYM_EVENT_DISPATCH_STARTED);
   lend_blocks(dispatch, 1, dispatch->total_blocks);
-  lock.unlock();
-  set_current_device(stream_device(dispatch->stream));
-  executor.take(dispatch);
-  claimed(executor, *dispatch, 1);
-  run_block(executor, *dispatch, 0);
-  lock.lock();
-  count_fast_blocks(executor, *dispatch, 1);
-  if (++dispatch->done_blocks == dispatch->total_blocks) complete_dispatch(dispatch);
+  run_one_block(executor, lock, dispatch, 0);
 }
 
 void worker_main(uint32_t index) {

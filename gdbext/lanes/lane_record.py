@@ -276,13 +276,13 @@ def after_reverse() -> None:
     if step is None or _state.going_back:
         return
     outermost = step.command == "reverse-finish" and step.depth == 0  # the kernel's caller is the runtime
-    call = None if outermost else _waiting_call(step)
-    if call is None or not _back_to(call, step):
-        _say_strayed(step)
-        return
-    line = gdb.find_pc_line(call)
     _state.going_back = True
     try:
+        call = None if outermost else _waiting_call(step)
+        if call is None or not _back_to(call, step):
+            _say_strayed(step)
+            return
+        line = gdb.find_pc_line(call)
         if step.command == "reverse-finish" or (line.symtab is not None and line.pc != call):
             gdb.execute(step.command)  # from the call on, the lane's own code
         else:
@@ -337,13 +337,11 @@ def _back_to(call: int, step: ReverseStep) -> bool:
     stop = gdb.Breakpoint(f"*{call:#x}", internal=True, temporary=True)
     stop.silent = True
     stop.condition = f'$_gpusym_lane_is("{step.place}")'
-    _state.going_back = True
     try:
         gdb.execute("reverse-continue", to_string=True)
     except gdb.error:
         return False
     finally:
-        _state.going_back = False
         if stop.is_valid():
             stop.delete()
     current = runtime_state.lane()
