@@ -56,6 +56,12 @@ def _value(value: float) -> str:
     return f"{value:.0f}" if value >= 1000 else f"{value:.2f}" if value >= 1 else f"{value:.3f}"
 
 
+def _ratio(value: float, baseline: float) -> str:
+    """value / baseline, or "-" where the baseline is too small to measure
+    (a fast form's barrier costs nothing once LLVM removes its empty loops)."""
+    return f"{value / baseline:.2f}x" if baseline > 0.001 else "-"
+
+
 def runtime_speed() -> int:
     OUT_DIR.mkdir(parents=True, exist_ok=True)
     program = OUT_DIR / "runtime_speed"
@@ -70,7 +76,7 @@ def runtime_speed() -> int:
             figure,
             _value(figures[figure]),
             _value(figures[baseline]),
-            f"{figures[figure] / figures[baseline]:.2f}x",
+            _ratio(figures[figure], figures[baseline]),
             what,
         )
         for figure, baseline, what in COMPARISONS
@@ -82,7 +88,7 @@ def runtime_speed() -> int:
     print("\nThe kernels in their debuggable form (GPUSYM_FORM=debug: each lane on its own stack), against the")
     print("same run's figures (each kernel in its fast form, its blocks' threads as loops, where it has one):")
     rows = [
-        (figure, _value(debuggable[figure]), _value(figures[figure]), f"{debuggable[figure] / figures[figure]:.2f}x")
+        (figure, _value(debuggable[figure]), _value(figures[figure]), _ratio(debuggable[figure], figures[figure]))
         for figure in [*CHECKED, "barriers_us", "barrier_switch_ns"]
     ]
     print("\n".join(table_lines([("figure", "debuggable", "default", "ratio"), *rows], "lrrr")))
@@ -92,7 +98,7 @@ def runtime_speed() -> int:
             return 1
         print(f"\nThe kernels with {tool} on (GPUSYM_CHECK={tool}), against the same run's figures without:")
         rows = [
-            (figure, _value(checked[figure]), _value(figures[figure]), f"{checked[figure] / figures[figure]:.2f}x")
+            (figure, _value(checked[figure]), _value(figures[figure]), _ratio(checked[figure], figures[figure]))
             for figure in CHECKED
         ]
         print("\n".join(table_lines([("figure", tool, "unchecked", "ratio"), *rows], "lrrr")))

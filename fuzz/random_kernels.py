@@ -13,33 +13,34 @@ branches, loops with data-dependent trip counts, early returns, reads of an
 input array, atomic additions to counters (order-independent) and one write
 per thread to its own output slot.
 
-A kernel with barriers keeps each thread's state (its locals and whether it
-has returned) in a struct, and a ``__shared__`` array ``s`` with a slot for
-each thread of the largest block.  It runs *steps*, ``__host__ __device__``
-functions of the state, the coordinates, ``s`` and the block's uniform
-values, each followed by a barrier: a step either reads and writes the
-thread's own slot ``s[t]`` only or reads any slot and writes none, so
-however a block's threads interleave between two barriers the program has
-no race.  Steps may return early (the thread writes its output first);
-such a thread no longer takes part in barriers and the others go on
-without it, as on a GPU of sm_70 or later, and its slot keeps its last
-value.  The barriers sit in straight code, in loops whose trip count and in
-``if``/``else`` whose condition are uniform across the block (expressions
-of the block's coordinates, the counters of such loops, the last
-reduction's result and the input array read at those), and a branch may
-end with every thread returning; ``__syncthreads_count``,
-``__syncthreads_and`` and ``__syncthreads_or`` of a per-thread predicate
-add their result to a local.  A *warp step* has every live thread of the
-block run one warp function at once: ``vX = __shfl(vY, (e) % warpSize)``,
-``__shfl_xor``, ``__shfl_up`` or ``__shfl_down`` of a constant, or
-``vX += __popcll(__ballot(p))``, ``__any(p)`` or ``__all(p)`` of a
-per-thread predicate ``p``; the host models a wavefront as ``WAVE`` (64)
-consecutive threads of the block, the last one partial, whose active lanes
-are its threads that have not returned (a shuffle from a lane that is not
-active reads 0), and computes a wavefront's results from its lanes' values
-before the step.  The host reference runs the same control flow once for a
-block, each step for every thread of the block that has not returned before
-the next: kernel and reference are written from the same list of steps.
+A kernel with barriers (half of them without warp steps, whose fast form is
+a loop over the block's threads between each two barriers) keeps each
+thread's state (its locals and whether it has returned) in a struct, and a
+``__shared__`` array ``s`` with a slot for each thread of the largest block.
+It runs *steps*, ``__host__ __device__`` functions of the state, the
+coordinates, ``s`` and the block's uniform values, each followed by a
+barrier: a step either reads and writes the thread's own slot ``s[t]`` only
+or reads any slot and writes none, so however a block's threads interleave
+between two barriers the program has no race. Steps may return early (the
+thread writes its output first); such a thread no longer takes part in
+barriers and the others go on without it, as on a GPU of sm_70 or later, and
+its slot keeps its last value. The barriers sit in straight code, in loops
+whose trip count and in ``if``/``else`` whose condition are uniform across
+the block (expressions of the block's coordinates, the counters of such
+loops, the last reduction's result and the input array read at those), and a
+branch may end with every thread returning; ``__syncthreads_count``,
+``__syncthreads_and`` and ``__syncthreads_or`` of a per-thread predicate add
+their result to a local. A *warp step* has every live thread of the block
+run one warp function at once: ``vX = __shfl(vY, (e) % warpSize)``,
+``__shfl_xor``, ``__shfl_up`` or ``__shfl_down`` of a constant, or ``vX +=
+__popcll(__ballot(p))``, ``__any(p)`` or ``__all(p)`` of a per-thread
+predicate ``p``; the host models a wavefront as ``WAVE`` (64) consecutive
+threads of the block, the last one partial, whose active lanes are its
+threads that have not returned (a shuffle from a lane that is not active
+reads 0), and computes a wavefront's results from its lanes' values before
+the step. The host reference runs the same control flow once for a block,
+each step for every thread of the block that has not returned before the
+next: kernel and reference are written from the same list of steps.
 
 Each kernel runs under several launch shapes, 1D to 3D, partial wavefronts
 included.  The program prints ``CASE: ok`` or ``CASE: N wrong`` a case,
@@ -115,6 +116,7 @@ class KernelWriter:
         self.shared: str | None = None
         self.returned = ""  # what an early return does before it returns (a barrier kernel's mark)
         self.steps: list[str] = []  # a barrier kernel's functions
+        self.warps = True  # whether a barrier kernel has warp steps
         self.name = ""
 
     def expression(self, depth: int = 0) -> str:
@@ -236,7 +238,7 @@ class KernelWriter:
                 condition = self.scattered() if self.random.random() < 0.5 else self.condition()
                 predicate = self.step("a reduction's predicate", [f"return {condition};"], "int")
                 items.append(("reduce", self.random.choice(list(REDUCTIONS)), predicate, self.random.choice(LOCALS)))
-            elif pick < 0.7:
+            elif pick < 0.7 and self.warps:
                 items.append(("warp", *self.warp()))
             else:
                 items.append(("work", self.work(self.random.choice(["own", "any"]), self.random.randrange(1, 5))))
@@ -323,6 +325,9 @@ class KernelWriter:
     def barrier_kernel(self, index: int) -> str:
         """Kernel `index` with barriers, its steps and its host reference."""
         self.name, self.steps, self.returned = f"kernel{index}", [], " state.returned = 1u;"
+        # Half have no warp steps: kernels with barriers alone have a fast
+        # form of their own (a loop over the block's threads between barriers).
+        self.warps = index % 4 == 1
         self.shared, self.leaves = None, [*COORDINATES, "t"]
         start = [
             f"s[t] = {self.expression()};",

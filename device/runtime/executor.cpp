@@ -262,6 +262,19 @@ extern "C" uint64_t __gpusym_fast_meet(WaveCall *calls, uint32_t *states, uint32
   return regions | (all ? uint64_t{1} << 63 : 0);
 }
 
+// A structured fast form's warp function (device/passes/fast_form.cpp):
+// every lane of the block that has not returned (`gone`, a byte a lane) is
+// at one warp function; each wavefront's lanes get their results.
+extern "C" void __gpusym_fast_warp(WaveCall *calls, const uint8_t *gone, uint32_t lanes) {
+  uint32_t wave = this_executor().wave;
+  for (uint32_t first = 0; first < lanes; first += wave) {
+    uint32_t count = std::min(wave, lanes - first);
+    uint64_t active = 0;
+    for (uint32_t i = 0; i < count; i++) active |= uint64_t{gone[first + i] == 0} << i;
+    if (active) resolve_wave(calls + first, count, active, wave);
+  }
+}
+
 // Whether a debugger wants every lane debuggable from now on.
 bool debugger_wants_every_lane() {
   return __atomic_load_n(&gpusym_debug.flags, __ATOMIC_RELAXED) &

@@ -211,8 +211,9 @@ def test_under_gdb_a_breakpoint_set_while_a_dispatch_runs_reaches_its_blocks_not
     line = source_line(source, "one lane of the grid")
     # Stopped in block 1, the dispatch runs fast but for it; a breakpoint
     # every lane may reach then makes the blocks that start after it
-    # debuggable, and one of the last blocks stops.
-    output = gdb(program, "kbreak sums -block 1 -thread 3", "run", "delete",
+    # debuggable, and one of the last blocks stops.  One worker: a second
+    # one could run every other block in its fast form before gdb stops it.
+    output = gdb(program, "set environment GPUSYM_WORKERS 1", "kbreak sums -block 1 -thread 3", "run", "delete",
                  f"break sums.hip:{line}", "continue", "print blockIdx", "print threadIdx",
                  "info dispatches")  # fmt: skip
     assert "[gpusym: block (1,0,0) thread (3,0,0) of dispatch 1, wavefront 0]" in output, output
@@ -316,3 +317,27 @@ def test_under_gdb_a_breakpoint_makes_only_the_kernels_holding_it_debuggable(tmp
     launch = source_line(source, "first_sums<<<")
     output = gdb(program, f"break two.hip:{launch}", "run", "watch -l out[5]", "continue", "info dispatches")
     assert re.search(r"^\*\s+1\s+running\s+first_sums\(.*\s+debug$", output, re.M), output
+
+
+@pytest.mark.parametrize("form", ["fast", "debug"])
+def test_kernels_reaching_barriers_alike_run_a_loop_between_each_two_and_give_the_hosts_results(tmp_path, form):
+    # tests/programs/barrier_stretches.hip: trees whose guard lets in no
+    # thread, a guard on a negative bound, early and whole-block returns,
+    # barriers in a uniform branch, 2D and 3D blocks.
+    program, said = build_verbose("barrier_stretches.hip", tmp_path, "-O2")
+    structured = re.findall(
+        r"^gpusym: kernel (\w+)\(.*\) keeps \d+ bytes .* which runs a loop over the block's threads between each two",
+        said,
+        re.M,
+    )
+    assert structured == [
+        "tree_any_size",
+        "signed_bound",
+        "early_return",
+        "whole_block_returns",
+        "uniform_branch",
+        "rows",
+    ]
+    result = run([program], env={"GPUSYM_FORM": form})
+    assert result.returncode == 0 and result.stdout.endswith("barrier stretches: 0 wrong\n"), describe(result)
+    assert result.stdout.count(": ok\n") == 19, describe(result)
