@@ -29,6 +29,10 @@
 //
 // It runs at the start of the optimiser (callees are inlined by then, the
 // loop vectoriser comes later); not at -O0, whose code is for debugging.
+//
+// Kernels with barriers are made at the optimiser's end: in rounds (below),
+// or, when every lane reaches the barriers alike (divergence.cpp tells), as
+// a loop over the lanes between each two barriers (stretch_loops.cpp).
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/IRBuilder.h"
@@ -65,12 +69,53 @@
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
+#include "fast_form.h"
 #include "shared_memory.h"
 
 using namespace llvm;
 using gpusym_passes::is_kernel;
 
+namespace gpusym_fast_form {
+
+LaneCounter make_loop(Function &fast, BasicBlock *preheader, BasicBlock *body, Value *count, const char *name) {
+  LLVMContext &context = fast.getContext();
+  BasicBlock *header = BasicBlock::Create(context, std::string(name) + ".lanes", &fast, body);
+  BasicBlock *latch = BasicBlock::Create(context, std::string(name) + ".next", &fast);
+  preheader->getTerminator()->setSuccessor(0, header);
+  IRBuilder<> builder(header);
+  PHINode *counter = builder.CreatePHI(count->getType(), 2, name);
+  counter->addIncoming(ConstantInt::get(count->getType(), 0), preheader);
+  builder.CreateBr(body);
+  builder.SetInsertPoint(latch);
+  Value *next = builder.CreateAdd(counter, ConstantInt::get(count->getType(), 1), std::string(name) + ".1", true, true);
+  counter->addIncoming(next, latch);
+  // The latch's exit is set by the caller, once the loop around it exists.
+  builder.CreateCondBr(builder.CreateICmpULT(next, count), header, header);
+  return {counter, latch};
+}
+
+void erase_lifetime_markers(AllocaInst &alloca) {
+  for (User *user : make_early_inc_range(alloca.users()))
+    if (auto *marker = dyn_cast<IntrinsicInst>(user); marker && marker->isLifetimeStartOrEnd())
+      marker->eraseFromParent();
+}
+
+SmallVector<BasicBlock *, 16> region_blocks(BasicBlock *start, const Barriers &barriers) {
+  SmallVector<BasicBlock *, 16> blocks{start};
+  SmallPtrSet<BasicBlock *, 16> seen{start};
+  for (size_t i = 0; i < blocks.size(); i++) {
+    if (barriers.blocks.contains(blocks[i])) continue;
+    for (BasicBlock *next : successors(blocks[i]))
+      if (seen.insert(next).second) blocks.push_back(next);
+  }
+  return blocks;
+}
+
+}  // namespace gpusym_fast_form
+
 namespace {
+
+using namespace gpusym_fast_form;
 
 constexpr const char *kLaneVariable = "__gpusym_lane";
 constexpr const char *kSection = "gpusym_fast_forms";
@@ -94,17 +139,12 @@ constexpr const char *kWaveMeets = "its wavefront's lanes meet at a warp functio
 constexpr const char *kWaveMeet = "__gpusym_wave_meet";
 // (calls, states, count) -> whether lanes go on: the wavefront's meeting.
 constexpr const char *kFastMeet = "__gpusym_fast_meet";
-// (calls, gone, lanes): every lane of the block at one warp function, in
-// the structured fast form.
-constexpr const char *kFastWarp = "__gpusym_fast_warp";
 // A lane's call of a warp function, as the runtime's WaveCall lays it out.
 constexpr int64_t kCallOp = 0, kCallWidth = 4, kCallValue = 8, kCallArg = 16, kCallResult = 32, kCallSize = 40;
 constexpr const char *kNotMade = "its fast form came out invalid (a bug of gpusym's compiler pass)";
 constexpr const char *kLanesMemory = "__gpusym_fast_lanes_memory";  // (bytes): the block's per-lane memory
 constexpr const char *kWaveSize = "__gpusym_fast_wave_size";  // (): the running kernel's lanes a wavefront
 
-// Byte offsets of a lane's fields (gpusym/lane.h, checked by the runtime).
-constexpr int64_t kThreadIdx = 0, kFlatThread = 56, kLaneSize = 72;
 
 // The loads of the lane pointer (__gpusym_lane) in `function`.
 SmallVector<LoadInst *, 8> lane_pointer_loads(Function &function) {
@@ -178,44 +218,6 @@ std::string unsuitable(Function &function, const TargetLibraryInfo &library, Sma
   return waits ? kBarrierReason : "";
 }
 
-// A do-while loop from 0 to `count` around [body_begin, body_end): returns
-// the counter; `body_end` then branches to the latch, which goes on to
-// `after`.
-struct Loop {
-  PHINode *counter;
-  BasicBlock *latch;
-};
-
-Loop make_loop(Function &fast, BasicBlock *preheader, BasicBlock *body, Value *count, const char *name) {
-  LLVMContext &context = fast.getContext();
-  BasicBlock *header = BasicBlock::Create(context, std::string(name) + ".lanes", &fast, body);
-  BasicBlock *latch = BasicBlock::Create(context, std::string(name) + ".next", &fast);
-  preheader->getTerminator()->setSuccessor(0, header);
-  IRBuilder<> builder(header);
-  PHINode *counter = builder.CreatePHI(count->getType(), 2, name);
-  counter->addIncoming(ConstantInt::get(count->getType(), 0), preheader);
-  builder.CreateBr(body);
-  builder.SetInsertPoint(latch);
-  Value *next = builder.CreateAdd(counter, ConstantInt::get(count->getType(), 1), std::string(name) + ".1", true, true);
-  counter->addIncoming(next, latch);
-  // The latch's exit is set by the caller, once the loop around it exists.
-  builder.CreateCondBr(builder.CreateICmpULT(next, count), header, header);
-  return {counter, latch};
-}
-
-// A kernel's clone for its fast form, before its lanes' loops: a new entry
-// block holds the kernel's allocas and a copy of the lane, which the loads
-// of the lane's pointer now name; each trip of the loops writes the copy's
-// coordinates, and SROA then turns its fields into the loops' counters and
-// values read once before them.
-struct Clone {
-  Function *fast;
-  BasicBlock *entry;  // ends with a branch to `body`
-  BasicBlock *body;   // the kernel's first block
-  AllocaInst *copy;
-  Value *dim_x, *dim_y, *dim_z;
-};
-
 Clone start_clone(Function &kernel, ArrayRef<LoadInst *> lane_loads) {
   ValueToValueMapTy map;
   Function *fast = CloneFunction(&kernel, map);
@@ -264,9 +266,9 @@ Function *make_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loads, Func
   IRBuilder<> builder(context);
 
   // Loops z, y, x; the body's returns go to x's latch.
-  Loop z = make_loop(*fast, entry, body, dim_z, "z");
-  Loop y = make_loop(*fast, cast<BasicBlock>(z.counter->getParent()), body, dim_y, "y");
-  Loop x = make_loop(*fast, cast<BasicBlock>(y.counter->getParent()), body, dim_x, "x");
+  LaneCounter z = make_loop(*fast, entry, body, dim_z, "z");
+  LaneCounter y = make_loop(*fast, cast<BasicBlock>(z.counter->getParent()), body, dim_y, "y");
+  LaneCounter x = make_loop(*fast, cast<BasicBlock>(y.counter->getParent()), body, dim_x, "x");
   BasicBlock *exit = BasicBlock::Create(context, "block.done", fast);
   ReturnInst::Create(context, exit);
   cast<BranchInst>(x.latch->getTerminator())->setSuccessor(1, y.latch);
@@ -318,19 +320,6 @@ Function *make_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loads, Func
 // alone, as in the loops of a kernel without barriers.
 constexpr uint32_t kWarpFunctionBit = 1u << 28, kMeeting = 1u << 29, kRoundShift = 30, kRoundBit = 1u << kRoundShift,
                    kReturned = kWarpFunctionBit - 1;  // as __gpusym_fast_meet (executor.cpp) reads them
-
-// Where a clone's lanes wait (at a barrier, a step or a warp function):
-// each wait block, its call gone, holds only a branch to the block the lane
-// resumes at.
-struct Barriers {
-  SmallVector<BasicBlock *, 8> waits;    // the Kth barrier's or step's block is waits[K-1]
-  SmallVector<BasicBlock *, 8> resumes;  // where a lane goes on after it
-  SmallVector<unsigned, 8> kinds;        // what waits there: a barrier, a step or a warp function
-  SmallPtrSet<BasicBlock *, 8> blocks;   // the waits, as a set
-  AllocaInst *call = nullptr;            // a lane's call of a warp function (WaveCall), if any
-};
-
-enum WaitKind : unsigned { kAtBarrier, kAtStep, kAtWarpFunction };
 
 // Splits `fast`'s body at its barriers, steps and warp functions, whose
 // calls go: a warp function's arguments are stored in the lane's call
@@ -475,44 +464,10 @@ Value *recompute(Value *value, const Clone &clone, Instruction *before) {
   return copy;
 }
 
-void erase_lifetime_markers(AllocaInst &alloca) {
-  for (User *user : make_early_inc_range(alloca.users()))
-    if (auto *marker = dyn_cast<IntrinsicInst>(user); marker && marker->isLifetimeStartOrEnd())
-      marker->eraseFromParent();
-}
-
-// The allocas whose memory crosses a barrier, each now one array of the
-// block's memory (the lanes' elements side by side).
-struct PerLane {
-  ArrayRef<AllocaInst *> allocas;
-  ArrayRef<uint64_t> offsets, sizes;  // each array's start (per lane of the block) and element size
-  Value *memory, *lanes;              // the block's memory and its count of lanes (i64)
-
-  // Lane `lane`'s element of the ith array.
-  Value *pointer(IRBuilder<> &builder, size_t i, Value *lane) const {
-    Value *at = builder.CreateAdd(builder.CreateMul(lanes, builder.getInt64(offsets[i])),
-                                  builder.CreateMul(lane, builder.getInt64(sizes[i])));
-    return builder.CreateInBoundsGEP(builder.getInt8Ty(), memory, at, allocas[i]->getName() + ".lane");
-  }
-};
-
 // The bit of a round's or pass's mask of regions that stands for region r
 // (the regions after the 62nd share the last).
 uint64_t region_bit(size_t region) { return uint64_t(1) << std::min<size_t>(region, 62); }
 constexpr uint64_t kAllLanes = uint64_t(1) << 63;  // in __gpusym_fast_meet's answer
-
-// The blocks a lane runs from `start` to its next wait or return: each
-// wait block is one (its lane stops there), its resume block is not.
-SmallVector<BasicBlock *, 16> region_blocks(BasicBlock *start, const Barriers &barriers) {
-  SmallVector<BasicBlock *, 16> blocks{start};
-  SmallPtrSet<BasicBlock *, 16> seen{start};
-  for (size_t i = 0; i < blocks.size(); i++) {
-    if (barriers.blocks.contains(blocks[i])) continue;
-    for (BasicBlock *next : successors(blocks[i]))
-      if (seen.insert(next).second) blocks.push_back(next);
-  }
-  return blocks;
-}
 
 // The rounds and passes of a fast form with barriers (see above), as a loop
 // over the lanes of a pass for each region: the code from the kernel's
@@ -595,9 +550,9 @@ void make_region_loops(const Clone &clone, const Barriers &barriers, const PerLa
   };
   auto lane_loop = [&](BasicBlock *check, BasicBlock *run, BasicBlock *exit, const std::string &name) -> LaneLoop {
     if (wave == lanes) {
-      Loop z = make_loop(*fast, check, run, dim_z, "z");
-      Loop y = make_loop(*fast, cast<BasicBlock>(z.counter->getParent()), run, dim_y, "y");
-      Loop x = make_loop(*fast, cast<BasicBlock>(y.counter->getParent()), run, dim_x, "x");
+      LaneCounter z = make_loop(*fast, check, run, dim_z, "z");
+      LaneCounter y = make_loop(*fast, cast<BasicBlock>(z.counter->getParent()), run, dim_y, "y");
+      LaneCounter x = make_loop(*fast, cast<BasicBlock>(y.counter->getParent()), run, dim_x, "x");
       cast<BranchInst>(x.latch->getTerminator())->setSuccessor(1, y.latch);
       cast<BranchInst>(y.latch->getTerminator())->setSuccessor(1, z.latch);
       cast<BranchInst>(z.latch->getTerminator())->setSuccessor(1, exit);
@@ -752,524 +707,6 @@ void make_region_loops(const Clone &clone, const Barriers &barriers, const PerLa
   builder.CreateStore(builder.CreateAdd(number, builder.getInt32(1)), round_number);
   builder.CreateBr(round);
   ReturnInst::Create(context, done);
-}
-
-// Kernels whose barriers every lane reaches in the same order (barriers in
-// straight code, in loops and in branches whose conditions are the same for
-// every lane, as most kernels have them; lanes may return early) get a
-// simpler fast form: the kernel's own control flow between its barriers,
-// run once for the block, with each stretch from a barrier to the next as
-// one loop over the block's lanes (pocl's and AdaptiveCpp's form).  Values
-// the same for every lane are kept across a barrier in one variable, which
-// LLVM then keeps in a register; the loops hold no lane's state, so LLVM's
-// vectoriser can work on them.
-
-// The values of `clone` that may differ between the lanes of a block, and
-// whether every lane that goes on from a stretch between barriers stops at
-// the same barrier next (barriers_uniform).
-struct Uniformity {
-  SmallPtrSet<Value *, 32> varying;
-  bool barriers_uniform = true;
-};
-
-// Whether `load` reads a field of the lane's copy that differs between
-// lanes (threadIdx, the flat thread index and the lane's state), or reads
-// it at an offset not known.
-bool reads_lane_coordinates(LoadInst *load, const Clone &clone) {
-  const DataLayout &layout = load->getDataLayout();
-  APInt offset(layout.getIndexTypeSizeInBits(load->getPointerOperand()->getType()), 0);
-  Value *base = load->getPointerOperand()->stripAndAccumulateConstantOffsets(layout, offset, true);
-  if (base != clone.copy) return true;
-  int64_t begin = offset.getSExtValue(), end = begin + int64_t(layout.getTypeStoreSize(load->getType()));
-  auto overlaps = [&](int64_t from, int64_t to) { return begin < to && from < end; };
-  return overlaps(kThreadIdx, kThreadIdx + 12) || overlaps(kFlatThread, kLaneSize);
-}
-
-// Whether `inst`, its operands aside, may give each lane its own value:
-// a read of its coordinates or of private memory, an atomic, a call.
-bool varies_by_itself(Instruction &inst, const Clone &clone) {
-  if (auto *load = dyn_cast<LoadInst>(&inst)) {
-    if (!load->isSimple()) return true;
-    // Memory shared by the block (global, __shared__) read at one address
-    // gives every lane the value, unless lanes race on it.
-    SmallVector<const Value *, 4> objects;
-    getUnderlyingObjects(load->getPointerOperand(), objects, nullptr, 0);
-    for (const Value *object : objects)
-      if (object == clone.copy ? reads_lane_coordinates(load, clone)
-                               : isa<AllocaInst>(object) ||
-                                     (!isa<GlobalValue>(object) && !isa<Argument>(object) && !isa<Instruction>(object)))
-        return true;
-    return false;
-  }
-  if (auto *call = dyn_cast<CallInst>(&inst)) {
-    auto *intrinsic = dyn_cast<IntrinsicInst>(call);
-    if (intrinsic && intrinsic->getIntrinsicID() == Intrinsic::threadlocal_address) return false;
-    return !call->doesNotAccessMemory() || !call->getCalledFunction() || call->getType()->isVoidTy();
-  }
-  return isa<AtomicRMWInst>(inst) || isa<AtomicCmpXchgInst>(inst);
-}
-
-// A forward walk of `function`'s blocks from `starts`, not into `outside`
-// and not past a block of `stops` (which it includes).
-SmallPtrSet<BasicBlock *, 32> walk(ArrayRef<BasicBlock *> starts, const SmallPtrSetImpl<BasicBlock *> &outside,
-                                   const SmallPtrSetImpl<BasicBlock *> &stops) {
-  SmallPtrSet<BasicBlock *, 32> seen;
-  SmallVector<BasicBlock *, 32> work;
-  for (BasicBlock *start : starts)
-    if (!outside.contains(start) && seen.insert(start).second) work.push_back(start);
-  while (!work.empty()) {
-    BasicBlock *block = work.pop_back_val();
-    if (stops.contains(block)) continue;
-    for (BasicBlock *next : successors(block))
-      if (!outside.contains(next) && seen.insert(next).second) work.push_back(next);
-  }
-  return seen;
-}
-
-// A divergence analysis of the clone after split_at_barriers: a value
-// varies when it reads the lane's coordinates or private memory, or is
-// computed from one that varies, or is a phi where lanes that took
-// different ways from a branch on a varying condition meet, or is used
-// outside a loop that lanes leave on a varying condition.  Only code from
-// which a barrier can be reached matters: a lane that leaves it (the
-// "tail", toward a return) never comes back to a barrier, and the values
-// it computes there cross none.  Every way from a varying branch must then
-// reach one barrier, the same, first.
-Uniformity analyse_uniformity(const Clone &clone, const Barriers &barriers) {
-  Function &fast = *clone.fast;
-  SmallPtrSet<BasicBlock *, 32> to_barrier;  // blocks from which a barrier can be reached
-  SmallVector<BasicBlock *, 32> work(barriers.waits.begin(), barriers.waits.end());
-  to_barrier.insert(work.begin(), work.end());
-  while (!work.empty())
-    for (BasicBlock *before : predecessors(work.pop_back_val()))
-      if (to_barrier.insert(before).second) work.push_back(before);
-  SmallPtrSet<BasicBlock *, 32> tail;
-  for (BasicBlock &block : fast)
-    if (!to_barrier.contains(&block)) tail.insert(&block);
-
-  Uniformity result;
-  SmallPtrSet<BasicBlock *, 8> none;
-  SmallPtrSet<BasicBlock *, 32> varying_joins;  // blocks whose phis vary
-  SmallPtrSet<Instruction *, 16> leaving;        // branches already followed
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (BasicBlock &block : fast) {
-      if (&block == clone.entry) continue;
-      for (Instruction &inst : block) {
-        if (result.varying.contains(&inst)) continue;
-        bool varies = isa<PHINode>(inst) ? varying_joins.contains(&block) : varies_by_itself(inst, clone);
-        for (Value *operand : inst.operands()) varies |= result.varying.contains(operand);
-        if (varies) changed |= result.varying.insert(&inst).second;
-      }
-      Instruction *end = block.getTerminator();
-      Value *condition = isa<BranchInst>(end) && cast<BranchInst>(end)->isConditional() ? cast<BranchInst>(end)->getCondition()
-                         : isa<SwitchInst>(end) ? cast<SwitchInst>(end)->getCondition()
-                                                : nullptr;
-      if (!condition || tail.contains(&block) || !result.varying.contains(condition) || !leaving.insert(end).second)
-        continue;
-      changed = true;
-      SmallVector<BasicBlock *, 4> ways;
-      for (BasicBlock *next : successors(&block))
-        if (!tail.contains(next) && !is_contained(ways, next)) ways.push_back(next);
-      if (ways.size() < 2) continue;  // the other lanes leave for a return
-      // The first barrier each way reaches: one, the same for all.
-      BasicBlock *meeting = nullptr;
-      for (BasicBlock *way : ways)
-        for (BasicBlock *reached : walk({way}, tail, barriers.blocks))
-          if (barriers.blocks.contains(reached)) {
-            if (meeting && meeting != reached) {
-              result.barriers_uniform = false;
-              return result;
-            }
-            meeting = reached;
-          }
-      SmallPtrSet<BasicBlock *, 1> stop{meeting};
-      SmallPtrSet<BasicBlock *, 32> region = walk(ways, tail, stop);
-      varying_joins.insert(region.begin(), region.end());
-      if (!region.contains(&block)) continue;
-      // A loop left on a varying condition: its values, read after it,
-      // are each lane's last.
-      for (BasicBlock *inside : region)
-        for (Instruction &inst : *inside)
-          for (User *user : inst.users())
-            if (cast<Instruction>(user)->getParent() != inside) result.varying.insert(&inst);
-    }
-  }
-  return result;
-}
-
-// A stretch's loop over threadIdx.x (make_uniform_region_loops), for
-// clamp_lane_loop.
-struct LaneLoopX {
-  PHINode *x;                            // threadIdx.x, the loop's counter
-  BasicBlock *preheader, *latch;         // the loop over threadIdx.y's header, the x loop's latch
-  BranchInst *gone_test;                 // whether a lane has returned: whether to look at each lane's mark
-  SmallVector<BasicBlock *, 16> blocks;  // the x loop's blocks but its latch
-};
-
-// Whether `value` is available before `loop` (defined outside its blocks),
-// after moving the pure arithmetic it is made of there.
-bool hoist_before(Value *value, const LaneLoopX &loop, const SmallPtrSetImpl<BasicBlock *> &inside, unsigned depth = 0) {
-  auto *inst = dyn_cast<Instruction>(value);
-  if (!inst || !inside.contains(inst->getParent())) return true;
-  if (depth > 8 || isa<PHINode>(inst) || !isSafeToSpeculativelyExecute(inst) || inst->mayReadOrWriteMemory()) return false;
-  for (Value *operand : inst->operands())
-    if (!hoist_before(operand, loop, inside, depth + 1)) return false;
-  inst->moveBefore(loop.preheader->getTerminator());
-  return true;
-}
-
-// Clamps a stretch's loop over threadIdx.x to the lanes a guard
-// `if (threadIdx.x < U)` lets in (the tree of a block reduction, `t <
-// stride`), when the lanes it keeps out do nothing else that a lane could
-// tell: only code every lane runs alike, no write to memory, no branch on
-// a lane's own value but the test whether it has returned.  Lane 0 always
-// runs (the block's values the same for every lane, which it computes, go
-// on to the next stretch), and every lane runs once a lane has returned.
-// Within the clamped loop, the guard is true but for lane 0 when U is 0,
-// so LLVM can take it out of the loop and vectorise what it guards.
-void clamp_lane_loop(const LaneLoopX &loop, Value *dim_x) {
-  SmallPtrSet<BasicBlock *, 16> inside(loop.blocks.begin(), loop.blocks.end());
-  inside.insert(loop.latch);
-  Value *some_gone = loop.gone_test->getCondition();
-  if (auto *inst = dyn_cast<Instruction>(some_gone); inst && inside.contains(inst->getParent())) return;
-  for (BasicBlock *block : loop.blocks) {
-    auto *guard = dyn_cast<BranchInst>(block->getTerminator());
-    auto *test = guard && guard->isConditional() ? dyn_cast<ICmpInst>(guard->getCondition()) : nullptr;
-    if (!test) continue;
-    ICmpInst::Predicate predicate = test->getOperand(0) == loop.x ? test->getPredicate() : test->getSwappedPredicate();
-    Value *bound = test->getOperand(0) == loop.x ? test->getOperand(1) : test->getOperand(0);
-    if ((test->getOperand(0) != loop.x && test->getOperand(1) != loop.x) || bound == loop.x ||
-        (predicate != ICmpInst::ICMP_ULT && predicate != ICmpInst::ICMP_SLT))
-      continue;
-    BasicBlock *guarded = guard->getSuccessor(0), *join = guard->getSuccessor(1);
-    if (guarded == join || guarded->getSinglePredecessor() != block) continue;
-    // The guarded code: from `guarded` to `join`, entered from the guard
-    // alone, its values used there alone.
-    SmallPtrSet<BasicBlock *, 1> at_join{join};
-    SmallPtrSet<BasicBlock *, 1> nowhere;
-    SmallPtrSet<BasicBlock *, 32> guarded_blocks = walk({guarded}, nowhere, at_join);
-    guarded_blocks.erase(join);
-    bool fits = !guarded_blocks.contains(loop.latch) && !guarded_blocks.contains(block);
-    for (BasicBlock *part : guarded_blocks) {
-      if (!fits) break;
-      if (part != guarded)
-        for (BasicBlock *from : predecessors(part)) fits &= guarded_blocks.contains(from);
-      for (Instruction &inst : *part)
-        for (User *user : inst.users()) fits &= guarded_blocks.contains(cast<Instruction>(user)->getParent());
-    }
-    // The rest: nothing a lane could tell, no branch on a lane's own value
-    // but to skip it.
-    for (BasicBlock *other : loop.blocks) {
-      if (!fits) break;
-      if (guarded_blocks.contains(other)) continue;
-      for (Instruction &inst : *other) fits &= !inst.mayHaveSideEffects() && !inst.mayWriteToMemory();
-      auto *branch = dyn_cast<BranchInst>(other->getTerminator());
-      if (other == block || !branch || !branch->isConditional() || is_contained(successors(other), loop.latch)) continue;
-      auto *condition = dyn_cast<Instruction>(branch->getCondition());
-      fits &= !condition || !inside.contains(condition->getParent());
-    }
-    if (!fits || !hoist_before(bound, loop, inside)) continue;
-
-    IRBuilder<> builder(loop.preheader->getTerminator());
-    Type *type = bound->getType();
-    Value *limit = predicate == ICmpInst::ICMP_SLT
-                       ? builder.CreateBinaryIntrinsic(Intrinsic::smax, bound, ConstantInt::get(type, 0))
-                       : bound;
-    Value *lanes = builder.CreateZExtOrTrunc(dim_x, type);
-    Value *clamped = builder.CreateBinaryIntrinsic(
-        Intrinsic::umax, builder.CreateBinaryIntrinsic(Intrinsic::umin, lanes, limit), ConstantInt::get(type, 1));
-    Value *count = builder.CreateSelect(some_gone, dim_x, builder.CreateZExtOrTrunc(clamped, dim_x->getType()), "x.count");
-    auto *latch_test = cast<ICmpInst>(cast<BranchInst>(loop.latch->getTerminator())->getCondition());
-    latch_test->setOperand(1, count);
-    builder.SetInsertPoint(guard);
-    Value *lets_in = builder.CreateOr(builder.CreateICmpNE(loop.x, ConstantInt::get(loop.x->getType(), 0)),
-                                      builder.CreateICmpNE(limit, ConstantInt::get(type, 0)));
-    guard->setCondition(builder.CreateSelect(some_gone, test, lets_in));
-    return;
-  }
-}
-
-// A value the same for every lane is kept across barriers in one variable
-// (`slot`) that each lane writes.  The lanes run a stretch one after the
-// other, so a lane's read there comes after the earlier lanes' writes of the
-// stretch: a read on a way from the stretch's start that passes no write of
-// the lane's own reads instead what the variable held at the stretch's start
-// (`before`, read ahead of the loop over lanes).
-void read_from_stretch_start(AllocaInst *slot, ArrayRef<BasicBlock *> copies, const SmallPtrSetImpl<BasicBlock *> &copy_set,
-                             Value *before) {
-  SmallVector<LoadInst *, 8> loads;
-  SmallPtrSet<BasicBlock *, 8> writes;
-  for (User *user : slot->users())
-    if (auto *inst = dyn_cast<Instruction>(user); inst && copy_set.contains(inst->getParent())) {
-      if (auto *load = dyn_cast<LoadInst>(inst))
-        loads.push_back(load);
-      else if (isa<StoreInst>(inst))
-        writes.insert(inst->getParent());
-    }
-  if (writes.empty() || loads.empty()) return;
-  // Written on every way from the stretch's start to a block's end.
-  DenseMap<BasicBlock *, bool> written_out;
-  for (BasicBlock *block : copies) written_out[block] = true;
-  auto written_in = [&](BasicBlock *block) {
-    if (block == copies.front()) return false;
-    for (BasicBlock *from : predecessors(block))
-      if (copy_set.contains(from) && !written_out[from]) return false;
-    return true;
-  };
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (BasicBlock *block : copies) {
-      bool out = writes.contains(block) || written_in(block);
-      if (out != written_out[block]) {
-        written_out[block] = out;
-        changed = true;
-      }
-    }
-  }
-  for (LoadInst *load : loads) {
-    bool written = written_in(load->getParent());
-    for (Instruction *inst = load->getPrevNode(); inst && !written; inst = inst->getPrevNode())
-      if (auto *store = dyn_cast<StoreInst>(inst); store && store->getPointerOperand() == slot) written = true;
-    if (written) continue;
-    load->replaceAllUsesWith(before);
-    load->eraseFromParent();
-  }
-}
-
-// The structured fast form (above) of a clone split at its barriers, whose
-// kernel has barriers only (no steps, no warp functions).  Stretch r's code
-// (0 from the kernel's start, k from after the kth barrier) starts with its
-// prefix: the blocks every lane runs alike (values and branches the same
-// for every lane, reads and writes of the block's variables of such values
-// only, as `stride /= 2; if (stride > 0)` after a barrier), run once for
-// the block.  Where the prefix goes on, a loop over the block's lanes runs
-// the rest, each lane to a barrier or a return: a lane at a barrier records
-// which in `next`, a lane that returns is marked in `gone` (one byte a lane,
-// read only once a lane has returned: `some_gone`).  After the loop, the
-// block goes on at the stretch after the barrier the lanes reached, or ends
-// when none did.  `varying` is the analysis's; `scalars` are the block's
-// variables.
-SmallVector<LaneLoopX, 8> make_uniform_region_loops(const Clone &clone, const Barriers &barriers,
-                                                    const PerLane &lane_values, ArrayRef<AllocaInst *> scalars,
-                                                    const SmallPtrSetImpl<Value *> &varying, Value *gone,
-                                                    Value *calls) {
-  SmallVector<LaneLoopX, 8> x_loops;
-  Function *fast = clone.fast;
-  BasicBlock *entry = clone.entry, *body = clone.body;
-  LLVMContext &context = fast->getContext();
-  Type *i1 = Type::getInt1Ty(context), *i32 = Type::getInt32Ty(context), *i8 = Type::getInt8Ty(context),
-       *i64 = Type::getInt64Ty(context);
-  IRBuilder<> builder(entry->getTerminator());
-  AllocaInst *next = builder.CreateAlloca(i32, nullptr, "next");
-  AllocaInst *some_gone = builder.CreateAlloca(i1, nullptr, "some.gone");
-  builder.CreateStore(builder.getFalse(), some_gone);
-  SmallVector<BasicBlock *, 32> original;
-  for (BasicBlock &block : *fast)
-    if (&block != entry) original.push_back(&block);
-  SmallPtrSet<Value *, 16> block_variables(scalars.begin(), scalars.end());
-  PointerType *pointer = PointerType::getUnqual(context);
-  FunctionCallee warp = fast->getParent()->getOrInsertFunction(kFastWarp, Type::getVoidTy(context), pointer, pointer, i32);
-
-  size_t count = barriers.waits.size() + 1;
-  SmallVector<BasicBlock *, 8> starts;  // each stretch's first block
-  for (size_t r = 0; r < count; r++) starts.push_back(BasicBlock::Create(context, "stretch" + Twine(r), fast));
-  BasicBlock *done = BasicBlock::Create(context, "block.done", fast);
-  ReturnInst::Create(context, done);
-  entry->getTerminator()->setSuccessor(0, starts[0]);
-
-  // Whether every lane runs `block` alike, its code aside from the lanes'.
-  auto alike = [&](BasicBlock *block) {
-    if (barriers.blocks.contains(block)) return false;
-    auto *end = dyn_cast<BranchInst>(block->getTerminator());
-    if (!end || (end->isConditional() && varying.contains(end->getCondition()))) return false;
-    for (Instruction &inst : *block) {
-      if (isa<DbgInfoIntrinsic>(inst) || inst.isTerminator()) continue;
-      if (auto *load = dyn_cast<LoadInst>(&inst)) {
-        // The block's variables, and the lane's fields the same for all (blockDim, ...).
-        const Value *object = getUnderlyingObject(load->getPointerOperand());
-        if (!load->isSimple() || (!block_variables.contains(load->getPointerOperand()) &&
-                                  (object != clone.copy || reads_lane_coordinates(load, clone))))
-          return false;
-      } else if (auto *store = dyn_cast<StoreInst>(&inst)) {
-        if (!store->isSimple() || !block_variables.contains(store->getPointerOperand()) ||
-            varying.contains(store->getValueOperand()))
-          return false;
-      } else if (isa<CallBase>(inst) || inst.mayReadOrWriteMemory() || varying.contains(&inst)) {
-        return false;
-      }
-    }
-    return true;
-  };
-
-  // The loop over the lanes that runs stretch r's code from `from`, entered
-  // from the prefix's `prefix_block` (null: from the stretch's start),
-  // whose values `prefix_map` names; returns the block it starts at.
-  auto lane_loop = [&](size_t r, BasicBlock *from, BasicBlock *prefix_block, const ValueToValueMapTy &prefix_map) {
-    SmallVector<BasicBlock *, 16> blocks = region_blocks(from, barriers);
-    ValueToValueMapTy map;
-    for (auto entry : prefix_map) map[entry.first] = entry.second;
-    SmallVector<BasicBlock *, 16> copies;
-    SmallPtrSet<BasicBlock *, 16> copy_set;
-    for (BasicBlock *block : blocks) {
-      BasicBlock *copy_block = CloneBasicBlock(block, map, ".s" + Twine(r), fast);
-      map[block] = copy_block;
-      copies.push_back(copy_block);
-      copy_set.insert(copy_block);
-    }
-    remapInstructionsInBlocks(copies, map);
-
-    std::string name = "stretch" + std::to_string(r);
-    BasicBlock *start = BasicBlock::Create(context, name + ".lanes", fast, copies.front());
-    BasicBlock *check = BasicBlock::Create(context, name + ".lane", fast, copies.front());
-    BasicBlock *ask = BasicBlock::Create(context, name + ".gone", fast, copies.front());
-    BasicBlock *run = BasicBlock::Create(context, name + ".run", fast, copies.front());
-    BasicBlock *after = BasicBlock::Create(context, name + ".after", fast);
-    // Edges from elsewhere are gone; the prefix's comes from `run`.
-    for (BasicBlock *copy_block : copies)
-      for (PHINode &phi : make_early_inc_range(copy_block->phis()))
-        for (unsigned i = phi.getNumIncomingValues(); i-- > 0;) {
-          BasicBlock *incoming = phi.getIncomingBlock(i);
-          if (copy_block == copies.front() && prefix_block && incoming == prefix_map.lookup(prefix_block))
-            phi.setIncomingBlock(i, run);
-          else if (!copy_set.contains(incoming))
-            phi.removeIncomingValue(i, false);
-        }
-
-    // The loops z, y, x around the code; a lane that has returned passes.
-    builder.SetInsertPoint(start);
-    builder.CreateStore(builder.getInt32(0), next);
-    for (AllocaInst *slot : scalars)
-      read_from_stretch_start(slot, copies, copy_set, builder.CreateLoad(slot->getAllocatedType(), slot));
-    builder.CreateBr(check);
-    Loop z = make_loop(*fast, start, check, clone.dim_z, "z");
-    Loop y = make_loop(*fast, cast<BasicBlock>(z.counter->getParent()), check, clone.dim_y, "y");
-    Loop x = make_loop(*fast, cast<BasicBlock>(y.counter->getParent()), check, clone.dim_x, "x");
-    cast<BranchInst>(x.latch->getTerminator())->setSuccessor(1, y.latch);
-    cast<BranchInst>(y.latch->getTerminator())->setSuccessor(1, z.latch);
-    cast<BranchInst>(z.latch->getTerminator())->setSuccessor(1, after);
-    builder.SetInsertPoint(check);
-    Value *flat32 = builder.CreateAdd(
-        x.counter, builder.CreateMul(clone.dim_x, builder.CreateAdd(y.counter, builder.CreateMul(clone.dim_y, z.counter))));
-    Value *lane = builder.CreateZExt(flat32, i64, "flat");
-    std::pair<int64_t, Value *> coordinates[] = {
-        {kThreadIdx, x.counter}, {kThreadIdx + 4, y.counter}, {kThreadIdx + 8, z.counter}, {kFlatThread, flat32}};
-    for (auto [offset, value] : coordinates)
-      builder.CreateStore(value, builder.CreateConstInBoundsGEP1_64(i8, clone.copy, offset));
-    Value *gone_at = builder.CreateInBoundsGEP(i8, gone, lane, "gone");
-    BranchInst *gone_test = builder.CreateCondBr(builder.CreateLoad(i1, some_gone), ask, run);
-    LaneLoopX x_loop{x.counter, cast<BasicBlock>(y.counter->getParent()), x.latch, gone_test,
-                     {x.counter->getParent(), check, ask, run}};
-    x_loop.blocks.append(copies.begin(), copies.end());
-    x_loops.push_back(std::move(x_loop));
-    builder.SetInsertPoint(ask);
-    builder.CreateCondBr(builder.CreateICmpNE(builder.CreateLoad(i8, gone_at), builder.getInt8(0)), x.latch, run);
-    builder.SetInsertPoint(run);
-    for (size_t i = 0; i < lane_values.allocas.size(); i++) {
-      Value *pointer = lane_values.pointer(builder, i, lane);
-      lane_values.allocas[i]->replaceUsesWithIf(pointer, [&](Use &use) {
-        return copy_set.contains(cast<Instruction>(use.getUser())->getParent());
-      });
-    }
-    builder.CreateBr(copies.front());
-
-    // A lane at a barrier records which; a lane that returns, that it has
-    // (unless no lane can go on from here).
-    SmallVector<size_t, 4> reached;
-    for (BasicBlock *block : blocks)
-      if (barriers.blocks.contains(block)) reached.push_back(find(barriers.waits, block) - barriers.waits.begin() + 1);
-    for (BasicBlock *block : blocks) {
-      auto *copy_block = cast<BasicBlock>(map[block]);
-      Instruction *end = copy_block->getTerminator();
-      if (!barriers.blocks.contains(block) && !isa<ReturnInst>(end)) continue;
-      builder.SetInsertPoint(end);
-      if (barriers.blocks.contains(block)) {
-        size_t k = find(barriers.waits, block) - barriers.waits.begin();
-        builder.CreateStore(builder.getInt32(uint32_t(k + 1)), next);
-      } else if (!reached.empty()) {
-        builder.CreateStore(builder.getInt8(1), gone_at);
-        builder.CreateStore(builder.getTrue(), some_gone);
-      }
-      builder.CreateBr(x.latch);
-      end->eraseFromParent();
-    }
-    // After a warp function, each wavefront's lanes get their results.
-    builder.SetInsertPoint(after);
-    SwitchInst *go_on = builder.CreateSwitch(builder.CreateLoad(i32, next), done, reached.size());
-    for (size_t k : reached) {
-      BasicBlock *to = starts[k];
-      if (barriers.kinds[k - 1] == kAtWarpFunction) {
-        to = BasicBlock::Create(context, name + ".warp", fast);
-        IRBuilder<> meet(to);
-        Value *count = meet.CreateTrunc(lane_values.lanes, i32);
-        meet.CreateCall(warp, {calls, gone, count});
-        meet.CreateBr(starts[k]);
-      }
-      go_on->addCase(builder.getInt32(uint32_t(k)), to);
-    }
-    return start;
-  };
-
-  for (size_t r = 0; r < count; r++) {
-    BasicBlock *from = r == 0 ? body : barriers.resumes[r - 1];
-    SmallVector<BasicBlock *, 16> blocks = region_blocks(from, barriers);
-    SmallPtrSet<BasicBlock *, 16> region(blocks.begin(), blocks.end());
-    // The prefix: blocks run alike, entered from the stretch's start or
-    // from the prefix alone.
-    SmallVector<BasicBlock *, 8> prefix;
-    SmallPtrSet<BasicBlock *, 8> in_prefix;
-    for (bool grew = true; grew;) {
-      grew = false;
-      for (BasicBlock *block : blocks) {
-        if (in_prefix.contains(block) || !alike(block)) continue;
-        bool entered = block == from, only_prefix = true;
-        for (BasicBlock *before : predecessors(block)) {
-          if (!region.contains(before) || barriers.blocks.contains(before)) continue;  // a wait ends the stretch
-          entered |= in_prefix.contains(before);
-          only_prefix &= in_prefix.contains(before);
-        }
-        if (block == from && !only_prefix) continue;
-        if (entered && only_prefix) {
-          prefix.push_back(block);
-          in_prefix.insert(block);
-          grew = true;
-        }
-      }
-    }
-    ValueToValueMapTy prefix_map;
-    SmallVector<BasicBlock *, 8> prefix_copies;
-    for (BasicBlock *block : prefix) {
-      BasicBlock *copy_block = CloneBasicBlock(block, prefix_map, ".p" + Twine(r), fast);
-      prefix_map[block] = copy_block;
-      prefix_copies.push_back(copy_block);
-    }
-    remapInstructionsInBlocks(prefix_copies, prefix_map);
-    if (prefix.empty()) {
-      BranchInst::Create(lane_loop(r, from, nullptr, prefix_map), starts[r]);
-      continue;
-    }
-    BranchInst::Create(cast<BasicBlock>(prefix_map[from]), starts[r]);
-    // Where the prefix goes on: a loop over the lanes for each edge.
-    for (BasicBlock *block : prefix) {
-      Instruction *end = cast<BasicBlock>(prefix_map[block])->getTerminator();
-      DenseMap<BasicBlock *, BasicBlock *> loops;
-      for (unsigned i = 0; i < end->getNumSuccessors(); i++) {
-        BasicBlock *to = block->getTerminator()->getSuccessor(i);
-        if (in_prefix.contains(to)) continue;
-        auto [at, added] = loops.try_emplace(to, nullptr);
-        if (added) at->second = lane_loop(r, to, block, prefix_map);
-        end->setSuccessor(i, at->second);
-      }
-    }
-  }
-
-  for (BasicBlock *block : original) block->dropAllReferences();
-  for (BasicBlock *block : original) block->eraseFromParent();
-  for (AllocaInst *alloca : lane_values.allocas) {
-    erase_lifetime_markers(*alloca);
-    alloca->eraseFromParent();
-  }
-  return x_loops;
 }
 
 // A barrier fast form's last steps: nullptr when it came out invalid (a bug

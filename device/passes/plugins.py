@@ -9,8 +9,11 @@ first use into the cache against LLVM 19's headers (Debian's llvm-19-dev):
 - ``access_checks.cpp``: checks of device memory accesses, which the runtime
   turns on (``gpusym check``);
 - ``fast_form.cpp``: the fast form of kernels, a block's threads as loops
-  (one for each stretch of code between barriers and warp functions).  It
-  comes before ``access_checks.cpp``, whose calls the fast forms do without."""
+  (one for each stretch of code between barriers and warp functions), with
+  ``divergence.cpp`` (which values may differ between a block's threads)
+  and ``stretch_loops.cpp`` (kernels whose threads reach their barriers
+  alike).  It comes before ``access_checks.cpp``, whose calls the fast forms
+  do without."""
 
 from __future__ import annotations
 
@@ -21,6 +24,8 @@ from pathlib import Path
 from native import native_build, toolchain
 
 PLUGINS = ("inline_ptx", "wave_lockstep", "fast_form", "access_checks")
+#: The sources of a plugin made of more than its own .cpp.
+_MORE_SOURCES = {"fast_form": ("divergence", "stretch_loops")}
 
 
 @cache
@@ -31,5 +36,5 @@ def plugin_path(name: str, verbose: bool = False) -> Path:
     if config.returncode != 0:
         raise native_build.BuildError(f"llvm-config-19 --cxxflags failed: {config.stderr.strip()}")
     flags = [*shlex.split(config.stdout), "-O2", "-Wall"]
-    source = Path(__file__).with_name(f"{name}.cpp")
-    return native_build.shared_library(f"gpusym_{name}", [source], flags=flags, verbose=verbose)
+    sources = [Path(__file__).with_name(f"{part}.cpp") for part in (name, *_MORE_SOURCES.get(name, ()))]
+    return native_build.shared_library(f"gpusym_{name}", sources, flags=flags, verbose=verbose)

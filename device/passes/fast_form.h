@@ -1,0 +1,125 @@
+// What the parts of the fast form's pass plugin share: fast_form.cpp makes
+// the fast forms; divergence.cpp tells which values may differ between a
+// block's lanes; stretch_loops.cpp makes the fast form of a kernel whose
+// lanes reach their barriers alike, a loop over the lanes between each two.
+#pragma once
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+
+namespace gpusym_fast_form {
+
+using namespace llvm;
+
+// Byte offsets of a lane's fields (gpusym/lane.h, checked by the runtime).
+constexpr int64_t kThreadIdx = 0, kFlatThread = 56, kLaneSize = 72;
+// (calls, gone, lanes): every lane of the block at one warp function, in
+// the structured fast form.
+constexpr const char *kFastWarp = "__gpusym_fast_warp";
+
+// A do-while loop from 0 to `count` around [body_begin, body_end): returns
+// the counter; `body_end` then branches to the latch, which goes on to
+// `after`.
+struct LaneCounter {
+  PHINode *counter;
+  BasicBlock *latch;
+};
+
+LaneCounter make_loop(Function &fast, BasicBlock *preheader, BasicBlock *body, Value *count, const char *name);
+
+// A kernel's clone for its fast form, before its lanes' loops: a new entry
+// block holds the kernel's allocas and a copy of the lane, which the loads
+// of the lane's pointer now name; each trip of the loops writes the copy's
+// coordinates, and SROA then turns its fields into the loops' counters and
+// values read once before them.
+struct Clone {
+  Function *fast;
+  BasicBlock *entry;  // ends with a branch to `body`
+  BasicBlock *body;   // the kernel's first block
+  AllocaInst *copy;
+  Value *dim_x, *dim_y, *dim_z;
+};
+
+// Where a clone's lanes wait (at a barrier, a step or a warp function):
+// each wait block, its call gone, holds only a branch to the block the lane
+// resumes at.
+struct Barriers {
+  SmallVector<BasicBlock *, 8> waits;    // the Kth barrier's or step's block is waits[K-1]
+  SmallVector<BasicBlock *, 8> resumes;  // where a lane goes on after it
+  SmallVector<unsigned, 8> kinds;        // what waits there: a barrier, a step or a warp function
+  SmallPtrSet<BasicBlock *, 8> blocks;   // the waits, as a set
+  AllocaInst *call = nullptr;            // a lane's call of a warp function (WaveCall), if any
+};
+
+enum WaitKind : unsigned { kAtBarrier, kAtStep, kAtWarpFunction };
+
+void erase_lifetime_markers(AllocaInst &alloca);
+
+// The allocas whose memory crosses a barrier, each now one array of the
+// block's memory (the lanes' elements side by side).
+struct PerLane {
+  ArrayRef<AllocaInst *> allocas;
+  ArrayRef<uint64_t> offsets, sizes;  // each array's start (per lane of the block) and element size
+  Value *memory, *lanes;              // the block's memory and its count of lanes (i64)
+
+  // Lane `lane`'s element of the ith array.
+  Value *pointer(IRBuilder<> &builder, size_t i, Value *lane) const {
+    Value *at = builder.CreateAdd(builder.CreateMul(lanes, builder.getInt64(offsets[i])),
+                                  builder.CreateMul(lane, builder.getInt64(sizes[i])));
+    return builder.CreateInBoundsGEP(builder.getInt8Ty(), memory, at, allocas[i]->getName() + ".lane");
+  }
+};
+
+// The blocks a lane runs from `start` to its next wait or return: each
+// wait block is one (its lane stops there), its resume block is not.
+SmallVector<BasicBlock *, 16> region_blocks(BasicBlock *start, const Barriers &barriers);
+
+// divergence.cpp
+// Kernels whose barriers every lane reaches in the same order (barriers in
+// straight code, in loops and in branches whose conditions are the same for
+// every lane, as most kernels have them; lanes may return early) get a
+// simpler fast form: the kernel's own control flow between its barriers,
+// run once for the block, with each stretch from a barrier to the next as
+// one loop over the block's lanes (pocl's and AdaptiveCpp's form).  Values
+// the same for every lane are kept across a barrier in one variable, which
+// LLVM then keeps in a register; the loops hold no lane's state, so LLVM's
+// vectoriser can work on them.
+
+// The values of `clone` that may differ between the lanes of a block, and
+// whether every lane that goes on from a stretch between barriers stops at
+// the same barrier next (barriers_uniform).
+struct Uniformity {
+  SmallPtrSet<Value *, 32> varying;
+  bool barriers_uniform = true;
+};
+// Whether `load` reads a field of the lane's copy that differs between
+// lanes (threadIdx, the flat thread index and the lane's state), or reads
+// it at an offset not known.
+bool reads_lane_coordinates(LoadInst *load, const Clone &clone);
+
+// A forward walk of `function`'s blocks from `starts`, not into `outside`
+// and not past a block of `stops` (which it includes).
+SmallPtrSet<BasicBlock *, 32> walk(ArrayRef<BasicBlock *> starts, const SmallPtrSetImpl<BasicBlock *> &outside,
+                                   const SmallPtrSetImpl<BasicBlock *> &stops);
+
+Uniformity analyse_uniformity(const Clone &clone, const Barriers &barriers);
+
+// stretch_loops.cpp
+// A stretch's loop over threadIdx.x (make_uniform_region_loops), for
+// clamp_lane_loop.
+struct LaneLoopX {
+  PHINode *x;                            // threadIdx.x, the loop's counter
+  BasicBlock *preheader, *latch;         // the loop over threadIdx.y's header, the x loop's latch
+  BranchInst *gone_test;                 // whether a lane has returned: whether to look at each lane's mark
+  SmallVector<BasicBlock *, 16> blocks;  // the x loop's blocks but its latch
+};
+SmallVector<LaneLoopX, 8> make_uniform_region_loops(const Clone &clone, const Barriers &barriers,
+                                                    const PerLane &lane_values, ArrayRef<AllocaInst *> scalars,
+                                                    const SmallPtrSetImpl<Value *> &varying, Value *gone,
+                                                    Value *calls);
+void clamp_lane_loop(const LaneLoopX &loop, Value *dim_x);
+
+}  // namespace gpusym_fast_form

@@ -1,0 +1,391 @@
+// The fast form of a kernel whose lanes reach their barriers alike
+// (fast_form.h): the kernel's control flow between barriers once for the
+// block, each stretch between two barriers a loop over the block's lanes.
+#include "fast_form.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+namespace gpusym_fast_form {
+
+
+namespace {
+
+// Whether `value` is available before `loop` (defined outside its blocks),
+// after moving the pure arithmetic it is made of there.
+bool hoist_before(Value *value, const LaneLoopX &loop, const SmallPtrSetImpl<BasicBlock *> &inside, unsigned depth = 0) {
+  auto *inst = dyn_cast<Instruction>(value);
+  if (!inst || !inside.contains(inst->getParent())) return true;
+  if (depth > 8 || isa<PHINode>(inst) || !isSafeToSpeculativelyExecute(inst) || inst->mayReadOrWriteMemory()) return false;
+  for (Value *operand : inst->operands())
+    if (!hoist_before(operand, loop, inside, depth + 1)) return false;
+  inst->moveBefore(loop.preheader->getTerminator());
+  return true;
+}
+
+}  // namespace
+
+// Clamps a stretch's loop over threadIdx.x to the lanes a guard
+// `if (threadIdx.x < U)` lets in (the tree of a block reduction, `t <
+// stride`), when the lanes it keeps out do nothing else that a lane could
+// tell: only code every lane runs alike, no write to memory, no branch on
+// a lane's own value but the test whether it has returned.  Lane 0 always
+// runs (the block's values the same for every lane, which it computes, go
+// on to the next stretch), and every lane runs once a lane has returned.
+// Within the clamped loop, the guard is true but for lane 0 when U is 0,
+// so LLVM can take it out of the loop and vectorise what it guards.
+void clamp_lane_loop(const LaneLoopX &loop, Value *dim_x) {
+  SmallPtrSet<BasicBlock *, 16> inside(loop.blocks.begin(), loop.blocks.end());
+  inside.insert(loop.latch);
+  Value *some_gone = loop.gone_test->getCondition();
+  if (auto *inst = dyn_cast<Instruction>(some_gone); inst && inside.contains(inst->getParent())) return;
+  for (BasicBlock *block : loop.blocks) {
+    auto *guard = dyn_cast<BranchInst>(block->getTerminator());
+    auto *test = guard && guard->isConditional() ? dyn_cast<ICmpInst>(guard->getCondition()) : nullptr;
+    if (!test) continue;
+    ICmpInst::Predicate predicate = test->getOperand(0) == loop.x ? test->getPredicate() : test->getSwappedPredicate();
+    Value *bound = test->getOperand(0) == loop.x ? test->getOperand(1) : test->getOperand(0);
+    if ((test->getOperand(0) != loop.x && test->getOperand(1) != loop.x) || bound == loop.x ||
+        (predicate != ICmpInst::ICMP_ULT && predicate != ICmpInst::ICMP_SLT))
+      continue;
+    BasicBlock *guarded = guard->getSuccessor(0), *join = guard->getSuccessor(1);
+    if (guarded == join || guarded->getSinglePredecessor() != block) continue;
+    // The guarded code: from `guarded` to `join`, entered from the guard
+    // alone, its values used there alone.
+    SmallPtrSet<BasicBlock *, 1> at_join{join};
+    SmallPtrSet<BasicBlock *, 1> nowhere;
+    SmallPtrSet<BasicBlock *, 32> guarded_blocks = walk({guarded}, nowhere, at_join);
+    guarded_blocks.erase(join);
+    bool fits = !guarded_blocks.contains(loop.latch) && !guarded_blocks.contains(block);
+    for (BasicBlock *part : guarded_blocks) {
+      if (!fits) break;
+      if (part != guarded)
+        for (BasicBlock *from : predecessors(part)) fits &= guarded_blocks.contains(from);
+      for (Instruction &inst : *part)
+        for (User *user : inst.users()) fits &= guarded_blocks.contains(cast<Instruction>(user)->getParent());
+    }
+    // The rest: nothing a lane could tell, no branch on a lane's own value
+    // but to skip it.
+    for (BasicBlock *other : loop.blocks) {
+      if (!fits) break;
+      if (guarded_blocks.contains(other)) continue;
+      for (Instruction &inst : *other) fits &= !inst.mayHaveSideEffects() && !inst.mayWriteToMemory();
+      auto *branch = dyn_cast<BranchInst>(other->getTerminator());
+      if (other == block || !branch || !branch->isConditional() || is_contained(successors(other), loop.latch)) continue;
+      auto *condition = dyn_cast<Instruction>(branch->getCondition());
+      fits &= !condition || !inside.contains(condition->getParent());
+    }
+    if (!fits || !hoist_before(bound, loop, inside)) continue;
+
+    IRBuilder<> builder(loop.preheader->getTerminator());
+    Type *type = bound->getType();
+    Value *limit = predicate == ICmpInst::ICMP_SLT
+                       ? builder.CreateBinaryIntrinsic(Intrinsic::smax, bound, ConstantInt::get(type, 0))
+                       : bound;
+    Value *lanes = builder.CreateZExtOrTrunc(dim_x, type);
+    Value *clamped = builder.CreateBinaryIntrinsic(
+        Intrinsic::umax, builder.CreateBinaryIntrinsic(Intrinsic::umin, lanes, limit), ConstantInt::get(type, 1));
+    Value *count = builder.CreateSelect(some_gone, dim_x, builder.CreateZExtOrTrunc(clamped, dim_x->getType()), "x.count");
+    auto *latch_test = cast<ICmpInst>(cast<BranchInst>(loop.latch->getTerminator())->getCondition());
+    latch_test->setOperand(1, count);
+    builder.SetInsertPoint(guard);
+    Value *lets_in = builder.CreateOr(builder.CreateICmpNE(loop.x, ConstantInt::get(loop.x->getType(), 0)),
+                                      builder.CreateICmpNE(limit, ConstantInt::get(type, 0)));
+    guard->setCondition(builder.CreateSelect(some_gone, test, lets_in));
+    return;
+  }
+}
+
+namespace {
+
+// A value the same for every lane is kept across barriers in one variable
+// (`slot`) that each lane writes.  The lanes run a stretch one after the
+// other, so a lane's read there comes after the earlier lanes' writes of the
+// stretch: a read on a way from the stretch's start that passes no write of
+// the lane's own reads instead what the variable held at the stretch's start
+// (`before`, read ahead of the loop over lanes).
+void read_from_stretch_start(AllocaInst *slot, ArrayRef<BasicBlock *> copies, const SmallPtrSetImpl<BasicBlock *> &copy_set,
+                             Value *before) {
+  SmallVector<LoadInst *, 8> loads;
+  SmallPtrSet<BasicBlock *, 8> writes;
+  for (User *user : slot->users())
+    if (auto *inst = dyn_cast<Instruction>(user); inst && copy_set.contains(inst->getParent())) {
+      if (auto *load = dyn_cast<LoadInst>(inst))
+        loads.push_back(load);
+      else if (isa<StoreInst>(inst))
+        writes.insert(inst->getParent());
+    }
+  if (writes.empty() || loads.empty()) return;
+  // Written on every way from the stretch's start to a block's end.
+  DenseMap<BasicBlock *, bool> written_out;
+  for (BasicBlock *block : copies) written_out[block] = true;
+  auto written_in = [&](BasicBlock *block) {
+    if (block == copies.front()) return false;
+    for (BasicBlock *from : predecessors(block))
+      if (copy_set.contains(from) && !written_out[from]) return false;
+    return true;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (BasicBlock *block : copies) {
+      bool out = writes.contains(block) || written_in(block);
+      if (out != written_out[block]) {
+        written_out[block] = out;
+        changed = true;
+      }
+    }
+  }
+  for (LoadInst *load : loads) {
+    bool written = written_in(load->getParent());
+    for (Instruction *inst = load->getPrevNode(); inst && !written; inst = inst->getPrevNode())
+      if (auto *store = dyn_cast<StoreInst>(inst); store && store->getPointerOperand() == slot) written = true;
+    if (written) continue;
+    load->replaceAllUsesWith(before);
+    load->eraseFromParent();
+  }
+}
+
+}  // namespace
+
+// The structured fast form (above) of a clone split at its barriers, whose
+// kernel has barriers only (no steps, no warp functions).  Stretch r's code
+// (0 from the kernel's start, k from after the kth barrier) starts with its
+// prefix: the blocks every lane runs alike (values and branches the same
+// for every lane, reads and writes of the block's variables of such values
+// only, as `stride /= 2; if (stride > 0)` after a barrier), run once for
+// the block.  Where the prefix goes on, a loop over the block's lanes runs
+// the rest, each lane to a barrier or a return: a lane at a barrier records
+// which in `next`, a lane that returns is marked in `gone` (one byte a lane,
+// read only once a lane has returned: `some_gone`).  After the loop, the
+// block goes on at the stretch after the barrier the lanes reached, or ends
+// when none did.  `varying` is the analysis's; `scalars` are the block's
+// variables.
+SmallVector<LaneLoopX, 8> make_uniform_region_loops(const Clone &clone, const Barriers &barriers,
+                                                    const PerLane &lane_values, ArrayRef<AllocaInst *> scalars,
+                                                    const SmallPtrSetImpl<Value *> &varying, Value *gone,
+                                                    Value *calls) {
+  SmallVector<LaneLoopX, 8> x_loops;
+  Function *fast = clone.fast;
+  BasicBlock *entry = clone.entry, *body = clone.body;
+  LLVMContext &context = fast->getContext();
+  Type *i1 = Type::getInt1Ty(context), *i32 = Type::getInt32Ty(context), *i8 = Type::getInt8Ty(context),
+       *i64 = Type::getInt64Ty(context);
+  IRBuilder<> builder(entry->getTerminator());
+  AllocaInst *next = builder.CreateAlloca(i32, nullptr, "next");
+  AllocaInst *some_gone = builder.CreateAlloca(i1, nullptr, "some.gone");
+  builder.CreateStore(builder.getFalse(), some_gone);
+  SmallVector<BasicBlock *, 32> original;
+  for (BasicBlock &block : *fast)
+    if (&block != entry) original.push_back(&block);
+  SmallPtrSet<Value *, 16> block_variables(scalars.begin(), scalars.end());
+  PointerType *pointer = PointerType::getUnqual(context);
+  FunctionCallee warp = fast->getParent()->getOrInsertFunction(kFastWarp, Type::getVoidTy(context), pointer, pointer, i32);
+
+  size_t count = barriers.waits.size() + 1;
+  SmallVector<BasicBlock *, 8> starts;  // each stretch's first block
+  for (size_t r = 0; r < count; r++) starts.push_back(BasicBlock::Create(context, "stretch" + Twine(r), fast));
+  BasicBlock *done = BasicBlock::Create(context, "block.done", fast);
+  ReturnInst::Create(context, done);
+  entry->getTerminator()->setSuccessor(0, starts[0]);
+
+  // Whether every lane runs `block` alike, its code aside from the lanes'.
+  auto alike = [&](BasicBlock *block) {
+    if (barriers.blocks.contains(block)) return false;
+    auto *end = dyn_cast<BranchInst>(block->getTerminator());
+    if (!end || (end->isConditional() && varying.contains(end->getCondition()))) return false;
+    for (Instruction &inst : *block) {
+      if (isa<DbgInfoIntrinsic>(inst) || inst.isTerminator()) continue;
+      if (auto *load = dyn_cast<LoadInst>(&inst)) {
+        // The block's variables, and the lane's fields the same for all (blockDim, ...).
+        const Value *object = getUnderlyingObject(load->getPointerOperand());
+        if (!load->isSimple() || (!block_variables.contains(load->getPointerOperand()) &&
+                                  (object != clone.copy || reads_lane_coordinates(load, clone))))
+          return false;
+      } else if (auto *store = dyn_cast<StoreInst>(&inst)) {
+        if (!store->isSimple() || !block_variables.contains(store->getPointerOperand()) ||
+            varying.contains(store->getValueOperand()))
+          return false;
+      } else if (isa<CallBase>(inst) || inst.mayReadOrWriteMemory() || varying.contains(&inst)) {
+        return false;
+      }
+    }
+    return true;
+  };
+
+  // The loop over the lanes that runs stretch r's code from `from`, entered
+  // from the prefix's `prefix_block` (null: from the stretch's start),
+  // whose values `prefix_map` names; returns the block it starts at.
+  auto lane_loop = [&](size_t r, BasicBlock *from, BasicBlock *prefix_block, const ValueToValueMapTy &prefix_map) {
+    SmallVector<BasicBlock *, 16> blocks = region_blocks(from, barriers);
+    ValueToValueMapTy map;
+    for (auto entry : prefix_map) map[entry.first] = entry.second;
+    SmallVector<BasicBlock *, 16> copies;
+    SmallPtrSet<BasicBlock *, 16> copy_set;
+    for (BasicBlock *block : blocks) {
+      BasicBlock *copy_block = CloneBasicBlock(block, map, ".s" + Twine(r), fast);
+      map[block] = copy_block;
+      copies.push_back(copy_block);
+      copy_set.insert(copy_block);
+    }
+    remapInstructionsInBlocks(copies, map);
+
+    std::string name = "stretch" + std::to_string(r);
+    BasicBlock *start = BasicBlock::Create(context, name + ".lanes", fast, copies.front());
+    BasicBlock *check = BasicBlock::Create(context, name + ".lane", fast, copies.front());
+    BasicBlock *ask = BasicBlock::Create(context, name + ".gone", fast, copies.front());
+    BasicBlock *run = BasicBlock::Create(context, name + ".run", fast, copies.front());
+    BasicBlock *after = BasicBlock::Create(context, name + ".after", fast);
+    // Edges from elsewhere are gone; the prefix's comes from `run`.
+    for (BasicBlock *copy_block : copies)
+      for (PHINode &phi : make_early_inc_range(copy_block->phis()))
+        for (unsigned i = phi.getNumIncomingValues(); i-- > 0;) {
+          BasicBlock *incoming = phi.getIncomingBlock(i);
+          if (copy_block == copies.front() && prefix_block && incoming == prefix_map.lookup(prefix_block))
+            phi.setIncomingBlock(i, run);
+          else if (!copy_set.contains(incoming))
+            phi.removeIncomingValue(i, false);
+        }
+
+    // The loops z, y, x around the code; a lane that has returned passes.
+    builder.SetInsertPoint(start);
+    builder.CreateStore(builder.getInt32(0), next);
+    for (AllocaInst *slot : scalars)
+      read_from_stretch_start(slot, copies, copy_set, builder.CreateLoad(slot->getAllocatedType(), slot));
+    builder.CreateBr(check);
+    LaneCounter z = make_loop(*fast, start, check, clone.dim_z, "z");
+    LaneCounter y = make_loop(*fast, cast<BasicBlock>(z.counter->getParent()), check, clone.dim_y, "y");
+    LaneCounter x = make_loop(*fast, cast<BasicBlock>(y.counter->getParent()), check, clone.dim_x, "x");
+    cast<BranchInst>(x.latch->getTerminator())->setSuccessor(1, y.latch);
+    cast<BranchInst>(y.latch->getTerminator())->setSuccessor(1, z.latch);
+    cast<BranchInst>(z.latch->getTerminator())->setSuccessor(1, after);
+    builder.SetInsertPoint(check);
+    Value *flat32 = builder.CreateAdd(
+        x.counter, builder.CreateMul(clone.dim_x, builder.CreateAdd(y.counter, builder.CreateMul(clone.dim_y, z.counter))));
+    Value *lane = builder.CreateZExt(flat32, i64, "flat");
+    std::pair<int64_t, Value *> coordinates[] = {
+        {kThreadIdx, x.counter}, {kThreadIdx + 4, y.counter}, {kThreadIdx + 8, z.counter}, {kFlatThread, flat32}};
+    for (auto [offset, value] : coordinates)
+      builder.CreateStore(value, builder.CreateConstInBoundsGEP1_64(i8, clone.copy, offset));
+    Value *gone_at = builder.CreateInBoundsGEP(i8, gone, lane, "gone");
+    BranchInst *gone_test = builder.CreateCondBr(builder.CreateLoad(i1, some_gone), ask, run);
+    LaneLoopX x_loop{x.counter, cast<BasicBlock>(y.counter->getParent()), x.latch, gone_test,
+                     {x.counter->getParent(), check, ask, run}};
+    x_loop.blocks.append(copies.begin(), copies.end());
+    x_loops.push_back(std::move(x_loop));
+    builder.SetInsertPoint(ask);
+    builder.CreateCondBr(builder.CreateICmpNE(builder.CreateLoad(i8, gone_at), builder.getInt8(0)), x.latch, run);
+    builder.SetInsertPoint(run);
+    for (size_t i = 0; i < lane_values.allocas.size(); i++) {
+      Value *pointer = lane_values.pointer(builder, i, lane);
+      lane_values.allocas[i]->replaceUsesWithIf(pointer, [&](Use &use) {
+        return copy_set.contains(cast<Instruction>(use.getUser())->getParent());
+      });
+    }
+    builder.CreateBr(copies.front());
+
+    // A lane at a barrier records which; a lane that returns, that it has
+    // (unless no lane can go on from here).
+    SmallVector<size_t, 4> reached;
+    for (BasicBlock *block : blocks)
+      if (barriers.blocks.contains(block)) reached.push_back(find(barriers.waits, block) - barriers.waits.begin() + 1);
+    for (BasicBlock *block : blocks) {
+      auto *copy_block = cast<BasicBlock>(map[block]);
+      Instruction *end = copy_block->getTerminator();
+      if (!barriers.blocks.contains(block) && !isa<ReturnInst>(end)) continue;
+      builder.SetInsertPoint(end);
+      if (barriers.blocks.contains(block)) {
+        size_t k = find(barriers.waits, block) - barriers.waits.begin();
+        builder.CreateStore(builder.getInt32(uint32_t(k + 1)), next);
+      } else if (!reached.empty()) {
+        builder.CreateStore(builder.getInt8(1), gone_at);
+        builder.CreateStore(builder.getTrue(), some_gone);
+      }
+      builder.CreateBr(x.latch);
+      end->eraseFromParent();
+    }
+    // After a warp function, each wavefront's lanes get their results.
+    builder.SetInsertPoint(after);
+    SwitchInst *go_on = builder.CreateSwitch(builder.CreateLoad(i32, next), done, reached.size());
+    for (size_t k : reached) {
+      BasicBlock *to = starts[k];
+      if (barriers.kinds[k - 1] == kAtWarpFunction) {
+        to = BasicBlock::Create(context, name + ".warp", fast);
+        IRBuilder<> meet(to);
+        Value *count = meet.CreateTrunc(lane_values.lanes, i32);
+        meet.CreateCall(warp, {calls, gone, count});
+        meet.CreateBr(starts[k]);
+      }
+      go_on->addCase(builder.getInt32(uint32_t(k)), to);
+    }
+    return start;
+  };
+
+  for (size_t r = 0; r < count; r++) {
+    BasicBlock *from = r == 0 ? body : barriers.resumes[r - 1];
+    SmallVector<BasicBlock *, 16> blocks = region_blocks(from, barriers);
+    SmallPtrSet<BasicBlock *, 16> region(blocks.begin(), blocks.end());
+    // The prefix: blocks run alike, entered from the stretch's start or
+    // from the prefix alone.
+    SmallVector<BasicBlock *, 8> prefix;
+    SmallPtrSet<BasicBlock *, 8> in_prefix;
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (BasicBlock *block : blocks) {
+        if (in_prefix.contains(block) || !alike(block)) continue;
+        bool entered = block == from, only_prefix = true;
+        for (BasicBlock *before : predecessors(block)) {
+          if (!region.contains(before) || barriers.blocks.contains(before)) continue;  // a wait ends the stretch
+          entered |= in_prefix.contains(before);
+          only_prefix &= in_prefix.contains(before);
+        }
+        if (block == from && !only_prefix) continue;
+        if (entered && only_prefix) {
+          prefix.push_back(block);
+          in_prefix.insert(block);
+          grew = true;
+        }
+      }
+    }
+    ValueToValueMapTy prefix_map;
+    SmallVector<BasicBlock *, 8> prefix_copies;
+    for (BasicBlock *block : prefix) {
+      BasicBlock *copy_block = CloneBasicBlock(block, prefix_map, ".p" + Twine(r), fast);
+      prefix_map[block] = copy_block;
+      prefix_copies.push_back(copy_block);
+    }
+    remapInstructionsInBlocks(prefix_copies, prefix_map);
+    if (prefix.empty()) {
+      BranchInst::Create(lane_loop(r, from, nullptr, prefix_map), starts[r]);
+      continue;
+    }
+    BranchInst::Create(cast<BasicBlock>(prefix_map[from]), starts[r]);
+    // Where the prefix goes on: a loop over the lanes for each edge.
+    for (BasicBlock *block : prefix) {
+      Instruction *end = cast<BasicBlock>(prefix_map[block])->getTerminator();
+      DenseMap<BasicBlock *, BasicBlock *> loops;
+      for (unsigned i = 0; i < end->getNumSuccessors(); i++) {
+        BasicBlock *to = block->getTerminator()->getSuccessor(i);
+        if (in_prefix.contains(to)) continue;
+        auto [at, added] = loops.try_emplace(to, nullptr);
+        if (added) at->second = lane_loop(r, to, block, prefix_map);
+        end->setSuccessor(i, at->second);
+      }
+    }
+  }
+
+  for (BasicBlock *block : original) block->dropAllReferences();
+  for (BasicBlock *block : original) block->eraseFromParent();
+  for (AllocaInst *alloca : lane_values.allocas) {
+    erase_lifetime_markers(*alloca);
+    alloca->eraseFromParent();
+  }
+  return x_loops;
+}
+
+}  // namespace gpusym_fast_form
