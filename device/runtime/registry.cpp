@@ -195,8 +195,16 @@ void load_code_object(Module &module, const uint8_t *image, size_t size) {
   // symbols never resolve to the host's handles and shadows of the same name.
   module.library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!module.library) {
-    warn("cannot load the device code object of %s: %s",
-         module.host_path.empty() ? "a module image" : module.host_path.c_str(), dlerror());
+    // A runtime function the code object calls and this runtime lacks: the
+    // program runs with an older runtime than gpusym's compile, as a prefix
+    // made before gpusym changed links.
+    const char *why = dlerror();
+    bool older = strstr(why, "undefined symbol: __gpusym") != nullptr;
+    warn("cannot load the device code object of %s: %s%s",
+         module.host_path.empty() ? "a module image" : module.host_path.c_str(), why,
+         older ? " (the program runs with an older simulated runtime than the one its device code was built for: "
+                 "make its prefix again with gpusym rocm-prefix, or relink it)"
+               : "");
     unlink(path.c_str());
     return;
   }
