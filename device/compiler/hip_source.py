@@ -112,23 +112,27 @@ def _common_flags(options: BuildOptions, *, host: bool = False) -> list[str]:
     return ["-x", "hip", *NO_ROCM_INCLUDES, *rdc, *include_flags(options), *language, *flags]
 
 
-def _inline_ptx_flags(options: BuildOptions) -> list[str]:
-    """The inline_ptx pass for the AMDGPU compiles of a CUDA source, whose
-    inline PTX is translated for AMDGPU too (-Xclang: the driver's own
-    -fpass-plugin stops at the host compile)."""
-    if not options.cuda_arch:
-        return []
-    return ["-Xclang", f"-fpass-plugin={pass_plugins.plugin_path('inline_ptx', options.verbose)}"]
+def _amdgpu_plugin_flags(options: BuildOptions) -> list[str]:
+    """The pass plugins of the AMDGPU compiles: the one of relocatable device
+    code, and inline_ptx for a CUDA source, whose inline PTX is translated
+    for AMDGPU too (-Xclang: the driver's own -fpass-plugin stops at the
+    host compile)."""
+    names = [pass_plugins.RDC_PLUGIN] if options.rdc else []
+    names += ["inline_ptx"] if options.cuda_arch else []
+    return [
+        flag
+        for name in names
+        for flag in ("-Xclang", f"-fpass-plugin={pass_plugins.plugin_path(name, options.verbose)}")
+    ]
 
 
 def _amdgpu_object(source: Path, arch: str, cuid: str, options: BuildOptions, out: Path):
-    ptx = _inline_ptx_flags(options)
     command = [
         toolchain.tool("clang++"),
         *_common_flags(options),
         "--cuda-device-only",
         *nvcc_options.device_flags(options),
-        *ptx,
+        *_amdgpu_plugin_flags(options),
         "--no-gpu-bundle-output",
         f"--offload-arch={arch}",
         f"-cuid={cuid}",
@@ -240,6 +244,11 @@ def target_macros(target_id: str) -> list[str]:
     return macros
 
 
+def _sim_plugins(options: BuildOptions) -> tuple[str, ...]:
+    """The pass plugins of the simulated device's compile, in order."""
+    return (pass_plugins.RDC_PLUGIN, *pass_plugins.PLUGINS) if options.rdc else pass_plugins.PLUGINS
+
+
 def _sim_cc1(source: Path, cuid: str, options: BuildOptions, out: Path) -> list[str]:
     """The -cc1 command compiling `source`'s device code for the simulated device."""
     probe = [
@@ -276,7 +285,7 @@ def _sim_cc1(source: Path, cuid: str, options: BuildOptions, out: Path) -> list[
         "-debug-info-kind=standalone",
         # A wavefront's lanes access __shared__ memory in lockstep; device
         # memory accesses are checked when the runtime turns checks on.
-        *(f"-fpass-plugin={pass_plugins.plugin_path(name, options.verbose)}" for name in pass_plugins.PLUGINS),
+        *(f"-fpass-plugin={pass_plugins.plugin_path(name, options.verbose)}" for name in _sim_plugins(options)),
         f"-DGPUSYM_WAVE_SIZE={options.wave_size}",
         *target_macros(options.archs[0]),
         *nvcc_options.device_flags(options),
@@ -428,7 +437,7 @@ def _compile_rdc(source: Path, options: BuildOptions, output: Path, workdir: Pat
         *_common_flags(options),
         *options.host_flags,
         *[f"--offload-arch={arch}" for arch in options.archs],
-        *_inline_ptx_flags(options),
+        *_amdgpu_plugin_flags(options),
         *[arg for flag in nvcc_options.device_flags(options) for arg in ("-Xarch_device", flag)],
         f"-cuid={cuid}",
     ]

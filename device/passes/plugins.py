@@ -13,7 +13,10 @@ first use into the cache against LLVM 19's headers (Debian's llvm-19-dev):
   ``divergence.cpp`` (which values may differ between a block's threads)
   and ``stretch_loops.cpp`` (kernels whose threads reach their barriers
   alike).  It comes before ``access_checks.cpp``, whose calls the fast forms
-  do without."""
+  do without;
+- ``rdc_statics.cpp``: in compiles of relocatable device code, references
+  to a static device variable that host code names reach its definition,
+  which clang renames after some kernels already refer to it."""
 
 from __future__ import annotations
 
@@ -24,13 +27,15 @@ from pathlib import Path
 from native import native_build, toolchain
 
 PLUGINS = ("inline_ptx", "wave_lockstep", "fast_form", "access_checks")
+#: The plugin of compiles of relocatable device code, before the others.
+RDC_PLUGIN = "rdc_statics"
 #: The sources of a plugin made of more than its own .cpp.
 _MORE_SOURCES = {"fast_form": ("divergence", "stretch_loops")}
 
 
 @cache
 def plugin_path(name: str, verbose: bool = False) -> Path:
-    """Path of the plugin `name` (one of PLUGINS), for ``-fpass-plugin=``.
+    """Path of the plugin `name` (one of PLUGINS or RDC_PLUGIN), for ``-fpass-plugin=``.
     Raises native_build.BuildError, toolchain.ToolMissing."""
     config = toolchain.run([toolchain.tool("llvm-config"), "--cxxflags"], capture=True)
     if config.returncode != 0:

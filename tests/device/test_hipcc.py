@@ -54,6 +54,15 @@ def test_relocatable_objects_link_without_repeating_the_flag(rdc_objects):
     assert result.stdout.split() == RDC_EXPECTED.split(), describe(result)
 
 
+def test_static_device_variables_host_code_copies_link_as_relocatable_device_code(tmp_path):
+    # Each source's kernel uses its statics before the host code names them,
+    # and both sources have statics of the same names.
+    hipcc("-fgpu-rdc", "-c", RDC / "statics_a.hip", RDC / "statics_b.hip", cwd=tmp_path)
+    hipcc("-fgpu-rdc", "statics_a.o", "statics_b.o", "-o", "statics", cwd=tmp_path)
+    result = run([tmp_path / "statics"])
+    assert result.stdout.split() == "0 3 6 9 10 11 12 13".split(), describe(result)
+
+
 def test_relocatable_objects_keep_clangs_bundle_sections_and_add_the_simulated_device(rdc_objects):
     sections = run([toolchain.tool("llvm-readelf"), "-S", "-W", rdc_objects / "launch.o"]).stdout
     assert offload_bundle.SECTION_PREFIX + offload_bundle.AMDGPU_RDC_PREFIX + "gfx90a" in sections

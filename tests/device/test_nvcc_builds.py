@@ -17,6 +17,10 @@ pytestmark = [pytest.mark.toolchain]
 SEPARATE = TEST_PROGRAMS / "cuda" / "separate"
 
 
+#: statics_a.cu's kernel writes 3*i, statics_b.cu's 10+i.
+STATICS_EXPECTED = "0 3 6 9 10 11 12 13"
+
+
 def nvcc(*args, cwd=None):
     return run([GPUSYM_NVCC, *map(str, args)], cwd=cwd)
 
@@ -57,6 +61,15 @@ def test_dlink_gives_the_device_code_for_a_link_by_the_host_compiler(tmp_path):
     ]
     assert run(host_link).returncode == 0
     assert run([program]).stdout == "status 0, 0 wrong\n"
+
+
+def test_static_device_variables_host_code_copies_link_as_relocatable_device_code(tmp_path):
+    # Each source's kernel uses its statics before the host code names them,
+    # and both sources have statics of the same names.
+    sources = [SEPARATE / "statics_a.cu", SEPARATE / "statics_b.cu"]
+    built = nvcc("-rdc=true", "-O2", *sources, "-o", tmp_path / "statics")
+    assert built.returncode == 0, describe(built)
+    assert run([tmp_path / "statics"]).stdout.split() == STATICS_EXPECTED.split()
 
 
 def test_relocatable_device_code_with_pure_virtual_functions_links(tmp_path):

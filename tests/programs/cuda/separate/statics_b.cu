@@ -1,0 +1,21 @@
+// The other source of statics_a.cu: its own static device variables of the
+// same names, and the program's main.
+#include <cstdio>
+
+static __constant__ int factor;
+static __device__ int result[4];
+
+__global__ void scale_b() { result[threadIdx.x] = factor + static_cast<int>(threadIdx.x); }
+
+void run_a(int *out);
+
+int main() {
+  int a[4], b[4], value = 10;
+  run_a(a);
+  cudaMemcpyToSymbol(factor, &value, sizeof value);
+  scale_b<<<1, 4>>>();
+  cudaMemcpyFromSymbol(b, result, sizeof b);
+  for (int x : a) printf("%d ", x);
+  for (int x : b) printf("%d ", x);
+  printf("\n");
+}
