@@ -143,7 +143,6 @@ constexpr const char *kFastMeet = "__gpusym_fast_meet";
 constexpr int64_t kCallOp = 0, kCallWidth = 4, kCallValue = 8, kCallArg = 16, kCallResult = 32, kCallSize = 40;
 constexpr const char *kNotMade = "its fast form came out invalid (a bug of gpusym's compiler pass)";
 constexpr const char *kLanesMemory = "__gpusym_fast_lanes_memory";  // (bytes): the block's per-lane memory
-constexpr const char *kWaveSize = "__gpusym_fast_wave_size";  // (): the running kernel's lanes a wavefront
 
 
 // The loads of the lane pointer (__gpusym_lane) in `function`.
@@ -345,15 +344,19 @@ Barriers split_at_barriers(Function &fast, BasicBlock *entry) {
         barriers.call->setAlignment(Align(8));
       }
       IRBuilder<> builder(wait->getSinglePredecessor()->getTerminator());
-      std::pair<int64_t, Value *> fields[] = {{kCallOp, call->getArgOperand(0)},
-                                              {kCallValue, call->getArgOperand(1)},
-                                              {kCallArg, call->getArgOperand(2)},
-                                              {kCallWidth, call->getArgOperand(3)}};
+      WarpCall &site = barriers.calls.emplace_back();
+      site = {call->getArgOperand(0), call->getArgOperand(1), call->getArgOperand(2), call->getArgOperand(3)};
+      std::pair<int64_t, Value *> fields[] = {
+          {kCallOp, site.op}, {kCallValue, site.value}, {kCallArg, site.arg}, {kCallWidth, site.width}};
       for (auto [offset, value] : fields)
-        builder.CreateStore(value, builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), barriers.call, offset));
+        site.stores.push_back(builder.CreateStore(
+            value, builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), barriers.call, offset)));
       builder.SetInsertPoint(resume, resume->getFirstInsertionPt());
-      call->replaceAllUsesWith(builder.CreateLoad(
-          call->getType(), builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), barriers.call, kCallResult)));
+      site.result = builder.CreateLoad(
+          call->getType(), builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), barriers.call, kCallResult));
+      call->replaceAllUsesWith(site.result);
+    } else {
+      barriers.calls.emplace_back();
     }
     call->eraseFromParent();
     barriers.kinds.push_back(kind);
@@ -802,13 +805,14 @@ Function *make_barrier_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loa
         use.set(recompute(inst, clone, user));
     }
   }
-  SmallVector<Instruction *, 16> carried = carried_values();
-  BasicBlock::iterator allocas_end = entry->getTerminator()->getIterator();
-  // Kernels with barriers alone that every lane reaches in one order get
+  // Kernels whose lanes reach their barriers alike (see divergence.cpp) get
   // the structured form, whose values the same for every lane stay scalar.
   bool by_wavefront = any_of(barriers.kinds, [](unsigned kind) { return kind != kAtBarrier; });
   Uniformity uniformity;
   structured = (uniformity = analyse_uniformity(clone, barriers)).barriers_uniform;
+  if (structured) make_direct_shuffles(barriers, entry, uniformity.varying);
+  SmallVector<Instruction *, 16> carried = carried_values();
+  BasicBlock::iterator allocas_end = entry->getTerminator()->getIterator();
   SmallSetVector<AllocaInst *, 16> scalar;  // carried values' slots, one for the block
 
   // A phi's value goes through memory as LLVM demotes a phi: stored at the
@@ -869,7 +873,7 @@ Function *make_barrier_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loa
   for (Instruction &inst : *entry)
     if (auto *alloca = dyn_cast<AllocaInst>(&inst);
         alloca && alloca != copy && !scalar.contains(alloca) &&
-        (alloca == barriers.call || alloca_across_barrier(*alloca, barriers)))
+        (alloca == barriers.call || barriers.lane_arrays.contains(alloca) || alloca_across_barrier(*alloca, barriers)))
       per_lane.push_back(alloca);
   // The most aligned first, so that no padding comes between them.
   llvm::stable_sort(per_lane, [](AllocaInst *a, AllocaInst *b) { return a->getAlign() > b->getAlign(); });

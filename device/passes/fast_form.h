@@ -19,6 +19,7 @@ constexpr int64_t kThreadIdx = 0, kFlatThread = 56, kLaneSize = 72;
 // (calls, gone, lanes): every lane of the block at one warp function, in
 // the structured fast form.
 constexpr const char *kFastWarp = "__gpusym_fast_warp";
+constexpr const char *kWaveSize = "__gpusym_fast_wave_size";  // (): the running kernel's lanes a wavefront
 
 // A do-while loop from 0 to `count` around [body_begin, body_end): returns
 // the counter; `body_end` then branches to the latch, which goes on to
@@ -43,6 +44,27 @@ struct Clone {
   Value *dim_x, *dim_y, *dim_z;
 };
 
+// A lane's call of a warp function: its operands, stored in the lane's
+// call (Barriers::call) before it waits, and the load of its result there
+// after.
+struct WarpCall {
+  Value *op = nullptr, *value = nullptr, *arg = nullptr, *width = nullptr;
+  SmallVector<StoreInst *, 4> stores;
+  LoadInst *result = nullptr;
+};
+
+// A shuffle whose operation and width are constants, in the structured fast
+// form (make_direct_shuffles): each lane's value, and its argument unless
+// that is a constant, go into per-lane arrays before the wavefront meets;
+// at the meeting, a loop over the block's lanes writes each one's result
+// into a third, which the lane reads after.
+struct DirectShuffle {
+  uint32_t op = 0;
+  int32_t width = 0;
+  AllocaInst *value = nullptr, *result = nullptr, *arg = nullptr;
+  Value *constant_arg = nullptr;  // the argument, when arg is null
+};
+
 // Where a clone's lanes wait (at a barrier, a step or a warp function):
 // each wait block, its call gone, holds only a branch to the block the lane
 // resumes at.
@@ -50,6 +72,9 @@ struct Barriers {
   SmallVector<BasicBlock *, 8> waits;    // the Kth barrier's or step's block is waits[K-1]
   SmallVector<BasicBlock *, 8> resumes;  // where a lane goes on after it
   SmallVector<unsigned, 8> kinds;        // what waits there: a barrier, a step or a warp function
+  SmallVector<WarpCall, 8> calls;        // at a warp function, its call (else empty)
+  SmallVector<DirectShuffle, 8> shuffles;  // at a direct shuffle, its arrays (else empty)
+  SmallPtrSet<AllocaInst *, 8> lane_arrays;  // the direct shuffles' arrays: always one element a lane
   SmallPtrSet<BasicBlock *, 8> blocks;   // the waits, as a set
   AllocaInst *call = nullptr;            // a lane's call of a warp function (WaveCall), if any
 };
@@ -121,5 +146,8 @@ SmallVector<LaneLoopX, 8> make_uniform_region_loops(const Clone &clone, const Ba
                                                     const SmallPtrSetImpl<Value *> &varying, Value *gone,
                                                     Value *calls);
 void clamp_lane_loop(const LaneLoopX &loop, Value *dim_x);
+// Makes the shuffles of a structured form whose operation and width are
+// constants direct ones (DirectShuffle), their results varying values.
+void make_direct_shuffles(Barriers &barriers, BasicBlock *entry, SmallPtrSetImpl<Value *> &varying);
 
 }  // namespace gpusym_fast_form

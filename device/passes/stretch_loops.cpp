@@ -104,6 +104,125 @@ void clamp_lane_loop(const LaneLoopX &loop, Value *dim_x) {
 
 namespace {
 
+// The warp functions' operations (gpusym/lane.h) a direct shuffle does.
+enum ShuffleOp : uint32_t { kShuffle = 0, kShuffleUp = 1, kShuffleDown = 2, kShuffleXor = 3 };
+
+}  // namespace
+
+void make_direct_shuffles(Barriers &barriers, BasicBlock *entry, SmallPtrSetImpl<Value *> &varying) {
+  barriers.shuffles.resize(barriers.waits.size());
+  for (size_t k = 0; k < barriers.waits.size(); k++) {
+    WarpCall &call = barriers.calls[k];
+    auto *op = dyn_cast_or_null<ConstantInt>(call.op);
+    auto *width = dyn_cast_or_null<ConstantInt>(call.width);
+    if (!call.result || !op || !width || op->getZExtValue() > kShuffleXor) continue;
+    // A value widened to the call's 64 bits is kept at its own width.
+    Value *value = call.value;
+    if (auto *widened = dyn_cast<ZExtInst>(value)) value = widened->getOperand(0);
+    Type *type = value->getType();
+    DirectShuffle &shuffle = barriers.shuffles[k];
+    shuffle.op = uint32_t(op->getZExtValue());
+    shuffle.width = int32_t(width->getSExtValue());
+    IRBuilder<> builder(entry->getTerminator());
+    shuffle.value = builder.CreateAlloca(type, nullptr, "shuffle.value");
+    shuffle.result = builder.CreateAlloca(type, nullptr, "shuffle.result");
+    if (isa<Constant>(call.arg))
+      shuffle.constant_arg = call.arg;
+    else
+      shuffle.arg = builder.CreateAlloca(call.arg->getType(), nullptr, "shuffle.arg");
+    builder.SetInsertPoint(call.stores.front());
+    builder.CreateStore(value, shuffle.value);
+    if (shuffle.arg) builder.CreateStore(call.arg, shuffle.arg);
+    for (StoreInst *store : call.stores) {
+      auto *field = dyn_cast<Instruction>(store->getPointerOperand());
+      store->eraseFromParent();
+      if (field && field->use_empty()) field->eraseFromParent();
+    }
+    builder.SetInsertPoint(call.result);
+    Value *result = builder.CreateLoad(type, shuffle.result);
+    varying.insert(result);
+    if (type != call.result->getType()) varying.insert(result = builder.CreateZExt(result, call.result->getType()));
+    auto *field = dyn_cast<Instruction>(call.result->getPointerOperand());
+    call.result->replaceAllUsesWith(result);
+    call.result->eraseFromParent();
+    if (field && field->use_empty()) field->eraseFromParent();
+    call = WarpCall();
+    for (AllocaInst *array : {shuffle.value, shuffle.result, shuffle.arg})
+      if (array) barriers.lane_arrays.insert(array);
+  }
+  if (barriers.call && barriers.call->use_empty()) {
+    barriers.call->eraseFromParent();
+    barriers.call = nullptr;
+  }
+}
+
+namespace {
+
+// A direct shuffle's meeting (DirectShuffle), from `at` on to `then`: a
+// loop over the block's lanes giving each the value of its source lane in
+// its wavefront, as the runtime's resolve_wave (waves.cpp) does: a lane out
+// of range for an up, down or xor shuffle reads its own, and a source lane
+// past the block's last or returned (`gone`) gives 0.
+void meet_directly(const DirectShuffle &shuffle, const PerLane &lane_values, Value *gone, Value *wave, BasicBlock *at,
+                   BasicBlock *then) {
+  Function *fast = at->getParent();
+  LLVMContext &context = fast->getContext();
+  BasicBlock *loop = BasicBlock::Create(context, at->getName() + ".lanes", fast);
+  IRBuilder<> builder(at);
+  builder.CreateBr(loop);
+  builder.SetInsertPoint(loop);
+  Type *i64 = builder.getInt64Ty();
+  PHINode *lane = builder.CreatePHI(i64, 2, "lane");
+  lane->addIncoming(builder.getInt64(0), at);
+  auto array = [&](AllocaInst *alloca) { return size_t(find(lane_values.allocas, alloca) - lane_values.allocas.begin()); };
+  Value *last = builder.CreateSub(wave, builder.getInt64(1));
+  Value *self = builder.CreateAnd(lane, last);
+  Value *first = builder.CreateSub(lane, self);  // the wavefront's first lane
+  Value *count = builder.CreateBinaryIntrinsic(Intrinsic::umin, wave, builder.CreateSub(lane_values.lanes, first));
+  // The width: the wavefront's unless a smaller positive one is asked for.
+  Value *asked = builder.getInt64(uint64_t(int64_t(shuffle.width)));
+  Value *width = shuffle.width > 0 ? builder.CreateSelect(builder.CreateICmpULE(asked, wave), asked, wave) : wave;
+  Value *arg = shuffle.arg ? builder.CreateLoad(shuffle.arg->getAllocatedType(),
+                                                lane_values.pointer(builder, array(shuffle.arg), lane))
+                           : shuffle.constant_arg;
+  arg = builder.CreateSExtOrTrunc(arg, i64);
+  Value *base = builder.CreateAnd(self, builder.CreateNeg(width));
+  Value *index = nullptr;
+  switch (shuffle.op) {
+    case kShuffle: index = builder.CreateAdd(arg, base); break;
+    case kShuffleUp: {
+      Value *up = builder.CreateSub(self, arg);
+      index = builder.CreateSelect(builder.CreateICmpSLT(up, base), self, up);
+      break;
+    }
+    case kShuffleDown: {
+      Value *in_segment = builder.CreateAnd(self, builder.CreateSub(width, builder.getInt64(1)));
+      index = builder.CreateSelect(builder.CreateICmpSGE(builder.CreateAdd(in_segment, arg), width), self,
+                                   builder.CreateAdd(self, arg));
+      break;
+    }
+    default: {
+      Value *other = builder.CreateXor(self, arg);
+      Value *end = builder.CreateAnd(builder.CreateAdd(self, width), builder.CreateNeg(width));
+      index = builder.CreateSelect(builder.CreateICmpSGE(other, end), self, other);
+      break;
+    }
+  }
+  Value *source = builder.CreateAnd(index, last);
+  Value *exists = builder.CreateICmpULT(source, count);
+  Value *from = builder.CreateSelect(exists, builder.CreateAdd(first, source), lane);
+  Value *returned = builder.CreateICmpNE(builder.CreateLoad(builder.getInt8Ty(), builder.CreateInBoundsGEP(builder.getInt8Ty(), gone, from)),
+                                         builder.getInt8(0));
+  Type *type = shuffle.value->getAllocatedType();
+  Value *value = builder.CreateLoad(type, lane_values.pointer(builder, array(shuffle.value), from));
+  Value *result = builder.CreateSelect(builder.CreateAnd(exists, builder.CreateNot(returned)), value,
+                                       Constant::getNullValue(type));
+  builder.CreateStore(result, lane_values.pointer(builder, array(shuffle.result), lane));
+  Value *next = builder.CreateAdd(lane, builder.getInt64(1), "", true, true);
+  lane->addIncoming(next, loop);
+  builder.CreateCondBr(builder.CreateICmpULT(next, lane_values.lanes), loop, then);
+}
+
 // A value the same for every lane is kept across barriers in one variable
 // (`slot`) that each lane writes.  The lanes run a stretch one after the
 // other, so a lane's read there comes after the earlier lanes' writes of the
@@ -186,6 +305,9 @@ SmallVector<LaneLoopX, 8> make_uniform_region_loops(const Clone &clone, const Ba
   SmallPtrSet<Value *, 16> block_variables(scalars.begin(), scalars.end());
   PointerType *pointer = PointerType::getUnqual(context);
   FunctionCallee warp = fast->getParent()->getOrInsertFunction(kFastWarp, Type::getVoidTy(context), pointer, pointer, i32);
+  Value *wave = nullptr;  // the lanes of a wavefront, for direct shuffles
+  if (any_of(barriers.shuffles, [](const DirectShuffle &shuffle) { return shuffle.value; }))
+    wave = builder.CreateZExt(builder.CreateCall(fast->getParent()->getOrInsertFunction(kWaveSize, i32)), i64);
 
   size_t count = barriers.waits.size() + 1;
   SmallVector<BasicBlock *, 8> starts;  // each stretch's first block
@@ -316,10 +438,14 @@ SmallVector<LaneLoopX, 8> make_uniform_region_loops(const Clone &clone, const Ba
       BasicBlock *to = starts[k];
       if (barriers.kinds[k - 1] == kAtWarpFunction) {
         to = BasicBlock::Create(context, name + ".warp", fast);
-        IRBuilder<> meet(to);
-        Value *count = meet.CreateTrunc(lane_values.lanes, i32);
-        meet.CreateCall(warp, {calls, gone, count});
-        meet.CreateBr(starts[k]);
+        if (k - 1 < barriers.shuffles.size() && barriers.shuffles[k - 1].value) {
+          meet_directly(barriers.shuffles[k - 1], lane_values, gone, wave, to, starts[k]);
+        } else {
+          IRBuilder<> meet(to);
+          Value *count = meet.CreateTrunc(lane_values.lanes, i32);
+          meet.CreateCall(warp, {calls, gone, count});
+          meet.CreateBr(starts[k]);
+        }
       }
       go_on->addCase(builder.getInt32(uint32_t(k)), to);
     }

@@ -45,7 +45,7 @@ def test_only_the_kernel_with_a_call_has_no_fast_form(optimised):
     assert re.findall(r"^gpusym: kernel (\w+)\(.*\) keeps (\d+) bytes a thread across its barriers", said, re.M) == [
         ("reverse_in_block", "0"),
         ("scan_in_block", "16"),
-        ("rotate_in_wavefront", "48"),  # its call of the warp function (40), its index
+        ("rotate_in_wavefront", "16"),  # its shuffle's value (4), result (4) and source lane (8)
     ], said
 
 
