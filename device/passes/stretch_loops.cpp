@@ -12,6 +12,8 @@
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
+#include <optional>
+
 namespace gpusym_fast_form {
 
 
@@ -106,6 +108,7 @@ namespace {
 
 // The warp functions' operations (gpusym/lane.h) a direct shuffle does.
 enum ShuffleOp : uint32_t { kShuffle = 0, kShuffleUp = 1, kShuffleDown = 2, kShuffleXor = 3 };
+constexpr uint32_t kMaxWaveSize = 64;  // GPUSYM_MAX_WAVE_SIZE
 
 }  // namespace
 
@@ -158,18 +161,100 @@ void make_direct_shuffles(Barriers &barriers, BasicBlock *entry, SmallPtrSetImpl
 
 namespace {
 
+// The lanes a shuffle of `asked` width spans (shuffle_width in waves.cpp):
+// the wavefront's unless a smaller positive width is asked for.
+Value *shuffle_width(IRBuilder<> &builder, int32_t asked, Value *wave) {
+  if (asked <= 0) return wave;
+  Value *width = builder.getInt64(uint64_t(asked));
+  return builder.CreateSelect(builder.CreateICmpULE(width, wave), width, wave);
+}
+
+// A loop writing lane l's result for each l in [from, to): the value of lane
+// l + shift, or 0 without a shift.
+void fill_results(IRBuilder<> &builder, const DirectShuffle &shuffle, const PerLane &lane_values, Value *from,
+                  Value *to, std::optional<int64_t> shift) {
+  auto array = [&](AllocaInst *alloca) { return size_t(find(lane_values.allocas, alloca) - lane_values.allocas.begin()); };
+  BasicBlock *before = builder.GetInsertBlock();
+  Function *fast = before->getParent();
+  BasicBlock *body = BasicBlock::Create(fast->getContext(), before->getName() + ".fill", fast);
+  BasicBlock *after = BasicBlock::Create(fast->getContext(), before->getName() + ".filled", fast);
+  builder.CreateCondBr(builder.CreateICmpULT(from, to), body, after);
+  builder.SetInsertPoint(body);
+  PHINode *lane = builder.CreatePHI(builder.getInt64Ty(), 2, "lane");
+  lane->addIncoming(from, before);
+  Type *type = shuffle.value->getAllocatedType();
+  Value *value = Constant::getNullValue(type);
+  if (shift)
+    value = builder.CreateLoad(type, lane_values.pointer(builder, array(shuffle.value),
+                                                         builder.CreateAdd(lane, builder.getInt64(uint64_t(*shift)))));
+  builder.CreateStore(value, lane_values.pointer(builder, array(shuffle.result), lane));
+  Value *next = builder.CreateAdd(lane, builder.getInt64(1), "", true, true);
+  lane->addIncoming(next, body);
+  builder.CreateCondBr(builder.CreateICmpULT(next, to), body, after);
+  builder.SetInsertPoint(after);
+}
+
+// A shuffle up or down by a constant delta over a width of a power of two,
+// when no lane has returned: each segment of `width` lanes is one range of
+// lanes reading the lane `delta` away, and one range reading their own
+// value (and, down, one of lanes whose source is past the block's last,
+// reading 0), each a loop LLVM vectorises.  Goes on to `then`.
+void meet_by_segments(IRBuilder<> &builder, const DirectShuffle &shuffle, const PerLane &lane_values, Value *wave,
+                      int64_t delta, BasicBlock *then) {
+  BasicBlock *before = builder.GetInsertBlock();
+  Function *fast = before->getParent();
+  BasicBlock *segment = BasicBlock::Create(fast->getContext(), before->getName() + ".segment", fast);
+  Value *width = shuffle_width(builder, shuffle.width, wave);
+  Value *lanes = lane_values.lanes;
+  builder.CreateBr(segment);
+  builder.SetInsertPoint(segment);
+  PHINode *first = builder.CreatePHI(builder.getInt64Ty(), 2, "segment.first");
+  first->addIncoming(builder.getInt64(0), before);
+  Value *end = builder.CreateBinaryIntrinsic(Intrinsic::umin, builder.CreateAdd(first, width), lanes);
+  Value *shift = builder.CreateBinaryIntrinsic(Intrinsic::umin, builder.getInt64(uint64_t(delta)), width);
+  if (shuffle.op == kShuffleDown) {
+    // Lane l reads lane l + delta while that is in its segment and block.
+    Value *split = builder.CreateBinaryIntrinsic(Intrinsic::umin, builder.CreateSub(builder.CreateAdd(first, width), shift), end);
+    Value *in_block = builder.CreateSub(lanes, builder.CreateBinaryIntrinsic(Intrinsic::umin, lanes, builder.getInt64(uint64_t(delta))));
+    Value *reading = builder.CreateBinaryIntrinsic(Intrinsic::umax, first,
+                                                   builder.CreateBinaryIntrinsic(Intrinsic::umin, split, in_block));
+    fill_results(builder, shuffle, lane_values, first, reading, delta);
+    fill_results(builder, shuffle, lane_values, reading, split, std::nullopt);
+    fill_results(builder, shuffle, lane_values, split, end, 0);
+  } else {
+    // Lane l reads lane l - delta from the segment's delta-th lane on.
+    Value *split = builder.CreateBinaryIntrinsic(Intrinsic::umin, builder.CreateAdd(first, shift), end);
+    fill_results(builder, shuffle, lane_values, first, split, 0);
+    fill_results(builder, shuffle, lane_values, split, end, -delta);
+  }
+  Value *next = builder.CreateAdd(first, width);
+  first->addIncoming(next, builder.GetInsertBlock());
+  builder.CreateCondBr(builder.CreateICmpULT(next, lanes), segment, then);
+}
+
 // A direct shuffle's meeting (DirectShuffle), from `at` on to `then`: a
 // loop over the block's lanes giving each the value of its source lane in
 // its wavefront, as the runtime's resolve_wave (waves.cpp) does: a lane out
 // of range for an up, down or xor shuffle reads its own, and a source lane
-// past the block's last or returned (`gone`) gives 0.
-void meet_directly(const DirectShuffle &shuffle, const PerLane &lane_values, Value *gone, Value *wave, BasicBlock *at,
-                   BasicBlock *then) {
+// past the block's last or returned (`gone`) gives 0.  Shuffles up and down
+// by a constant go by segments (meet_by_segments) while no lane has
+// returned (`some_gone`).
+void meet_directly(const DirectShuffle &shuffle, const PerLane &lane_values, Value *gone, Value *some_gone,
+                   Value *wave, BasicBlock *at, BasicBlock *then) {
   Function *fast = at->getParent();
   LLVMContext &context = fast->getContext();
   BasicBlock *loop = BasicBlock::Create(context, at->getName() + ".lanes", fast);
   IRBuilder<> builder(at);
-  builder.CreateBr(loop);
+  auto *delta = dyn_cast_or_null<ConstantInt>(shuffle.constant_arg);
+  if ((shuffle.op == kShuffleDown || shuffle.op == kShuffleUp) && delta && !delta->isNegative() &&
+      (shuffle.width <= 0 || shuffle.width >= kMaxWaveSize || isPowerOf2_32(uint32_t(shuffle.width)))) {
+    BasicBlock *segments = BasicBlock::Create(context, at->getName() + ".segments", fast);
+    builder.CreateCondBr(builder.CreateLoad(builder.getInt1Ty(), some_gone), loop, segments);
+    IRBuilder<> by_segments(segments);
+    meet_by_segments(by_segments, shuffle, lane_values, wave, int64_t(std::min<uint64_t>(delta->getZExtValue(), kMaxWaveSize)), then);
+  } else {
+    builder.CreateBr(loop);
+  }
   builder.SetInsertPoint(loop);
   Type *i64 = builder.getInt64Ty();
   PHINode *lane = builder.CreatePHI(i64, 2, "lane");
@@ -179,9 +264,7 @@ void meet_directly(const DirectShuffle &shuffle, const PerLane &lane_values, Val
   Value *self = builder.CreateAnd(lane, last);
   Value *first = builder.CreateSub(lane, self);  // the wavefront's first lane
   Value *count = builder.CreateBinaryIntrinsic(Intrinsic::umin, wave, builder.CreateSub(lane_values.lanes, first));
-  // The width: the wavefront's unless a smaller positive one is asked for.
-  Value *asked = builder.getInt64(uint64_t(int64_t(shuffle.width)));
-  Value *width = shuffle.width > 0 ? builder.CreateSelect(builder.CreateICmpULE(asked, wave), asked, wave) : wave;
+  Value *width = shuffle_width(builder, shuffle.width, wave);
   Value *arg = shuffle.arg ? builder.CreateLoad(shuffle.arg->getAllocatedType(),
                                                 lane_values.pointer(builder, array(shuffle.arg), lane))
                            : shuffle.constant_arg;
@@ -439,7 +522,7 @@ SmallVector<LaneLoopX, 8> make_uniform_region_loops(const Clone &clone, const Ba
       if (barriers.kinds[k - 1] == kAtWarpFunction) {
         to = BasicBlock::Create(context, name + ".warp", fast);
         if (k - 1 < barriers.shuffles.size() && barriers.shuffles[k - 1].value) {
-          meet_directly(barriers.shuffles[k - 1], lane_values, gone, wave, to, starts[k]);
+          meet_directly(barriers.shuffles[k - 1], lane_values, gone, some_gone, wave, to, starts[k]);
         } else {
           IRBuilder<> meet(to);
           Value *count = meet.CreateTrunc(lane_values.lanes, i32);

@@ -341,3 +341,23 @@ def test_kernels_reaching_barriers_alike_run_a_loop_between_each_two_and_give_th
     result = run([program], env={"GPUSYM_FORM": form})
     assert result.returncode == 0 and result.stdout.endswith("barrier stretches: 0 wrong\n"), describe(result)
     assert result.stdout.count(": ok\n") == 19, describe(result)
+
+
+@pytest.fixture(scope="module", params=["gfx90a", "gfx1030"], ids=["wave64", "wave32"])
+def direct_shuffles(request, tmp_path_factory) -> Path:
+    """tests/programs/direct_shuffles.hip for 64- and 32-lane wavefronts."""
+    program = tmp_path_factory.mktemp("direct-shuffles") / "direct_shuffles"
+    flags = ("-O2", f"--offload-arch={request.param}")
+    built = run_gpusym("build", *flags, TEST_PROGRAMS / "direct_shuffles.hip", "-o", program, timeout=BUILD_TIMEOUT)
+    assert built.returncode == 0, describe(built)
+    return program
+
+
+@pytest.mark.parametrize("form", ["fast", "debug"])
+def test_shuffles_of_constant_operations_meet_in_device_code_with_the_hosts_results(direct_shuffles, form):
+    # Up and down by constants within segments, deltas past the width, a
+    # width of no power of two, a partial last wavefront, a shuffle met
+    # again in a loop, lanes that returned, 64-bit values.
+    result = run([direct_shuffles], env={"GPUSYM_FORM": form})
+    assert result.returncode == 0 and result.stdout.endswith("direct shuffles: 0 wrong\n"), describe(result)
+    assert result.stdout.count(": ok\n") == 12, describe(result)
