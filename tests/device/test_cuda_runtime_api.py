@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.toolchain]
 #: Each program and the checks it must report, in order.
 CHECKS = {
     "runtime_memory.cu": (
-        "malloc memcpy memset malloc_host host_alloc host_device_pointer host_register malloc_managed "
+        "malloc malloc_const memcpy memset malloc_host host_alloc host_device_pointer host_register malloc_managed "
         "managed_after_sync managed_advise_prefetch malloc_pitch memcpy_2d memset_2d malloc_3d memset_3d memcpy_3d "
         "memcpy_to_symbol memcpy_from_symbol symbol_address memcpy_async memcpy_peer mem_get_info "
         "pointer_device pointer_host pointer_managed pointer_unregistered free last_error"

@@ -147,6 +147,9 @@ static void managed() {
 static void one_dimensional() {
   unsigned char *d = nullptr;
   CHECK(hipMalloc(&d, 64));
+  const float *read_only = nullptr;  // a pointer to const, as programs keep their inputs
+  CHECK(hipMalloc(&read_only, 64));
+  CHECK(hipFree(const_cast<float *>(read_only)));
   CHECK(hipMemset(d, 0, 64));
   CHECK(hipMemsetD16(d + 2, 0xABCD, 5));
   CHECK(hipMemsetD32(d + 16, 0x11223344, 3));

@@ -376,42 +376,42 @@ static inline cudaError_t cudaMemAdvise(const void *devPtr, size_t count, cudaMe
 }
 template <typename T>
 static inline cudaError_t cudaMalloc(T **devPtr, size_t size) {
-  return cudaMalloc(reinterpret_cast<void **>(devPtr), size);
+  return cudaMalloc(static_cast<void **>(static_cast<void *>(devPtr)), size);
 }
 template <typename T>
 static inline cudaError_t cudaMallocManaged(T **devPtr, size_t size, unsigned int flags = cudaMemAttachGlobal) {
-  return cudaMallocManaged(reinterpret_cast<void **>(devPtr), size, flags);
+  return cudaMallocManaged(static_cast<void **>(static_cast<void *>(devPtr)), size, flags);
 }
 template <typename T>
 static inline cudaError_t cudaMallocHost(T **ptr, size_t size, unsigned int flags = 0) {
-  return cudaHostAlloc(reinterpret_cast<void **>(ptr), size, flags);
+  return cudaHostAlloc(static_cast<void **>(static_cast<void *>(ptr)), size, flags);
 }
 template <typename T>
 static inline cudaError_t cudaHostAlloc(T **ptr, size_t size, unsigned int flags) {
-  return cudaHostAlloc(reinterpret_cast<void **>(ptr), size, flags);
+  return cudaHostAlloc(static_cast<void **>(static_cast<void *>(ptr)), size, flags);
 }
 template <typename T>
 static inline cudaError_t cudaMallocPitch(T **devPtr, size_t *pitch, size_t width, size_t height) {
-  return cudaMallocPitch(reinterpret_cast<void **>(devPtr), pitch, width, height);
+  return cudaMallocPitch(static_cast<void **>(static_cast<void *>(devPtr)), pitch, width, height);
 }
 template <typename T>
 static inline cudaError_t cudaMallocAsync(T **devPtr, size_t size, cudaStream_t stream) {
-  return cudaMallocAsync(reinterpret_cast<void **>(devPtr), size, stream);
+  return cudaMallocAsync(static_cast<void **>(static_cast<void *>(devPtr)), size, stream);
 }
 static inline cudaError_t cudaMallocAsync(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream) {
   return cudaMallocFromPoolAsync(ptr, size, memPool, stream);
 }
 template <typename T>
 static inline cudaError_t cudaMallocAsync(T **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream) {
-  return cudaMallocFromPoolAsync(reinterpret_cast<void **>(ptr), size, memPool, stream);
+  return cudaMallocFromPoolAsync(static_cast<void **>(static_cast<void *>(ptr)), size, memPool, stream);
 }
 template <typename T>
 static inline cudaError_t cudaMallocFromPoolAsync(T **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream) {
-  return cudaMallocFromPoolAsync(reinterpret_cast<void **>(ptr), size, memPool, stream);
+  return cudaMallocFromPoolAsync(static_cast<void **>(static_cast<void *>(ptr)), size, memPool, stream);
 }
 template <typename T>
 static inline cudaError_t cudaHostGetDevicePointer(T **pDevice, void *pHost, unsigned int flags) {
-  return cudaHostGetDevicePointer(reinterpret_cast<void **>(pDevice), pHost, flags);
+  return cudaHostGetDevicePointer(static_cast<void **>(static_cast<void *>(pDevice)), pHost, flags);
 }
 template <typename T>
 static inline cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count, size_t offset = 0,

@@ -886,23 +886,23 @@ hipError_t hipStreamGetCaptureInfo(hipStream_t stream, hipStreamCaptureStatus *p
 /* HIP's C++ convenience overloads taking the symbol or kernel itself. */
 template <typename T>
 static inline hipError_t hipMalloc(T **ptr, size_t size) {
-  return hipMalloc(reinterpret_cast<void **>(ptr), size);
+  return hipMalloc(static_cast<void **>(static_cast<void *>(ptr)), size);
 }
 template <typename T>
 static inline hipError_t hipHostMalloc(T **ptr, size_t size, unsigned int flags = hipHostMallocDefault) {
-  return hipHostMalloc(reinterpret_cast<void **>(ptr), size, flags);
+  return hipHostMalloc(static_cast<void **>(static_cast<void *>(ptr)), size, flags);
 }
 template <typename T>
 static inline hipError_t hipMallocManaged(T **ptr, size_t size, unsigned int flags = hipMemAttachGlobal) {
-  return hipMallocManaged(reinterpret_cast<void **>(ptr), size, flags);
+  return hipMallocManaged(static_cast<void **>(static_cast<void *>(ptr)), size, flags);
 }
 template <typename T>
 static inline hipError_t hipMallocPitch(T **ptr, size_t *pitch, size_t width, size_t height) {
-  return hipMallocPitch(reinterpret_cast<void **>(ptr), pitch, width, height);
+  return hipMallocPitch(static_cast<void **>(static_cast<void *>(ptr)), pitch, width, height);
 }
 template <typename T>
 static inline hipError_t hipMallocAsync(T **ptr, size_t size, hipStream_t stream) {
-  return hipMallocAsync(reinterpret_cast<void **>(ptr), size, stream);
+  return hipMallocAsync(static_cast<void **>(static_cast<void *>(ptr)), size, stream);
 }
 /* A device variable itself (HIP_SYMBOL(x) is x) stands for its address. */
 template <typename T>

@@ -18,6 +18,9 @@ __global__ void fill(int *data, int value, int n) {
 int main() {
   int *device = nullptr;
   CHECK("malloc", cudaMalloc(&device, 256 * sizeof(int)) == cudaSuccess && device);
+  // Into a pointer to const, as programs keep their read-only inputs.
+  const float *inputs[2] = {};
+  CHECK("malloc_const", cudaMalloc(inputs + 1, 64) == cudaSuccess && inputs[1] && cudaFree(const_cast<float *>(inputs[1])) == cudaSuccess);
   nvtxRangePushA("fill");  // NVTX annotations compile and do nothing
   fill<<<4, 64>>>(device, 10, 256);
   nvtxRangePop();
