@@ -223,6 +223,29 @@ def test_cuda_sources_may_name_their_own_int8_and_uint16(tmp_path):
     assert compiled.returncode == 0, describe(compiled)
 
 
+def test_host_cxx_including_curand_kernel_for_its_types_compiles(tmp_path):
+    # NVIDIA's MonteCarloMultiGPU keeps curandState in a struct its host
+    # C++ files share with its .cu files.
+    host = tmp_path / "states.cpp"
+    host.write_text(
+        "#include <curand_kernel.h>\n"
+        "struct Plan { curandState *states; curandStatePhilox4_32_10_t philox; };\n"
+        "int main() { return sizeof(Plan) > 0 ? 0 : 1; }\n"
+    )
+    compiled = run(
+        [
+            toolchain.tool("clang++"),
+            f"-I{runtime_library.CUDA_INCLUDE_DIR}",
+            f"-I{runtime_library.INCLUDE_DIR}",
+            host,
+            "-o",
+            tmp_path / "states",
+        ]
+    )
+    assert compiled.returncode == 0, describe(compiled)
+    assert run([tmp_path / "states"]).returncode == 0
+
+
 def test_cxx17_register_variables_are_a_warning_as_under_gcc(tmp_path):
     # C++17 removed `register`; g++, nvcc's host compiler, warns, clang errs.
     source = tmp_path / "old.cu"

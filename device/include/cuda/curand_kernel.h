@@ -55,7 +55,18 @@
 #include "cuda_runtime.h"
 #include "gpusym/random_engines.h"
 
+#ifdef __GPUSYM_INLINE
 #define __GPUSYM_CURAND static __device__ __GPUSYM_INLINE
+#define __GPUSYM_CURAND_SINCOSPI sincospi
+#else /* a host compiler's (a .cpp that includes it for the types): plain inline functions */
+#define __GPUSYM_CURAND static inline
+#include <math.h>
+static inline void __gpusym_curand_sincospi(double x, double *sine, double *cosine) {
+  *sine = sin(x * M_PI);
+  *cosine = cos(x * M_PI);
+}
+#define __GPUSYM_CURAND_SINCOSPI __gpusym_curand_sincospi
+#endif
 
 /* ---- the states, with cuRAND's fields in cuRAND's order ---- */
 
@@ -338,7 +349,7 @@ __GPUSYM_CURAND double2 curand_normal2_double(curandStateMRG32k3a_t *state) {
   double u = curand_uniform_double(state);
   double v = curand_uniform_double(state) * 2.0;
   double s = sqrt(-2.0 * log(u)), sine, cosine;
-  sincospi(v, &sine, &cosine);
+  __GPUSYM_CURAND_SINCOSPI(v, &sine, &cosine);
   return make_double2(sine * s, cosine * s);
 }
 
