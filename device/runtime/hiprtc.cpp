@@ -257,11 +257,23 @@ std::map<std::string, std::string> probed_symbols(const std::vector<char> &image
   return found;
 }
 
+// Where a compile of `program` finds its headers: the directory holding
+// those it gave, then, for a quoted include it did not give, its name's
+// directory taken from the current one, as NVRTC reads it (NVIDIA's samples
+// copy their headers beside the program for that).
+void add_include_paths(std::vector<std::string> &argv, const _hiprtcProgram &program, const std::string &headers) {
+  argv.insert(argv.end(), {"-I", headers});
+  std::error_code no_directory;
+  std::filesystem::path beside = std::filesystem::absolute(program.name, no_directory).parent_path();
+  if (!no_directory) argv.insert(argv.end(), {"-iquote", beside.string()});
+}
+
 // The lowered names of the name expressions: the host side compiled alone.
 hiprtcResult lower_names(_hiprtcProgram &program, const std::string &directory, const std::string &headers,
                          const std::vector<std::string> &options) {
   std::vector<std::string> argv = compiler(program);
-  argv.insert(argv.end(), {"--cuda-host-only", "-c", "-I", headers});
+  argv.insert(argv.end(), {"--cuda-host-only", "-c"});
+  add_include_paths(argv, program, headers);
   argv.insert(argv.end(), options.begin(), options.end());
   argv.insert(argv.end(), {source_path(program, directory), "-o", directory + "/names.o"});
   std::string output;
@@ -317,7 +329,8 @@ hiprtcResult compile(_hiprtcProgram &program, int count, const char *const *opti
   // the debug information maps to the kept text (a name holding '=' cannot
   // be mapped: gdb then finds no file).
   std::vector<std::string> argv = compiler(program);
-  argv.insert(argv.end(), {"--genco", "-g", "-I", headers});
+  argv.insert(argv.end(), {"--genco", "-g"});
+  add_include_paths(argv, program, headers);
   if (!kept.empty() && program.name.find('=') == std::string::npos)
     argv.push_back("-fdebug-prefix-map=" + program.name + "=" + kept + "/" + relative_inside(program.name));
   argv.insert(argv.end(), given.begin(), given.end());

@@ -22,7 +22,7 @@ def program(build_program):
 def test_a_program_compiled_at_run_time_loads_and_runs(program):
     result = run([program])
     checks = dict(re.findall(r"^hiprtc: ([^:]+): (ok|WRONG)$", result.stdout, re.M))
-    assert len(checks) == 15 and set(checks.values()) == {"ok"}, describe(result)
+    assert len(checks) == 16 and set(checks.values()) == {"ok"}, describe(result)
     assert "hiprtc: scale<float> is _Z5scaleIfEvPT_S0_i" in result.stdout, describe(result)
     assert "hiprtc: log: broken.cu:2:10: error: use of undeclared identifier 'undeclared'" in result.stdout
     assert result.returncode == 0, describe(result)

@@ -4,7 +4,10 @@
 #include <hip/hip_runtime.h>
 #include <hip/hiprtc.h>
 
+#include <unistd.h>
+
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -88,6 +91,26 @@ int main() {
                                       log.find("undeclared") != std::string::npos);
   printf("hiprtc: log: %s\n", log.substr(0, log.find('\n')).c_str());
   hiprtcDestroyProgram(&broken);
+
+  // A quoted include the program does not give, beside it in the current
+  // directory (NVIDIA's samples copy their headers there).
+  char directory[] = "/tmp/gpusym-hiprtc-beside-XXXXXX";
+  bool made = mkdtemp(directory) && chdir(directory) == 0;
+  FILE* header = made ? fopen("beside.h", "w") : nullptr;
+  if (header) {
+    fputs("constexpr int kBeside = 42;\n", header);
+    fclose(header);
+  }
+  hiprtcProgram beside;
+  hiprtcCreateProgram(&beside, "#include \"beside.h\"\nextern \"C\" __global__ void k(int* p) { *p = kBeside; }\n",
+                      "./beside.cu", 0, nullptr, nullptr);
+  check("a header beside the program", header && hiprtcCompileProgram(beside, 0, nullptr) == HIPRTC_SUCCESS);
+  hiprtcDestroyProgram(&beside);
+  if (made) {
+    remove("beside.h");
+    chdir("/");
+    rmdir(directory);
+  }
   check("a destroyed program", hiprtcCompileProgram(broken, 0, nullptr) == HIPRTC_ERROR_INVALID_PROGRAM);
   check("error strings", strcmp(hiprtcGetErrorString(HIPRTC_ERROR_COMPILATION), "HIPRTC_ERROR_COMPILATION") == 0);
   printf("hiprtc: %d wrong\n", wrong);
