@@ -657,8 +657,12 @@ class Translator {
     if (base == "bfe") return bit_field_extract(type, ops);
     if (base == "bfi") return bit_field_insert(type, ops);
     if (base == "prmt") return mods.size() == 1 ? permute(ops) : (known = false);
-    if (base == "vadd" || base == "vsub" || base == "vmin" || base == "vmax" || base == "vshl" || base == "vshr")
+    if (base == "vadd" || base == "vsub" || base == "vmin" || base == "vmax" || base == "vshl" || base == "vshr" ||
+        base == "vabsdiff")
       return video(base, mods, types, ops);
+    if (is_contained({"vadd2", "vsub2", "vmin2", "vmax2", "vabsdiff2", "vadd4", "vsub4", "vmin4", "vmax4", "vabsdiff4"},
+                     base))
+      return video_lanes(base, mods, types, ops);
     if (type.is_float()) return float_arithmetic(base, mods, type, ops, known);
     return integer_arithmetic(base, mods, type, ops, known);
   }
@@ -1058,10 +1062,7 @@ class Translator {
                          : at.is_signed() ? builder_.CreateAShr(a, amount) : builder_.CreateLShr(a, amount);
     } else {
       b = resize(b, 64, bt.is_signed());
-      t = base == "vadd"   ? builder_.CreateAdd(a, b)
-          : base == "vsub" ? builder_.CreateSub(a, b)
-          : base == "vmin" ? builder_.CreateBinaryIntrinsic(Intrinsic::smin, a, b)
-                           : builder_.CreateBinaryIntrinsic(Intrinsic::smax, a, b);
+      t = video_operation(base, a, b);
     }
     if (is_contained(mods, "sat")) {
       int64_t low = d.is_signed() ? INT32_MIN : 0, high = d.is_signed() ? INT32_MAX : UINT32_MAX;
@@ -1077,6 +1078,54 @@ class Translator {
       t = *second == "add" ? builder_.CreateAdd(t, c) : builder_.CreateBinaryIntrinsic(pick, t, c);
     }
     return write(ops[0], builder_.CreateTrunc(t, int_type(32)));
+  }
+
+  // A video instruction's operation (`base`, its lanes' suffix aside) on
+  // two values widened to 64 bits.
+  Value *video_operation(StringRef base, Value *a, Value *b) {
+    base = base.rtrim("24");
+    return base == "vadd"   ? builder_.CreateAdd(a, b)
+           : base == "vsub" ? builder_.CreateSub(a, b)
+           : base == "vmin" ? builder_.CreateBinaryIntrinsic(Intrinsic::smin, a, b)
+           : base == "vmax" ? builder_.CreateBinaryIntrinsic(Intrinsic::smax, a, b)
+                            : builder_.CreateBinaryIntrinsic(Intrinsic::abs, builder_.CreateSub(a, b), builder_.getFalse());
+  }
+
+  // The SIMD video instructions (vadd4, vabsdiff4, ... on four bytes, vadd2
+  // ... on two halves of 32 bits): each lane's operation on the lanes of a
+  // and b (signed or not as their types), saturated to the lane's width with
+  // .sat; with .add, d is c plus the lanes' results, else d holds each
+  // lane's result (every lane: masks and lane selectors are refused).
+  bool video_lanes(StringRef base, ArrayRef<StringRef> mods, ArrayRef<PtxType> types, const std::vector<Operand> &ops) {
+    bool add = is_contained(mods, "add");
+    for (StringRef mod : mods)
+      if (mod != "add" && mod != "sat" && !parse_type(mod)) return fail(unsupported(base.str() + "." + join(mods, ".")));
+    if (types.size() != 3 || ops.size() != 4 || types[0].bits != 32 || types[1].bits != 32 || types[2].bits != 32)
+      return fail(unsupported(base.str() + "." + join(mods, ".")));
+    unsigned lanes = base.back() == '4' ? 4 : 2, width = 32 / lanes;
+    Value *a = read(ops[1], 32), *b = read(ops[2], 32), *c = read(ops[3], 32);
+    if (!a || !b || !c) return false;
+    auto lane = [&](Value *word, unsigned n, bool is_signed) {
+      Value *part = builder_.CreateTrunc(builder_.CreateLShr(word, n * width), int_type(width));
+      return resize(part, 64, is_signed);
+    };
+    Value *result = add ? builder_.CreateZExt(c, int_type(64)) : builder_.getInt64(0);
+    for (unsigned n = 0; n < lanes; n++) {
+      Value *t = video_operation(base, lane(a, n, types[1].is_signed()), lane(b, n, types[2].is_signed()));
+      if (add) {
+        result = builder_.CreateAdd(result, t);
+        continue;
+      }
+      if (is_contained(mods, "sat")) {
+        int64_t low = types[0].is_signed() ? -(int64_t{1} << (width - 1)) : 0;
+        int64_t high = types[0].is_signed() ? (int64_t{1} << (width - 1)) - 1 : (int64_t{1} << width) - 1;
+        t = builder_.CreateBinaryIntrinsic(Intrinsic::smax, t, builder_.getInt64(uint64_t(low)));
+        t = builder_.CreateBinaryIntrinsic(Intrinsic::smin, t, builder_.getInt64(uint64_t(high)));
+      }
+      Value *bits = builder_.CreateAnd(t, builder_.getInt64((uint64_t{1} << width) - 1));
+      result = builder_.CreateOr(result, builder_.CreateShl(bits, n * width));
+    }
+    return write(ops[0], builder_.CreateTrunc(result, int_type(32)));
   }
 
   bool float_arithmetic(StringRef base, ArrayRef<StringRef> mods, PtxType type, const std::vector<Operand> &ops,

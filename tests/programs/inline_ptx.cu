@@ -316,6 +316,31 @@ __global__ void bitfields(int *) {
   check(r, a + b + c);
   asm("vmax.s32.s32.s32.max %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
   check(r, static_cast<unsigned int>(max(max(static_cast<int>(a), static_cast<int>(b)), static_cast<int>(c))));
+  // SIMD video instructions: a sum of absolute differences of bytes (as
+  // NVIDIA's stereoDisparity computes one), bytes added with saturation,
+  // halves subtracted.
+  auto lane = [](unsigned int word, int n, int width, bool is_signed) {
+    int part = static_cast<int>((word >> (n * width)) & ((1u << width) - 1));
+    return is_signed && part >> (width - 1) ? part - (1 << width) : part;
+  };
+  unsigned int sad = c, signed_sad = c, saturated = 0, halves = 0;
+  for (int n = 0; n < 4; n++) {
+    sad += abs(lane(a, n, 8, false) - lane(b, n, 8, false));
+    signed_sad += abs(lane(a, n, 8, true) - lane(b, n, 8, true));
+    saturated |= static_cast<unsigned int>(min(lane(a, n, 8, false) + lane(b, n, 8, false), 255)) << (8 * n);
+  }
+  for (int n = 0; n < 2; n++)
+    halves |= (static_cast<unsigned int>(lane(a, n, 16, true) - lane(b, n, 16, true)) & 0xffff) << (16 * n);
+  asm("vabsdiff4.u32.u32.u32.add %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+  check(r, sad);
+  asm("vabsdiff4.s32.s32.s32.add %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+  check(r, signed_sad);
+  asm("vadd4.u32.u32.u32.sat %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+  check(r, saturated);
+  asm("vsub2.s32.s32.s32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+  check(r, halves);
+  asm("vabsdiff.u32.u32.u32.add %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+  check(r, (a > b ? a - b : b - a) + c);
 }
 
 // ---- floats and conversions ----
