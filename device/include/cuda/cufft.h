@@ -40,7 +40,12 @@ typedef enum cufftResult_t {
   CUFFT_NO_WORKSPACE = 13,
   CUFFT_NOT_IMPLEMENTED = 14,
   CUFFT_LICENSE_ERROR = 15,
-  CUFFT_NOT_SUPPORTED = 16
+  CUFFT_NOT_SUPPORTED = 16,
+  /* CUDA 12's: gpusym's cuFFT returns none of them */
+  CUFFT_MISSING_DEPENDENCY = 17,
+  CUFFT_NVRTC_FAILURE = 18,
+  CUFFT_NVJITLINK_FAILURE = 19,
+  CUFFT_NVSHMEM_FAILURE = 20
 } cufftResult;
 
 /* The sign of the exponent. */

@@ -8,6 +8,11 @@
 #include <cstdio>
 #include <vector>
 
+// CUDA 12's results, which helpers such as NVIDIA's helper_cuda.h name.
+static_assert(CUFFT_NOT_SUPPORTED == 16 && CUFFT_MISSING_DEPENDENCY == 17 && CUFFT_NVRTC_FAILURE == 18 &&
+                  CUFFT_NVJITLINK_FAILURE == 19 && CUFFT_NVSHMEM_FAILURE == 20,
+              "cufftResult as CUDA 12 numbers it");
+
 static int failures = 0;
 
 static void report(const char *name, bool ok, double error = 0) {
