@@ -141,6 +141,23 @@ void make_direct_shuffles(Barriers &barriers, BasicBlock *entry, SmallPtrSetImpl
       store->eraseFromParent();
       if (field && field->use_empty()) field->eraseFromParent();
     }
+    // The lane's own value, used again right after the meeting (`sum +=
+    // __shfl_down(sum, d)`), is read back from its array rather than kept
+    // in one more: in the block the lane resumes at, unless that block
+    // computes it anew.
+    Value *own = value;
+    if (auto *cast = dyn_cast<BitCastInst>(own)) own = cast->getOperand(0);
+    BasicBlock *resume = call.result->getParent();
+    if (auto *def = dyn_cast<Instruction>(own); def && def->getParent() != resume)
+      for (Use &use : make_early_inc_range(own->uses())) {
+        auto *user = cast<Instruction>(use.getUser());
+        if (user->getParent() != resume || isa<PHINode>(user)) continue;
+        builder.SetInsertPoint(user);
+        Value *again = builder.CreateLoad(type, shuffle.value);
+        varying.insert(again);
+        if (again->getType() != own->getType()) varying.insert(again = builder.CreateBitCast(again, own->getType()));
+        use.set(again);
+      }
     builder.SetInsertPoint(call.result);
     Value *result = builder.CreateLoad(type, shuffle.result);
     varying.insert(result);
