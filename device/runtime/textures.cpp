@@ -5,6 +5,7 @@
 // that names none.
 #include <climits>
 #include <memory>
+#include <vector>
 
 #include "internal.h"
 
@@ -28,6 +29,35 @@ std::unordered_map<const __hip_texture *, std::unique_ptr<TextureObject>> &textu
 std::unordered_map<const __hip_surface *, std::unique_ptr<__hip_surface>> &surfaces() {
   static std::unordered_map<const __hip_surface *, std::unique_ptr<__hip_surface>> live;
   return live;
+}
+
+// Destroyed objects, kept for the kernels launched before their
+// destruction, which may not have run yet: programs destroy an object right
+// after launching the kernel that reads it on a stream (NVIDIA's
+// NV12toBGRandResize and convolutionFFT2D), as CUDA allows.
+struct Retired {
+  std::vector<std::unique_ptr<TextureObject>> textures;
+  std::vector<std::unique_ptr<__hip_surface>> surfaces;
+  size_t size() const { return textures.size() + surfaces.size(); }
+};
+Retired &retired() {
+  static Retired objects;
+  return objects;
+}
+// Retired objects are freed, once every device's work is done, when this
+// many have gathered.
+constexpr size_t kRetiredKept = 1024;
+
+// Keeps `object` until the work queued before now is done (called with
+// objects_mutex() held, which it releases while it waits).
+template <typename T>
+void retire(std::unique_ptr<T> object, std::vector<std::unique_ptr<T>> &into, std::unique_lock<std::mutex> &lock) {
+  into.push_back(std::move(object));
+  if (retired().size() < kRetiredKept) return;
+  Retired done = std::move(retired());
+  retired() = Retired();
+  lock.unlock();
+  synchronize_all();  // `done` is freed on return
 }
 
 // The memory a resource describes, as a texture sees it; `t.desc` is left alone.
@@ -145,8 +175,13 @@ hipError_t hipCreateTextureObject(hipTextureObject_t *pTexObject, const hipResou
 // Destroying the null object does nothing, as in HIP.
 hipError_t hipDestroyTextureObject(hipTextureObject_t textureObject) {
   if (!textureObject) return hipSuccess;
-  std::lock_guard<std::mutex> lock(objects_mutex());
-  return record(textures().erase(textureObject) ? hipSuccess : hipErrorInvalidValue);
+  std::unique_lock<std::mutex> lock(objects_mutex());
+  auto found = textures().find(textureObject);
+  if (found == textures().end()) return record(hipErrorInvalidValue);
+  std::unique_ptr<TextureObject> object = std::move(found->second);
+  textures().erase(found);
+  retire(std::move(object), retired().textures, lock);
+  return hipSuccess;
 }
 
 hipError_t hipGetTextureObjectResourceDesc(hipResourceDesc *pResDesc, hipTextureObject_t textureObject) {
@@ -169,8 +204,13 @@ hipError_t hipCreateSurfaceObject(hipSurfaceObject_t *pSurfObject, const hipReso
 
 hipError_t hipDestroySurfaceObject(hipSurfaceObject_t surfaceObject) {
   if (!surfaceObject) return hipSuccess;
-  std::lock_guard<std::mutex> lock(objects_mutex());
-  return record(surfaces().erase(surfaceObject) ? hipSuccess : hipErrorInvalidValue);
+  std::unique_lock<std::mutex> lock(objects_mutex());
+  auto found = surfaces().find(surfaceObject);
+  if (found == surfaces().end()) return record(hipErrorInvalidValue);
+  std::unique_ptr<__hip_surface> object = std::move(found->second);
+  surfaces().erase(found);
+  retire(std::move(object), retired().surfaces, lock);
+  return hipSuccess;
 }
 
 }  // extern "C"

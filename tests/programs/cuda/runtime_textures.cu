@@ -19,6 +19,13 @@ __global__ void fetch_1d(cudaTextureObject_t t, float *out, int n) {
 
 __global__ void sample_1d(cudaTextureObject_t t, float *out, float x) { out[0] = tex1D<float>(t, x); }
 
+// Reads its texture once the host sets `go`: after the host destroyed it.
+__global__ void fetch_when_told(cudaTextureObject_t t, float *out, volatile int *go) {
+  while (!*go) {
+  }
+  out[0] = tex1Dfetch<float>(t, 3);
+}
+
 __global__ void sample_2d(cudaTextureObject_t t, float *out, int w, int h, float offset) {
   int x = threadIdx.x, y = threadIdx.y;
   if (x < w && y < h) out[y * w + x] = tex2D<float>(t, x + offset, y + offset);
@@ -244,5 +251,37 @@ int main() {
                        cudaFreeArray(plane) == cudaSuccess && cudaFreeArray(bytes) == cudaSuccess &&
                        cudaFreeArray(volume) == cudaSuccess && cudaFreeArray(surface_array) == cudaSuccess);
   CHECK("no_error", cudaDeviceSynchronize() == cudaSuccess && cudaGetLastError() == cudaSuccess);
+
+  // A texture destroyed right after the launch of a kernel that reads it on
+  // a stream, as programs do: the kernel still reads it, though other
+  // objects are made in the meantime.
+  float *queued_values, *queued_out;
+  int *go;
+  cudaMalloc(&queued_values, 8 * sizeof(float));
+  cudaMalloc(&queued_out, sizeof(float));
+  cudaHostAlloc(&go, sizeof(int), cudaHostAllocMapped);
+  *go = 0;
+  float eights[8] = {0, 8, 16, 24, 32, 40, 48, 56};
+  cudaMemcpy(queued_values, eights, sizeof eights, cudaMemcpyHostToDevice);
+  cudaResourceDesc queued_resource = {};
+  queued_resource.resType = cudaResourceTypeLinear;
+  queued_resource.res.linear.devPtr = queued_values;
+  queued_resource.res.linear.desc = cudaCreateChannelDesc<float>();
+  queued_resource.res.linear.sizeInBytes = sizeof eights;
+  cudaTextureDesc queued_desc = {};
+  cudaTextureObject_t queued = 0, others[8] = {};
+  cudaStream_t queue;
+  cudaStreamCreateWithFlags(&queue, cudaStreamNonBlocking);
+  cudaCreateTextureObject(&queued, &queued_resource, &queued_desc, nullptr);
+  fetch_when_told<<<1, 1, 0, queue>>>(queued, queued_out, go);
+  bool destroyed = cudaDestroyTextureObject(queued) == cudaSuccess;
+  for (cudaTextureObject_t &other : others)  // made on the destroyed one's memory, were it freed (reading 30)
+    cudaCreateTextureObject(&other, &res, &queued_desc, nullptr);
+  *go = 1;
+  float read = 0;
+  cudaStreamSynchronize(queue);
+  cudaMemcpy(&read, queued_out, sizeof read, cudaMemcpyDeviceToHost);
+  CHECK("destroyed_while_queued", destroyed && read == 24.0f);
+  for (cudaTextureObject_t other : others) cudaDestroyTextureObject(other);
   return 0;
 }
