@@ -217,6 +217,18 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject, const cudaR
   if (!pResDesc || !pTexDesc) return fail(__func__, cudaErrorInvalidValue);
   if (pResDesc->resType == cudaResourceTypeMipmappedArray) return fail(__func__, cudaErrorNotSupported);
   hipResourceDesc resource = to_hip(*pResDesc);
+  if (resource.resType == hipResourceTypeLinear && resource.res.linear.devPtr &&
+      !is_device_range(resource.res.linear.devPtr, resource.res.linear.sizeInBytes)) {
+    // CUDA does not hold a linear texture's size to its memory's (NVIDIA's
+    // convolutionFFT2D describes a row more than it allocated), as HIP
+    // does: the texture ends where the memory does, and a fetch past it
+    // reads 0, as past any texture's end.
+    size_t fits = 0;
+    for (size_t step = size_t{1} << 62; step; step >>= 1)
+      if (fits + step < resource.res.linear.sizeInBytes && is_device_range(resource.res.linear.devPtr, fits + step))
+        fits += step;
+    resource.res.linear.sizeInBytes = fits;
+  }
   hipTextureDesc texture = to_hip(*pTexDesc);
   hipResourceViewDesc view{};
   if (pResViewDesc) view = to_hip(*pResViewDesc);

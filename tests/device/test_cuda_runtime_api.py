@@ -42,7 +42,8 @@ CHECKS = {
         "exec_update updated_from_graph update_refused update_refused_cuda11 unsupported_nodes destroy no_error"
     ).split(),
     "runtime_textures.cu": (
-        "channel_desc create_linear fetch_1d object_descs malloc_array_1d memcpy_to_array tex1d_point "
+        "channel_desc create_linear fetch_1d linear_past_its_memory object_descs malloc_array_1d memcpy_to_array "
+        "tex1d_point "
         "tex1d_linear tex1d_clamp malloc_array_2d memcpy_2d_to_array memcpy_2d_from_array array_info "
         "tex2d_point tex2d_linear create_pitch2d normalized_coords address_wrap read_normalized_float "
         "malloc_3d_array memcpy_3d_array create_surface surface_write_read surface_boundary surface_in_array "

@@ -80,6 +80,17 @@ int main() {
   float back[64] = {};
   cudaMemcpy(back, out, n * sizeof(float), cudaMemcpyDeviceToHost);
   CHECK("fetch_1d", back[0] == 0.0f && back[3] == 30.0f && back[7] == 70.0f);
+  // Described past its memory, as CUDA allows: the texture ends with it.
+  cudaResourceDesc res_past = res;
+  res_past.res.linear.sizeInBytes = 2 * sizeof host;
+  cudaTextureObject_t tex_past = 0;
+  bool past_made = cudaCreateTextureObject(&tex_past, &res_past, &td, nullptr) == cudaSuccess;
+  fetch_1d<<<1, 2 * n>>>(tex_past, out, 2 * n);
+  float past_back[2 * n] = {};
+  cudaMemcpy(past_back, out, sizeof past_back, cudaMemcpyDeviceToHost);
+  CHECK("linear_past_its_memory",
+        past_made && past_back[7] == 70.0f && past_back[8] == 0.0f && past_back[15] == 0.0f &&
+            cudaDestroyTextureObject(tex_past) == cudaSuccess);
   cudaResourceDesc res_back = {};
   cudaTextureDesc td_back = {};
   CHECK("object_descs", cudaGetTextureObjectResourceDesc(&res_back, tex_linear) == cudaSuccess &&
