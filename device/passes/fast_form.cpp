@@ -100,6 +100,17 @@ void erase_lifetime_markers(AllocaInst &alloca) {
       marker->eraseFromParent();
 }
 
+SmallVector<BasicBlock *, 16> clone_blocks(ArrayRef<BasicBlock *> blocks, ValueToValueMapTy &map, const Twine &suffix) {
+  SmallVector<BasicBlock *, 16> copies;
+  for (BasicBlock *block : blocks) {
+    BasicBlock *copy = CloneBasicBlock(block, map, suffix, block->getParent());
+    map[block] = copy;
+    copies.push_back(copy);
+  }
+  remapInstructionsInBlocks(copies, map);
+  return copies;
+}
+
 SmallVector<BasicBlock *, 16> region_blocks(BasicBlock *start, const Barriers &barriers) {
   SmallVector<BasicBlock *, 16> blocks{start};
   SmallPtrSet<BasicBlock *, 16> seen{start};
@@ -598,15 +609,8 @@ void make_region_loops(const Clone &clone, const Barriers &barriers, const PerLa
     BasicBlock *start = r == 0 ? body : barriers.resumes[r - 1];
     SmallVector<BasicBlock *, 16> blocks = region_blocks(start, barriers);
     ValueToValueMapTy map;
-    SmallVector<BasicBlock *, 16> copies;
-    SmallPtrSet<BasicBlock *, 16> copy_set;
-    for (BasicBlock *block : blocks) {
-      BasicBlock *copy_block = CloneBasicBlock(block, map, ".r" + Twine(r), fast);
-      map[block] = copy_block;
-      copies.push_back(copy_block);
-      copy_set.insert(copy_block);
-    }
-    remapInstructionsInBlocks(copies, map);
+    SmallVector<BasicBlock *, 16> copies = clone_blocks(blocks, map, ".r" + Twine(r));
+    SmallPtrSet<BasicBlock *, 16> copy_set(copies.begin(), copies.end());
     for (BasicBlock *copy_block : copies)  // edges from other regions are gone
       for (PHINode &phi : make_early_inc_range(copy_block->phis()))
         for (unsigned i = phi.getNumIncomingValues(); i-- > 0;)

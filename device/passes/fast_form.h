@@ -9,6 +9,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
 
 namespace gpusym_fast_form {
 
@@ -97,6 +98,10 @@ struct PerLane {
     return builder.CreateInBoundsGEP(builder.getInt8Ty(), memory, at, allocas[i]->getName() + ".lane");
   }
 };
+
+// Copies of `blocks` in their function, named with `suffix`, using each
+// other's values and those `map` names (which gets the copies).
+SmallVector<BasicBlock *, 16> clone_blocks(ArrayRef<BasicBlock *> blocks, ValueToValueMapTy &map, const Twine &suffix);
 
 // The blocks a lane runs from `start` to its next wait or return: each
 // wait block is one (its lane stops there), its resume block is not.

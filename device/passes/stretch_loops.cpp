@@ -9,7 +9,6 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
 #include <optional>
@@ -447,15 +446,8 @@ SmallVector<LaneLoopX, 8> make_uniform_region_loops(const Clone &clone, const Ba
     SmallVector<BasicBlock *, 16> blocks = region_blocks(from, barriers);
     ValueToValueMapTy map;
     for (auto entry : prefix_map) map[entry.first] = entry.second;
-    SmallVector<BasicBlock *, 16> copies;
-    SmallPtrSet<BasicBlock *, 16> copy_set;
-    for (BasicBlock *block : blocks) {
-      BasicBlock *copy_block = CloneBasicBlock(block, map, ".s" + Twine(r), fast);
-      map[block] = copy_block;
-      copies.push_back(copy_block);
-      copy_set.insert(copy_block);
-    }
-    remapInstructionsInBlocks(copies, map);
+    SmallVector<BasicBlock *, 16> copies = clone_blocks(blocks, map, ".s" + Twine(r));
+    SmallPtrSet<BasicBlock *, 16> copy_set(copies.begin(), copies.end());
 
     std::string name = "stretch" + std::to_string(r);
     BasicBlock *start = BasicBlock::Create(context, name + ".lanes", fast, copies.front());
@@ -579,13 +571,7 @@ SmallVector<LaneLoopX, 8> make_uniform_region_loops(const Clone &clone, const Ba
       }
     }
     ValueToValueMapTy prefix_map;
-    SmallVector<BasicBlock *, 8> prefix_copies;
-    for (BasicBlock *block : prefix) {
-      BasicBlock *copy_block = CloneBasicBlock(block, prefix_map, ".p" + Twine(r), fast);
-      prefix_map[block] = copy_block;
-      prefix_copies.push_back(copy_block);
-    }
-    remapInstructionsInBlocks(prefix_copies, prefix_map);
+    clone_blocks(prefix, prefix_map, ".p" + Twine(r));
     if (prefix.empty()) {
       BranchInst::Create(lane_loop(r, from, nullptr, prefix_map), starts[r]);
       continue;
