@@ -306,8 +306,8 @@ class LaunchLog:
         if not (index % self.selection.every or (cap is not None and self.emitted >= cap)):
             self.emitted += 1
             out.append(event)
-            if run is not None and run.end_ns:
-                out.append(_run(run))
+            if run is not None and (run.end_ns or result is None):
+                out.append(_run(run))  # ended, or its call never returned: a crash in the kernel it ran
             elif self.selection.timeline and result is not None and not refused:
                 self.awaiting.add(key)
                 if run is not None:

@@ -5,6 +5,7 @@ against the JSONL events of the same run."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -38,7 +39,9 @@ console.log(JSON.stringify({threads, instants}));
 EXIT_CANNOT_WRITE = 73
 
 
-def traced(tmp_path: Path, *command) -> tuple[subprocess.CompletedProcess, list[dict], dict]:
+def traced(
+    tmp_path: Path, *command, env: dict[str, str] | None = None
+) -> tuple[subprocess.CompletedProcess, list[dict], dict]:
     """``gpusym capture --jsonl --trace``: the result, the events, the trace."""
     events, trace = tmp_path / "events.jsonl", tmp_path / "trace.json"
     result = subprocess.run(
@@ -46,6 +49,7 @@ def traced(tmp_path: Path, *command) -> tuple[subprocess.CompletedProcess, list[
         capture_output=True,
         text=True,
         timeout=120,
+        env={**os.environ, **(env or {})},
     )
     assert trace.stat().st_size, describe(result)
     return result, [json.loads(line) for line in events.read_text().splitlines()], json.loads(trace.read_text())
@@ -135,8 +139,11 @@ def test_errors_and_failed_copies(build_program, tmp_path):
     assert len(entries(read, "kernel")) == len(of_kind(events, "dispatch")) == 1
 
 
-def test_a_crash_in_a_kernel(kernels, tmp_path):
-    result, events, trace = traced(tmp_path, kernels, "oob")
+# Blocking, the kernel runs and crashes before its launch call returns (as
+# a kernel may when a worker starts it at once).
+@pytest.mark.parametrize("blocking", ["0", "1"], ids=["queued", "blocking"])
+def test_a_crash_in_a_kernel(kernels, tmp_path, blocking):
+    result, events, trace = traced(tmp_path, kernels, "oob", env={"GPUSYM_LAUNCH_BLOCKING": blocking})
     assert result.returncode == 139, describe(result)
     kinds = [event["event"] for event in events]
     assert kinds.count("crash") == kinds.count("launch") == kinds.count("dispatch") == 1, (kinds, describe(result))
