@@ -48,16 +48,23 @@ Retired &retired() {
 // many have gathered.
 constexpr size_t kRetiredKept = 1024;
 
-// Keeps `object` until the work queued before now is done (called with
-// objects_mutex() held, which it releases while it waits).
-template <typename T>
-void retire(std::unique_ptr<T> object, std::vector<std::unique_ptr<T>> &into, std::unique_lock<std::mutex> &lock) {
-  into.push_back(std::move(object));
-  if (retired().size() < kRetiredKept) return;
+// Destroys the object `handle` of `live`: it is kept in `into` until the
+// work queued before now is done.
+template <typename Handle, typename T>
+hipError_t destroy(std::unordered_map<const Handle *, std::unique_ptr<T>> &live, const Handle *handle,
+                   std::vector<std::unique_ptr<T>> Retired::*into) {
+  if (!handle) return hipSuccess;  // as in HIP
+  std::unique_lock<std::mutex> lock(objects_mutex());
+  auto found = live.find(handle);
+  if (found == live.end()) return record(hipErrorInvalidValue);
+  (retired().*into).push_back(std::move(found->second));
+  live.erase(found);
+  if (retired().size() < kRetiredKept) return hipSuccess;
   Retired done = std::move(retired());
   retired() = Retired();
   lock.unlock();
   synchronize_all();  // `done` is freed on return
+  return hipSuccess;
 }
 
 // The memory a resource describes, as a texture sees it; `t.desc` is left alone.
@@ -174,14 +181,7 @@ hipError_t hipCreateTextureObject(hipTextureObject_t *pTexObject, const hipResou
 
 // Destroying the null object does nothing, as in HIP.
 hipError_t hipDestroyTextureObject(hipTextureObject_t textureObject) {
-  if (!textureObject) return hipSuccess;
-  std::unique_lock<std::mutex> lock(objects_mutex());
-  auto found = textures().find(textureObject);
-  if (found == textures().end()) return record(hipErrorInvalidValue);
-  std::unique_ptr<TextureObject> object = std::move(found->second);
-  textures().erase(found);
-  retire(std::move(object), retired().textures, lock);
-  return hipSuccess;
+  return destroy(textures(), textureObject, &Retired::textures);
 }
 
 hipError_t hipGetTextureObjectResourceDesc(hipResourceDesc *pResDesc, hipTextureObject_t textureObject) {
@@ -203,14 +203,7 @@ hipError_t hipCreateSurfaceObject(hipSurfaceObject_t *pSurfObject, const hipReso
 }
 
 hipError_t hipDestroySurfaceObject(hipSurfaceObject_t surfaceObject) {
-  if (!surfaceObject) return hipSuccess;
-  std::unique_lock<std::mutex> lock(objects_mutex());
-  auto found = surfaces().find(surfaceObject);
-  if (found == surfaces().end()) return record(hipErrorInvalidValue);
-  std::unique_ptr<__hip_surface> object = std::move(found->second);
-  surfaces().erase(found);
-  retire(std::move(object), retired().surfaces, lock);
-  return hipSuccess;
+  return destroy(surfaces(), surfaceObject, &Retired::surfaces);
 }
 
 }  // extern "C"
