@@ -246,7 +246,9 @@ def target_macros(target_id: str) -> list[str]:
 
 def _sim_plugins(options: BuildOptions) -> tuple[str, ...]:
     """The pass plugins of the simulated device's compile, in order."""
-    return (pass_plugins.RDC_PLUGIN, *pass_plugins.PLUGINS) if options.rdc else pass_plugins.PLUGINS
+    first = (pass_plugins.RDC_PLUGIN,) if options.rdc else ()
+    first += (pass_plugins.MODULE_PLUGIN,) if options.genco and options.cuda_arch else ()
+    return (*first, *pass_plugins.PLUGINS)
 
 
 def _sim_cc1(source: Path, cuid: str, options: BuildOptions, out: Path) -> list[str]:

@@ -16,7 +16,9 @@ first use into the cache against LLVM 19's headers (Debian's llvm-19-dev):
   do without;
 - ``rdc_statics.cpp``: in compiles of relocatable device code, references
   to a static device variable that host code names reach its definition,
-  which clang renames after some kernels already refer to it."""
+  which clang renames after some kernels already refer to it;
+- ``module_statics.cpp``: in module compiles of CUDA sources, static device
+  variables keep their names, by which programs find them in the module."""
 
 from __future__ import annotations
 
@@ -29,13 +31,15 @@ from native import native_build, toolchain
 PLUGINS = ("inline_ptx", "wave_lockstep", "fast_form", "access_checks")
 #: The plugin of compiles of relocatable device code, before the others.
 RDC_PLUGIN = "rdc_statics"
+#: The plugin of module compiles of CUDA sources, before the others.
+MODULE_PLUGIN = "module_statics"
 #: The sources of a plugin made of more than its own .cpp.
 _MORE_SOURCES = {"fast_form": ("divergence", "stretch_loops")}
 
 
 @cache
 def plugin_path(name: str, verbose: bool = False) -> Path:
-    """Path of the plugin `name` (one of PLUGINS or RDC_PLUGIN), for ``-fpass-plugin=``.
+    """Path of the plugin `name` (one of PLUGINS, RDC_PLUGIN or MODULE_PLUGIN), for ``-fpass-plugin=``.
     Raises native_build.BuildError, toolchain.ToolMissing."""
     config = toolchain.run([toolchain.tool("llvm-config"), "--cxxflags"], capture=True)
     if config.returncode != 0:

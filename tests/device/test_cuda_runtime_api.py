@@ -50,7 +50,8 @@ CHECKS = {
         "mipmapped_refused destroy no_error destroyed_while_queued"
     ).split(),
     "nvrtc_compile.cu": (
-        "version create name_expression compile code lowered_name load launch results error_string "
+        "version create name_expression compile code lowered_name load launch results static_variables "
+        "error_string "
         "compile_error destroy"
     ).split(),
     "driver_module.cu": (

@@ -17,6 +17,48 @@ __global__ void axpy(T a, const T *x, T *y) {
 }
 )";
 
+// Static variables, found in the module by their names as NVIDIA's modules
+// keep them: the kernel reads a zero-initialised static __constant__ the
+// host fills, and writes a static __device__ the host reads.
+static const char *kStatics = R"(
+struct Option { float price, strike; };
+static __constant__ Option d_Options[4];
+static __device__ float d_Values[4];
+extern "C" __global__ void value() {
+  unsigned i = threadIdx.x;
+  if (i < 4) d_Values[i] = d_Options[i].price - d_Options[i].strike;
+}
+)";
+
+// Compiles kStatics, fills its constant, runs its kernel and reads its values.
+static bool static_variables() {
+  nvrtcProgram program;
+  if (nvrtcCreateProgram(&program, kStatics, "statics.cu", 0, nullptr, nullptr) != NVRTC_SUCCESS ||
+      nvrtcCompileProgram(program, 0, nullptr) != NVRTC_SUCCESS)
+    return false;
+  size_t size = 0;
+  nvrtcGetCUBINSize(program, &size);
+  std::vector<char> code(size);
+  nvrtcGetCUBIN(program, code.data());
+  nvrtcDestroyProgram(&program);
+  CUmodule module;
+  CUfunction function;
+  CUdeviceptr options, values;
+  size_t options_size = 0, values_size = 0;
+  if (cuModuleLoadData(&module, code.data()) != CUDA_SUCCESS ||
+      cuModuleGetFunction(&function, module, "value") != CUDA_SUCCESS ||
+      cuModuleGetGlobal(&options, &options_size, module, "d_Options") != CUDA_SUCCESS ||
+      cuModuleGetGlobal(&values, &values_size, module, "d_Values") != CUDA_SUCCESS)
+    return false;
+  float given[8] = {10, 1, 20, 2, 30, 3, 40, 4}, read[4] = {};
+  bool ok = options_size == sizeof given && values_size == sizeof read &&
+            cuMemcpyHtoD(options, given, sizeof given) == CUDA_SUCCESS &&
+            cuLaunchKernel(function, 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr, nullptr) == CUDA_SUCCESS &&
+            cuMemcpyDtoH(read, values, sizeof read) == CUDA_SUCCESS && read[0] == 9 && read[1] == 18 &&
+            read[2] == 27 && read[3] == 36;
+  return cuModuleUnload(module) == CUDA_SUCCESS && ok;
+}
+
 int main() {
   int major = 0, minor = 0;
   CHECK("version", nvrtcVersion(&major, &minor) == NVRTC_SUCCESS && major >= 12);
@@ -57,6 +99,7 @@ int main() {
   CHECK("launch", cuLaunchKernel(function, 2, 1, 1, 32, 1, 1, 0, nullptr, params, nullptr) == CUDA_SUCCESS);
   cuMemcpyDtoH(y, dy, sizeof y);
   CHECK("results", y[0] == 1.0f && y[63] == 127.0f);
+  CHECK("static_variables", static_variables());
   CHECK("error_string", std::strcmp(nvrtcGetErrorString(NVRTC_ERROR_COMPILATION), "NVRTC_ERROR_COMPILATION") == 0);
   nvrtcProgram broken;
   nvrtcCreateProgram(&broken, "__global__ void k() { undeclared(); }", "broken.cu", 0, nullptr, nullptr);
