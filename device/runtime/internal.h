@@ -583,6 +583,8 @@ struct WaveCall {
 // whose bit is set in `active`: the lanes that met at one warp function.
 // `wave` is the wavefront's size (a shuffle's source lane is modulo it).
 void resolve_wave(WaveCall *calls, uint32_t count, uint64_t active, uint32_t wave);
+// The same for a matrix multiply (GPUSYM_WAVE_MMA, warp_mma.cpp); `active` is not 0.
+void resolve_mma(WaveCall *calls, uint32_t count, uint64_t active);
 
 // ---- breakpoints gated by lane (lane_watch.cpp) ----
 // Around each block a worker runs: arms the debugger's watches whose blocks

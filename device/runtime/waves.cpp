@@ -108,6 +108,7 @@ bool resolve_uniform(WaveCall *calls, uint32_t count, uint64_t active, uint32_t 
 }  // namespace
 
 void resolve_wave(WaveCall *calls, uint32_t count, uint64_t active, uint32_t wave) {
+  if (active && calls[__builtin_ctzll(active)].op == GPUSYM_WAVE_MMA) return resolve_mma(calls, count, active);
   if (resolve_uniform(calls, count, active, wave)) return;
   uint64_t voted = 0;  // the active lanes whose predicate holds
   for (uint32_t lane = 0; lane < count; lane++)

@@ -4,7 +4,8 @@ the warp functions with 32-bit masks, block votes and warp-synchronous code
 with the program's own overloads of those CUDA has not (device_atomics.cu), cooperative groups with reduce and scans
 (device_groups.cu), math, intrinsics (the SIMD ones too) and the half types,
 assigned from braced lists (device_numerics.cu),
-the math functions CUDA gives host code too (host_math.cu), each with -G
+the math functions CUDA gives host code too (host_math.cu), the warp matrix
+functions of every shape and type (device_wmma.cu), each with -G
 (nothing optimized) and at -O2; and cuRAND's device generators (XORWOW, Philox,
 MRG32k3a, Sobol) against references computed here from the algorithms'
 definitions (curand_sequences.cu)."""
@@ -38,6 +39,7 @@ CHECKS = {
     "device_groups.cu": 11,
     "device_numerics.cu": 9,
     "host_math.cu": 16,
+    "device_wmma.cu": 14,
 }
 
 
@@ -49,6 +51,14 @@ def test_every_check_of_the_program_passes(build_program, source, flags):
     failing = [name for name, verdict in lines if verdict != "ok"]
     assert len(lines) == CHECKS[source] and not failing, (failing, describe(result))
     assert result.returncode == 0, describe(result)
+
+
+@pytest.mark.parametrize("form", ["fast", "debug"])
+def test_warp_matrix_multiplies_in_either_form(build_program, form):
+    """A multiply is one meeting of the warp in both forms of its kernels."""
+    result = run([build_program("cuda/device_wmma.cu", flags=("-O2",))], env={"GPUSYM_FORM": form})
+    lines = re.findall(r"^(.+): (ok|FAIL.*)$", result.stdout, re.M)
+    assert len(lines) == CHECKS["device_wmma.cu"] and all(verdict == "ok" for _, verdict in lines), describe(result)
 
 
 # ---- cuRAND: references from the algorithms' definitions ----

@@ -78,6 +78,21 @@ enum gpusym_wave_op {
    * simulated device's compile puts these in: wave_lockstep.cpp); value:
    * 1 a load, 2 a store; arg: the address.  Only the meeting. */
   GPUSYM_WAVE_STEP = 17,
+  /* A warp's matrix multiply-accumulate, D = A * B + C (CUDA's
+   * wmma::mma_sync): value: the lane's operands (below); arg: the shape and
+   * the inputs' type, gpusym_mma_arg.  The lanes' accumulators get D. */
+  GPUSYM_WAVE_MMA = 18,
+};
+
+/* The types of a matrix multiply's inputs.  The accumulator is a float for
+ * the first three, an int32_t for the bytes and a double for doubles. */
+enum gpusym_mma_type {
+  GPUSYM_MMA_F16 = 0,  /* IEEE half */
+  GPUSYM_MMA_BF16 = 1, /* bfloat16 */
+  GPUSYM_MMA_TF32 = 2, /* a float, of which the 10 high bits of the mantissa count */
+  GPUSYM_MMA_S8 = 3,
+  GPUSYM_MMA_U8 = 4,
+  GPUSYM_MMA_F64 = 5,
 };
 
 #if defined(__HIP__)
@@ -85,6 +100,22 @@ enum gpusym_wave_op {
 #else
 #define GPUSYM_HOST_DEVICE
 #endif
+
+/* A matrix multiply's arg: A is M x K, B is K x N, C and D are M x N.
+ * Each lane holds an equal share of each matrix: of its elements in
+ * row-major order, the run of `elements / wave` at lane * that.  A lane's
+ * operands are its share of A, then its share of B (of the inputs' type),
+ * then its share of C as the accumulator's type, at the offset below, where
+ * the runtime writes its share of D. */
+static inline GPUSYM_HOST_DEVICE unsigned long long gpusym_mma_arg(unsigned m, unsigned n, unsigned k,
+                                                                   enum gpusym_mma_type type) {
+  return m | n << 8 | k << 16 | (unsigned long long)type << 24;
+}
+/* Where the accumulator's share starts: after the `inputs` elements of A's
+ * and B's shares, of `input_size` bytes each, at a multiple of 8 bytes. */
+static inline GPUSYM_HOST_DEVICE unsigned gpusym_mma_accumulator_offset(unsigned inputs, unsigned input_size) {
+  return (inputs * input_size + 7) & ~7u;
+}
 
 /* Two values of a wave reduction combined (GPUSYM_WAVE_ADD_I32 to _XOR). */
 static inline GPUSYM_HOST_DEVICE uint32_t gpusym_wave_combine(uint32_t op, uint32_t a, uint32_t b) {
