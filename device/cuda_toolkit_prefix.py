@@ -5,7 +5,9 @@ toolkit's layout whose every entry leads to gpusym, for Makefiles
 
 - ``bin/nvcc`` is ``gpusym-nvcc``, told where its toolkit is (its ``-v``
   then describes the toolkit as nvcc's does, which CMake reads);
-- ``include`` holds gpusym's CUDA headers with the HIP ones they build on;
+- ``include`` holds gpusym's CUDA headers with the HIP ones they build on,
+  and ``include/cccl`` the libcu++ ones (``cuda``, ``nv``) where CUDA 13
+  keeps CCCL's, which projects copy from there;
 - ``lib64/libcudart.so``, ``libcuda.so`` and ``libnvrtc.so`` are the
   simulated runtime (CMake's ``CUDA::cudart``, ``CUDA::cuda_driver``,
   ``CUDA::nvrtc``);
@@ -43,6 +45,8 @@ def write(root: Path, nvcc: Path, runtime: Path) -> None:
         replace_with_link(include / header.name, header)
     for family in ("hip", "gpusym"):
         replace_with_link(include / family, runtime_library.INCLUDE_DIR / family)
+    for family in ("cuda", "nv"):
+        replace_with_link(include / "cccl" / family, runtime_library.CUDA_INCLUDE_DIR / family)
     lib = root / "lib64"
     for name in ("libcudart.so", "libcudart.so.12", "libcuda.so", "libcuda.so.1", "libnvrtc.so", "libnvrtc.so.12"):
         replace_with_link(lib / name, runtime)

@@ -61,6 +61,12 @@ def test_warp_matrix_multiplies_in_either_form(build_program, form):
     assert len(lines) == CHECKS["device_wmma.cu"] and all(verdict == "ok" for _, verdict in lines), describe(result)
 
 
+@pytest.mark.parametrize(("arch", "device"), [("sm_75", "1 70 7"), ("sm_80", "1 80 87"), ("sm_90", "1 90 7")])
+def test_nv_target_keeps_the_code_of_each_passs_target(build_program, arch, device):
+    result = run([build_program("cuda/nv_target.cu", flags=(f"-arch={arch}",))])
+    assert result.stdout == f"device: {device} host: -1 1000\n", describe(result)
+
+
 # ---- cuRAND: references from the algorithms' definitions ----
 
 #: cuRAND's XORWOW seeding: multiplier and mask of the seed's low word, then its high word's.

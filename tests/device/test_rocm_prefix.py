@@ -104,6 +104,13 @@ def test_cmake_project_with_the_cuda_language_and_find_package_cudatoolkit(prefi
     assert result.stdout.strip() == "squares 9 961 status 0 devices 2 runtime 12040", describe(result)
 
 
+def test_the_toolkit_keeps_libcudacxx_where_cuda_13_keeps_cccl(prefix):
+    """Projects copy ``include/cccl/nv`` and ``cccl/cuda`` for run-time compiles."""
+    cccl = prefix / "cuda" / "include" / "cccl"
+    assert (cccl / "nv" / "target").is_file() and (cccl / "cuda" / "std").is_dir()
+    assert (cccl / "nv").resolve() == (prefix / "cuda" / "include" / "nv").resolve()
+
+
 def test_a_prefix_that_cannot_be_written_is_one_line_naming_it(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("")
