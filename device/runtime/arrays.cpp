@@ -25,8 +25,11 @@ hipError_t make_array(hipArray_t *out, const hipChannelFormatDesc *desc, hipExte
   if (!out || !desc || extent.width == 0) return hipErrorInvalidValue;
   if (flags & ~(hipArrayLayered | hipArraySurfaceLoadStore | hipArrayCubemap | hipArrayTextureGather))
     return hipErrorInvalidValue;
-  if (flags & hipArrayCubemap) return hipErrorNotSupported;
   if ((flags & hipArrayLayered) && extent.depth == 0) return hipErrorInvalidValue;
+  // A cubemap's six square faces are its layers (six a layer of a layered one).
+  if ((flags & hipArrayCubemap) && (extent.width != extent.height || extent.depth == 0 || extent.depth % 6 ||
+                                    (!(flags & hipArrayLayered) && extent.depth != 6)))
+    return hipErrorInvalidValue;
   unsigned channels = 0, channel_bytes = 0;
   if (!texel_format(*desc, channels, channel_bytes)) return hipErrorInvalidChannelDescriptor;
   // The fetches index texels with an int.

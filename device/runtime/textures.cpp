@@ -83,7 +83,7 @@ hipError_t describe_memory(const hipResourceDesc &r, __hip_texture &t) {
       t.width = static_cast<unsigned>(a->width);
       t.height = static_cast<unsigned>(a->height);
       t.depth = static_cast<unsigned>(a->depth);
-      t.layered = (a->flags & hipArrayLayered) != 0;
+      t.layered = (a->flags & (hipArrayLayered | hipArrayCubemap)) != 0;
       break;
     }
     case hipResourceTypeLinear:

@@ -47,7 +47,7 @@ CHECKS = {
         "tex1d_linear tex1d_clamp malloc_array_2d memcpy_2d_to_array memcpy_2d_from_array array_info "
         "tex2d_point tex2d_linear create_pitch2d normalized_coords address_wrap read_normalized_float "
         "malloc_3d_array memcpy_3d_array create_surface surface_write_read surface_boundary surface_in_array "
-        "mipmapped_refused destroy no_error destroyed_while_queued"
+        "cubemap_faces cubemap_refused mipmapped_refused destroy no_error destroyed_while_queued"
     ).split(),
     "nvrtc_compile.cu": (
         "version create name_expression compile code lowered_name load launch results static_variables "

@@ -1,10 +1,10 @@
 /*
  * CUDA's texture fetches from texture objects: HIP's tex1Dfetch, tex1D,
- * tex2D, tex3D, tex1DLayered and tex2DLayered
- * (hip/gpusym_detail/texture_fetch.h), which take cudaTextureObject_t (it
- * is hipTextureObject_t), and the level-of-detail and gradient forms:
- * without mipmaps, every level is level 0 and gradients change nothing.
- * Cubemaps are not supported (no array can hold one).
+ * tex2D, tex3D, tex1DLayered, tex2DLayered, texCubemap and
+ * texCubemapLayered (hip/gpusym_detail/texture_fetch.h), which take
+ * cudaTextureObject_t (it is hipTextureObject_t), and the level-of-detail
+ * and gradient forms: without mipmaps, every level is level 0 and gradients
+ * change nothing.
  */
 #ifndef GPUSYM_CUDA_TEXTURE_FETCH_FUNCTIONS_H
 #define GPUSYM_CUDA_TEXTURE_FETCH_FUNCTIONS_H
@@ -32,6 +32,15 @@ static __device__ __GPUSYM_INLINE T tex1DLayeredLod(cudaTextureObject_t t, float
 template <typename T>
 static __device__ __GPUSYM_INLINE T tex2DLayeredLod(cudaTextureObject_t t, float x, float y, int layer, float) {
   return tex2DLayered<T>(t, x, y, layer);
+}
+template <typename T>
+static __device__ __GPUSYM_INLINE T texCubemapLod(cudaTextureObject_t t, float x, float y, float z, float) {
+  return texCubemap<T>(t, x, y, z);
+}
+template <typename T>
+static __device__ __GPUSYM_INLINE T texCubemapLayeredLod(cudaTextureObject_t t, float x, float y, float z, int layer,
+                                                         float) {
+  return texCubemapLayered<T>(t, x, y, z, layer);
 }
 template <typename T>
 static __device__ __GPUSYM_INLINE T tex1DGrad(cudaTextureObject_t t, float x, float, float) {

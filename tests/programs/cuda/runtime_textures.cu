@@ -37,6 +37,20 @@ __global__ void sample_normalized(cudaTextureObject_t t, float4 *out, float u, f
 
 __global__ void sample_uchar(cudaTextureObject_t t, float *out) { out[0] = tex2D<float>(t, 1.5f, 0.5f); }
 
+// Each texel of each face of each of `layers` cubemaps, sampled at its
+// centre from the direction that points at it (CUDA's table of faces).
+__global__ void sample_cubemap(cudaTextureObject_t t, float *out, int n, int layers) {
+  int x = threadIdx.x, y = threadIdx.y;
+  float u = (x + 0.5f) / n * 2 - 1, v = (y + 0.5f) / n * 2 - 1;
+  const float directions[6][3] = {{1, -v, -u}, {-1, -v, u}, {u, 1, v}, {u, -1, -v}, {u, -v, 1}, {-u, -v, -1}};
+  for (int layer = 0; layer < layers; layer++)
+    for (int face = 0; face < 6; face++) {
+      const float *d = directions[face];
+      out[((layer * 6 + face) * n + y) * n + x] = layers == 1 ? texCubemap<float>(t, d[0], d[1], d[2])
+                                                              : texCubemapLayered<float>(t, d[0], d[1], d[2], layer);
+    }
+}
+
 __global__ void write_surface(cudaSurfaceObject_t s, int w, int h) {
   int x = threadIdx.x, y = threadIdx.y;
   if (x < w && y < h) surf2Dwrite(x * 10 + y, s, x * static_cast<int>(sizeof(int)), y, cudaBoundaryModeTrap);
@@ -245,6 +259,45 @@ int main() {
   cudaMemcpy2DFromArray(from_array, sizeof from_array[0], surface_array, 0, 0, sizeof from_array[0], h,
                         cudaMemcpyDeviceToHost);
   CHECK("surface_in_array", from_array[1][2] == 21);
+
+  // ---- cubemaps, one and two layers of six faces ----
+  bool cubes = true;
+  for (int layers = 1; layers <= 2; layers++) {
+    const int n = 4, texels = layers * 6 * n * n;
+    cudaArray_t cube = nullptr;
+    cubes = cubes && cudaMalloc3DArray(&cube, &f1, make_cudaExtent(n, n, 6 * layers),
+                                       cudaArrayCubemap | (layers > 1 ? cudaArrayLayered : 0)) == cudaSuccess;
+    float faces[2 * 6 * n * n], sampled[2 * 6 * n * n] = {};
+    for (int i = 0; i < texels; i++) faces[i] = static_cast<float>(i / (n * n) * 100 + i % (n * n));
+    cudaMemcpy3DParms copy = {};
+    copy.srcPtr = make_cudaPitchedPtr(faces, n * sizeof(float), n, n);
+    copy.dstArray = cube;
+    copy.extent = make_cudaExtent(n, n, 6 * layers);
+    copy.kind = cudaMemcpyHostToDevice;
+    cudaResourceDesc cube_res = {};
+    cube_res.resType = cudaResourceTypeArray;
+    cube_res.res.array.array = cube;
+    cudaTextureDesc cube_desc = {};
+    cube_desc.normalizedCoords = 1;
+    cube_desc.filterMode = cudaFilterModeLinear;  // at the texels' centres: their own values
+    cudaTextureObject_t cube_tex = 0;
+    float *cube_out = nullptr;
+    cudaMalloc(&cube_out, sizeof sampled);
+    bool made = cudaMemcpy3D(&copy) == cudaSuccess &&
+                cudaCreateTextureObject(&cube_tex, &cube_res, &cube_desc, nullptr) == cudaSuccess;
+    if (made) sample_cubemap<<<1, dim3(n, n)>>>(cube_tex, cube_out, n, layers);
+    cubes = cubes && made && cudaMemcpy(sampled, cube_out, sizeof sampled, cudaMemcpyDeviceToHost) == cudaSuccess;
+    for (int i = 0; i < texels; i++) cubes = cubes && sampled[i] == faces[i];
+    cudaDestroyTextureObject(cube_tex);
+    cudaFree(cube_out);
+    cudaFreeArray(cube);
+  }
+  CHECK("cubemap_faces", cubes);
+  cudaArray_t not_square = nullptr;
+  CHECK("cubemap_refused",
+        cudaMalloc3DArray(&not_square, &f1, make_cudaExtent(4, 2, 6), cudaArrayCubemap) == cudaErrorInvalidValue &&
+            cudaMalloc3DArray(&not_square, &f1, make_cudaExtent(4, 4, 5), cudaArrayCubemap) == cudaErrorInvalidValue &&
+            cudaGetLastError() == cudaErrorInvalidValue);
 
   // ---- refused and cleanup ----
   cudaMipmappedArray_t mipmapped = nullptr;

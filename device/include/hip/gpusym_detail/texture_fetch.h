@@ -1,6 +1,6 @@
 /*
  * Texture fetches from texture objects: tex1Dfetch, tex1D, tex2D, tex3D,
- * tex1DLayered and tex2DLayered, in HIP's two forms (`tex2D<float4>(t, x, y)`
+ * tex1DLayered, tex2DLayered, texCubemap and texCubemapLayered, in HIP's two forms (`tex2D<float4>(t, x, y)`
  * and `tex2D(&v, t, x, y)`).
  *
  * In software: a texture object points to its descriptor (texture_types.h),
@@ -235,6 +235,42 @@ static __device__ __GPUSYM_INLINE T tex2DLayered(hipTextureObject_t t, float x, 
   return __gpusym_tex_sample<T>(t, 2, x, y, 0.0f, layer < 0 ? 0 : layer);
 }
 
+/* A cubemap's face for the direction (x, y, z), and the sample's place on
+ * it from 0 to 1 (CUDA's table, OpenGL's): the axis of the largest
+ * coordinate picks the face, the other two divided by it give the place. */
+static __device__ __GPUSYM_INLINE int __gpusym_tex_cube_face(float x, float y, float z, float *s, float *t) {
+  float ax = x < 0 ? -x : x, ay = y < 0 ? -y : y, az = z < 0 ? -z : z;
+  int face;
+  float major, sc, tc;
+  if (ax >= ay && ax >= az) {
+    face = x >= 0 ? 0 : 1;
+    major = ax, sc = x >= 0 ? -z : z, tc = -y;
+  } else if (ay >= az) {
+    face = y >= 0 ? 2 : 3;
+    major = ay, sc = x, tc = y >= 0 ? z : -z;
+  } else {
+    face = z >= 0 ? 4 : 5;
+    major = az, sc = z >= 0 ? x : -x, tc = -y;
+  }
+  *s = (sc / major + 1.0f) * 0.5f;
+  *t = (tc / major + 1.0f) * 0.5f;
+  return face;
+}
+
+/* A sample of a cubemap (layer 0) or of layer `layer` of a layered one: the
+ * face's square, filtered within the face. */
+template <typename T>
+static __device__ __GPUSYM_INLINE T texCubemapLayered(hipTextureObject_t t, float x, float y, float z, int layer) {
+  float s, u;
+  int face = __gpusym_tex_cube_face(x, y, z, &s, &u);
+  if (!t->desc.normalizedCoords) s *= static_cast<float>(t->width), u *= static_cast<float>(t->height);
+  return __gpusym_tex_sample<T>(t, 2, s, u, 0.0f, face + 6 * (layer < 0 ? 0 : layer));
+}
+template <typename T>
+static __device__ __GPUSYM_INLINE T texCubemap(hipTextureObject_t t, float x, float y, float z) {
+  return texCubemapLayered<T>(t, x, y, z, 0);
+}
+
 /* The forms that store the texel through a pointer. */
 template <typename T> static __device__ __GPUSYM_INLINE void tex1Dfetch(T *out, hipTextureObject_t t, int x) {
   *out = tex1Dfetch<T>(t, x);
@@ -256,6 +292,15 @@ static __device__ __GPUSYM_INLINE void tex1DLayered(T *out, hipTextureObject_t t
 template <typename T>
 static __device__ __GPUSYM_INLINE void tex2DLayered(T *out, hipTextureObject_t t, float x, float y, int layer) {
   *out = tex2DLayered<T>(t, x, y, layer);
+}
+template <typename T>
+static __device__ __GPUSYM_INLINE void texCubemap(T *out, hipTextureObject_t t, float x, float y, float z) {
+  *out = texCubemap<T>(t, x, y, z);
+}
+template <typename T>
+static __device__ __GPUSYM_INLINE void texCubemapLayered(T *out, hipTextureObject_t t, float x, float y, float z,
+                                                         int layer) {
+  *out = texCubemapLayered<T>(t, x, y, z, layer);
 }
 
 #endif
