@@ -45,31 +45,6 @@ Captures &captures() {
 std::atomic<size_t> capturing_streams{0};  // captures().streams.size(), read without the lock
 thread_local cudaStreamCaptureMode capture_mode = cudaStreamCaptureModeGlobal;
 
-// Queues a copy of `node` on `stream`: an event node records or waits for
-// its event there; a memory node's launch counts its graph memory.
-hipError_t replay(const Op &node, hipStream_t stream) {
-  if (node.kind == Op::kRecord) return hipEventRecord(node.event, stream);
-  if (node.kind == Op::kWait) return hipStreamWaitEvent(stream, node.event, 0);
-  if (is_alloc_node(node) || is_free_node(node)) launch_memory_node(node, stream);
-  std::unique_ptr<Op> copy = copy_op(node);
-  copy->config.stream = stream;
-  copy->handle = stream;
-  if (copy->kind == Op::kKernel) return queue_dispatch(std::move(copy));
-  return queue_operation(copy.release(), stream);
-}
-
-// The operations `graph` runs, child graphs' inlined, copied into `exec`.
-void instantiate_into(const ihipGraph &graph, hipGraphExec &exec) {
-  for (const auto &node : graph.nodes) {
-    if (const ihipGraph *child = child_graph(*node)) {
-      instantiate_into(*child, exec);
-      continue;
-    }
-    exec.nodes.push_back(copy_op(*node));
-    exec.origins.push_back(node.get());
-  }
-}
-
 bool is_legacy(cudaStream_t stream) { return !stream || stream == cudaStreamLegacy; }
 
 // CUDA's error for a stream handle the runtime does not know, or success.
@@ -110,6 +85,29 @@ cudaError_t begin_capture(const char *name, cudaStream_t stream, cudaStreamCaptu
 }
 
 }  // namespace
+
+hipError_t gpusym::replay(const Op &node, hipStream_t stream) {
+  if (node.kind == Op::kRecord) return hipEventRecord(node.event, stream);
+  if (node.kind == Op::kWait) return hipStreamWaitEvent(stream, node.event, 0);
+  if (is_alloc_node(node) || is_free_node(node)) launch_memory_node(node, stream);
+  std::unique_ptr<Op> copy = copy_op(node);
+  copy->config.stream = stream;
+  copy->handle = stream;
+  if (copy->kind == Op::kKernel) return queue_dispatch(std::move(copy));
+  return queue_operation(copy.release(), stream);
+}
+
+void gpusym::instantiate_into(const ihipGraph &graph, hipGraphExec &exec) {
+  exec.handles.insert(exec.handles.end(), graph.handles.begin(), graph.handles.end());
+  for (const auto &node : graph.nodes) {
+    if (const ihipGraph *child = child_graph(*node)) {
+      instantiate_into(*child, exec);
+      continue;
+    }
+    exec.nodes.push_back(is_conditional_node(*node) ? instantiate_conditional(*node) : copy_op(*node));
+    exec.origins.push_back(node.get());
+  }
+}
 
 std::unique_ptr<Op> gpusym::copy_op(const Op &op) {
   auto copy = std::make_unique<Op>(op.kind);
@@ -165,11 +163,12 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mo
 
 // Ends the capture `stream` began: every stream that joined it stops capturing.
 cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph) {
-  if (!pGraph) return fail(__func__, cudaErrorInvalidValue);
   Captures &c = captures();
   std::lock_guard<std::mutex> lock(c.mutex);
   const Capture *capture = capture_of(c, stream);
   if (!capture) return fail(__func__, cudaErrorIllegalState);
+  // A capture into the program's graph may leave pGraph out.
+  if (!pGraph && capture->created_graph) return fail(__func__, cudaErrorInvalidValue);
   if (capture->origin != stream) return fail(__func__, cudaErrorStreamCaptureUnmatched);
   ihipGraph *graph = capture->graph;
   bool invalidated = capture->invalidated, created = capture->created_graph;
@@ -178,11 +177,11 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph) {
   std::erase_if(c.events, [id](const auto &entry) { return entry.second.id == id; });
   capturing_streams.store(c.streams.size(), std::memory_order_release);
   if (invalidated) {  // as CUDA: no graph, and the graph begun is gone
-    *pGraph = nullptr;
+    if (pGraph) *pGraph = nullptr;
     if (created && c.graphs.erase(graph)) delete graph;
     return fail(__func__, cudaErrorStreamCaptureInvalidated);
   }
-  *pGraph = graph;
+  if (pGraph) *pGraph = graph;
   return cudaSuccess;
 }
 
@@ -192,6 +191,40 @@ hipError_t hipStreamBeginCaptureToGraph(hipStream_t stream, hipGraph_t graph, co
                                         const hipGraphEdgeData *, size_t, hipStreamCaptureMode mode) {
   if (!graph) return record(hipErrorInvalidValue);
   return static_cast<hipError_t>(begin_capture(__func__, stream, static_cast<cudaStreamCaptureMode>(mode), graph));
+}
+
+cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph, const cudaGraphNode_t *,
+                                          const cudaGraphEdgeData *, size_t, cudaStreamCaptureMode mode) {
+  if (!graph) return fail(__func__, cudaErrorInvalidValue);
+  return begin_capture(__func__, stream, mode, graph);
+}
+
+// The dependencies of the work captured next change nothing either.
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t *dependencies,
+                                                size_t numDependencies, unsigned int flags) {
+  if ((numDependencies && !dependencies) || flags > cudaStreamSetCaptureDependencies)
+    return fail(__func__, cudaErrorInvalidValue);
+  if (cudaError_t error = check_stream(stream)) return fail(__func__, error);
+  Captures &c = captures();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  return capture_of(c, stream) ? cudaSuccess : fail(__func__, cudaErrorIllegalState);
+}
+
+cudaError_t cudaStreamUpdateCaptureDependencies_v2(cudaStream_t stream, cudaGraphNode_t *dependencies,
+                                                   const cudaGraphEdgeData *, size_t numDependencies,
+                                                   unsigned int flags) {
+  ApiCall named(__func__);
+  return cudaStreamUpdateCaptureDependencies(stream, dependencies, numDependencies, flags);
+}
+
+cudaError_t cudaStreamGetCaptureInfo_v3(cudaStream_t stream, cudaStreamCaptureStatus *captureStatus_out,
+                                        unsigned long long *id_out, cudaGraph_t *graph_out,
+                                        const cudaGraphNode_t **dependencies_out,
+                                        const cudaGraphEdgeData **edgeData_out, size_t *numDependencies_out) {
+  if (edgeData_out) *edgeData_out = nullptr;
+  ApiCall named(__func__);
+  return cudaStreamGetCaptureInfo(stream, captureStatus_out, id_out, graph_out, dependencies_out,
+                                  numDependencies_out);
 }
 
 cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus *pCaptureStatus) {
@@ -341,10 +374,8 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
   }
   ApiCall named(__func__);
   return static_cast<cudaError_t>(unless_failed(__func__, [&] {
-    for (const auto &node : graphExec->nodes) {
-      if (hipError_t error = replay(*node, stream)) return record(error, __func__);
-    }
-    return hipSuccess;
+    hipError_t error = launch_exec(*graphExec, stream);
+    return error ? record(error, __func__) : hipSuccess;
   }));
 }
 
@@ -471,8 +502,8 @@ cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGra
 }
 
 // The graph's nodes, in place of the instantiated ones, when they are as
-// many and of the same kinds (kernels of the same functions, no allocation
-// or free nodes); else cudaErrorGraphExecUpdateFailure, with why in resultInfo.
+// many and of the same kinds (kernels of the same functions, no allocation,
+// free or conditional nodes); else cudaErrorGraphExecUpdateFailure, with why in resultInfo.
 cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
                                 cudaGraphExecUpdateResultInfo *resultInfo) {
   Captures &c = captures();
@@ -486,7 +517,7 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
     const Op &now = *fresh.nodes[i], &before = *hGraphExec->nodes[i];
     if (node_type(now) != node_type(before))
       info.result = cudaGraphExecUpdateErrorNodeTypeChanged;
-    else if (is_alloc_node(now) || is_free_node(now))
+    else if (is_alloc_node(now) || is_free_node(now) || is_conditional_node(now))
       info.result = cudaGraphExecUpdateErrorNotSupported;
     else if (now.kind == Op::kKernel && now.kernel != before.kernel)
       info.result = cudaGraphExecUpdateErrorFunctionChanged;
@@ -496,6 +527,7 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
   if (info.result) return fail(__func__, cudaErrorGraphExecUpdateFailure);
   hGraphExec->nodes = std::move(fresh.nodes);
   hGraphExec->origins = std::move(fresh.origins);
+  hGraphExec->handles = std::move(fresh.handles);
   return cudaSuccess;
 }
 

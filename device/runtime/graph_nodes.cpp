@@ -91,6 +91,7 @@ cudaGraphNodeType gpusym::node_type(const Op &op) {
     case Op::kHost: break;
   }
   if (op.host_fn == empty_node) return cudaGraphNodeTypeEmpty;
+  if (is_conditional_node(op)) return cudaGraphNodeTypeConditional;
   if (op.host_fn == child_graph_node) return cudaGraphNodeTypeGraph;
   if (is_alloc_node(op)) return cudaGraphNodeTypeMemAlloc;
   if (is_free_node(op)) return cudaGraphNodeTypeMemFree;
@@ -114,13 +115,13 @@ cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph
 
 // A copy of `childGraph` becomes the node's own graph, which later changes
 // to childGraph leave as it is.  A graph with allocation or free nodes
-// cannot be a child graph, as in CUDA.
+// cannot be a child graph, as in CUDA, nor one with conditional nodes here.
 cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *,
                                        size_t, cudaGraph_t childGraph) {
   if (!pGraphNode) return fail(__func__, cudaErrorInvalidValue);
   std::lock_guard<std::mutex> lock(graphs_mutex());
   if (!is_graph(graph) || !is_graph(childGraph) || graph == childGraph) return fail(__func__, cudaErrorInvalidValue);
-  if (has_memory_nodes(*childGraph)) return fail(__func__, cudaErrorNotSupported);
+  if (has_memory_nodes(*childGraph) || has_conditional_nodes(*childGraph)) return fail(__func__, cudaErrorNotSupported);
   graph->nodes.push_back(child_node(clone_graph(*childGraph)));
   *pGraphNode = reinterpret_cast<cudaGraphNode_t>(graph->nodes.back().get());
   return cudaSuccess;
@@ -164,7 +165,7 @@ cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, cudaGraphNodeType *pType)
   return cudaSuccess;
 }
 
-// Every kind but conditional nodes and external semaphores'.
+// Every kind but external semaphores'.
 cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
                              size_t numDependencies, cudaGraphNodeParams *nodeParams) {
   if (!nodeParams) return fail(__func__, cudaErrorInvalidValue);
@@ -201,16 +202,33 @@ cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, con
                                       reinterpret_cast<cudaMemAllocNodeParams *>(&nodeParams->alloc));
     case cudaGraphNodeTypeMemFree:
       return cudaGraphAddMemFreeNode(pGraphNode, graph, pDependencies, numDependencies, nodeParams->free.dptr);
-    default: return fail(__func__, cudaErrorNotSupported);  // conditionals, external semaphores
+    case cudaGraphNodeTypeConditional: {
+      std::lock_guard<std::mutex> lock(graphs_mutex());
+      if (!pGraphNode || !is_graph(graph)) return fail(__func__, cudaErrorInvalidValue);
+      Op *node = nullptr;
+      if (hipError_t error = add_conditional_node(graph, nodeParams->conditional, &node))
+        return fail(__func__, static_cast<cudaError_t>(error));
+      *pGraphNode = reinterpret_cast<cudaGraphNode_t>(node);
+      return cudaSuccess;
+    }
+    default: return fail(__func__, cudaErrorNotSupported);  // external semaphores
   }
 }
 
-// A graph with allocation or free nodes cannot be cloned, as in CUDA.
+cudaError_t cudaGraphAddNode_v2(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+                                const cudaGraphEdgeData *, size_t numDependencies, cudaGraphNodeParams *nodeParams) {
+  ApiCall named(__func__);
+  return cudaGraphAddNode(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
+}
+
+// A graph with allocation or free nodes cannot be cloned, as in CUDA, nor
+// one with conditional nodes here.
 cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph) {
   if (!pGraphClone) return fail(__func__, cudaErrorInvalidValue);
   std::lock_guard<std::mutex> lock(graphs_mutex());
   if (!is_graph(originalGraph)) return fail(__func__, cudaErrorInvalidValue);
-  if (has_memory_nodes(*originalGraph)) return fail(__func__, cudaErrorNotSupported);
+  if (has_memory_nodes(*originalGraph) || has_conditional_nodes(*originalGraph))
+    return fail(__func__, cudaErrorNotSupported);
   *pGraphClone = clone_graph(*originalGraph);
   return cudaSuccess;
 }

@@ -10,18 +10,32 @@
 #include "cuda_runtime_api.h"
 #include "internal.h"
 
+namespace gpusym {
+// A conditional node's handle (cudaGraphConditionalHandle is its address):
+// the value kernels set with cudaGraphSetConditional, which writes the first
+// word, and the one a launch of its graph starts with if assign_default.
+struct Conditional {
+  unsigned value = 0;
+  unsigned default_value = 0;
+  bool assign_default = false;
+};
+}  // namespace gpusym
+
 // A graph: its operations, in the order added (which respects every
-// dependency, as a node's dependencies are in the graph before it).
+// dependency, as a node's dependencies are in the graph before it), and the
+// conditional handles created for it.
 struct ihipGraph {
   std::vector<std::unique_ptr<gpusym::Op>> nodes;
   std::unordered_map<const gpusym::Op *, gpusym::Op *> clones;  // a clone's: each node it was copied from -> its copy
+  std::vector<std::shared_ptr<gpusym::Conditional>> handles;
 };
 
 // An instantiated graph: its own copy of the operations, child graphs'
-// inlined, and the graph's node each was copied from.
+// inlined, the graph's node each was copied from, and its graphs' handles.
 struct hipGraphExec {
   std::vector<std::unique_ptr<gpusym::Op>> nodes;
   std::vector<const gpusym::Op *> origins;
+  std::vector<std::shared_ptr<gpusym::Conditional>> handles;
 };
 
 namespace gpusym {
@@ -40,6 +54,28 @@ ihipGraph *capture_graph(hipStream_t stream);
 Op *find_node(cudaGraphNode_t node);
 // A copy of a node's operation, to be queued or put in another graph.
 std::unique_ptr<Op> copy_op(const Op &op);
+// Queues a copy of `node` on `stream`: an event node records or waits for
+// its event there; a memory node's launch counts its graph memory.
+hipError_t replay(const Op &node, hipStream_t stream);
+// The operations `graph` runs, child graphs' inlined, copied into `exec`,
+// and its handles; conditional nodes' bodies instantiated in theirs.
+void instantiate_into(const ihipGraph &graph, hipGraphExec &exec);
+// Queues `exec`'s operations on `stream`, in order: a conditional node
+// waits for the work before it to read its handle.
+hipError_t launch_exec(const hipGraphExec &exec, hipStream_t stream);
+
+// Conditional nodes (graph_conditionals.cpp).  With the graphs' lock held:
+// a node at the end of `graph`, whose bodies it makes (`params` gets them).
+hipError_t add_conditional_node(ihipGraph *graph, cudaConditionalNodeParams &params, Op **node);
+bool is_conditional_node(const Op &op);  // a graph's or an instantiated graph's
+// With the graphs' lock held: whether `graph`, a child or a body has one.
+bool has_conditional_nodes(const ihipGraph &graph);
+// A conditional node of a graph, instantiated: its bodies too.
+std::unique_ptr<Op> instantiate_conditional(const Op &node);
+// Runs an instantiated conditional node on `stream`: waits for the stream,
+// then launches the bodies its handle's value picks (again while it is set,
+// for a while node).
+hipError_t launch_conditional(const Op &op, hipStream_t stream);
 
 // The kind of node an operation is (graph_nodes.cpp).
 cudaGraphNodeType node_type(const Op &op);

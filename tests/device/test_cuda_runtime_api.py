@@ -2,7 +2,7 @@
 built with gpusym-nvcc, each printing one line per check ("NAME: ok" or
 "NAME: FAILED"): the runtime API's memory, streams, events, launches,
 devices and errors, arrays, texture and surface objects, stream capture and
-graphs built by capture and node by node, the driver API over a module built
+graphs built by capture and node by node, conditional graph nodes, the driver API over a module built
 with ``gpusym-nvcc -cubin``, and NVRTC."""
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ CHECKS = {
         "nodes node_types instantiate launch results_in_order launch_again exec_kernel_set_params set_params_used "
         "exec_update updated_from_graph update_refused update_refused_cuda11 unsupported_nodes destroy no_error"
     ).split(),
+    "graphs_conditional.cu": "if if_else while_default switch captured_while refused no_error".split(),
     "runtime_textures.cu": (
         "channel_desc create_linear fetch_1d linear_past_its_memory object_descs malloc_array_1d memcpy_to_array "
         "tex1d_point "

@@ -35,6 +35,11 @@
 #include "gpusym_cuda_detail/atomics.h"
 #include "gpusym_cuda_detail/host_math.h"
 #include "gpusym_cuda_detail/ptx.h"
+/* A conditional node's value, for the launches of its graph that follow
+ * this kernel (the handle is where the runtime keeps it). */
+static __device__ __GPUSYM_INLINE void cudaGraphSetConditional(cudaGraphConditionalHandle handle, unsigned int value) {
+  __atomic_store_n(reinterpret_cast<unsigned int *>(handle), value, __ATOMIC_RELEASE);
+}
 #endif
 #include "texture_fetch_functions.h"
 #include "surface_functions.h"

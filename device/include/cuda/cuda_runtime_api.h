@@ -298,6 +298,31 @@ cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t gra
 cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
                                      size_t numDependencies);
 cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *pType);
+/* Conditional nodes (graph_conditionals.cpp).  A launch of a graph with
+ * one waits, at each conditional node, for the work before it, and reads
+ * the handle's value then. */
+cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle_out, cudaGraph_t graph,
+                                             unsigned int defaultLaunchValue GPUSYM_CUDA_DEFAULT(0),
+                                             unsigned int flags GPUSYM_CUDA_DEFAULT(0));
+/* The forms with edge data (CUDA 12.3's _v2 and _v3, CUDA 13's plain
+ * names in C++): only default edges. */
+cudaError_t cudaGraphAddNode_v2(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+                                const struct cudaGraphEdgeData *dependencyData, size_t numDependencies,
+                                struct cudaGraphNodeParams *nodeParams);
+cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph, const cudaGraphNode_t *dependencies,
+                                          const struct cudaGraphEdgeData *dependencyData, size_t numDependencies,
+                                          enum cudaStreamCaptureMode mode);
+cudaError_t cudaStreamGetCaptureInfo_v3(cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out,
+                                        unsigned long long *id_out, cudaGraph_t *graph_out,
+                                        const cudaGraphNode_t **dependencies_out,
+                                        const struct cudaGraphEdgeData **edgeData_out, size_t *numDependencies_out);
+/* A captured graph's nodes run in the order they were added, so the
+ * dependencies of the next captured work are accepted and not kept. */
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t *dependencies,
+                                                size_t numDependencies, unsigned int flags);
+cudaError_t cudaStreamUpdateCaptureDependencies_v2(cudaStream_t stream, cudaGraphNode_t *dependencies,
+                                                   const struct cudaGraphEdgeData *dependencyData,
+                                                   size_t numDependencies, unsigned int flags);
 cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
                                              const struct cudaKernelNodeParams *pNodeParams);
 cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
@@ -364,6 +389,26 @@ static inline cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGr
   if (hErrorNode_out) *hErrorNode_out = info.errorNode;
   if (updateResult_out) *updateResult_out = info.result;
   return error;
+}
+/* CUDA 13's forms with edge data. */
+static inline cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                           const cudaGraphNode_t *pDependencies,
+                                           const cudaGraphEdgeData *dependencyData, size_t numDependencies,
+                                           cudaGraphNodeParams *nodeParams) {
+  return cudaGraphAddNode_v2(pGraphNode, graph, pDependencies, dependencyData, numDependencies, nodeParams);
+}
+static inline cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, cudaStreamCaptureStatus *captureStatus_out,
+                                                   unsigned long long *id_out, cudaGraph_t *graph_out,
+                                                   const cudaGraphNode_t **dependencies_out,
+                                                   const cudaGraphEdgeData **edgeData_out,
+                                                   size_t *numDependencies_out) {
+  return cudaStreamGetCaptureInfo_v3(stream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out,
+                                     numDependencies_out);
+}
+static inline cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t *dependencies,
+                                                              const cudaGraphEdgeData *dependencyData,
+                                                              size_t numDependencies, unsigned int flags) {
+  return cudaStreamUpdateCaptureDependencies_v2(stream, dependencies, dependencyData, numDependencies, flags);
 }
 /* CUDA 13's forms, which take a location (CUDA 12.2's _v2 functions). */
 static inline cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, cudaMemLocation location,

@@ -751,6 +751,39 @@ struct cudaEventRecordNodeParams {
   cudaEvent_t event;
 };
 
+/* Conditional nodes: a handle's value, set by kernels with
+ * cudaGraphSetConditional, picks whether (if), how often (while) or which
+ * (switch) of the node's body graphs run. */
+typedef unsigned long long cudaGraphConditionalHandle;
+enum cudaGraphConditionalHandleFlags {
+  cudaGraphCondAssignDefault = 1, /* the default value is set at each launch of the handle's graph */
+};
+enum cudaGraphConditionalNodeType {
+  cudaGraphCondTypeIf = 0,
+  cudaGraphCondTypeWhile = 1,
+  cudaGraphCondTypeSwitch = 2,
+};
+struct cudaConditionalNodeParams {
+  cudaGraphConditionalHandle handle;
+  enum cudaGraphConditionalNodeType type;
+  unsigned int size;         /* bodies: 1 (or 2 for if/else) or a switch's cases */
+  cudaGraph_t *phGraph_out;  /* the runtime's array of the bodies, which the node owns */
+};
+
+/* The data of a dependency's edge (ports and type): default edges only. */
+struct cudaGraphEdgeData {
+  unsigned char from_port;
+  unsigned char to_port;
+  unsigned char type;
+  unsigned char reserved[5];
+};
+typedef struct cudaGraphEdgeData cudaGraphEdgeData;
+
+enum cudaStreamUpdateCaptureDependenciesFlags {
+  cudaStreamAddCaptureDependencies = 0x0,
+  cudaStreamSetCaptureDependencies = 0x1,
+};
+
 /* cudaGraphAddNode's parameters: `type` says which member is read. */
 struct cudaGraphNodeParams {
   enum cudaGraphNodeType type;
@@ -770,6 +803,7 @@ struct cudaGraphNodeParams {
     struct cudaEventRecordNodeParams eventRecord;
     struct cudaMemAllocNodeParamsV2 alloc;
     struct cudaMemFreeNodeParams free;
+    struct cudaConditionalNodeParams conditional;
   };
   long long reserved2;
 };

@@ -118,10 +118,10 @@ int main() {
                                      result == cudaGraphExecUpdateErrorTopologyChanged &&
                                      cudaGetLastError() == cudaErrorGraphExecUpdateFailure);
 
-  cudaGraphNodeParams conditional = {};
-  conditional.type = cudaGraphNodeTypeConditional;
+  cudaGraphNodeParams semaphore = {};
+  semaphore.type = cudaGraphNodeTypeExtSemaphoreSignal;
   cudaGraphNode_t refused = nullptr;
-  CHECK("unsupported_nodes", cudaGraphAddNode(&refused, graph, nullptr, 0, &conditional) == cudaErrorNotSupported &&
+  CHECK("unsupported_nodes", cudaGraphAddNode(&refused, graph, nullptr, 0, &semaphore) == cudaErrorNotSupported &&
                                  cudaGetLastError() == cudaErrorNotSupported);
 
   CHECK("destroy", cudaGraphExecDestroy(exec) == cudaSuccess && cudaGraphDestroy(graph) == cudaSuccess &&
