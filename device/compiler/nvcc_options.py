@@ -24,8 +24,9 @@ always takes the simulated runtime (in place of -lcudart and -lcuda).
 
   -arch=ARCH, -gencode arch=compute_XX,code=sm_XX, -code=sm_XX
                     the architecture __CUDA_ARCH__ names in device code, and
-                    the compute capability the device reports (the first one
-                    given; sm_80 for native, all or none given)
+                    the compute capability the device reports: of several,
+                    the one an sm_80 device runs (the highest up to sm_80,
+                    else the lowest); sm_80 for native, all or none given
   -c, -o FILE, -shared, -lib
                     compile only, name the output, link a shared library,
                     write a static library
@@ -202,7 +203,7 @@ class NvccCommand:
     code, and notes to print of what was ignored."""
 
     build_argv: list[str] = field(default_factory=list)
-    cuda_arch: int | None = None
+    cuda_archs: list[int] = field(default_factory=list)  # each one named
     notes: list[str] = field(default_factory=list)
     dependencies_only: str | None = None  # -M or -MM: print dependencies instead of compiling
     device_link: bool = False  # -dlink: the device code of -dc objects, linked into one object
@@ -224,6 +225,14 @@ def _gencode_architecture(value: str) -> int | None:
         if key.strip() == "arch":
             return _architecture(text)
     return None
+
+
+def chosen_architecture(archs: list[int]) -> int:
+    """The one of `archs` device code is compiled for: the code a device of
+    DEFAULT_ARCH runs, the highest up to it, else the lowest (a program
+    built for newer devices only); DEFAULT_ARCH if none."""
+    runnable = [arch for arch in archs if arch <= DEFAULT_ARCH]
+    return max(runnable) if runnable else min(archs, default=DEFAULT_ARCH)
 
 
 def _split(value: str) -> list[str]:
@@ -280,9 +289,9 @@ def translate(argv: list[str]) -> NvccCommand:
         if name in _IGNORED or name in _IGNORED_WITH_VALUE or (name == "-l" and value in _CUDA_LIBRARIES):
             continue
         if name == "-arch" or name == "-code":
-            command.cuda_arch = command.cuda_arch or _architecture(value)
+            command.cuda_archs += [arch] if (arch := _architecture(value)) else []
         elif name == "-gencode":
-            command.cuda_arch = command.cuda_arch or _gencode_architecture(value)
+            command.cuda_archs += [arch] if (arch := _gencode_architecture(value)) else []
         elif name == "-Xcompiler":
             build += _split(value)
         elif name == "-Xlinker":
@@ -344,7 +353,7 @@ def parse(argv: list[str]) -> tuple[build_options.BuildOptions, NvccCommand]:
         if len(sources) == 1:
             build_argv = [*build_argv, "-o", Path(sources[0]).with_suffix(command.module_suffix).name]
     options = build_options.parse(build_argv)
-    options.cuda_arch = command.cuda_arch or DEFAULT_ARCH
+    options.cuda_arch = chosen_architecture(command.cuda_archs)
     options.offload_archs = options.offload_archs or [CUDA_OFFLOAD_ARCH]
     options.device_link_only = command.device_link
     options.device_optimization = "-O0" if command.device_debug else DEVICE_OPTIMIZATION

@@ -21,6 +21,9 @@ pytestmark = []
         (["--gpu-architecture=compute_75"], 75),
         (["-arch=sm_90a"], 90),
         (["-gencode", "arch=compute_80,code=sm_80", "-gencode", "arch=compute_90,code=sm_90"], 80),
+        (["-gencode", "arch=compute_90,code=sm_90", "-gencode", "arch=compute_75,code=sm_75"], 75),
+        (["-arch=sm_75", "-arch=sm_80", "-arch=sm_86"], 80),
+        (["-gencode", "arch=compute_100,code=sm_100", "-gencode", "arch=compute_90,code=sm_90"], 90),
         (["--generate-code=arch=compute_61,code=[compute_61,sm_61]"], 61),
         (["-code=sm_72"], 72),
         (["-arch=native"], DEFAULT_ARCH),
@@ -28,7 +31,8 @@ pytestmark = []
         ([], DEFAULT_ARCH),
     ],
 )
-def test_the_first_architecture_named_is_compiled_for(argv, arch):
+def test_the_architecture_an_sm_80_runs_is_compiled_for(argv, arch):
+    """Of several architectures, the highest up to sm_80, else the lowest."""
     options, _ = parse([*argv, "-c", "k.cu"])
     assert options.cuda_arch == arch
     assert options.archs == [CUDA_OFFLOAD_ARCH] and options.wave_size == 32
@@ -124,7 +128,7 @@ def test_an_options_file_holds_more_of_the_command_line(tmp_path):
     (tmp_path / "includes.rsp").write_text('-I"dir with space" -DN=3\n-arch=sm_70')
     command = translate(["--options-file", str(tmp_path / "includes.rsp"), "-c", "k.cu"])
     assert command.build_argv == ["-I", "dir with space", "-D", "N=3", "-c", "k.cu"]
-    assert command.cuda_arch == 70
+    assert command.cuda_archs == [70]
 
 
 def test_a_missing_options_file_is_a_usage_error(tmp_path):
