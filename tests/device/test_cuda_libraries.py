@@ -45,7 +45,10 @@ PROGRAMS = {
             "heuristic query",
         ],
     ),
-    "cufft_checks": ("cufft", ["C2C forward, batched", "C2C inverse (unnormalised)", "R2C 2D", "C2R 2D"]),
+    "cufft_checks": (
+        "cufft",
+        ["C2C forward, batched", "C2C inverse (unnormalised)", "R2C 2D", "C2R 2D", "Xt C2C by data types"],
+    ),
     "cusparse_checks": (
         "cusparse",
         [

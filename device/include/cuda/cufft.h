@@ -3,8 +3,9 @@
  * types and values, and the plan API, each call a layer over gpusym's hipFFT
  * (device/libraries/cufft), computed by FFTW in the plan's stream order.
  * Transforms are unnormalised, as cuFFT's; the complex side of a real
- * transform holds n/2+1 elements along the last dimension.  The callback,
- * multi-GPU (cufftXt) and legacy compatibility functions are not declared.
+ * transform holds n/2+1 elements along the last dimension.  cufftXt.h has
+ * the extensible plan calls for one device; the callback, multi-GPU and
+ * legacy compatibility functions are not declared.
  */
 #ifndef GPUSYM_CUFFT_H
 #define GPUSYM_CUFFT_H

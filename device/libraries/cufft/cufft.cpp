@@ -2,7 +2,9 @@
 // hipfftHandle; types, directions and results have the same values in both
 // APIs, so each call looks its plan up and passes the rest through.
 #include <cufft.h>
+#include <cufftXt.h>
 #include <hipfft/hipfft.h>
+#include <hipfft/hipfftXt.h>
 
 #include <mutex>
 #include <vector>
@@ -19,6 +21,7 @@ hipfftHandle plan_of(cufftHandle plan) {
 
 cufftResult result(hipfftResult result) { return cufftResult(result); }
 hipfftType hip(cufftType type) { return hipfftType(type); }
+hipDataType hip(cudaDataType type) { return hipDataType(type); }  // the same values
 
 // A new plan number for `made`'s plan (hipfftCreate or a hipfftPlan*).
 template <class F> cufftResult create(cufftHandle *plan, F made) {
@@ -168,6 +171,26 @@ cufftResult cufftGetProperty(libraryPropertyType type, int *value) {
     case PATCH_LEVEL: *value = CUFFT_VER_PATCH; return CUFFT_SUCCESS;
   }
   return CUFFT_INVALID_TYPE;
+}
+
+cufftResult cufftXtMakePlanMany(cufftHandle plan, int rank, long long int *n, long long int *inembed,
+                                long long int istride, long long int idist, cudaDataType inputtype,
+                                long long int *onembed, long long int ostride, long long int odist,
+                                cudaDataType outputtype, long long int batch, size_t *workSize,
+                                cudaDataType executiontype) {
+  return call(hipfftXtMakePlanMany, plan, rank, n, inembed, istride, idist, hip(inputtype), onembed, ostride, odist,
+              hip(outputtype), batch, workSize, hip(executiontype));
+}
+cufftResult cufftXtGetSizeMany(cufftHandle plan, int rank, long long int *n, long long int *inembed,
+                               long long int istride, long long int idist, cudaDataType inputtype,
+                               long long int *onembed, long long int ostride, long long int odist,
+                               cudaDataType outputtype, long long int batch, size_t *workSize,
+                               cudaDataType executiontype) {
+  return call(hipfftXtGetSizeMany, plan, rank, n, inembed, istride, idist, hip(inputtype), onembed, ostride, odist,
+              hip(outputtype), batch, workSize, hip(executiontype));
+}
+cufftResult cufftXtExec(cufftHandle plan, void *input, void *output, int direction) {
+  return call(hipfftXtExec, plan, input, output, direction);
 }
 
 }  // extern "C"

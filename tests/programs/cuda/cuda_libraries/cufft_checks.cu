@@ -2,6 +2,7 @@
 // here, inverses, batches, plans made in two steps, a stream, and the results
 // of bad calls.  Prints "NAME: ok" or "NAME: FAILED ...".
 #include <cufft.h>
+#include <cufftXt.h>
 
 #include <cmath>
 #include <complex>
@@ -144,6 +145,31 @@ int main() {
   report("Z2Z PlanMany strided", error < 1e-10, error);
   CHECK(cufftGetSize(plan, &work));
   CHECK(cufftDestroy(plan));
+
+  // The same transforms through cufftXt's plan of data types: C2C of x, R2C of r.
+  CHECK(cufftCreate(&plan));
+  long long xt_size[1] = {8};
+  size_t xt_work = 0;
+  CHECK(cufftXtMakePlanMany(plan, 1, xt_size, nullptr, 1, 8, CUDA_C_32F, nullptr, 1, 8, CUDA_C_32F, 1, &xt_work,
+                            CUDA_C_32F));
+  cufftComplex *dxt;
+  cudaMalloc(&dxt, 8 * sizeof(cufftComplex));
+  cudaMemcpy(dxt, x.data(), 8 * sizeof(cufftComplex), cudaMemcpyHostToDevice);
+  CHECK(cufftXtExec(plan, dxt, dxt, CUFFT_FORWARD));
+  std::vector<cufftComplex> xt = to_host(dxt, 8);
+  std::vector<cd> xin(8);
+  for (int i = 0; i < 8; i++) xin[i] = cd(x[i].x, x[i].y);
+  std::vector<cd> xref = dft2(xin, 1, 8, -1);
+  error = 0;
+  for (int i = 0; i < 8; i++) error = std::fmax(error, std::abs(xref[i] - cd(xt[i].x, xt[i].y)));
+  report("Xt C2C by data types", error < 1e-3, error);
+  CHECK(cufftDestroy(plan));
+  CHECK(cufftCreate(&plan));
+  report("Xt half precision: CUFFT_NOT_SUPPORTED",
+         cufftXtMakePlanMany(plan, 1, xt_size, nullptr, 1, 8, CUDA_C_16F, nullptr, 1, 8, CUDA_C_16F, 1, &xt_work,
+                             CUDA_C_16F) == CUFFT_NOT_SUPPORTED);
+  CHECK(cufftDestroy(plan));
+  cudaFree(dxt);
 
   // Bad calls.
   report("destroyed plan: CUFFT_INVALID_PLAN", cufftExecC2C(plan, dx, dx, CUFFT_FORWARD) == CUFFT_INVALID_PLAN);
