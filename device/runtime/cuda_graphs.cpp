@@ -531,10 +531,13 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
   return cudaSuccess;
 }
 
+// A node's own graph (a child graph's, a conditional node's body) goes with
+// the node: destroying it is refused, where CUDA leaves it undefined.
 cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
   Captures &c = captures();
   std::lock_guard<std::mutex> lock(c.mutex);
-  if (!c.graphs.erase(graph)) return fail(__func__, cudaErrorInvalidValue);
+  if (!c.graphs.count(graph) || graph->node_owned) return fail(__func__, cudaErrorInvalidValue);
+  c.graphs.erase(graph);
   delete graph;
   return cudaSuccess;
 }

@@ -83,6 +83,7 @@ hipError_t gpusym::add_conditional_node(ihipGraph *graph, cudaConditionalNodePar
   auto *conditional = new ConditionalNode{handle, params.type, {}};
   for (unsigned i = 0; i < params.size; i++) {
     conditional->bodies.push_back(new ihipGraph);
+    conditional->bodies.back()->node_owned = true;
     add_graph(conditional->bodies.back());
   }
   auto op = std::make_unique<Op>(Op::kHost);

@@ -37,6 +37,7 @@ std::unique_ptr<Op> child_node(ihipGraph *child) {
   auto op = std::make_unique<Op>(Op::kHost);
   op->host_fn = child_graph_node;
   op->user_data = child;
+  child->node_owned = true;
   op->keep = std::shared_ptr<ihipGraph>(child, [](ihipGraph *graph) {
     forget_graph(graph);
     delete graph;

@@ -28,6 +28,7 @@ struct ihipGraph {
   std::vector<std::unique_ptr<gpusym::Op>> nodes;
   std::unordered_map<const gpusym::Op *, gpusym::Op *> clones;  // a clone's: each node it was copied from -> its copy
   std::vector<std::shared_ptr<gpusym::Conditional>> handles;
+  bool node_owned = false;  // a child graph node's or a conditional node's body: the node destroys it
 };
 
 // An instantiated graph: its own copy of the operations, child graphs'

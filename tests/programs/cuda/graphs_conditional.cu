@@ -174,8 +174,9 @@ int main() {
                    conditional_node(graph, handle + 8, cudaGraphCondTypeIf, 1, bodies) == cudaErrorInvalidValue &&
                    cudaGraphConditionalHandleCreate(&handle, graph, 0, 2) == cudaErrorInvalidValue &&
                    conditional_node(graph, handle, cudaGraphCondTypeIf, 1, bodies) == cudaSuccess &&
-                   cudaGraphClone(&clone, graph) == cudaErrorNotSupported;
-    CHECK("refused", refused && cudaGetLastError() == cudaErrorNotSupported);
+                   cudaGraphClone(&clone, graph) == cudaErrorNotSupported &&
+                   cudaGraphDestroy(bodies[0]) == cudaErrorInvalidValue;  // the node's
+    CHECK("refused", refused && cudaGetLastError() == cudaErrorInvalidValue);
     cudaGraphDestroy(graph);
   }
   CHECK("no_error", cudaDeviceSynchronize() == cudaSuccess && cudaGetLastError() == cudaSuccess);
