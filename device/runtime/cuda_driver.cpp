@@ -22,11 +22,6 @@ CUresult as_driver(const char *name, Call hip_call) {
   return static_cast<CUresult>(unless_failed(name, hip_call));
 }
 
-CUresult fail(const char *name, CUresult error) {
-  record(static_cast<hipError_t>(error), name);
-  return error;
-}
-
 void *pointer(CUdeviceptr address) { return reinterpret_cast<void *>(static_cast<uintptr_t>(address)); }
 
 #define GPUSYM_CU_ERROR(code) {code, #code}

@@ -54,12 +54,6 @@ cudaError_t check_stream(cudaStream_t stream) {
   return hipStreamGetFlags(stream, &flags) == hipSuccess ? cudaSuccess : cudaErrorInvalidResourceHandle;
 }
 
-// A failure of the CUDA function `name`, recorded.
-cudaError_t fail(const char *name, cudaError_t error) {
-  record(static_cast<hipError_t>(error), name);
-  return error;
-}
-
 // The capture `stream` is part of, or null (with the lock held).
 const Capture *capture_of(Captures &c, cudaStream_t stream) {
   auto found = c.streams.find(stream);

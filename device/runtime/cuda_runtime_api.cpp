@@ -27,12 +27,6 @@ cudaError_t as_cuda(const char *name, Call hip_call) {
   return static_cast<cudaError_t>(unless_failed(name, hip_call));
 }
 
-// A failure of the CUDA function `name` found before any hip* call: recorded.
-cudaError_t fail(const char *name, cudaError_t error) {
-  record(static_cast<hipError_t>(error), name);
-  return error;
-}
-
 constexpr int kDefaultArch = 800;  // gpusym-nvcc's sm_80
 constexpr int kCudaWarpSize = 32;  // gpusym-nvcc compiles for 32-lane wavefronts
 

@@ -17,11 +17,6 @@ cudaError_t as_cuda(const char *name, Call hip_call) {
   return static_cast<cudaError_t>(unless_failed(name, hip_call));
 }
 
-cudaError_t fail(const char *name, cudaError_t error) {
-  record(static_cast<hipError_t>(error), name);
-  return error;
-}
-
 // CUDA's kinds beyond none (NV12, normalized and block-compressed formats)
 // have no HIP kind: as none, which every call refuses.
 hipChannelFormatDesc to_hip(const cudaChannelFormatDesc &d) {

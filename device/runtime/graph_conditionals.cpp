@@ -54,11 +54,6 @@ std::unordered_map<const Conditional *, std::weak_ptr<Conditional>> &live_handle
   return *handles;
 }
 
-cudaError_t fail(const char *name, cudaError_t error) {
-  record(static_cast<hipError_t>(error), name);
-  return error;
-}
-
 }  // namespace
 
 bool gpusym::is_conditional_node(const Op &op) {

@@ -13,11 +13,6 @@ using namespace gpusym;
 
 namespace {
 
-cudaError_t fail(const char *name, cudaError_t error) {
-  record(static_cast<hipError_t>(error), name);
-  return error;
-}
-
 void empty_node(void *) {}
 void child_graph_node(void *) {}
 

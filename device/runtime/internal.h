@@ -50,6 +50,13 @@ inline hipError_t record(hipError_t error, const char *call = __builtin_FUNCTION
   if (error != hipSuccess) api_call_failed(error, api_call_name(call));
   return error;
 }
+// Returns `error`, a failure of the call `name` of CUDA's runtime or driver
+// API (whose codes are HIP's), recorded.
+template <typename Error>
+Error fail(const char *name, Error error) {
+  record(static_cast<hipError_t>(error), name);
+  return error;
+}
 // While one lives, the calling thread is in the API function `name` (a
 // CUDA function over its hip* twin, a HIP function over a CUDA one): a
 // failure of the calls it makes is recorded under `name`, the function the

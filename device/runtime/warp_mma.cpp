@@ -12,7 +12,7 @@ namespace gpusym {
 namespace {
 
 constexpr uint32_t kWarp = 32;  // CUDA's warps: the only ones with matrix multiplies
-constexpr uint32_t kMaxInputs = 32 * 32;  // of A or B: m32n8k16's A is the largest
+constexpr uint32_t kMaxInputs = 32 * 16;  // elements of A or B: m32n8k16's A (and m8n32k16's B) is the largest
 
 template <typename In, typename Acc>
 Acc widen(In value) {
