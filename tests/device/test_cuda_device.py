@@ -16,7 +16,7 @@ import math
 import re
 
 import pytest
-from conftest import describe, run
+from conftest import GPUSYM_NVCC, describe, run
 from random_references import (
     M1,
     UNIT32,
@@ -65,6 +65,14 @@ def test_warp_matrix_multiplies_in_either_form(build_program, form):
 def test_nv_target_keeps_the_code_of_each_passs_target(build_program, arch, device):
     result = run([build_program("cuda/nv_target.cu", flags=(f"-arch={arch}",))])
     assert result.stdout == f"device: {device} host: -1 1000\n", describe(result)
+
+
+def test_nv_dispatch_target_of_more_targets_than_it_takes_is_a_compile_error(tmp_path):
+    pairs = ", ".join(f"NV_PROVIDES_SM_{sm}, (return {sm};)" for sm in (90, 89, 87, 86, 80, 75, 70, 60, 50))
+    source = tmp_path / "many.cu"
+    source.write_text(f"#include <nv/target>\n__device__ int f() {{ NV_DISPATCH_TARGET({pairs}) return 0; }}\n")
+    result = run([GPUSYM_NVCC, "-c", source, "-o", tmp_path / "many.o"], cwd=tmp_path)
+    assert result.returncode != 0 and "NV_DISPATCH_TARGET: more than 8 targets" in result.stderr, describe(result)
 
 
 # ---- cuRAND: references from the algorithms' definitions ----
