@@ -137,11 +137,14 @@ struct narrow<__half> {
   static __device__ __GPUSYM_INLINE __half from(float value) { return __float2half(value); }
 };
 
-/* satf: a result that is not finite becomes the nearest finite one, NaN 0. */
+/* satf: a float result beyond the largest finite value of the accumulator's
+ * type Out (a float or a half) becomes that value, NaN 0. */
+template <typename Out>
 static __device__ __GPUSYM_INLINE float finite(float value) {
-  return value != value ? 0.0f : value > 3.40282347e38f ? 3.40282347e38f : value < -3.40282347e38f ? -3.40282347e38f : value;
+  const float largest = same<Out, __half>::value ? 65504.0f : 3.40282347e38f;
+  return value != value ? 0.0f : value > largest ? largest : value < -largest ? -largest : value;
 }
-template <typename T>
+template <typename Out, typename T>
 static __device__ __GPUSYM_INLINE T finite(T value) {
   return value;
 }
@@ -277,7 +280,7 @@ static __device__ __GPUSYM_INLINE void mma_sync(fragment<accumulator, M, N, K, T
   for (int i = 0; i < d_count; i++) ops.d[i] = static_cast<Acc>(gpusym_detail::widen(c.x[i]));
   gpusym_detail::multiply<M, N, K>(ops);
   for (int i = 0; i < d_count; i++)
-    d.x[i] = gpusym_detail::narrow<TD>::from(satf ? gpusym_detail::finite(ops.d[i]) : ops.d[i]);
+    d.x[i] = gpusym_detail::narrow<TD>::from(satf ? gpusym_detail::finite<TD>(ops.d[i]) : ops.d[i]);
 }
 
 }  // namespace wmma

@@ -150,6 +150,18 @@ __global__ void scaled(const __half *a, const __half *b, const float *c, float *
   wmma::store_matrix_sync(d + 256, acc, 16, wmma::mem_row_major);
 }
 
+// With satf, sums past a half's range become its largest value, 65504.
+__global__ void saturated_half(const __half *a, const __half *b, __half *d) {
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::row_major> fb;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, __half> acc;
+  wmma::load_matrix_sync(fa, a, 16);
+  wmma::load_matrix_sync(fb, b, 16);
+  wmma::fill_fragment(acc, __float2half(60000.0f));
+  wmma::mma_sync(acc, fa, fb, acc, true);
+  wmma::store_matrix_sync(d, acc, 16, wmma::mem_row_major);
+}
+
 // C = A * B of size x size matrices, by blocks of four warps, each warp a
 // 16 x 16 tile, over K in steps of 16 through __shared__ memory; tf32 inputs
 // rounded element-wise first.
@@ -236,6 +248,12 @@ int main() {
       wrong += fd[i * 16 + j] != 2.0f * sum - static_cast<float>((i * 16 + j) % 7);
       wrong += fd[256 + i * 16 + j] != 3.40282347e38f;
     }
+  __half *hd;
+  cudaMallocManaged(&hd, 256 * sizeof(__half));
+  for (int i = 0; i < 256; i++) ha[i] = hb[i] = __float2half(100.0f);
+  saturated_half<<<1, 32>>>(ha, hb, hd);
+  cudaDeviceSynchronize();
+  for (int i = 0; i < 256; i++) wrong += __half2float(hd[i]) != 65504.0f;  // 60000 + 16 * 100 * 100
   CHECK("element_wise_and_satf", wrong == 0);
 
   const int size = 64;
