@@ -365,6 +365,11 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
     Captures &c = captures();
     std::lock_guard<std::mutex> lock(c.mutex);
     if (!c.executables.count(graphExec)) return fail(__func__, cudaErrorInvalidValue);
+    // A conditional node reads its handle when the launch reaches it, which
+    // a capture cannot record.
+    bool conditional = std::any_of(graphExec->nodes.begin(), graphExec->nodes.end(),
+                                   [](const auto &node) { return is_conditional_node(*node); });
+    if (conditional && capture_graph(stream)) return fail(__func__, cudaErrorStreamCaptureUnsupported);
   }
   ApiCall named(__func__);
   return static_cast<cudaError_t>(unless_failed(__func__, [&] {

@@ -41,7 +41,9 @@ CHECKS = {
         "nodes node_types instantiate launch results_in_order launch_again exec_kernel_set_params set_params_used "
         "exec_update updated_from_graph update_refused update_refused_cuda11 unsupported_nodes destroy no_error"
     ).split(),
-    "graphs_conditional.cu": "if if_else while_default switch captured_while refused no_error".split(),
+    "graphs_conditional.cu": (
+        "if if_else while_default switch captured_while launch_in_capture_refused refused no_error"
+    ).split(),
     "runtime_textures.cu": (
         "channel_desc create_linear fetch_1d linear_past_its_memory object_descs malloc_array_1d memcpy_to_array "
         "tex1d_point "

@@ -158,6 +158,13 @@ int main() {
            cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess;
     CHECK("captured_while", made && run_with(exec, value, counter, 1, 4) == 1000 &&
                                 run_with(exec, value, counter, 0, 4) == 1004);
+    // Launched into a capture, it is refused: its handle is read when the launch reaches it.
+    cudaGraph_t outer = nullptr;
+    cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal);
+    cudaError_t launched = cudaGraphLaunch(exec, stream);
+    CHECK("launch_in_capture_refused", launched == cudaErrorStreamCaptureUnsupported &&
+                                           cudaStreamEndCapture(stream, &outer) == cudaSuccess);
+    cudaGraphDestroy(outer);
     cudaGraphExecDestroy(exec);
     cudaGraphDestroy(graph);
     cudaStreamDestroy(stream);
