@@ -757,12 +757,17 @@ Function *finish_barrier_fast_form(Function *fast, FunctionAnalysisManager &func
   return fast;
 }
 
-// Makes the fast form of `kernel`, which waits at barriers; `per_lane_bytes`
-// gets the bytes each lane keeps across them.
+// Makes the fast form of `kernel`, which waits at barriers (or has stride
+// loops); `per_lane_bytes` gets the bytes each lane keeps across them.  With
+// `by_block_strides`, its stride loops become the block's (stride_loops.cpp;
+// `stride_loops` gets how many), unless the block then reaches its barriers
+// other than alike: the form is then made without.
 Function *make_barrier_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loads,
-                                 FunctionAnalysisManager &functions, uint64_t &per_lane_bytes, bool &structured) {
+                                 FunctionAnalysisManager &functions, uint64_t &per_lane_bytes, bool &structured,
+                                 unsigned &stride_loops, bool by_block_strides = true) {
   const Clone clone = start_clone(kernel, lane_loads);
   auto [fast, entry, body, copy, dim_x, dim_y, dim_z] = clone;
+  stride_loops = by_block_strides ? run_stride_loops_by_block(clone) : 0;
   LLVMContext &context = fast->getContext();
   const DataLayout &layout = fast->getParent()->getDataLayout();
   Type *i32 = Type::getInt32Ty(context), *i64 = Type::getInt64Ty(context), *i8 = Type::getInt8Ty(context);
@@ -814,6 +819,10 @@ Function *make_barrier_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loa
   bool by_wavefront = any_of(barriers.kinds, [](unsigned kind) { return kind != kAtBarrier; });
   Uniformity uniformity;
   structured = (uniformity = analyse_uniformity(clone, barriers)).barriers_uniform;
+  if (stride_loops && !structured) {
+    fast->eraseFromParent();
+    return make_barrier_fast_form(kernel, lane_loads, functions, per_lane_bytes, structured, stride_loops, false);
+  }
   if (structured) make_direct_shuffles(barriers, entry, uniformity.varying);
   SmallVector<Instruction *, 16> carried = carried_values();
   BasicBlock::iterator allocas_end = entry->getTerminator()->getIterator();
@@ -1007,9 +1016,19 @@ void add_to_table(Module &module, Function &kernel, Function &fast) {
   appendToUsed(module, {table});
 }
 
+// Whether `kernel` has a stride loop that its block could run a trip at a
+// time (tried on a copy).
+bool has_stride_loop(Function &kernel, ArrayRef<LoadInst *> lane_loads) {
+  const Clone trial = start_clone(kernel, lane_loads);
+  unsigned count = run_stride_loops_by_block(trial);
+  trial.fast->eraseFromParent();
+  return count > 0;
+}
+
 // At the start of the optimiser: the fast forms of kernels without
 // barriers, before the loop vectoriser; kernels whose barriers are all that
-// keeps them from one are left for MakeBarrierFastForms.
+// keeps them from one, and those with stride loops, whose trips become the
+// block's with barriers between, are left for MakeBarrierFastForms.
 struct MakeFastForms : PassInfoMixin<MakeFastForms> {
   PreservedAnalyses run(Module &module, ModuleAnalysisManager &analyses) {
     if (!module.getNamedGlobal(kLaneVariable)) return PreservedAnalyses::all();
@@ -1020,7 +1039,7 @@ struct MakeFastForms : PassInfoMixin<MakeFastForms> {
       SmallVector<LoadInst *, 8> lane_loads;
       const TargetLibraryInfo &library = functions.getResult<TargetLibraryAnalysis>(function);
       std::string why = unsuitable(function, library, lane_loads, false);
-      if (why == kBarrierReason) {
+      if (why == kBarrierReason || (why.empty() && has_stride_loop(function, lane_loads))) {
         function.addFnAttr(kLaterAttribute);
         continue;
       }
@@ -1057,7 +1076,8 @@ struct MakeBarrierFastForms : PassInfoMixin<MakeBarrierFastForms> {
       }
       uint64_t per_lane_bytes = 0;
       bool structured = false;
-      Function *fast = make_barrier_fast_form(*kernel, lane_loads, functions, per_lane_bytes, structured);
+      unsigned stride_loops = 0;
+      Function *fast = make_barrier_fast_form(*kernel, lane_loads, functions, per_lane_bytes, structured, stride_loops);
       if (!fast) {
         record_reason(module, *kernel, kNotMade);
         explain(*kernel, kNotMade);
@@ -1068,8 +1088,11 @@ struct MakeBarrierFastForms : PassInfoMixin<MakeBarrierFastForms> {
       if (getenv("GPUSYM_EXPLAIN_FAST_FORMS"))
         errs() << "gpusym: kernel " << demangle(kernel->getName()) << " keeps " << per_lane_bytes
                << " bytes a thread across its barriers in its fast form, which runs "
-               << (structured ? "a loop over the block's threads between each two barriers\n"
-                              : "the block's threads in rounds\n");
+               << (structured ? "a loop over the block's threads between each two barriers"
+                              : "the block's threads in rounds")
+               << (stride_loops ? ", and " + std::to_string(stride_loops) + " stride loop" +
+                                      (stride_loops > 1 ? "s" : "") + " a trip of the block's threads at a time\n"
+                                : "\n");
     }
     return later.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
   }

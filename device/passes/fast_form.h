@@ -155,4 +155,11 @@ void clamp_lane_loop(const LaneLoopX &loop, Value *dim_x);
 // constants direct ones (DirectShuffle), their results varying values.
 void make_direct_shuffles(Barriers &barriers, BasicBlock *entry, SmallPtrSetImpl<Value *> &varying);
 
+// stride_loops.cpp
+// Makes each grid- or block-stride loop of `clone` (`for (i = base +
+// threadIdx.x; i < n; i += stride)`, base, n and stride the same for the
+// block) a loop the block runs, a barrier before each trip, each trip the
+// lanes' iterations together: how many there were (at most 16).
+unsigned run_stride_loops_by_block(const Clone &clone);
+
 }  // namespace gpusym_fast_form

@@ -361,3 +361,38 @@ def test_shuffles_of_constant_operations_meet_in_device_code_with_the_hosts_resu
     result = run([direct_shuffles], env={"GPUSYM_FORM": form})
     assert result.returncode == 0 and result.stdout.endswith("direct shuffles: 0 wrong\n"), describe(result)
     assert result.stdout.count(": ok\n") == 12, describe(result)
+
+
+@pytest.fixture(scope="module")
+def stride_loops(tmp_path_factory) -> tuple[Path, str]:
+    return build_verbose("stride_loops.hip", tmp_path_factory.mktemp("stride_loops"), "-O2")
+
+
+def test_stride_loops_become_the_blocks_unless_only_some_threads_reach_them(stride_loops):
+    # Every kernel of tests/programs/stride_loops.hip but in_a_branch, whose
+    # loop only a quarter of the threads reach; rounds' loop is unrolled.
+    by_block = re.findall(
+        r"^gpusym: kernel (\w+)\(.*\) keeps \d+ bytes .*, and (\d+) stride loops? a trip of the block's threads",
+        stride_loops[1],
+        re.M,
+    )
+    assert dict(by_block) == {
+        "grid_sum_long": "1",
+        "grid_saxpy": "1",
+        "unsigned_counts": "1",
+        "early_return": "1",
+        "rounds": "3",
+        "fill_shared": "1",
+        "rows": "1",
+        "unsigned_wraps": "1",
+    }
+
+
+@pytest.mark.parametrize("form, workers", [("fast", "2"), ("fast", "1"), ("debug", "2")])
+def test_stride_loops_give_the_hosts_results(stride_loops, form, workers):
+    # 64- and 32-bit, signed and unsigned indices, adds that may wrap, values
+    # carried and left, early returns, no trips, a loop in a loop with a
+    # barrier, __shared__ memory, 2D blocks, an index that wraps.
+    result = run([stride_loops[0]], env={"GPUSYM_FORM": form, "GPUSYM_WORKERS": workers})
+    assert result.returncode == 0 and result.stdout.endswith("stride loops: 0 wrong\n"), describe(result)
+    assert result.stdout.count(": ok\n") == 22, describe(result)
