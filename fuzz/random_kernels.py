@@ -9,9 +9,11 @@ function of the thread's coordinates, always inlined: the kernel calls it
 with ``threadIdx`` and its friends, the host reference in loops over a
 block's threads.  Bodies use unsigned arithmetic only (no undefined
 behaviour an optimiser could exploit differently in the two builds),
-branches, loops with data-dependent trip counts, early returns, reads of an
-input array, atomic additions to counters (order-independent) and one write
-per thread to its own output slot.
+branches, loops with data-dependent trip counts, block-stride loops (from
+``threadIdx.x`` by a stride and to a bound the same for the block), early
+returns, reads of an input array, atomic additions to counters
+(order-independent) and one write per thread to its own output slot.  A
+barrier kernel's steps have the same statements.
 
 A kernel with barriers (half of them without warp steps, whose fast form is
 a loop over the block's threads between each two barriers) keeps each
@@ -87,6 +89,8 @@ LOCALS = ["v0", "v1", "v2", "v3"]
 #: coordinates, the counters of the loops around barriers and the last
 #: reduction's result.
 UNIFORM = ["bx", "by", "bz", "nx", "ny", "nz", "gx", "gy", "gz", "j0", "j1", "r"]
+#: The coordinates the threads of a block have alike.
+BLOCK_LEAVES = ["bx", "by", "bz", "nx", "ny", "nz", "gx", "gy", "gz"]
 #: What a barrier kernel's steps read: the thread's coordinates and flat
 #: index, the uniform values and the thread's locals.
 STEP_LEAVES = [*COORDINATES, "t", "j0", "j1", "r", *LOCALS, *LOCALS]
@@ -170,6 +174,8 @@ class KernelWriter:
                 lines.append(f"  v{depth} += {loop};")
                 lines += ["  " + line for line in self.statements(depth + 1, self.random.randrange(1, 3))]
                 lines.append("}")
+            elif depth == 0 and pick < 0.31:
+                lines += self.stride_loop()
             elif pick < 0.35:
                 condition = self.scattered() if self.returned and self.random.random() < 0.7 else self.condition()
                 lines.append(f"if ({condition}) {{ out[id] = {self.expression()};{self.returned} return; }}")
@@ -180,6 +186,24 @@ class KernelWriter:
             else:
                 lines.append(f"{self.random.choice(LOCALS)} = {self.expression()};")
         return lines
+
+    def stride_loop(self) -> list[str]:
+        """A block-stride loop (from threadIdx.x, by a stride the same for
+        the block, up to such a bound), which the fast form runs a trip of
+        the block's threads at a time where every thread reaches it."""
+        leaves, shared = self.leaves, self.shared
+        self.leaves, self.shared = BLOCK_LEAVES, None
+        base, bound, stride = (
+            self.random.choice([*BLOCK_LEAVES, f"{self.random.randrange(1, 300)}u", self.expression()])
+            for _ in range(3)
+        )
+        self.leaves, self.shared = leaves, shared
+        return [
+            f"for (unsigned i0 = ({base}) % 64u + tx; i0 < ({bound}) % 200u; i0 += (({stride}) & 15u) + 1u) {{",
+            f"  v0 += in[i0 % {INPUT_SIZE}u] ^ i0;",
+            *("  " + line for line in self.statements(1, self.random.randrange(1, 3))),
+            "}",
+        ]
 
     def body(self) -> list[str]:
         """The body of a kernel without barriers."""

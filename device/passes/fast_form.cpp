@@ -761,13 +761,18 @@ Function *finish_barrier_fast_form(Function *fast, FunctionAnalysisManager &func
 // loops); `per_lane_bytes` gets the bytes each lane keeps across them.  With
 // `by_block_strides`, its stride loops become the block's (stride_loops.cpp;
 // `stride_loops` gets how many), unless the block then reaches its barriers
-// other than alike: the form is then made without.
+// other than alike: the form is then made without.  With `only_strides`
+// (a kernel without barriers), none is made without a stride loop.
 Function *make_barrier_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loads,
                                  FunctionAnalysisManager &functions, uint64_t &per_lane_bytes, bool &structured,
-                                 unsigned &stride_loops, bool by_block_strides = true) {
+                                 unsigned &stride_loops, bool by_block_strides = true, bool only_strides = false) {
   const Clone clone = start_clone(kernel, lane_loads);
   auto [fast, entry, body, copy, dim_x, dim_y, dim_z] = clone;
   stride_loops = by_block_strides ? run_stride_loops_by_block(clone) : 0;
+  if (only_strides && !stride_loops) {
+    fast->eraseFromParent();
+    return nullptr;
+  }
   LLVMContext &context = fast->getContext();
   const DataLayout &layout = fast->getParent()->getDataLayout();
   Type *i32 = Type::getInt32Ty(context), *i64 = Type::getInt64Ty(context), *i8 = Type::getInt8Ty(context);
@@ -821,7 +826,9 @@ Function *make_barrier_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loa
   structured = (uniformity = analyse_uniformity(clone, barriers)).barriers_uniform;
   if (stride_loops && !structured) {
     fast->eraseFromParent();
-    return make_barrier_fast_form(kernel, lane_loads, functions, per_lane_bytes, structured, stride_loops, false);
+    return only_strides ? nullptr
+                        : make_barrier_fast_form(kernel, lane_loads, functions, per_lane_bytes, structured,
+                                                 stride_loops, false);
   }
   if (structured) make_direct_shuffles(barriers, entry, uniformity.varying);
   SmallVector<Instruction *, 16> carried = carried_values();
@@ -1016,19 +1023,25 @@ void add_to_table(Module &module, Function &kernel, Function &fast) {
   appendToUsed(module, {table});
 }
 
-// Whether `kernel` has a stride loop that its block could run a trip at a
-// time (tried on a copy).
-bool has_stride_loop(Function &kernel, ArrayRef<LoadInst *> lane_loads) {
-  const Clone trial = start_clone(kernel, lane_loads);
-  unsigned count = run_stride_loops_by_block(trial);
-  trial.fast->eraseFromParent();
-  return count > 0;
+// Under -v: what the fast form of `kernel` with barriers (its own or those
+// between its stride loops' trips) keeps and runs.
+void explain_made(const Function &kernel, uint64_t per_lane_bytes, bool structured, unsigned stride_loops) {
+  static const bool wanted = getenv("GPUSYM_EXPLAIN_FAST_FORMS") != nullptr;
+  if (!wanted) return;
+  errs() << "gpusym: kernel " << demangle(kernel.getName()) << " keeps " << per_lane_bytes
+         << " bytes a thread across its barriers in its fast form, which runs "
+         << (structured ? "a loop over the block's threads between each two barriers" : "the block's threads in rounds");
+  if (stride_loops)
+    errs() << ", and " << stride_loops << " stride loop" << (stride_loops > 1 ? "s" : "")
+           << " a trip of the block's threads at a time";
+  errs() << "\n";
 }
 
 // At the start of the optimiser: the fast forms of kernels without
-// barriers, before the loop vectoriser; kernels whose barriers are all that
-// keeps them from one, and those with stride loops, whose trips become the
-// block's with barriers between, are left for MakeBarrierFastForms.
+// barriers, before the loop vectoriser (one with stride loops gets the form
+// of kernels with barriers, its trips between barriers of its own); kernels
+// whose barriers are all that keeps them from one are left for
+// MakeBarrierFastForms.
 struct MakeFastForms : PassInfoMixin<MakeFastForms> {
   PreservedAnalyses run(Module &module, ModuleAnalysisManager &analyses) {
     if (!module.getNamedGlobal(kLaneVariable)) return PreservedAnalyses::all();
@@ -1039,7 +1052,7 @@ struct MakeFastForms : PassInfoMixin<MakeFastForms> {
       SmallVector<LoadInst *, 8> lane_loads;
       const TargetLibraryInfo &library = functions.getResult<TargetLibraryAnalysis>(function);
       std::string why = unsuitable(function, library, lane_loads, false);
-      if (why == kBarrierReason || (why.empty() && has_stride_loop(function, lane_loads))) {
+      if (why == kBarrierReason) {
         function.addFnAttr(kLaterAttribute);
         continue;
       }
@@ -1050,7 +1063,18 @@ struct MakeFastForms : PassInfoMixin<MakeFastForms> {
         suitable.push_back({&function, std::move(lane_loads)});
     }
     if (suitable.empty()) return PreservedAnalyses::all();
-    for (auto &[kernel, lane_loads] : suitable) add_to_table(module, *kernel, *make_fast_form(*kernel, lane_loads, functions));
+    for (auto &[kernel, lane_loads] : suitable) {
+      uint64_t per_lane_bytes = 0;
+      bool structured = false;
+      unsigned stride_loops = 0;
+      if (Function *fast = make_barrier_fast_form(*kernel, lane_loads, functions, per_lane_bytes, structured,
+                                                  stride_loops, true, true)) {
+        explain_made(*kernel, per_lane_bytes, structured, stride_loops);
+        add_to_table(module, *kernel, *fast);
+      } else {
+        add_to_table(module, *kernel, *make_fast_form(*kernel, lane_loads, functions));
+      }
+    }
     return PreservedAnalyses::none();
   }
 };
@@ -1085,14 +1109,7 @@ struct MakeBarrierFastForms : PassInfoMixin<MakeBarrierFastForms> {
       }
       add_to_table(module, *kernel, *fast);
       record_reason(module, *kernel, "");
-      if (getenv("GPUSYM_EXPLAIN_FAST_FORMS"))
-        errs() << "gpusym: kernel " << demangle(kernel->getName()) << " keeps " << per_lane_bytes
-               << " bytes a thread across its barriers in its fast form, which runs "
-               << (structured ? "a loop over the block's threads between each two barriers"
-                              : "the block's threads in rounds")
-               << (stride_loops ? ", and " + std::to_string(stride_loops) + " stride loop" +
-                                      (stride_loops > 1 ? "s" : "") + " a trip of the block's threads at a time\n"
-                                : "\n");
+      explain_made(*kernel, per_lane_bytes, structured, stride_loops);
     }
     return later.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
   }

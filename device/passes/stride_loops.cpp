@@ -99,6 +99,10 @@ struct StrideLoop {
   SmallVector<BasicBlock *, 8> blocks;  // the loop's
   BasicBlock *through;  // a block of the latch's alone between it and `exit`, or null
   BasicBlock *skip;     // a block of the guard's alone between it and `exit`, or null
+  // A start made narrower (an index LLVM widened): base + lane in the
+  // narrow type, which the adds may wrap, with its base and whether signed.
+  Value *narrow_base;
+  bool narrow_signed;
 };
 
 // init as base + a lane's index, with base the same for the block.
@@ -119,12 +123,19 @@ bool split_start(Value *init, const Clone &clone, BasicBlock *guard, StrideLoop 
   }
   auto *add = dyn_cast<BinaryOperator>(sum);
   if (!add || add->getOpcode() != Instruction::Add) return false;
-  if (widen == Instruction::SExt && !add->hasNoSignedWrap()) return false;
-  if (widen == Instruction::ZExt && !add->hasNoUnsignedWrap()) return false;
   for (unsigned k = 0; k < 2; k++) {
     Value *lane = add->getOperand(k), *base = add->getOperand(1 - k);
     if (!lane_index(lane, clone, is_x) || !same_for_block(base, clone)) continue;
-    loop.may_wrap |= loop.less == ICmpInst::ICMP_SLT ? !add->hasNoSignedWrap() : !add->hasNoUnsignedWrap();
+    bool is_signed = widen == Instruction::CastOpsEnd ? loop.less == ICmpInst::ICMP_SLT : widen == Instruction::SExt;
+    if (is_signed ? !add->hasNoSignedWrap() : !add->hasNoUnsignedWrap()) {
+      // (base + lane) widened is base widened + lane widened where the sum
+      // does not wrap: tested with the rest (no_index_wraps).
+      loop.may_wrap = true;
+      if (widen != Instruction::CastOpsEnd) {
+        loop.narrow_base = base;
+        loop.narrow_signed = is_signed;
+      }
+    }
     if (widen != Instruction::CastOpsEnd) {
       IRBuilder<> builder(guard->getTerminator());
       base = builder.CreateCast(widen, base, init->getType(), "stride.base");
@@ -172,6 +183,37 @@ void fold_into(BasicBlock *block, BasicBlock *from, BasicBlock *to) {
   block->eraseFromParent();
 }
 
+// Whether `wide` is `narrow` sign- or zero-extended (`widening`, the same
+// for every call that sets it): extended itself, or, for a sum that does
+// not wrap, the sum of its operands extended (as LLVM widens an index).
+bool widens(Value *wide, Value *narrow, Instruction::CastOps &widening, unsigned depth = 0) {
+  auto same_kind = [&](Instruction::CastOps kind) {
+    if (widening == Instruction::CastOpsEnd) widening = kind;
+    return widening == kind;
+  };
+  if (auto *cast = dyn_cast<CastInst>(wide); cast && (isa<SExtInst>(cast) || isa<ZExtInst>(cast)))
+    return cast->getOperand(0) == narrow && same_kind(cast->getOpcode());
+  if (auto *constant = dyn_cast<ConstantInt>(wide)) {  // either extension, where the kind is still open
+    auto *small = dyn_cast<ConstantInt>(narrow);
+    if (!small || small->getBitWidth() >= constant->getBitWidth()) return false;
+    bool as_signed = small->getValue().sext(constant->getBitWidth()) == constant->getValue();
+    bool as_unsigned = small->getValue().zext(constant->getBitWidth()) == constant->getValue();
+    if (widening == Instruction::CastOpsEnd) return as_signed || as_unsigned;
+    return widening == Instruction::SExt ? as_signed : as_unsigned;
+  }
+  auto *sum = dyn_cast<BinaryOperator>(wide), *parts = dyn_cast<BinaryOperator>(narrow);
+  if (depth > 0 || !sum || !parts || sum->getOpcode() != Instruction::Add || parts->getOpcode() != Instruction::Add)
+    return false;
+  for (unsigned k = 0; k < 2; k++) {
+    Instruction::CastOps kind = widening;
+    if (widens(sum->getOperand(0), parts->getOperand(k), kind, depth + 1) &&
+        widens(sum->getOperand(1), parts->getOperand(1 - k), kind, depth + 1) && kind != Instruction::CastOpsEnd &&
+        (kind == Instruction::SExt ? parts->hasNoSignedWrap() : parts->hasNoUnsignedWrap()) && same_kind(kind))
+      return true;
+  }
+  return false;
+}
+
 // Whether `loop` is a stride loop (filling `found`).
 bool match(Loop &loop, const Clone &clone, StrideLoop &found) {
   BasicBlock *preheader = loop.getLoopPreheader(), *header = loop.getHeader(), *latch = loop.getLoopLatch();
@@ -210,7 +252,7 @@ bool match(Loop &loop, const Clone &clone, StrideLoop &found) {
       !less_than(dyn_cast<ICmpInst>(guard_branch->getCondition()), guard_branch->getSuccessor(0) == preheader, init,
                  guard_bound, guard_less))
     return false;
-  if (guard_less != less || guard_bound != bound || !same_for_block(bound, clone)) return false;
+  if (guard_less != less || !same_for_block(bound, clone)) return false;
   auto *step = dyn_cast<BinaryOperator>(next);
   if (!step || step->getOpcode() != Instruction::Add) return false;
   PHINode *index = nullptr;
@@ -220,16 +262,23 @@ bool match(Loop &loop, const Clone &clone, StrideLoop &found) {
       index = phi;
       stride = step->getOperand(1 - k);
     }
-  if (!index || index->getIncomingValueForBlock(preheader) != init || index->getIncomingValueForBlock(latch) != step)
+  if (!index || index->getIncomingValueForBlock(latch) != step || !same_for_block(stride, clone)) return false;
+  // The index starts where the guard's does, or there widened (LLVM widens
+  // an index used as an address), its bound then the guard's widened.
+  Value *start = index->getIncomingValueForBlock(preheader);
+  if (start != init) {
+    Instruction::CastOps widening = Instruction::CastOpsEnd;
+    if (!widens(start, init, widening) || !widens(bound, guard_bound, widening)) return false;
+  } else if (guard_bound != bound) {
     return false;
-  if (!same_for_block(stride, clone)) return false;
+  }
   for (PHINode &phi : header->phis())
     if (!phi.getType()->isFirstClassType() || phi.getType()->isTokenTy()) return false;
   bool may_wrap = less == ICmpInst::ICMP_SLT ? !step->hasNoSignedWrap() : !step->hasNoUnsignedWrap();
   found = {guard, preheader, header, latch, exit, index, nullptr, nullptr, stride, bound, less, false, may_wrap, {},
-           through, skip};
+           through, skip, nullptr, false};
   found.blocks.assign(loop.block_begin(), loop.block_end());
-  return split_start(init, clone, guard, found);
+  return split_start(start, clone, guard, found);
 }
 
 // Whether no lane's index can pass its type's end, tested before `before`:
@@ -248,7 +297,17 @@ Value *no_index_wraps(const StrideLoop &loop, const Clone &clone, Instruction *b
   Value *positive = is_signed ? builder.CreateICmpSGT(loop.stride, ConstantInt::get(type, 0))
                               : builder.CreateICmpNE(loop.stride, ConstantInt::get(type, 0));
   Value *bound_fits = builder.CreateICmp(at_most, loop.bound, builder.CreateSub(largest, loop.stride));
-  Value *base_fits = builder.CreateICmp(at_most, loop.base, builder.CreateSub(largest, lanes));
+  Value *base_fits;
+  if (loop.narrow_base) {  // the first index, in its narrow type
+    auto *narrow = cast<IntegerType>(loop.narrow_base->getType());
+    Constant *narrow_largest = ConstantInt::get(narrow, loop.narrow_signed
+                                                            ? APInt::getSignedMaxValue(narrow->getBitWidth())
+                                                            : APInt::getMaxValue(narrow->getBitWidth()));
+    base_fits = builder.CreateICmp(loop.narrow_signed ? ICmpInst::ICMP_SLE : ICmpInst::ICMP_ULE, loop.narrow_base,
+                                   builder.CreateSub(narrow_largest, builder.CreateZExtOrTrunc(lanes, narrow)));
+  } else {
+    base_fits = builder.CreateICmp(at_most, loop.base, builder.CreateSub(largest, lanes));
+  }
   return builder.CreateAnd(positive, builder.CreateAnd(bound_fits, base_fits), "stride.no_wrap");
 }
 

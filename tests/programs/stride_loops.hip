@@ -1,7 +1,7 @@
 // Grid- and block-stride loops, which a kernel's fast form runs a trip of
 // the block's threads at a time (device/passes/stride_loops.cpp), in the
 // shapes it must get right: 64- and 32-bit indices, signed and unsigned,
-// the program's adds wrapping or not, values carried from trip to trip and
+// the program's adds wrapping or not, an index LLVM widened, values carried from trip to trip and
 // left after the loop, threads returning before it, trip counts differing
 // between threads and blocks (none at all in some), a loop in a loop the
 // block runs alike with a barrier, a block-stride loop filling __shared__
@@ -28,6 +28,14 @@ __global__ void grid_sum_long(const int* in, long long* sums, long long* stops, 
 // adds may wrap.
 __global__ void grid_saxpy(const int* x, int* y, int a, int n) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) y[i] = a * x[i] + y[i];
+}
+
+// Int arithmetic throughout: LLVM widens the index to 64 bits for the
+// address, past the guard that tests it at 32.
+__global__ void signed_widened(const int* in, int* out, int n, int stride) {
+  int t = threadIdx.x, base = (int)blockIdx.x * 7, sum = 0;
+  for (int i = base + t; i < n; i += stride) sum += in[i] * 3;
+  out[blockIdx.x * blockDim.x + t] = sum;
 }
 
 // An unsigned index, two values carried, the count of trips left after.
@@ -163,6 +171,22 @@ int main() {
     for (int i = 0; i < n; i++) y[i] += 3 * input[i];
     snprintf(name, sizeof name, "grid_saxpy %d", n);
     report(name, host_copy(d_y, size), y);
+  }
+
+  for (int stride : {1, 13, 1000}) {
+    const int blocks = 9, threads = 32, n = 20000;
+    std::vector<int> expected(blocks * threads);
+    for (int b = 0; b < blocks; b++)
+      for (int t = 0; t < threads; t++) {
+        int sum = 0;
+        for (int i = b * 7 + t; i < n; i += stride) sum += input[i] * 3;
+        expected[b * threads + t] = sum;
+      }
+    int* out;
+    hipMalloc(&out, expected.size() * sizeof(int));
+    signed_widened<<<blocks, threads>>>(in, out, n, stride);
+    snprintf(name, sizeof name, "signed_widened %d", stride);
+    report(name, host_copy(out, expected.size()), expected);
   }
 
   {
