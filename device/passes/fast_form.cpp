@@ -721,7 +721,7 @@ void make_region_loops(const Clone &clone, const Barriers &barriers, const PerLa
 // clean-up (its variables in registers, what its loops do not change taken
 // out of them).
 Function *finish_barrier_fast_form(Function *fast, FunctionAnalysisManager &functions, bool structured) {
-  if (verifyFunction(*fast, &errs())) {
+  if (verifyFunction(*fast)) {
     fast->eraseFromParent();
     return nullptr;
   }
@@ -923,18 +923,20 @@ Function *make_barrier_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loa
   builder.CreateMemSet(states, builder.getInt8(0), builder.CreateMul(lanes, builder.getInt64(4)), Align(4));
   if (structured) {
     Value *calls = builder.CreateGEP(i8, memory, builder.CreateMul(lanes, builder.getInt64(calls_offset)), "calls");
-    SmallVector<LaneLoopX, 8> x_loops = make_uniform_region_loops(
+    std::optional<SmallVector<LaneLoopX, 8>> x_loops = make_uniform_region_loops(
         clone, barriers, PerLane{per_lane, offsets, sizes, memory, lanes}, scalar.getArrayRef(), uniformity.varying,
         states, calls);
-    if (verifyFunction(*fast, &errs())) {
+    if (!x_loops || verifyFunction(*fast)) {
       fast->eraseFromParent();
-      return nullptr;
+      return stride_loops && !only_strides ? make_barrier_fast_form(kernel, lane_loads, functions, per_lane_bytes,
+                                                                    structured, stride_loops, false)
+                                           : nullptr;
     }
     // The variables in registers first, so that a guard's bound is a value.
     FunctionPassManager registers;
     registers.addPass(SROAPass(SROAOptions::PreserveCFG));
     registers.run(*fast, functions);
-    for (const LaneLoopX &x_loop : x_loops) clamp_lane_loop(x_loop, dim_x);
+    for (const LaneLoopX &x_loop : *x_loops) clamp_lane_loop(x_loop, dim_x);
     return finish_barrier_fast_form(fast, functions, true);
   }
   Value *wave =

@@ -4,6 +4,8 @@
 // lanes reach their barriers alike, a loop over the lanes between each two.
 #pragma once
 
+#include <optional>
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
@@ -139,17 +141,20 @@ Uniformity analyse_uniformity(const Clone &clone, const Barriers &barriers);
 
 // stretch_loops.cpp
 // A stretch's loop over threadIdx.x (make_uniform_region_loops), for
-// clamp_lane_loop.
+// clamp_lane_loop.  make_uniform_region_loops gives none (std::nullopt)
+// for a kernel whose stretches it cannot build: code it leaves behind still
+// uses the kernel's own blocks, which it would erase.
 struct LaneLoopX {
   PHINode *x;                            // threadIdx.x, the loop's counter
   BasicBlock *preheader, *latch;         // the loop over threadIdx.y's header, the x loop's latch
   BranchInst *gone_test;                 // whether a lane has returned: whether to look at each lane's mark
   SmallVector<BasicBlock *, 16> blocks;  // the x loop's blocks but its latch
 };
-SmallVector<LaneLoopX, 8> make_uniform_region_loops(const Clone &clone, const Barriers &barriers,
-                                                    const PerLane &lane_values, ArrayRef<AllocaInst *> scalars,
-                                                    const SmallPtrSetImpl<Value *> &varying, Value *gone,
-                                                    Value *calls);
+std::optional<SmallVector<LaneLoopX, 8>> make_uniform_region_loops(const Clone &clone, const Barriers &barriers,
+                                                                   const PerLane &lane_values,
+                                                                   ArrayRef<AllocaInst *> scalars,
+                                                                   const SmallPtrSetImpl<Value *> &varying,
+                                                                   Value *gone, Value *calls);
 void clamp_lane_loop(const LaneLoopX &loop, Value *dim_x);
 // Makes the shuffles of a structured form whose operation and width are
 // constants direct ones (DirectShuffle), their results varying values.

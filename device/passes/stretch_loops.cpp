@@ -384,10 +384,11 @@ void read_from_stretch_start(AllocaInst *slot, ArrayRef<BasicBlock *> copies, co
 // block goes on at the stretch after the barrier the lanes reached, or ends
 // when none did.  `varying` is the analysis's; `scalars` are the block's
 // variables.
-SmallVector<LaneLoopX, 8> make_uniform_region_loops(const Clone &clone, const Barriers &barriers,
-                                                    const PerLane &lane_values, ArrayRef<AllocaInst *> scalars,
-                                                    const SmallPtrSetImpl<Value *> &varying, Value *gone,
-                                                    Value *calls) {
+std::optional<SmallVector<LaneLoopX, 8>> make_uniform_region_loops(const Clone &clone, const Barriers &barriers,
+                                                                   const PerLane &lane_values,
+                                                                   ArrayRef<AllocaInst *> scalars,
+                                                                   const SmallPtrSetImpl<Value *> &varying,
+                                                                   Value *gone, Value *calls) {
   SmallVector<LaneLoopX, 8> x_loops;
   Function *fast = clone.fast;
   BasicBlock *entry = clone.entry, *body = clone.body;
@@ -591,6 +592,16 @@ SmallVector<LaneLoopX, 8> make_uniform_region_loops(const Clone &clone, const Ba
     }
   }
 
+  SmallPtrSet<BasicBlock *, 32> old(original.begin(), original.end());
+  auto outside = [&](User *user) {
+    auto *inst = dyn_cast<Instruction>(user);
+    return inst && !old.contains(inst->getParent());
+  };
+  for (BasicBlock *block : original) {
+    if (any_of(block->users(), outside)) return std::nullopt;
+    for (Instruction &inst : *block)
+      if (any_of(inst.users(), outside)) return std::nullopt;
+  }
   for (BasicBlock *block : original) block->dropAllReferences();
   for (BasicBlock *block : original) block->eraseFromParent();
   for (AllocaInst *alloca : lane_values.allocas) {

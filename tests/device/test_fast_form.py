@@ -400,3 +400,23 @@ def test_stride_loops_give_the_hosts_results(stride_loops, form, workers):
     result = run([stride_loops[0]], env={"GPUSYM_FORM": form, "GPUSYM_WORKERS": workers})
     assert result.returncode == 0 and result.stdout.endswith("stride loops: 0 wrong\n"), describe(result)
     assert result.stdout.count(": ok\n") == 25, describe(result)
+
+
+def test_a_kernel_whose_stretches_cannot_be_built_keeps_its_debuggable_form(tmp_path):
+    # A random program whose barrier kernel has a loop a thread may return
+    # from before its barriers: the structured form would leave code using
+    # the kernel's own blocks (clang crashed on it).  The build goes on, -v
+    # says why, and both forms agree with the host.
+    source, program = tmp_path / "stretches.hip", tmp_path / "stretches"
+    source.write_text(random_kernels.program(1795926111, 2))
+    built = run_gpusym("build", "-O2", "-v", source, "-o", program, timeout=BUILD_TIMEOUT)
+    assert built.returncode == 0, describe(built)
+    assert NO_FAST_FORM.findall(built.stderr) == [
+        (
+            "kernel1(unsigned int const*, unsigned int*, unsigned int*)",
+            "its fast form came out invalid (a bug of gpusym's compiler pass)",
+        )
+    ], built.stderr
+    for form in ("fast", "debug"):
+        result = random_kernels.run(program, form)
+        assert result.returncode == 0 and "random kernels: 16 cases, 0 wrong" in result.stdout, describe(result)
