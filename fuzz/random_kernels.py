@@ -628,7 +628,15 @@ def main(argv: list[str]) -> int:
                 print(f"seed {seed}: a kernel has no fast form:\n{built.stderr}", file=sys.stderr)
                 return 1
             for form in ("fast", "debug"):
-                result = run(output, form)
+                try:
+                    result = run(output, form)
+                except subprocess.TimeoutExpired as timeout:
+                    last = (timeout.stdout or b"").decode(errors="replace").strip().splitlines()[-1:]
+                    print(
+                        f"seed {seed}, GPUSYM_FORM={form}: no end in {timeout.timeout:.0f} s after {last}",
+                        file=sys.stderr,
+                    )
+                    return 1
                 summary = re.search(r"^random kernels: (\d+) cases, (\d+) wrong$", result.stdout, re.M)
                 if result.returncode != 0 or not summary:
                     failing = [line for line in result.stdout.splitlines() if "wrong" in line]
