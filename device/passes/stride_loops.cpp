@@ -23,7 +23,10 @@
 // written, lane by lane, unless a test made once for the block shows that
 // no index can pass its type's end.  The loop's own exit block, and a block
 // on the guard's way past the loop, are folded into the latch and the guard
-// when they compute nothing that could not be computed anyway.
+// when they compute nothing that could not be computed anyway.  With adds
+// that may not wrap, a stride of 0 or less would keep a thread's loop going
+// for ever; the block's loop then stops after its first trip, where j would
+// not grow.
 #include "fast_form.h"
 
 #include "llvm/Analysis/LoopInfo.h"
@@ -287,10 +290,13 @@ bool match(Loop &loop, const Clone &clone, StrideLoop &found) {
 // at most that value less the block's lanes (so does the first index).
 Value *no_index_wraps(const StrideLoop &loop, const Clone &clone, Instruction *before) {
   IRBuilder<> builder(before);
-  auto *type = cast<IntegerType>(loop.index->getType());
+  auto largest_of = [](Type *type, bool is_signed) {
+    unsigned bits = type->getIntegerBitWidth();
+    return ConstantInt::get(type, is_signed ? APInt::getSignedMaxValue(bits) : APInt::getMaxValue(bits));
+  };
+  Type *type = loop.index->getType();
   bool is_signed = loop.less == ICmpInst::ICMP_SLT;
-  Constant *largest = ConstantInt::get(type, is_signed ? APInt::getSignedMaxValue(type->getBitWidth())
-                                                       : APInt::getMaxValue(type->getBitWidth()));
+  Constant *largest = largest_of(type, is_signed);
   Value *lanes = loop.by_x ? clone.dim_x : builder.CreateMul(builder.CreateMul(clone.dim_x, clone.dim_y), clone.dim_z);
   lanes = builder.CreateZExtOrTrunc(lanes, type);
   ICmpInst::Predicate at_most = is_signed ? ICmpInst::ICMP_SLE : ICmpInst::ICMP_ULE;
@@ -299,16 +305,27 @@ Value *no_index_wraps(const StrideLoop &loop, const Clone &clone, Instruction *b
   Value *bound_fits = builder.CreateICmp(at_most, loop.bound, builder.CreateSub(largest, loop.stride));
   Value *base_fits;
   if (loop.narrow_base) {  // the first index, in its narrow type
-    auto *narrow = cast<IntegerType>(loop.narrow_base->getType());
-    Constant *narrow_largest = ConstantInt::get(narrow, loop.narrow_signed
-                                                            ? APInt::getSignedMaxValue(narrow->getBitWidth())
-                                                            : APInt::getMaxValue(narrow->getBitWidth()));
-    base_fits = builder.CreateICmp(loop.narrow_signed ? ICmpInst::ICMP_SLE : ICmpInst::ICMP_ULE, loop.narrow_base,
-                                   builder.CreateSub(narrow_largest, builder.CreateZExtOrTrunc(lanes, narrow)));
+    Type *narrow = loop.narrow_base->getType();
+    base_fits = builder.CreateICmp(
+        loop.narrow_signed ? ICmpInst::ICMP_SLE : ICmpInst::ICMP_ULE, loop.narrow_base,
+        builder.CreateSub(largest_of(narrow, loop.narrow_signed), builder.CreateZExtOrTrunc(lanes, narrow)));
   } else {
     base_fits = builder.CreateICmp(at_most, loop.base, builder.CreateSub(largest, lanes));
   }
   return builder.CreateAnd(positive, builder.CreateAnd(bound_fits, base_fits), "stride.no_wrap");
+}
+
+// `value`, the same for the block (same_for_block), computed before
+// `before`: itself, or where the loop computes it (the loop reads blockDim
+// again on each trip where it may not know that its stores leave the lane's
+// fields alone), a copy of its arithmetic and reads of the lane's fields.
+Value *before_loop(Value *value, Instruction *before, const StrideLoop &loop) {
+  auto *inst = dyn_cast<Instruction>(value);
+  if (!inst || !is_contained(loop.blocks, inst->getParent())) return value;
+  Instruction *copy = inst->clone();
+  for (Use &operand : copy->operands()) operand.set(before_loop(operand.get(), before, loop));
+  copy->insertBefore(before);
+  return copy;
 }
 
 // Makes `loop` one that the block runs a trip at a time (above).
@@ -332,9 +349,12 @@ void rewrite(StrideLoop &loop, const Clone &clone) {
     test->insertInto(wrapping, wrapping->end());
     test->replaceSuccessorWith(loop.preheader, cast<BasicBlock>(as_written[loop.preheader]));
   }
-  // What the preheader computes (the stride) comes before the loop.
+  // What the preheader computes (the stride) comes before the loop, and so
+  // do the bound and the stride, which the block's loop uses.
   for (Instruction &inst : make_early_inc_range(*loop.preheader))
     if (!inst.isTerminator()) inst.moveBefore(loop.guard->getTerminator());
+  loop.bound = before_loop(loop.bound, loop.guard->getTerminator(), loop);
+  loop.stride = before_loop(loop.stride, loop.guard->getTerminator(), loop);
 
   // A variable for each value the lane carries from trip to trip, and for
   // each the loop leaves; each starts as it would without a trip.
