@@ -324,48 +324,32 @@ void meet_directly(const DirectShuffle &shuffle, const PerLane &lane_values, Val
 
 // A value the same for every lane is kept across barriers in one variable
 // (`slot`) that each lane writes.  The lanes run a stretch one after the
-// other, so a lane's read there comes after the earlier lanes' writes of the
-// stretch: a read on a way from the stretch's start that passes no write of
-// the lane's own reads instead what the variable held at the stretch's start
-// (`before`, read ahead of the loop over lanes).
-void read_from_stretch_start(AllocaInst *slot, ArrayRef<BasicBlock *> copies, const SmallPtrSetImpl<BasicBlock *> &copy_set,
-                             Value *before) {
+// other, so a lane's read there may come after a later write of an earlier
+// lane's.  In the stretch's code (`copy_set`), each lane reads and writes its
+// own view of the variable instead (an alloca that SROA makes registers),
+// which starts from what the variable held at the stretch's start (`before`,
+// read ahead of the loop over lanes; stored in `run`, where each lane
+// starts); its writes go to the variable too.
+void read_from_stretch_start(AllocaInst *slot, const SmallPtrSetImpl<BasicBlock *> &copy_set, Value *before,
+                             BasicBlock *run) {
   SmallVector<LoadInst *, 8> loads;
-  SmallPtrSet<BasicBlock *, 8> writes;
+  SmallVector<StoreInst *, 8> writes;
   for (User *user : slot->users())
     if (auto *inst = dyn_cast<Instruction>(user); inst && copy_set.contains(inst->getParent())) {
       if (auto *load = dyn_cast<LoadInst>(inst))
         loads.push_back(load);
-      else if (isa<StoreInst>(inst))
-        writes.insert(inst->getParent());
+      else if (auto *store = dyn_cast<StoreInst>(inst))
+        writes.push_back(store);
     }
   if (writes.empty() || loads.empty()) return;
-  // Written on every way from the stretch's start to a block's end.
-  DenseMap<BasicBlock *, bool> written_out;
-  for (BasicBlock *block : copies) written_out[block] = true;
-  auto written_in = [&](BasicBlock *block) {
-    if (block == copies.front()) return false;
-    for (BasicBlock *from : predecessors(block))
-      if (copy_set.contains(from) && !written_out[from]) return false;
-    return true;
-  };
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (BasicBlock *block : copies) {
-      bool out = writes.contains(block) || written_in(block);
-      if (out != written_out[block]) {
-        written_out[block] = out;
-        changed = true;
-      }
-    }
-  }
-  for (LoadInst *load : loads) {
-    bool written = written_in(load->getParent());
-    for (Instruction *inst = load->getPrevNode(); inst && !written; inst = inst->getPrevNode())
-      if (auto *store = dyn_cast<StoreInst>(inst); store && store->getPointerOperand() == slot) written = true;
-    if (written) continue;
-    load->replaceAllUsesWith(before);
-    load->eraseFromParent();
+  auto *view = new AllocaInst(slot->getAllocatedType(), slot->getAddressSpace(), slot->getName() + ".lane",
+                              slot->getNextNode()->getIterator());
+  new StoreInst(before, view, run->getTerminator()->getIterator());
+  for (LoadInst *load : loads) load->setOperand(load->getPointerOperandIndex(), view);
+  for (StoreInst *write : writes) {
+    auto *own = cast<StoreInst>(write->clone());
+    own->setOperand(own->getPointerOperandIndex(), view);
+    own->insertAfter(write);
   }
 }
 
@@ -470,8 +454,8 @@ std::optional<SmallVector<LaneLoopX, 8>> make_uniform_region_loops(const Clone &
     // The loops z, y, x around the code; a lane that has returned passes.
     builder.SetInsertPoint(start);
     builder.CreateStore(builder.getInt32(0), next);
-    for (AllocaInst *slot : scalars)
-      read_from_stretch_start(slot, copies, copy_set, builder.CreateLoad(slot->getAllocatedType(), slot));
+    SmallVector<Value *, 16> befores;
+    for (AllocaInst *slot : scalars) befores.push_back(builder.CreateLoad(slot->getAllocatedType(), slot));
     builder.CreateBr(check);
     LaneCounter z = make_loop(*fast, start, check, clone.dim_z, "z");
     LaneCounter y = make_loop(*fast, cast<BasicBlock>(z.counter->getParent()), check, clone.dim_y, "y");
@@ -503,6 +487,7 @@ std::optional<SmallVector<LaneLoopX, 8>> make_uniform_region_loops(const Clone &
       });
     }
     builder.CreateBr(copies.front());
+    for (auto [slot, before] : zip(scalars, befores)) read_from_stretch_start(slot, copy_set, before, run);
 
     // A lane at a barrier records which; a lane that returns, that it has
     // (unless no lane can go on from here).

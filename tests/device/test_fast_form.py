@@ -113,6 +113,7 @@ def test_a_loops_values_after_its_barriers_are_its_last_trips(tmp_path, form):
     assert built.returncode == 0 and "has no fast form" not in built.stderr, describe(built)
     result = run([program], env={"GPUSYM_FORM": form})
     assert result.returncode == 0 and "last_trip: 0 wrong" in result.stdout, describe(result)
+    assert "some_trips_wait: 0 wrong" in result.stdout, describe(result)
 
 
 def kernel_forms(output: str) -> dict[str, str]:
@@ -422,11 +423,12 @@ def test_a_kernel_whose_stretches_cannot_be_built_keeps_its_debuggable_form(tmp_
         assert result.returncode == 0 and "random kernels: 16 cases, 0 wrong" in result.stdout, describe(result)
 
 
-@pytest.mark.xfail(strict=True, reason="known bug: this kernel's structured fast form does not finish")
-def test_a_barrier_kernel_with_a_loop_threads_return_from_finishes_in_its_fast_form(tmp_path):
-    # tests/programs/fast_form_endless.hip, as the random kernels found it.
-    program = tmp_path / "endless"
-    built = run_gpusym("build", "-O2", TEST_PROGRAMS / "fast_form_endless.hip", "-o", program, timeout=BUILD_TIMEOUT)
+def test_a_uniform_loop_whose_trips_skip_its_barrier_finishes_in_its_fast_form(tmp_path):
+    # tests/programs/fast_form_loop_skips_barrier.hip, as the random kernels found it.
+    program = tmp_path / "loop_skips_barrier"
+    built = run_gpusym(
+        "build", "-O2", TEST_PROGRAMS / "fast_form_loop_skips_barrier.hip", "-o", program, timeout=BUILD_TIMEOUT
+    )
     assert built.returncode == 0, describe(built)
     assert "random kernels: 8 cases, 0 wrong" in run([program], env={"GPUSYM_FORM": "debug"}).stdout
     result = run([program], env={"GPUSYM_FORM": "fast"}, timeout=20)

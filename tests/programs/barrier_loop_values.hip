@@ -1,7 +1,11 @@
-// Values of a loop whose trips wait at barriers, read after the loop: the
-// last trip's, in both of a kernel's forms.  (A fast form that kept a
-// loop's value by storing it at the end of the latch gave the value meant
-// for a next trip that never ran.)
+// Values of loops whose trips wait at barriers, in both of a kernel's forms.
+// - last_trip: read after the loop, the last trip's.  (A fast form that kept
+//   a loop's value by storing it at the end of the latch gave the value meant
+//   for a next trip that never ran.)
+// - some_trips_wait: the counter of a loop whose trips wait only on some,
+//   the same for the whole block.  (A fast form that ran the trips without a
+//   wait in one loop over the threads gave each thread the counter of the
+//   trip that loop started at, and never ended.)
 #include <hip/hip_runtime.h>
 
 #include <cstdio>
@@ -21,6 +25,42 @@ __global__ void last_trip(const int *in, int *out, int trips) {
     __syncthreads();
   }
   out[t] = before * 1000000 + previous * 1000 + value;
+}
+
+__global__ void some_trips_wait(int *out, int trips) {
+  __shared__ int seen[kThreads];
+  int t = threadIdx.x, sum = t;
+  for (int trip = 0; trip < trips; trip++) {
+    if (trip % 3 == 1) {
+      seen[t] = sum;
+      __syncthreads();
+      sum = seen[(t + 1) % blockDim.x] + trip;
+      __syncthreads();
+    } else {
+      sum += trip;
+    }
+  }
+  out[t] = sum;
+}
+
+static int check_some_trips_wait(int *out_device) {
+  constexpr int trips = 8;
+  int out[kThreads], sum[kThreads], seen[kThreads];
+  some_trips_wait<<<1, kThreads>>>(out_device, trips);
+  hipMemcpy(out, out_device, sizeof out, hipMemcpyDeviceToHost);
+  for (int t = 0; t < kThreads; t++) sum[t] = t;
+  for (int trip = 0; trip < trips; trip++) {
+    if (trip % 3 == 1) {
+      for (int t = 0; t < kThreads; t++) seen[t] = sum[t];
+      for (int t = 0; t < kThreads; t++) sum[t] = seen[(t + 1) % kThreads] + trip;
+    } else {
+      for (int t = 0; t < kThreads; t++) sum[t] += trip;
+    }
+  }
+  int wrong = 0;
+  for (int t = 0; t < kThreads; t++) wrong += out[t] != sum[t];
+  printf("some_trips_wait: %d wrong\n", wrong);
+  return wrong;
 }
 
 int main() {
@@ -46,5 +86,6 @@ int main() {
   int wrong = 0;
   for (int t = 0; t < kThreads; t++) wrong += out[t] != before[t] * 1000000 + previous[t] * 1000 + value[t];
   printf("last_trip: %d wrong\n", wrong);
+  wrong += check_some_trips_wait(out_device);
   return wrong != 0;
 }
