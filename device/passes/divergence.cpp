@@ -3,6 +3,7 @@
 // reaches the kernel's barriers alike.
 #include "fast_form.h"
 
+#include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Function.h"
@@ -76,8 +77,8 @@ SmallPtrSet<BasicBlock *, 32> walk(ArrayRef<BasicBlock *> starts, const SmallPtr
 // outside a loop that lanes leave on a varying condition.  Only code from
 // which a barrier can be reached matters: a lane that leaves it (the
 // "tail", toward a return) never comes back to a barrier, and the values
-// it computes there cross none.  Every way from a varying branch must then
-// reach one barrier, the same, first.
+// it computes there cross none.  The ways from a varying branch must then
+// meet again before any barrier, or reach one barrier, the same, first.
 Uniformity analyse_uniformity(const Clone &clone, const Barriers &barriers) {
   Function &fast = *clone.fast;
   SmallPtrSet<BasicBlock *, 32> to_barrier;  // blocks from which a barrier can be reached
@@ -91,7 +92,8 @@ Uniformity analyse_uniformity(const Clone &clone, const Barriers &barriers) {
     if (!to_barrier.contains(&block)) tail.insert(&block);
 
   Uniformity result;
-  SmallPtrSet<BasicBlock *, 8> none;
+  PostDominatorTree after(fast);
+  bool only_barriers = all_of(barriers.kinds, [](unsigned kind) { return kind == kAtBarrier; });
   SmallPtrSet<BasicBlock *, 32> varying_joins;  // blocks whose phis vary
   SmallPtrSet<Instruction *, 16> leaving;        // branches already followed
   for (bool changed = true; changed;) {
@@ -115,19 +117,34 @@ Uniformity analyse_uniformity(const Clone &clone, const Barriers &barriers) {
       for (BasicBlock *next : successors(&block))
         if (!tail.contains(next) && !is_contained(ways, next)) ways.push_back(next);
       if (ways.size() < 2) continue;  // the other lanes leave for a return
-      // The first barrier each way reaches: one, the same for all.
+      // Where the lanes meet again: the block every way reaches first, when
+      // no way passes a barrier before it (`if (t < d) ...` in a loop that
+      // waits at its top), else the first barrier each way reaches, when
+      // that is one, the same for all.  The first only in kernels with
+      // barriers alone: a stretch's end at a step or a warp function is a
+      // meeting of the whole block where the debuggable form's is one of a
+      // wavefront, so lanes of other wavefronts that went on past the join
+      // would see their memory in another order than in that form.
       BasicBlock *meeting = nullptr;
-      for (BasicBlock *way : ways)
-        for (BasicBlock *reached : walk({way}, tail, barriers.blocks))
-          if (barriers.blocks.contains(reached)) {
-            if (meeting && meeting != reached) {
-              result.barriers_uniform = false;
-              return result;
+      SmallPtrSet<BasicBlock *, 32> region;
+      if (DomTreeNode *join = only_barriers ? after.getNode(&block)->getIDom() : nullptr; join && join->getBlock()) {
+        region = walk(ways, tail, SmallPtrSet<BasicBlock *, 1>{join->getBlock()});
+        meeting = join->getBlock();
+        for (BasicBlock *inside : region)
+          if (inside != meeting && barriers.blocks.contains(inside)) meeting = nullptr;
+      }
+      if (!meeting) {
+        for (BasicBlock *way : ways)
+          for (BasicBlock *reached : walk({way}, tail, barriers.blocks))
+            if (barriers.blocks.contains(reached)) {
+              if (meeting && meeting != reached) {
+                result.barriers_uniform = false;
+                return result;
+              }
+              meeting = reached;
             }
-            meeting = reached;
-          }
-      SmallPtrSet<BasicBlock *, 1> stop{meeting};
-      SmallPtrSet<BasicBlock *, 32> region = walk(ways, tail, stop);
+        region = walk(ways, tail, SmallPtrSet<BasicBlock *, 1>{meeting});
+      }
       varying_joins.insert(region.begin(), region.end());
       if (!region.contains(&block)) continue;
       // A loop left on a varying condition: its values, read after it,

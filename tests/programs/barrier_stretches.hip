@@ -4,7 +4,8 @@
 // last level, a guard on a signed bound that goes negative, a value the
 // same for every thread changed after each barrier, threads returning
 // before a barrier, a whole block returning at once, barriers in a branch
-// the same for every thread, 2D and 3D blocks.  Each prints `NAME: ok` or
+// the same for every thread, 2D and 3D blocks, loops that wait at their
+// top.  Each prints `NAME: ok` or
 // `NAME: N wrong` against the host, then `barrier stretches: W wrong`.
 #include <hip/hip_runtime.h>
 
@@ -106,6 +107,38 @@ __global__ void rows(const int* in, int* out) {
     __syncthreads();
   }
   out[flat] = values[row * blockDim.x];
+}
+
+// Loops that wait at their top, whose threads branch apart below the
+// barrier (`if (t < d)`) and meet again before the loop's test: a Blelloch
+// scan (an up-sweep, then a down-sweep), the exclusive scan of each block's
+// 64 values, two a thread.
+constexpr int kScanned = 64;
+__global__ void wait_at_loop_top(const int* in, int* out) {
+  __shared__ int values[kScanned];
+  int t = threadIdx.x, base = blockIdx.x * kScanned, half = kScanned / 2;
+  values[t] = in[base + t];
+  values[t + half] = in[base + t + half];
+  int offset = 1;
+  for (int d = half; d > 0; d /= 2) {
+    __syncthreads();
+    if (t < d) values[offset * (2 * t + 2) - 1] += values[offset * (2 * t + 1) - 1];
+    offset *= 2;
+  }
+  if (t == 0) values[kScanned - 1] = 0;
+  for (int d = 1; d < kScanned; d *= 2) {
+    offset /= 2;
+    __syncthreads();
+    if (t < d) {
+      int left = offset * (2 * t + 1) - 1, right = offset * (2 * t + 2) - 1;
+      int l = values[left], r = values[right];
+      values[left] = r;
+      values[right] = r + l;
+    }
+  }
+  __syncthreads();
+  out[base + t] = values[t];
+  out[base + t + half] = values[t + half];
 }
 
 static int wrong_cases = 0;
@@ -226,6 +259,16 @@ int main() {
     char name[64];
     snprintf(name, sizeof name, "rows (%u,%u,%u)", shape.x, shape.y, shape.z);
     report(name, on_device(blocks * per_block, [&](int* out) { rows<<<blocks, shape>>>(in, out); }), expected);
+  }
+
+  {
+    std::vector<int> expected(blocks * kScanned);
+    for (int b = 0; b < blocks; b++)
+      for (int i = 0, sum = 0; i < kScanned; sum += input[b * kScanned + i], i++) expected[b * kScanned + i] = sum;
+    report("wait_at_loop_top", on_device(blocks * kScanned, [&](int* out) {
+             wait_at_loop_top<<<blocks, kScanned / 2>>>(in, out);
+           }),
+           expected);
   }
 
   hipFree(in);
