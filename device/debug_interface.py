@@ -27,6 +27,7 @@ class Version(IntEnum):
     FORMS = 9  # each dispatch's form, its blocks run fast and replayed
     INTEREST = 10  # the debugger's interest in every lane, blocks a debugger wanted debuggable
     KERNEL_INTEREST = 11  # the kernels a debugger may stop any lane of
+    WATCH_KERNEL = 12  # the kernel whose code holds a watch's addresses
 
 
 #: GPUSYM_RUNTIME_LIBRARY: the runtime's file name (and soname) starts so.

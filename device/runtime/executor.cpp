@@ -541,7 +541,7 @@ void run_block(Executor &executor, Op &dispatch, uint64_t block) {
   if (executor.fast) {
     // A debugger's breakpoints stop lanes of the debuggable form only.
     if (debugger_wants_every_lane() || debugger_wants_kernel(dispatch.kernel->entry) ||
-        watch_names_block(block_index(dispatch.config, block)))
+        watch_names_block(dispatch.kernel->entry, block_index(dispatch.config, block)))
       return run_debuggable(executor, dispatch, block, dispatch.record->blocks_debuggable);
     if (sigsetjmp(executor.replay, 0))  // a thread faulted: the debuggable form names it
       return run_debuggable(executor, dispatch, block, dispatch.record->blocks_replayed);

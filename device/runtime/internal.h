@@ -596,9 +596,11 @@ void resolve_mma(WaveCall *calls, uint32_t count, uint64_t active);
 // ---- breakpoints gated by lane (lane_watch.cpp) ----
 // Around each block a worker runs: arms the debugger's watches whose blocks
 // it matches, and disarms them when their last matching block has run.
-// Whether an active watch names `block` (or every block): a fast dispatch
-// runs it in the debuggable form, where the watch's lanes can stop.
-bool watch_names_block(const gpusym_dim3 &block);
+// Whether an active watch in the code of the kernel whose debuggable form
+// starts at `kernel` (or in any kernel's) names `block` (or every block): a
+// fast dispatch runs it in the debuggable form, where the watch's lanes can
+// stop.
+bool watch_names_block(const void *kernel, const gpusym_dim3 &block);
 void watch_block_started(const gpusym_dim3 &block);
 void watch_block_finished(const gpusym_dim3 &block);
 // At each lane switch while any watch is active: arms the watches with

@@ -62,11 +62,13 @@ bool any_watch() { return __atomic_load_n(&gpusym_debug.watch_count, __ATOMIC_AC
 
 }  // namespace
 
-bool watch_names_block(const gpusym_dim3 &block) {
+bool watch_names_block(const void *kernel, const gpusym_dim3 &block) {
   if (!any_watch()) return false;
   std::lock_guard<std::mutex> lock(watch_mutex());
   for (const gpusym_debug_watch &watch : gpusym_debug.watches)
-    if (watch.active && matches(watch.block, block)) return true;
+    if (watch.active && (watch.kernel == 0 || watch.kernel == reinterpret_cast<uintptr_t>(kernel)) &&
+        matches(watch.block, block))
+      return true;
   return false;
 }
 

@@ -13,7 +13,8 @@ every lane) and when the slots run out (then every lane traps, as without
 watches).
 
 Kernels run in their fast form under gdb too, where no lane can stop: a
-block runs in the debuggable form when a watch names it, and every block of
+block runs in the debuggable form when a watch in its kernel's code names
+it (from interface version 12; before, a watch in any kernel's), and every block of
 a kernel does while a breakpoint no watch gates has a location in that
 kernel's code (gpusym_debug.kernel_interest, by the kernels' entries; a
 device function inlined into a kernel is its code, and one that is not is
@@ -105,9 +106,13 @@ def _write_coordinates(field: gdb.Value, wanted: Coordinates | None) -> None:
         _write(field[name], WATCH_ANY if value is None else value)
 
 
-def _fill(watch: gdb.Value, lanes: tuple, addresses: list[int], originals: list[int], running: list) -> None:
+def _fill(
+    watch: gdb.Value, lanes: tuple, addresses: list[int], originals: list[int], kernel: int, running: list
+) -> None:
     block, thread = lanes
     _write(watch["active"], 0)
+    if any(field.name == "kernel" for field in watch.type.strip_typedefs().fields()):
+        _write(watch["kernel"], kernel)
     for index, (address, original) in enumerate(zip(addresses, originals)):
         _write(watch["addresses"][index], address)
         _write(watch["original"][index], original)
@@ -169,7 +174,8 @@ def _sync() -> None:
             and all(map(_loaded, addresses))
             and not _shared(breakpoint.number, addresses)
         ):
-            wanted.append((lanes, addresses, _originals(addresses)))  # a library reloaded in place may differ
+            # (Originals read each time: a library reloaded in place may differ.)
+            wanted.append((lanes, addresses, _originals(addresses), _kernel_entry(addresses)))
             watched.add(breakpoint.number)
     if _written != (pid, wanted):
         running = _running_lanes(debug)
@@ -208,6 +214,14 @@ def _kernels_wanted(watched: set[int]) -> set[int] | None:
                     return None
                 entries.add(entry)
     return entries
+
+
+def _kernel_entry(addresses: list[int]) -> int:
+    """The entry of the function whose code holds all of `addresses`, whose
+    blocks a watch of them makes debuggable; 0 (any kernel's) where they lie
+    in several or no function is known."""
+    entries = {_function_entry(address) for address in addresses}
+    return (entries.pop() or 0) if len(entries) == 1 else 0
 
 
 def _function_entry(address: int) -> int | None:

@@ -172,6 +172,16 @@ def test_under_gdb_a_lane_filtered_kbreak_makes_only_its_block_debuggable(optimi
 
 
 @pytest.mark.gdb
+def test_under_gdb_a_lane_filtered_kbreak_leaves_the_same_block_of_other_kernels_fast(optimised):
+    output = gdb(optimised[0], "kbreak reverse_in_block -block 1 -thread 3", "run", "info dispatches")
+    assert re.search(r"^\*\s+7\s+running\s+reverse_in_block\(.*\s+fast, 1 debuggable$", output, re.M), output
+    # The kernels before it ran their blocks 1 fast.
+    earlier = re.findall(r"^\s+\d+\s+complete\s+(\w+)\(.*\s(fast.*|debug)$", output, re.M)
+    assert [name for name, _ in earlier] == "saxpy coordinates rows histogram wavefronts grid_stride".split(), output
+    assert {form for _, form in earlier} == {"fast"}, output
+
+
+@pytest.mark.gdb
 def test_under_gdb_a_breakpoint_any_lane_may_reach_makes_every_block_debuggable(optimised):
     line = source_line(TEST_PROGRAMS / "fast_form.hip", "y[i] = a * x[i]")
     output = gdb(optimised[0], f"break fast_form.hip:{line}", "run", "info dispatches")

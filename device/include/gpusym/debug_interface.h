@@ -36,7 +36,7 @@
 extern "C" {
 #endif
 
-#define GPUSYM_DEBUG_VERSION 11
+#define GPUSYM_DEBUG_VERSION 12
 /* Kernels a debugger can name in gpusym_debug.kernel_interest (version 11). */
 #define GPUSYM_DEBUG_INTEREST_SLOTS 32
 
@@ -307,6 +307,9 @@ struct gpusym_debug_watch {
   uint8_t reserved[3];
   struct gpusym_dim3 thread;    /* the threads it arms the trap for (version 6) */
   uint32_t reserved_thread;
+  uint64_t kernel;              /* version 12: the entry of the kernel whose code holds the
+                                 * addresses, whose matching blocks run in the debuggable
+                                 * form; 0: any kernel's */
 };
 
 struct gpusym_debug {
