@@ -12,9 +12,10 @@
 // has an interest in the dispatch.
 //
 // A kernel gets a fast form when, after inlining, everything it does is a
-// lane's own: it calls no function but intrinsics and side-effect-free
-// library functions (a call may be a barrier, a warp function, a lockstep
-// step, device printf or a check, each of which needs the lane), and it
+// lane's own: it calls no function but intrinsics, side-effect-free
+// library functions and a failed assert() (a call may be a barrier, a warp
+// function, a lockstep step, device printf or a check, each of which needs
+// the lane), and it
 // only reads its lane (gpusym/lane.h): threadIdx and the flat index become
 // the loops' counters, blockIdx, blockDim, gridDim and the dispatch are
 // read once before the loops.  The clone is private (no
@@ -136,6 +137,8 @@ constexpr const char *kAtO0 = "-O0: every kernel has its debuggable form only";
 constexpr const char *kFastAttribute = "gpusym-fast-form";
 constexpr const char *kLaterAttribute = "gpusym-fast-form-later";  // barriers: made after optimisation
 constexpr const char *kBarrier = "__gpusym_barrier";
+constexpr const char *kAssertFail = "__gpusym_assert_fail";
+constexpr const char *kAbort = "__gpusym_abort";
 constexpr const char *kBarrierReason = "it waits at __syncthreads()";
 // A lockstep step (wave_lockstep.cpp): __gpusym_wave_op(kWaveStepOp, ...)
 // before optimisation, __gpusym_wave_step() after; a round's end, as a
@@ -191,6 +194,9 @@ std::string unsuitable(Function &function, const TargetLibraryInfo &library, Sma
     if (library.getLibFunc(*callee, known) && (call->doesNotAccessMemory() || call->onlyAccessesInaccessibleMemory()))
       continue;
     StringRef name = callee->getName();
+    // The device library's math (__ocml_*, which the runtime computes over
+    // libm): a function of its arguments alone.
+    if (name.starts_with("__ocml_") && call->onlyReadsMemory()) continue;
     auto *op = name == kWaveOp ? dyn_cast<ConstantInt>(call->getArgOperand(0)) : nullptr;
     if (name == kBarrier || name == kWaveStep || name == kWaveMeet || (op && op->getZExtValue() == kWaveStepOp)) {
       waits |= !barriers_allowed;
@@ -199,6 +205,9 @@ std::string unsuitable(Function &function, const TargetLibraryInfo &library, Sma
     // synccheck's call after a *_sync warp function runs only under
     // `gpusym check`, which runs the debuggable form.
     if (name == kCheckMask) continue;
+    // A failed assert() or abort() in the fast form runs the block again in
+    // the debuggable form, whose lane reports it, as a fault does.
+    if (name == kAssertFail || name == kAbort) continue;
     // An extern __shared__ array's thread-local initialisation routine
     // (_ZTH..., which no source defines): a worker thread's own, in either form.
     if (name.starts_with("_ZTH")) continue;

@@ -408,12 +408,18 @@ void prepare_fault_handling() {
 using namespace gpusym;
 
 // Device assert() and abort() (hip/gpusym_detail/device_builtins.h).
-// A CUDA program's failed assertion ends only its lane (end_cuda_lane).
+// A CUDA program's failed assertion ends only its lane (end_cuda_lane).  In
+// a block's fast form, which cannot name the lane, the block runs again in
+// the debuggable form, whose lane reports it.
 extern "C" [[noreturn]] void __gpusym_assert_fail(const char *assertion, const char *file, unsigned int line,
                                                   const char *function) {
+  replay_fast_block();
   gpusym_lane *lane = __gpusym_lane;
   if (lane && lane->state == GPUSYM_LANE_RUNNING && speaks_cuda()) end_cuda_lane(lane, assertion, file, line, function);
   end_lane(GPUSYM_FAULT_ASSERTION, assertion, file, line, function);
 }
 
-extern "C" [[noreturn]] void __gpusym_abort(void) { end_lane(GPUSYM_FAULT_ABORT, nullptr, nullptr, 0, nullptr); }
+extern "C" [[noreturn]] void __gpusym_abort(void) {
+  replay_fast_block();
+  end_lane(GPUSYM_FAULT_ABORT, nullptr, nullptr, 0, nullptr);
+}

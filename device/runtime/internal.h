@@ -637,8 +637,8 @@ extern "C" uint8_t __gpusym_checks;
 // GPUSYM_FORM=debug, a check on, or a debugger asking for the debuggable form.
 bool fast_form_wanted();
 // In a signal handler for a fault of a lane running a block in its fast
-// form: runs the block again in the debuggable form (never returns).
-// Returns at once otherwise.
+// form, or in a failed assert() there: runs the block again in the
+// debuggable form (never returns).  Returns at once otherwise.
 void replay_fast_block();
 constexpr uint8_t kCheckMemory = 1;  // memcheck
 constexpr uint8_t kCheckRaces = 2;   // racecheck

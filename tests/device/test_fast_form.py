@@ -436,6 +436,14 @@ def test_a_kernel_whose_stretches_cannot_be_built_keeps_its_debuggable_form(tmp_
         assert result.returncode == 0 and "random kernels: 16 cases, 0 wrong" in result.stdout, describe(result)
 
 
+@pytest.mark.parametrize("form", ["fast", "debug"])
+def test_kernels_calling_the_device_math_library_or_assert_have_a_fast_form(tmp_path, form):
+    program, said = build_verbose("fast_form_math.hip", tmp_path, "-O2")
+    assert "has no fast form" not in said, said
+    result = run([program], env={"GPUSYM_FORM": form})
+    assert result.returncode == 0 and result.stdout.endswith("math: 0 wrong\n"), describe(result)
+
+
 def test_a_uniform_loop_whose_trips_skip_its_barrier_finishes_in_its_fast_form(tmp_path):
     # tests/programs/fast_form_loop_skips_barrier.hip, as the random kernels found it.
     program = tmp_path / "loop_skips_barrier"

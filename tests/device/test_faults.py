@@ -35,6 +35,14 @@ def program(build_program) -> Path:
     return build_program("fault.hip")
 
 
+@pytest.fixture(scope="module", params=["-O0", "-O2"])
+def either_form(request, build_program) -> Path:
+    """fault.hip at -O0 (kernels in their debuggable form only) and at -O2
+    (in their fast form, where a failed assert or abort runs the block again
+    in the debuggable form, whose lane reports it)."""
+    return build_program("fault.hip", flags=("-g", request.param))
+
+
 def run_mode(program: Path, mode: str, blocking: str = "0") -> subprocess.CompletedProcess:
     return run([program, mode], env={"GPUSYM_LAUNCH_BLOCKING": blocking})
 
@@ -102,8 +110,8 @@ def test_a_read_from_a_freed_allocation(program):
 
 
 @pytest.mark.parametrize("blocking", ["0", "1"])
-def test_a_failed_device_assert(program, blocking):
-    result = run_mode(program, "assert", blocking)
+def test_a_failed_device_assert(either_form, blocking):
+    result = run_mode(either_form, "assert", blocking)
     assert result.returncode == -signal.SIGABRT, describe(result)
     line = source_line("assert(data[i] == 0)")
     assert report(result) == (
@@ -115,8 +123,8 @@ def test_a_failed_device_assert(program, blocking):
     )
 
 
-def test_device_abort(program):
-    result = run_mode(program, "abort")
+def test_device_abort(either_form):
+    result = run_mode(either_form, "abort")
     assert result.returncode == -signal.SIGABRT, describe(result)
     assert report(result) == ("fault::stop()", "1", "1,0,0", "17,0,0", "abort() called in device code")
 
