@@ -161,6 +161,7 @@ struct LaneLoopX {
 std::optional<SmallVector<LaneLoopX, 8>> make_uniform_region_loops(const Clone &clone, const Barriers &barriers,
                                                                    const PerLane &lane_values,
                                                                    ArrayRef<AllocaInst *> scalars,
+                                                                   const DenseMap<AllocaInst *, AllocaInst *> &kept,
                                                                    const Uniformity &uniformity, Value *gone,
                                                                    Value *calls);
 void clamp_lane_loop(const LaneLoopX &loop, Value *dim_x);

@@ -328,8 +328,9 @@ void meet_directly(const DirectShuffle &shuffle, const PerLane &lane_values, Val
 // lane's.  In the stretch's code (`copy_set`), each lane reads and writes its
 // own view of the variable instead (an alloca that SROA makes registers),
 // which starts from what the variable held at the stretch's start (`before`,
-// read ahead of the loop over lanes; stored in `run`, where each lane
-// starts); its writes go to the variable too.
+// read ahead of the loop over lanes, or after a divergent step what the lane
+// kept there; stored in `run`, where each lane starts); its writes go to the
+// variable too.
 void read_from_stretch_start(AllocaInst *slot, const SmallPtrSetImpl<BasicBlock *> &copy_set, Value *before,
                              BasicBlock *run) {
   SmallVector<LoadInst *, 8> loads;
@@ -341,7 +342,7 @@ void read_from_stretch_start(AllocaInst *slot, const SmallPtrSetImpl<BasicBlock 
       else if (auto *store = dyn_cast<StoreInst>(inst))
         writes.push_back(store);
     }
-  if (writes.empty() || loads.empty()) return;
+  if (loads.empty()) return;
   auto *view = new AllocaInst(slot->getAllocatedType(), slot->getAddressSpace(), slot->getName() + ".lane",
                               slot->getNextNode()->getIterator());
   new StoreInst(before, view, run->getTerminator()->getIterator());
@@ -375,10 +376,13 @@ void read_from_stretch_start(AllocaInst *slot, const SmallPtrSetImpl<BasicBlock 
 // lane's step first), as a wavefront's lanes go on together from a step.
 // A lane that reaches a step in a round waits for the next: its byte has
 // kNextRound set until the round ends.
-// `uniformity` is the analysis's; `scalars` are the block's variables.
+// `uniformity` is the analysis's; `scalars` are the block's variables,
+// `kept` the per-lane arrays in which a lane keeps those it reads after a
+// divergent step when it reaches one (its view of them from there on).
 std::optional<SmallVector<LaneLoopX, 8>> make_uniform_region_loops(const Clone &clone, const Barriers &barriers,
                                                                    const PerLane &lane_values,
                                                                    ArrayRef<AllocaInst *> scalars,
+                                                                   const DenseMap<AllocaInst *, AllocaInst *> &kept,
                                                                    const Uniformity &uniformity, Value *gone,
                                                                    Value *calls) {
   const SmallPtrSetImpl<Value *> &varying = uniformity.varying;
@@ -551,7 +555,15 @@ std::optional<SmallVector<LaneLoopX, 8>> make_uniform_region_loops(const Clone &
       });
     }
     builder.CreateBr(copies.front());
-    for (auto [slot, before] : zip(scalars, befores)) read_from_stretch_start(slot, copy_set, before, run);
+    for (auto [slot, before] : zip(scalars, befores)) {
+      Value *start = before;
+      if (AllocaInst *own = selective ? kept.lookup(slot) : nullptr) {
+        IRBuilder<> at_run(run->getTerminator());
+        size_t i = find(lane_values.allocas, own) - lane_values.allocas.begin();
+        start = at_run.CreateLoad(slot->getAllocatedType(), lane_values.pointer(at_run, i, lane));
+      }
+      read_from_stretch_start(slot, copy_set, start, run);
+    }
 
     // A lane at a barrier records which (at a divergent step, in its byte of
     // `at`); a lane that returns, that it has (unless no lane can go on
