@@ -195,8 +195,11 @@ std::string unsuitable(Function &function, const TargetLibraryInfo &library, Sma
       continue;
     StringRef name = callee->getName();
     // The device library's math (__ocml_*, which the runtime computes over
-    // libm): a function of its arguments alone.
-    if (name.starts_with("__ocml_") && call->onlyReadsMemory()) continue;
+    // libm): a function of its arguments alone, unless it writes through a
+    // pointer (sincos, frexp).
+    if (name.starts_with("__ocml_") &&
+        none_of(call->args(), [](const Use &argument) { return argument->getType()->isPointerTy(); }))
+      continue;
     auto *op = name == kWaveOp ? dyn_cast<ConstantInt>(call->getArgOperand(0)) : nullptr;
     if (name == kBarrier || name == kWaveStep || name == kWaveMeet || (op && op->getZExtValue() == kWaveStepOp)) {
       waits |= !barriers_allowed;

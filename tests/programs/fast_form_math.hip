@@ -1,4 +1,4 @@
-// Kernels calling the device library's math (exp2f, logf, hypotf, ... are
+// Kernels calling the device library's math (exp2f, logf, hypotf, cosf, ... are
 // __ocml_* functions the runtime computes over libm) and a device assert()
 // that holds: each has a fast form.  Prints each kernel's largest relative
 // difference from the host's libm, then "math: N wrong".
@@ -18,7 +18,7 @@ __global__ void exponentials(const float* x, float* out, int n) {
 
 __global__ void geometry(const float* x, float* out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = hypotf(x[i], 3.0f) + cbrtf(x[i]) + ldexpf(x[i], i % 5);
+  if (i < n) out[i] = hypotf(x[i], 3.0f) + cbrtf(x[i]) + ldexpf(x[i], i % 5) + cosf(x[i]);
 }
 
 __global__ void checked_sum(const float* x, float* out, int n) {
@@ -28,7 +28,7 @@ __global__ void checked_sum(const float* x, float* out, int n) {
 }
 
 static float host_exponentials(float x) { return exp2f(x) + expf(-x) + logf(1.0f + x * x) + log2f(2.0f + x); }
-static float host_geometry(float x, int i) { return hypotf(x, 3.0f) + cbrtf(x) + ldexpf(x, i % 5); }
+static float host_geometry(float x, int i) { return hypotf(x, 3.0f) + cbrtf(x) + ldexpf(x, i % 5) + cosf(x); }
 
 int main() {
   std::vector<float> x(kCount), out(kCount);
