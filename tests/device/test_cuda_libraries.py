@@ -21,7 +21,15 @@ pytestmark = [pytest.mark.toolchain]
 PROGRAMS = {
     "cublas_checks": (
         "cublas",
-        ["sgemm TN", "cgemm CN", "zgemm NC", "sgemmStridedBatched", "GemmEx half to float", "device pointer mode"],
+        [
+            "sgemm TN",
+            "cgemm CN",
+            "zgemm NC",
+            "sgemmStridedBatched",
+            "GemmEx half to float",
+            "DotEx half",
+            "device pointer mode",
+        ],
     ),
     "cublas_solvers": (
         "cublas",

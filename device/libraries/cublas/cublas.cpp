@@ -307,6 +307,18 @@ cublasStatus_t cublasGemmEx(cublasHandle_t handle, cublasOperation_t transa, cub
               ldc, computeType, algo);
 }
 
+cublasStatus_t cublasDotEx(cublasHandle_t handle, int n, const void *x, cudaDataType xType, int incx, const void *y,
+                           cudaDataType yType, int incy, void *result, cudaDataType resultType,
+                           cudaDataType executionType) {
+  return call(hipblasDotEx_v2, handle, n, x, xType, incx, y, yType, incy, result, resultType, executionType);
+}
+
+cublasStatus_t cublasDotcEx(cublasHandle_t handle, int n, const void *x, cudaDataType xType, int incx, const void *y,
+                            cudaDataType yType, int incy, void *result, cudaDataType resultType,
+                            cudaDataType executionType) {
+  return call(hipblasDotcEx_v2, handle, n, x, xType, incx, y, yType, incy, result, resultType, executionType);
+}
+
 cublasStatus_t cublasGemmBatchedEx(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
                                    int n, int k, const void *alpha, const void *const Aarray[], cudaDataType Atype,
                                    int lda, const void *const Barray[], cudaDataType Btype, int ldb, const void *beta,

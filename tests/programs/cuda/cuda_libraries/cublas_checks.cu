@@ -179,6 +179,12 @@ int main() {
     // A = [1 3; 2 4], B = [0 0; 1 1] (column-major): A B = [3 3; 4 4].
     std::vector<float> got = host_copy(c, 4);
     report("GemmEx half to float", got[0] == 3 && got[1] == 4 && got[2] == 3 && got[3] == 4);
+    // DotEx of the halves, into a half computed in float: 1*0 + 2*1 + 3*0 + 4*1.
+    __half *dot_h;
+    cudaMalloc(&dot_h, sizeof(__half));
+    CHECK(cublasDotEx(h, 4, a, CUDA_R_16F, 1, b, CUDA_R_16F, 1, dot_h, CUDA_R_16F, CUDA_R_32F));
+    report("DotEx half", __half2float(host_copy(dot_h, 1)[0]) == 6.0f);
+    cudaFree(dot_h);
     std::vector<float> Af = {1, 2, 3, 4}, Bf = {0, 1, 0, 1};
     float *af = device_copy(Af), *bf = device_copy(Bf);
     CHECK(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, 2, 2, 2, &al, af, CUDA_R_32F, 2, bf, CUDA_R_32F, 2, &be, c,
