@@ -93,7 +93,6 @@ Uniformity analyse_uniformity(const Clone &clone, const Barriers &barriers) {
 
   Uniformity result;
   PostDominatorTree after(fast);
-  bool only_barriers = all_of(barriers.kinds, [](unsigned kind) { return kind == kAtBarrier; });
   SmallPtrSet<BasicBlock *, 32> varying_joins;  // blocks whose phis vary
   SmallPtrSet<Instruction *, 16> leaving;        // branches already followed
   for (bool changed = true; changed;) {
@@ -118,20 +117,25 @@ Uniformity analyse_uniformity(const Clone &clone, const Barriers &barriers) {
         if (!tail.contains(next) && !is_contained(ways, next)) ways.push_back(next);
       if (ways.size() < 2) continue;  // the other lanes leave for a return
       // Where the lanes meet again: the block every way reaches first, when
-      // no way passes a barrier before it (`if (t < d) ...` in a loop that
-      // waits at its top), else the first barrier each way reaches, when
-      // that is one, the same for all.  The first only in kernels with
-      // barriers alone: a stretch's end at a step or a warp function is a
-      // meeting of the whole block where the debuggable form's is one of a
-      // wavefront, so lanes of other wavefronts that went on past the join
-      // would see their memory in another order than in that form.
+      // no way passes a barrier or a warp function before it (`if (t < d)
+      // ...` in a loop that waits at its top), else the first barrier each
+      // way reaches, when that is one, the same for all.  Steps on the ways
+      // to the first are divergent steps.
       BasicBlock *meeting = nullptr;
       SmallPtrSet<BasicBlock *, 32> region;
-      if (DomTreeNode *join = only_barriers ? after.getNode(&block)->getIDom() : nullptr; join && join->getBlock()) {
+      SmallVector<BasicBlock *, 4> steps;
+      if (DomTreeNode *join = after.getNode(&block)->getIDom(); join && join->getBlock()) {
         region = walk(ways, tail, SmallPtrSet<BasicBlock *, 1>{join->getBlock()});
         meeting = join->getBlock();
-        for (BasicBlock *inside : region)
-          if (inside != meeting && barriers.blocks.contains(inside)) meeting = nullptr;
+        for (BasicBlock *inside : region) {
+          if (inside == meeting || !barriers.blocks.contains(inside)) continue;
+          size_t k = find(barriers.waits, inside) - barriers.waits.begin();
+          if (barriers.kinds[k] == kAtStep && barriers.waits.size() < kMaxWaitsWithDivergentSteps)
+            steps.push_back(inside);
+          else
+            meeting = nullptr;
+        }
+        if (meeting) result.divergent_steps.insert(steps.begin(), steps.end());
       }
       if (!meeting) {
         for (BasicBlock *way : ways)

@@ -898,6 +898,29 @@ Function *make_barrier_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loa
     AllocaInst *slot = DemoteRegToStack(*value, false, allocas_end);
     if (structured && !varies) scalar.insert(slot);
   }
+  // A lane waiting at a divergent step goes on after lanes that went past
+  // it may have changed the block's variables: it keeps those it reads
+  // after the step in an array of the block's lanes when it reaches the
+  // step, and reads them from there when it goes on.
+  SmallPtrSet<BasicBlock *, 32> after_steps;
+  for (size_t k = 0; k < barriers.waits.size(); k++)
+    if (uniformity.divergent_steps.contains(barriers.waits[k]))
+      for (BasicBlock *block : region_blocks(barriers.resumes[k], barriers)) after_steps.insert(block);
+  DenseMap<AllocaInst *, AllocaInst *> kept_at_steps;
+  for (AllocaInst *slot : scalar)
+    if (any_of(slot->users(), [&](User *user) {
+          return isa<LoadInst>(user) && after_steps.contains(cast<Instruction>(user)->getParent());
+        })) {
+      auto *kept = new AllocaInst(slot->getAllocatedType(), slot->getAddressSpace(), slot->getName() + ".at.step",
+                                  allocas_end);
+      barriers.lane_arrays.insert(kept);
+      kept_at_steps[slot] = kept;
+      for (size_t k = 0; k < barriers.waits.size(); k++)
+        if (uniformity.divergent_steps.contains(barriers.waits[k])) {
+          IRBuilder<> at_step(barriers.waits[k]->getTerminator());
+          at_step.CreateStore(at_step.CreateLoad(slot->getAllocatedType(), slot), kept);
+        }
+    }
 
   // The allocas whose memory crosses a barrier become per-lane arrays: one
   // region of the block's memory each, lanes side by side.
@@ -936,8 +959,8 @@ Function *make_barrier_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loa
   if (structured) {
     Value *calls = builder.CreateGEP(i8, memory, builder.CreateMul(lanes, builder.getInt64(calls_offset)), "calls");
     std::optional<SmallVector<LaneLoopX, 8>> x_loops = make_uniform_region_loops(
-        clone, barriers, PerLane{per_lane, offsets, sizes, memory, lanes}, scalar.getArrayRef(), uniformity.varying,
-        states, calls);
+        clone, barriers, PerLane{per_lane, offsets, sizes, memory, lanes}, scalar.getArrayRef(), kept_at_steps,
+        uniformity, states, calls);
     if (!x_loops || verifyFunction(*fast)) {
       fast->eraseFromParent();
       return stride_loops && !only_strides ? make_barrier_fast_form(kernel, lane_loads, functions, per_lane_bytes,

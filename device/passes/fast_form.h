@@ -23,6 +23,10 @@ constexpr int64_t kThreadIdx = 0, kFlatThread = 56, kLaneSize = 72;
 // the structured fast form.
 constexpr const char *kFastWarp = "__gpusym_fast_warp";
 constexpr const char *kWaveSize = "__gpusym_fast_wave_size";  // (): the running kernel's lanes a wavefront
+// A lane waiting at a divergent step keeps the step's number in a byte,
+// with kNextRound set while it waits for the next round.
+constexpr unsigned kNextRound = 0x80;
+constexpr size_t kMaxWaitsWithDivergentSteps = kNextRound - 1;
 
 // A do-while loop from 0 to `count` around [body_begin, body_end): returns
 // the counter; `body_end` then branches to the latch, which goes on to
@@ -126,6 +130,10 @@ SmallVector<BasicBlock *, 16> region_blocks(BasicBlock *start, const Barriers &b
 struct Uniformity {
   SmallPtrSet<Value *, 32> varying;
   bool barriers_uniform = true;
+  // Steps only some lanes reach, between a varying branch and where its
+  // ways meet again: each a meeting of the lanes there, the others waiting
+  // at the next barrier meanwhile.
+  SmallPtrSet<BasicBlock *, 8> divergent_steps;
 };
 // Whether `load` reads a field of the lane's copy that differs between
 // lanes (threadIdx, the flat thread index and the lane's state), or reads
@@ -153,8 +161,9 @@ struct LaneLoopX {
 std::optional<SmallVector<LaneLoopX, 8>> make_uniform_region_loops(const Clone &clone, const Barriers &barriers,
                                                                    const PerLane &lane_values,
                                                                    ArrayRef<AllocaInst *> scalars,
-                                                                   const SmallPtrSetImpl<Value *> &varying,
-                                                                   Value *gone, Value *calls);
+                                                                   const DenseMap<AllocaInst *, AllocaInst *> &kept,
+                                                                   const Uniformity &uniformity, Value *gone,
+                                                                   Value *calls);
 void clamp_lane_loop(const LaneLoopX &loop, Value *dim_x);
 // Makes the shuffles of a structured form whose operation and width are
 // constants direct ones (DirectShuffle), their results varying values.

@@ -328,8 +328,9 @@ void meet_directly(const DirectShuffle &shuffle, const PerLane &lane_values, Val
 // lane's.  In the stretch's code (`copy_set`), each lane reads and writes its
 // own view of the variable instead (an alloca that SROA makes registers),
 // which starts from what the variable held at the stretch's start (`before`,
-// read ahead of the loop over lanes; stored in `run`, where each lane
-// starts); its writes go to the variable too.
+// read ahead of the loop over lanes, or after a divergent step what the lane
+// kept there; stored in `run`, where each lane starts); its writes go to the
+// variable too.
 void read_from_stretch_start(AllocaInst *slot, const SmallPtrSetImpl<BasicBlock *> &copy_set, Value *before,
                              BasicBlock *run) {
   SmallVector<LoadInst *, 8> loads;
@@ -341,7 +342,7 @@ void read_from_stretch_start(AllocaInst *slot, const SmallPtrSetImpl<BasicBlock 
       else if (auto *store = dyn_cast<StoreInst>(inst))
         writes.push_back(store);
     }
-  if (writes.empty() || loads.empty()) return;
+  if (loads.empty()) return;
   auto *view = new AllocaInst(slot->getAllocatedType(), slot->getAddressSpace(), slot->getName() + ".lane",
                               slot->getNextNode()->getIterator());
   new StoreInst(before, view, run->getTerminator()->getIterator());
@@ -366,13 +367,25 @@ void read_from_stretch_start(AllocaInst *slot, const SmallPtrSetImpl<BasicBlock 
 // which in `next`, a lane that returns is marked in `gone` (one byte a lane,
 // read only once a lane has returned: `some_gone`).  After the loop, the
 // block goes on at the stretch after the barrier the lanes reached, or ends
-// when none did.  `varying` is the analysis's; `scalars` are the block's
-// variables.
+// when none did.  A lane at a divergent step (one only some lanes reach)
+// records the step's number in its byte of `at` instead (the byte after
+// `gone`'s), counted in `waiting`.  While any lane waits so, the block runs
+// in rounds, the others waiting at their barrier meanwhile: in each round,
+// every lane waiting at a step goes on to its next wait (the stretch after
+// one step over the lanes waiting there, then another's, the first waiting
+// lane's step first), as a wavefront's lanes go on together from a step.
+// A lane that reaches a step in a round waits for the next: its byte has
+// kNextRound set until the round ends.
+// `uniformity` is the analysis's; `scalars` are the block's variables,
+// `kept` the per-lane arrays in which a lane keeps those it reads after a
+// divergent step when it reaches one (its view of them from there on).
 std::optional<SmallVector<LaneLoopX, 8>> make_uniform_region_loops(const Clone &clone, const Barriers &barriers,
                                                                    const PerLane &lane_values,
                                                                    ArrayRef<AllocaInst *> scalars,
-                                                                   const SmallPtrSetImpl<Value *> &varying,
-                                                                   Value *gone, Value *calls) {
+                                                                   const DenseMap<AllocaInst *, AllocaInst *> &kept,
+                                                                   const Uniformity &uniformity, Value *gone,
+                                                                   Value *calls) {
+  const SmallPtrSetImpl<Value *> &varying = uniformity.varying;
   SmallVector<LaneLoopX, 8> x_loops;
   Function *fast = clone.fast;
   BasicBlock *entry = clone.entry, *body = clone.body;
@@ -383,6 +396,9 @@ std::optional<SmallVector<LaneLoopX, 8>> make_uniform_region_loops(const Clone &
   AllocaInst *next = builder.CreateAlloca(i32, nullptr, "next");
   AllocaInst *some_gone = builder.CreateAlloca(i1, nullptr, "some.gone");
   builder.CreateStore(builder.getFalse(), some_gone);
+  AllocaInst *waiting = builder.CreateAlloca(i32, nullptr, "waiting");
+  builder.CreateStore(builder.getInt32(0), waiting);
+  Value *at = builder.CreateInBoundsGEP(i8, gone, lane_values.lanes, "at");
   SmallVector<BasicBlock *, 32> original;
   for (BasicBlock &block : *fast)
     if (&block != entry) original.push_back(&block);
@@ -399,6 +415,46 @@ std::optional<SmallVector<LaneLoopX, 8>> make_uniform_region_loops(const Clone &
   BasicBlock *done = BasicBlock::Create(context, "block.done", fast);
   ReturnInst::Create(context, done);
   entry->getTerminator()->setSuccessor(0, starts[0]);
+  auto divergent = [&](size_t k) { return uniformity.divergent_steps.contains(barriers.waits[k]); };
+
+  // Where the block goes on while lanes wait at divergent steps: the stretch
+  // after the first lane's step that waits in this round; when none does,
+  // the next round.
+  BasicBlock *pick = nullptr;
+  if (!uniformity.divergent_steps.empty()) {
+    pick = BasicBlock::Create(context, "pick", fast);
+    BasicBlock *look = BasicBlock::Create(context, "pick.lane", fast);
+    BasicBlock *found = BasicBlock::Create(context, "pick.found", fast);
+    BasicBlock *next_lane = BasicBlock::Create(context, "pick.next", fast);
+    BasicBlock *round = BasicBlock::Create(context, "next.round", fast);
+    BranchInst::Create(look, pick);
+    IRBuilder<> picker(look);
+    PHINode *lane = picker.CreatePHI(i64, 2, "lane");
+    lane->addIncoming(picker.getInt64(0), pick);
+    Value *step = picker.CreateLoad(i8, picker.CreateInBoundsGEP(i8, at, lane));
+    Value *now = picker.CreateICmpULT(picker.CreateSub(step, picker.getInt8(1)), picker.getInt8(kNextRound - 1));
+    picker.CreateCondBr(now, found, next_lane);
+    picker.SetInsertPoint(next_lane);
+    Value *after_lane = picker.CreateAdd(lane, picker.getInt64(1));
+    lane->addIncoming(after_lane, next_lane);
+    picker.CreateCondBr(picker.CreateICmpULT(after_lane, lane_values.lanes), look, round);
+    // The next round: every waiting lane's byte without kNextRound.
+    picker.SetInsertPoint(round);
+    BasicBlock *clear = BasicBlock::Create(context, "next.round.lane", fast);
+    picker.CreateBr(clear);
+    picker.SetInsertPoint(clear);
+    PHINode *cleared = picker.CreatePHI(i64, 2, "lane");
+    cleared->addIncoming(picker.getInt64(0), round);
+    Value *byte = picker.CreateInBoundsGEP(i8, at, cleared);
+    picker.CreateStore(picker.CreateAnd(picker.CreateLoad(i8, byte), picker.getInt8(kNextRound - 1)), byte);
+    Value *after_cleared = picker.CreateAdd(cleared, picker.getInt64(1));
+    cleared->addIncoming(after_cleared, clear);
+    picker.CreateCondBr(picker.CreateICmpULT(after_cleared, lane_values.lanes), clear, pick);
+    picker.SetInsertPoint(found);
+    SwitchInst *to = picker.CreateSwitch(step, done);
+    for (size_t k = 0; k < barriers.waits.size(); k++)
+      if (divergent(k)) to->addCase(picker.getInt8(uint8_t(k + 1)), starts[k + 1]);
+  }
 
   // Whether every lane runs `block` alike, its code aside from the lanes'.
   auto alike = [&](BasicBlock *block) {
@@ -427,7 +483,9 @@ std::optional<SmallVector<LaneLoopX, 8>> make_uniform_region_loops(const Clone &
   // The loop over the lanes that runs stretch r's code from `from`, entered
   // from the prefix's `prefix_block` (null: from the stretch's start),
   // whose values `prefix_map` names; returns the block it starts at.
-  auto lane_loop = [&](size_t r, BasicBlock *from, BasicBlock *prefix_block, const ValueToValueMapTy &prefix_map) {
+  // When `selective` (r is a divergent step's), the loop runs the lanes waiting there only.
+  auto lane_loop = [&](size_t r, BasicBlock *from, BasicBlock *prefix_block, const ValueToValueMapTy &prefix_map,
+                       bool selective) {
     SmallVector<BasicBlock *, 16> blocks = region_blocks(from, barriers);
     ValueToValueMapTy map;
     for (auto entry : prefix_map) map[entry.first] = entry.second;
@@ -453,7 +511,7 @@ std::optional<SmallVector<LaneLoopX, 8>> make_uniform_region_loops(const Clone &
 
     // The loops z, y, x around the code; a lane that has returned passes.
     builder.SetInsertPoint(start);
-    builder.CreateStore(builder.getInt32(0), next);
+    if (!selective) builder.CreateStore(builder.getInt32(0), next);  // (else the others' barrier)
     SmallVector<Value *, 16> befores;
     for (AllocaInst *slot : scalars) befores.push_back(builder.CreateLoad(slot->getAllocatedType(), slot));
     builder.CreateBr(check);
@@ -472,13 +530,23 @@ std::optional<SmallVector<LaneLoopX, 8>> make_uniform_region_loops(const Clone &
     for (auto [offset, value] : coordinates)
       builder.CreateStore(value, builder.CreateConstInBoundsGEP1_64(i8, clone.copy, offset));
     Value *gone_at = builder.CreateInBoundsGEP(i8, gone, lane, "gone");
-    BranchInst *gone_test = builder.CreateCondBr(builder.CreateLoad(i1, some_gone), ask, run);
-    LaneLoopX x_loop{x.counter, cast<BasicBlock>(y.counter->getParent()), x.latch, gone_test,
-                     {x.counter->getParent(), check, ask, run}};
-    x_loop.blocks.append(copies.begin(), copies.end());
-    x_loops.push_back(std::move(x_loop));
-    builder.SetInsertPoint(ask);
-    builder.CreateCondBr(builder.CreateICmpNE(builder.CreateLoad(i8, gone_at), builder.getInt8(0)), x.latch, run);
+    Value *at_lane = builder.CreateInBoundsGEP(i8, at, lane, "at.lane");
+    if (selective) {
+      builder.CreateCondBr(builder.CreateICmpEQ(builder.CreateLoad(i8, at_lane), builder.getInt8(uint8_t(r))), ask,
+                           x.latch);
+      builder.SetInsertPoint(ask);
+      builder.CreateStore(builder.getInt8(0), at_lane);
+      builder.CreateStore(builder.CreateSub(builder.CreateLoad(i32, waiting), builder.getInt32(1)), waiting);
+      builder.CreateBr(run);
+    } else {
+      BranchInst *gone_test = builder.CreateCondBr(builder.CreateLoad(i1, some_gone), ask, run);
+      LaneLoopX x_loop{x.counter, cast<BasicBlock>(y.counter->getParent()), x.latch, gone_test,
+                       {x.counter->getParent(), check, ask, run}};
+      x_loop.blocks.append(copies.begin(), copies.end());
+      x_loops.push_back(std::move(x_loop));
+      builder.SetInsertPoint(ask);
+      builder.CreateCondBr(builder.CreateICmpNE(builder.CreateLoad(i8, gone_at), builder.getInt8(0)), x.latch, run);
+    }
     builder.SetInsertPoint(run);
     for (size_t i = 0; i < lane_values.allocas.size(); i++) {
       Value *pointer = lane_values.pointer(builder, i, lane);
@@ -487,13 +555,27 @@ std::optional<SmallVector<LaneLoopX, 8>> make_uniform_region_loops(const Clone &
       });
     }
     builder.CreateBr(copies.front());
-    for (auto [slot, before] : zip(scalars, befores)) read_from_stretch_start(slot, copy_set, before, run);
+    for (auto [slot, before] : zip(scalars, befores)) {
+      Value *start = before;
+      if (AllocaInst *own = selective ? kept.lookup(slot) : nullptr) {
+        IRBuilder<> at_run(run->getTerminator());
+        size_t i = find(lane_values.allocas, own) - lane_values.allocas.begin();
+        start = at_run.CreateLoad(slot->getAllocatedType(), lane_values.pointer(at_run, i, lane));
+      }
+      read_from_stretch_start(slot, copy_set, start, run);
+    }
 
-    // A lane at a barrier records which; a lane that returns, that it has
-    // (unless no lane can go on from here).
-    SmallVector<size_t, 4> reached;
+    // A lane at a barrier records which (at a divergent step, in its byte of
+    // `at`); a lane that returns, that it has (unless no lane can go on
+    // from here).
+    SmallVector<size_t, 4> reached;  // the barriers the block may go on at
+    bool waits = false;
     for (BasicBlock *block : blocks)
-      if (barriers.blocks.contains(block)) reached.push_back(find(barriers.waits, block) - barriers.waits.begin() + 1);
+      if (barriers.blocks.contains(block)) {
+        size_t k = find(barriers.waits, block) - barriers.waits.begin();
+        waits = true;
+        if (!divergent(k)) reached.push_back(k + 1);
+      }
     for (BasicBlock *block : blocks) {
       auto *copy_block = cast<BasicBlock>(map[block]);
       Instruction *end = copy_block->getTerminator();
@@ -501,8 +583,13 @@ std::optional<SmallVector<LaneLoopX, 8>> make_uniform_region_loops(const Clone &
       builder.SetInsertPoint(end);
       if (barriers.blocks.contains(block)) {
         size_t k = find(barriers.waits, block) - barriers.waits.begin();
-        builder.CreateStore(builder.getInt32(uint32_t(k + 1)), next);
-      } else if (!reached.empty()) {
+        if (divergent(k)) {
+          builder.CreateStore(builder.getInt8(uint8_t(selective ? (k + 1) | kNextRound : k + 1)), at_lane);
+          builder.CreateStore(builder.CreateAdd(builder.CreateLoad(i32, waiting), builder.getInt32(1)), waiting);
+        } else {
+          builder.CreateStore(builder.getInt32(uint32_t(k + 1)), next);
+        }
+      } else if (waits) {
         builder.CreateStore(builder.getInt8(1), gone_at);
         builder.CreateStore(builder.getTrue(), some_gone);
       }
@@ -511,6 +598,12 @@ std::optional<SmallVector<LaneLoopX, 8>> make_uniform_region_loops(const Clone &
     }
     // After a warp function, each wavefront's lanes get their results.
     builder.SetInsertPoint(after);
+    if (pick) {
+      BasicBlock *dispatch = BasicBlock::Create(context, name + ".next", fast);
+      builder.CreateCondBr(builder.CreateICmpNE(builder.CreateLoad(i32, waiting), builder.getInt32(0)), pick,
+                           dispatch);
+      builder.SetInsertPoint(dispatch);
+    }
     SwitchInst *go_on = builder.CreateSwitch(builder.CreateLoad(i32, next), done, reached.size());
     for (size_t k : reached) {
       BasicBlock *to = starts[k];
@@ -535,10 +628,12 @@ std::optional<SmallVector<LaneLoopX, 8>> make_uniform_region_loops(const Clone &
     SmallVector<BasicBlock *, 16> blocks = region_blocks(from, barriers);
     SmallPtrSet<BasicBlock *, 16> region(blocks.begin(), blocks.end());
     // The prefix: blocks run alike, entered from the stretch's start or
-    // from the prefix alone.
+    // from the prefix alone (none after a divergent step: its lanes alone
+    // run on from there).
+    bool selective = r > 0 && divergent(r - 1);
     SmallVector<BasicBlock *, 8> prefix;
     SmallPtrSet<BasicBlock *, 8> in_prefix;
-    for (bool grew = true; grew;) {
+    for (bool grew = !selective; grew;) {
       grew = false;
       for (BasicBlock *block : blocks) {
         if (in_prefix.contains(block) || !alike(block)) continue;
@@ -559,7 +654,7 @@ std::optional<SmallVector<LaneLoopX, 8>> make_uniform_region_loops(const Clone &
     ValueToValueMapTy prefix_map;
     clone_blocks(prefix, prefix_map, ".p" + Twine(r));
     if (prefix.empty()) {
-      BranchInst::Create(lane_loop(r, from, nullptr, prefix_map), starts[r]);
+      BranchInst::Create(lane_loop(r, from, nullptr, prefix_map, selective), starts[r]);
       continue;
     }
     BranchInst::Create(cast<BasicBlock>(prefix_map[from]), starts[r]);
@@ -570,9 +665,9 @@ std::optional<SmallVector<LaneLoopX, 8>> make_uniform_region_loops(const Clone &
       for (unsigned i = 0; i < end->getNumSuccessors(); i++) {
         BasicBlock *to = block->getTerminator()->getSuccessor(i);
         if (in_prefix.contains(to)) continue;
-        auto [at, added] = loops.try_emplace(to, nullptr);
-        if (added) at->second = lane_loop(r, to, block, prefix_map);
-        end->setSuccessor(i, at->second);
+        auto [loop, added] = loops.try_emplace(to, nullptr);
+        if (added) loop->second = lane_loop(r, to, block, prefix_map, false);
+        end->setSuccessor(i, loop->second);
       }
     }
   }

@@ -5,7 +5,7 @@
 // same for every thread changed after each barrier, threads returning
 // before a barrier, a whole block returning at once, barriers in a branch
 // the same for every thread, 2D and 3D blocks, loops that wait at their
-// top.  Each prints `NAME: ok` or
+// top, lockstep steps only some threads reach.  Each prints `NAME: ok` or
 // `NAME: N wrong` against the host, then `barrier stretches: W wrong`.
 #include <hip/hip_runtime.h>
 
@@ -141,6 +141,45 @@ __global__ void wait_at_loop_top(const int* in, int* out) {
   out[base + t + half] = values[t + half];
 }
 
+// Lockstep steps only some threads reach: wait_at_loop_top's scan with the
+// down-sweep as GPU Gems writes it (a read of __shared__ memory after a write, in a
+// branch: a step before the read), and one thread adding up counts in a
+// loop (a step before each trip's read).  Each block's exclusive scan of
+// its 64 values, then each value plus the sum of those below 16 in its block.
+__global__ void steps_in_branches(const int* in, int* out) {
+  __shared__ int values[kScanned];
+  __shared__ int small[kScanned];
+  int t = threadIdx.x, base = blockIdx.x * kScanned, half = kScanned / 2;
+  values[t] = in[base + t];
+  values[t + half] = in[base + t + half];
+  small[t] = in[base + t] & 15;
+  small[t + half] = in[base + t + half] & 15;
+  int offset = 1;
+  for (int d = half; d > 0; d /= 2) {
+    __syncthreads();
+    if (t < d) values[offset * (2 * t + 2) - 1] += values[offset * (2 * t + 1) - 1];
+    offset *= 2;
+  }
+  __syncthreads();
+  if (t == 0) {
+    values[kScanned - 1] = 0;
+    for (int i = 1; i < kScanned; i++) small[0] += small[i];
+  }
+  for (int d = 1; d < kScanned; d *= 2) {
+    offset /= 2;
+    __syncthreads();
+    if (t < d) {
+      int left = offset * (2 * t + 1) - 1, right = offset * (2 * t + 2) - 1;
+      int value = values[left];
+      values[left] = values[right];
+      values[right] += value;
+    }
+  }
+  __syncthreads();
+  out[base + t] = values[t] + small[0];
+  out[base + t + half] = values[t + half] + small[0];
+}
+
 static int wrong_cases = 0;
 
 static void report(const char* name, const std::vector<int>& got, const std::vector<int>& expected) {
@@ -267,6 +306,20 @@ int main() {
       for (int i = 0, sum = 0; i < kScanned; sum += input[b * kScanned + i], i++) expected[b * kScanned + i] = sum;
     report("wait_at_loop_top", on_device(blocks * kScanned, [&](int* out) {
              wait_at_loop_top<<<blocks, kScanned / 2>>>(in, out);
+           }),
+           expected);
+  }
+
+  {
+    std::vector<int> expected(blocks * kScanned);
+    for (int b = 0; b < blocks; b++) {
+      int small = 0;
+      for (int i = 0; i < kScanned; i++) small += input[b * kScanned + i] & 15;
+      for (int i = 0, sum = 0; i < kScanned; sum += input[b * kScanned + i], i++)
+        expected[b * kScanned + i] = sum + small;
+    }
+    report("steps_in_branches", on_device(blocks * kScanned, [&](int* out) {
+             steps_in_branches<<<blocks, kScanned / 2>>>(in, out);
            }),
            expected);
   }
