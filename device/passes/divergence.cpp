@@ -93,6 +93,11 @@ Uniformity analyse_uniformity(const Clone &clone, const Barriers &barriers) {
 
   Uniformity result;
   PostDominatorTree after(fast);
+  // A lane's private variables are its own in the fast form (arrays of the
+  // block's lanes where they cross a barrier): their addresses differ
+  // between lanes, though LLVM sees one alloca.
+  for (Instruction &inst : *clone.entry)
+    if (isa<AllocaInst>(inst) && &inst != clone.copy) result.varying.insert(&inst);
   SmallPtrSet<BasicBlock *, 32> varying_joins;  // blocks whose phis vary
   SmallPtrSet<Instruction *, 16> leaving;        // branches already followed
   for (bool changed = true; changed;) {

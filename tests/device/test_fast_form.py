@@ -337,7 +337,7 @@ def test_kernels_reaching_barriers_alike_run_a_loop_between_each_two_and_give_th
     # tests/programs/barrier_stretches.hip: trees whose guard lets in no
     # thread, a guard on a negative bound, early and whole-block returns,
     # barriers in a uniform branch, 2D and 3D blocks, loops waiting at their
-    # top, lockstep steps only some threads reach.
+    # top, lockstep steps only some threads reach, private arrays.
     program, said = build_verbose("barrier_stretches.hip", tmp_path, "-O2")
     structured = re.findall(
         r"^gpusym: kernel (\w+)\(.*\) keeps \d+ bytes .* which runs a loop over the block's threads between each two",
@@ -353,10 +353,11 @@ def test_kernels_reaching_barriers_alike_run_a_loop_between_each_two_and_give_th
         "rows",
         "wait_at_loop_top",
         "steps_in_branches",
+        "private_array",
     ]
     result = run([program], env={"GPUSYM_FORM": form})
     assert result.returncode == 0 and result.stdout.endswith("barrier stretches: 0 wrong\n"), describe(result)
-    assert result.stdout.count(": ok\n") == 21, describe(result)
+    assert result.stdout.count(": ok\n") == 22, describe(result)
 
 
 @pytest.fixture(scope="module", params=["gfx90a", "gfx1030"], ids=["wave64", "wave32"])

@@ -5,7 +5,7 @@
 // same for every thread changed after each barrier, threads returning
 // before a barrier, a whole block returning at once, barriers in a branch
 // the same for every thread, 2D and 3D blocks, loops that wait at their
-// top, lockstep steps only some threads reach.  Each prints `NAME: ok` or
+// top, lockstep steps only some threads reach, private arrays.  Each prints `NAME: ok` or
 // `NAME: N wrong` against the host, then `barrier stretches: W wrong`.
 #include <hip/hip_runtime.h>
 
@@ -180,6 +180,26 @@ __global__ void steps_in_branches(const int* in, int* out) {
   out[base + t + half] = values[t + half] + small[0];
 }
 
+// A private array indexed by a loop counter the same for every thread,
+// written after a barrier: each thread's elements are its own.  (A fast
+// form that took the element's address for the same in every thread wrote
+// one thread's array for all.)
+__global__ void private_array(const int* in, int* out) {
+  __shared__ int shifted[kMaxThreads];
+  int t = threadIdx.x, n = blockDim.x;
+  int mine[8];
+  for (int d = 0; d < 8; d++) mine[d] = in[blockIdx.x * n + t] + d;
+  for (int d = 0; d < 8; d++) {
+    shifted[t] = mine[d];
+    __syncthreads();
+    mine[d] = shifted[(t + 1) % n];
+    __syncthreads();
+  }
+  int sum = 0;
+  for (int d = 0; d < 8; d++) sum += mine[d] * (d + 1);
+  out[blockIdx.x * n + t] = sum;
+}
+
 static int wrong_cases = 0;
 
 static void report(const char* name, const std::vector<int>& got, const std::vector<int>& expected) {
@@ -322,6 +342,18 @@ int main() {
              steps_in_branches<<<blocks, kScanned / 2>>>(in, out);
            }),
            expected);
+  }
+
+  {
+    const int n = 64;
+    std::vector<int> expected(blocks * n);
+    for (int b = 0; b < blocks; b++)
+      for (int t = 0; t < n; t++) {
+        int sum = 0;
+        for (int d = 0; d < 8; d++) sum += (input[b * n + (t + 1) % n] + d) * (d + 1);
+        expected[b * n + t] = sum;
+      }
+    report("private_array", on_device(blocks * n, [&](int* out) { private_array<<<blocks, n>>>(in, out); }), expected);
   }
 
   hipFree(in);
