@@ -947,8 +947,10 @@ Function *make_barrier_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loa
   bytes = alignTo(bytes, 16);
   per_lane_bytes = bytes;
 
-  // The entry: the lanes' count, their memory and states (all 0), and the
-  // lanes a pass runs: a wavefront's when the kernel has steps, else all.
+  // The entry: the lanes' count, their memory and states (all 0; four bytes
+  // a lane: the rounds' states, or the structured form's `gone` and `at`
+  // bytes), and the lanes a pass runs: a wavefront's when the kernel has
+  // steps, else all.
   IRBuilder<> builder(entry->getTerminator());
   Value *lanes = builder.CreateZExt(builder.CreateMul(builder.CreateMul(dim_x, dim_y), dim_z), i64, "lanes");
   Module &module = *fast->getParent();

@@ -368,8 +368,9 @@ void read_from_stretch_start(AllocaInst *slot, const SmallPtrSetImpl<BasicBlock 
 // read only once a lane has returned: `some_gone`).  After the loop, the
 // block goes on at the stretch after the barrier the lanes reached, or ends
 // when none did.  A lane at a divergent step (one only some lanes reach)
-// records the step's number in its byte of `at` instead (the byte after
-// `gone`'s), counted in `waiting`.  While any lane waits so, the block runs
+// records the step's number in its byte of `at` instead (a byte a lane
+// after `gone`'s: both in the lanes' states, four bytes a lane), counted in
+// `waiting`.  While any lane waits so, the block runs
 // in rounds, the others waiting at their barrier meanwhile: in each round,
 // every lane waiting at a step goes on to its next wait (the stretch after
 // one step over the lanes waiting there, then another's, the first waiting
