@@ -91,7 +91,7 @@ LaneCounter make_loop(Function &fast, BasicBlock *preheader, BasicBlock *body, V
   Value *next = builder.CreateAdd(counter, ConstantInt::get(count->getType(), 1), std::string(name) + ".1", true, true);
   counter->addIncoming(next, latch);
   // The latch's exit is set by the caller, once the loop around it exists.
-  builder.CreateCondBr(builder.CreateICmpULT(next, count), header, header);
+  mark_lane_loop(*builder.CreateCondBr(builder.CreateICmpULT(next, count), header, header));
   return {counter, latch};
 }
 
@@ -760,6 +760,7 @@ Function *finish_barrier_fast_form(Function *fast, FunctionAnalysisManager &func
     counters.addPass(IndVarSimplifyPass());
     counters.addPass(LoopDeletionPass());
     cleanup.addPass(createFunctionToLoopPassAdaptor(std::move(counters)));
+    add_lane_range_passes(cleanup);
     cleanup.addPass(LoopVectorizePass());
     cleanup.addPass(InstCombinePass());
     cleanup.addPass(SimplifyCFGPass());
@@ -960,20 +961,14 @@ Function *make_barrier_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loa
   builder.CreateMemSet(states, builder.getInt8(0), builder.CreateMul(lanes, builder.getInt64(4)), Align(4));
   if (structured) {
     Value *calls = builder.CreateGEP(i8, memory, builder.CreateMul(lanes, builder.getInt64(calls_offset)), "calls");
-    std::optional<SmallVector<LaneLoopX, 8>> x_loops = make_uniform_region_loops(
-        clone, barriers, PerLane{per_lane, offsets, sizes, memory, lanes}, scalar.getArrayRef(), kept_at_steps,
-        uniformity, states, calls);
-    if (!x_loops || verifyFunction(*fast)) {
+    bool made = make_uniform_region_loops(clone, barriers, PerLane{per_lane, offsets, sizes, memory, lanes},
+                                          scalar.getArrayRef(), kept_at_steps, uniformity, states, calls);
+    if (!made || verifyFunction(*fast)) {
       fast->eraseFromParent();
       return stride_loops && !only_strides ? make_barrier_fast_form(kernel, lane_loads, functions, per_lane_bytes,
                                                                     structured, stride_loops, false)
                                            : nullptr;
     }
-    // The variables in registers first, so that a guard's bound is a value.
-    FunctionPassManager registers;
-    registers.addPass(SROAPass(SROAOptions::PreserveCFG));
-    registers.run(*fast, functions);
-    for (const LaneLoopX &x_loop : *x_loops) clamp_lane_loop(x_loop, dim_x);
     return finish_barrier_fast_form(fast, functions, true);
   }
   Value *wave =
@@ -1161,6 +1156,8 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
             builder.registerPipelineStartEPCallback([](ModulePassManager &passes, OptimizationLevel level) {
               if (level != OptimizationLevel::O0) passes.addPass(InlineWaitingFunctions());
             });
+            builder.registerVectorizerStartEPCallback(
+                [](FunctionPassManager &passes, OptimizationLevel) { add_lane_range_passes(passes); });
             builder.registerOptimizerLastEPCallback([](ModulePassManager &passes, OptimizationLevel level) {
               if (level != OptimizationLevel::O0) passes.addPass(MakeBarrierFastForms());
             });

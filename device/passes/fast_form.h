@@ -11,6 +11,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/PassManager.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
 namespace gpusym_fast_form {
@@ -148,23 +149,12 @@ SmallPtrSet<BasicBlock *, 32> walk(ArrayRef<BasicBlock *> starts, const SmallPtr
 Uniformity analyse_uniformity(const Clone &clone, const Barriers &barriers);
 
 // stretch_loops.cpp
-// A stretch's loop over threadIdx.x (make_uniform_region_loops), for
-// clamp_lane_loop.  make_uniform_region_loops gives none (std::nullopt)
-// for a kernel whose stretches it cannot build: code it leaves behind still
-// uses the kernel's own blocks, which it would erase.
-struct LaneLoopX {
-  PHINode *x;                            // threadIdx.x, the loop's counter
-  BasicBlock *preheader, *latch;         // the loop over threadIdx.y's header, the x loop's latch
-  BranchInst *gone_test;                 // whether a lane has returned: whether to look at each lane's mark
-  SmallVector<BasicBlock *, 16> blocks;  // the x loop's blocks but its latch
-};
-std::optional<SmallVector<LaneLoopX, 8>> make_uniform_region_loops(const Clone &clone, const Barriers &barriers,
-                                                                   const PerLane &lane_values,
-                                                                   ArrayRef<AllocaInst *> scalars,
-                                                                   const DenseMap<AllocaInst *, AllocaInst *> &kept,
-                                                                   const Uniformity &uniformity, Value *gone,
-                                                                   Value *calls);
-void clamp_lane_loop(const LaneLoopX &loop, Value *dim_x);
+// Makes the stretches' loops over the lanes; false for a kernel whose
+// stretches it cannot build (code it leaves behind still uses the kernel's
+// own blocks, which it would erase).
+bool make_uniform_region_loops(const Clone &clone, const Barriers &barriers, const PerLane &lane_values,
+                               ArrayRef<AllocaInst *> scalars, const DenseMap<AllocaInst *, AllocaInst *> &kept,
+                               const Uniformity &uniformity, Value *gone, Value *calls);
 // Makes the shuffles of a structured form whose operation and width are
 // constants direct ones (DirectShuffle), their results varying values.
 void make_direct_shuffles(Barriers &barriers, BasicBlock *entry, SmallPtrSetImpl<Value *> &varying);
@@ -175,5 +165,13 @@ void make_direct_shuffles(Barriers &barriers, BasicBlock *entry, SmallPtrSetImpl
 // block) a loop the block runs, a barrier before each trip, each trip the
 // lanes' iterations together: how many there were (at most 16).
 unsigned run_stride_loops_by_block(const Clone &clone);
+
+// lane_ranges.cpp
+// Marks the loop whose latch ends with `latch_branch` as a loop over lanes.
+void mark_lane_loop(BranchInst &latch_branch);
+// The passes that run each loop over lanes over the range of lanes its
+// guards let in (then two versions of it: ranged and as before), for a
+// pipeline before the loop vectoriser.
+void add_lane_range_passes(FunctionPassManager &passes);
 
 }  // namespace gpusym_fast_form

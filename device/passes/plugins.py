@@ -12,8 +12,9 @@ first use into the cache against LLVM 19's headers (Debian's llvm-19-dev):
   (one for each stretch of code between barriers and warp functions), with
   ``divergence.cpp`` (which values may differ between a block's threads),
   ``stretch_loops.cpp`` (kernels whose threads reach their barriers
-  alike) and ``stride_loops.cpp`` (grid- and block-stride loops, a trip
-  of the block's threads at a time).  It comes before
+  alike), ``stride_loops.cpp`` (grid- and block-stride loops, a trip
+  of the block's threads at a time) and ``lane_ranges.cpp`` (a loop over
+  the threads runs the range of them its guards let in).  It comes before
   ``access_checks.cpp``, whose calls the fast forms do without;
 - ``rdc_statics.cpp``: in compiles of relocatable device code, references
   to a static device variable that host code names reach its definition,
@@ -35,7 +36,7 @@ RDC_PLUGIN = "rdc_statics"
 #: The plugin of module compiles of CUDA sources, before the others.
 MODULE_PLUGIN = "module_statics"
 #: The sources of a plugin made of more than its own .cpp.
-_MORE_SOURCES = {"fast_form": ("divergence", "stretch_loops", "stride_loops")}
+_MORE_SOURCES = {"fast_form": ("divergence", "stretch_loops", "stride_loops", "lane_ranges")}
 
 
 @cache

@@ -18,93 +18,6 @@ namespace gpusym_fast_form {
 
 namespace {
 
-// Whether `value` is available before `loop` (defined outside its blocks),
-// after moving the pure arithmetic it is made of there.
-bool hoist_before(Value *value, const LaneLoopX &loop, const SmallPtrSetImpl<BasicBlock *> &inside, unsigned depth = 0) {
-  auto *inst = dyn_cast<Instruction>(value);
-  if (!inst || !inside.contains(inst->getParent())) return true;
-  if (depth > 8 || isa<PHINode>(inst) || !isSafeToSpeculativelyExecute(inst) || inst->mayReadOrWriteMemory()) return false;
-  for (Value *operand : inst->operands())
-    if (!hoist_before(operand, loop, inside, depth + 1)) return false;
-  inst->moveBefore(loop.preheader->getTerminator());
-  return true;
-}
-
-}  // namespace
-
-// Clamps a stretch's loop over threadIdx.x to the lanes a guard
-// `if (threadIdx.x < U)` lets in (the tree of a block reduction, `t <
-// stride`), when the lanes it keeps out do nothing else that a lane could
-// tell: only code every lane runs alike, no write to memory, no branch on
-// a lane's own value but the test whether it has returned.  Lane 0 always
-// runs (the block's values the same for every lane, which it computes, go
-// on to the next stretch), and every lane runs once a lane has returned.
-// Within the clamped loop, the guard is true but for lane 0 when U is 0,
-// so LLVM can take it out of the loop and vectorise what it guards.
-void clamp_lane_loop(const LaneLoopX &loop, Value *dim_x) {
-  SmallPtrSet<BasicBlock *, 16> inside(loop.blocks.begin(), loop.blocks.end());
-  inside.insert(loop.latch);
-  Value *some_gone = loop.gone_test->getCondition();
-  if (auto *inst = dyn_cast<Instruction>(some_gone); inst && inside.contains(inst->getParent())) return;
-  for (BasicBlock *block : loop.blocks) {
-    auto *guard = dyn_cast<BranchInst>(block->getTerminator());
-    auto *test = guard && guard->isConditional() ? dyn_cast<ICmpInst>(guard->getCondition()) : nullptr;
-    if (!test) continue;
-    ICmpInst::Predicate predicate = test->getOperand(0) == loop.x ? test->getPredicate() : test->getSwappedPredicate();
-    Value *bound = test->getOperand(0) == loop.x ? test->getOperand(1) : test->getOperand(0);
-    if ((test->getOperand(0) != loop.x && test->getOperand(1) != loop.x) || bound == loop.x ||
-        (predicate != ICmpInst::ICMP_ULT && predicate != ICmpInst::ICMP_SLT))
-      continue;
-    BasicBlock *guarded = guard->getSuccessor(0), *join = guard->getSuccessor(1);
-    if (guarded == join || guarded->getSinglePredecessor() != block) continue;
-    // The guarded code: from `guarded` to `join`, entered from the guard
-    // alone, its values used there alone.
-    SmallPtrSet<BasicBlock *, 1> at_join{join};
-    SmallPtrSet<BasicBlock *, 1> nowhere;
-    SmallPtrSet<BasicBlock *, 32> guarded_blocks = walk({guarded}, nowhere, at_join);
-    guarded_blocks.erase(join);
-    bool fits = !guarded_blocks.contains(loop.latch) && !guarded_blocks.contains(block);
-    for (BasicBlock *part : guarded_blocks) {
-      if (!fits) break;
-      if (part != guarded)
-        for (BasicBlock *from : predecessors(part)) fits &= guarded_blocks.contains(from);
-      for (Instruction &inst : *part)
-        for (User *user : inst.users()) fits &= guarded_blocks.contains(cast<Instruction>(user)->getParent());
-    }
-    // The rest: nothing a lane could tell, no branch on a lane's own value
-    // but to skip it.
-    for (BasicBlock *other : loop.blocks) {
-      if (!fits) break;
-      if (guarded_blocks.contains(other)) continue;
-      for (Instruction &inst : *other) fits &= !inst.mayHaveSideEffects() && !inst.mayWriteToMemory();
-      auto *branch = dyn_cast<BranchInst>(other->getTerminator());
-      if (other == block || !branch || !branch->isConditional() || is_contained(successors(other), loop.latch)) continue;
-      auto *condition = dyn_cast<Instruction>(branch->getCondition());
-      fits &= !condition || !inside.contains(condition->getParent());
-    }
-    if (!fits || !hoist_before(bound, loop, inside)) continue;
-
-    IRBuilder<> builder(loop.preheader->getTerminator());
-    Type *type = bound->getType();
-    Value *limit = predicate == ICmpInst::ICMP_SLT
-                       ? builder.CreateBinaryIntrinsic(Intrinsic::smax, bound, ConstantInt::get(type, 0))
-                       : bound;
-    Value *lanes = builder.CreateZExtOrTrunc(dim_x, type);
-    Value *clamped = builder.CreateBinaryIntrinsic(
-        Intrinsic::umax, builder.CreateBinaryIntrinsic(Intrinsic::umin, lanes, limit), ConstantInt::get(type, 1));
-    Value *count = builder.CreateSelect(some_gone, dim_x, builder.CreateZExtOrTrunc(clamped, dim_x->getType()), "x.count");
-    auto *latch_test = cast<ICmpInst>(cast<BranchInst>(loop.latch->getTerminator())->getCondition());
-    latch_test->setOperand(1, count);
-    builder.SetInsertPoint(guard);
-    Value *lets_in = builder.CreateOr(builder.CreateICmpNE(loop.x, ConstantInt::get(loop.x->getType(), 0)),
-                                      builder.CreateICmpNE(limit, ConstantInt::get(type, 0)));
-    guard->setCondition(builder.CreateSelect(some_gone, test, lets_in));
-    return;
-  }
-}
-
-namespace {
-
 // The warp functions' operations (gpusym/lane.h) a direct shuffle does.
 enum ShuffleOp : uint32_t { kShuffle = 0, kShuffleUp = 1, kShuffleDown = 2, kShuffleXor = 3 };
 constexpr uint32_t kMaxWaveSize = 64;  // GPUSYM_MAX_WAVE_SIZE
@@ -380,14 +293,10 @@ void read_from_stretch_start(AllocaInst *slot, const SmallPtrSetImpl<BasicBlock 
 // `uniformity` is the analysis's; `scalars` are the block's variables,
 // `kept` the per-lane arrays in which a lane keeps those it reads after a
 // divergent step when it reaches one (its view of them from there on).
-std::optional<SmallVector<LaneLoopX, 8>> make_uniform_region_loops(const Clone &clone, const Barriers &barriers,
-                                                                   const PerLane &lane_values,
-                                                                   ArrayRef<AllocaInst *> scalars,
-                                                                   const DenseMap<AllocaInst *, AllocaInst *> &kept,
-                                                                   const Uniformity &uniformity, Value *gone,
-                                                                   Value *calls) {
+bool make_uniform_region_loops(const Clone &clone, const Barriers &barriers, const PerLane &lane_values,
+                               ArrayRef<AllocaInst *> scalars, const DenseMap<AllocaInst *, AllocaInst *> &kept,
+                               const Uniformity &uniformity, Value *gone, Value *calls) {
   const SmallPtrSetImpl<Value *> &varying = uniformity.varying;
-  SmallVector<LaneLoopX, 8> x_loops;
   Function *fast = clone.fast;
   BasicBlock *entry = clone.entry, *body = clone.body;
   LLVMContext &context = fast->getContext();
@@ -540,11 +449,7 @@ std::optional<SmallVector<LaneLoopX, 8>> make_uniform_region_loops(const Clone &
       builder.CreateStore(builder.CreateSub(builder.CreateLoad(i32, waiting), builder.getInt32(1)), waiting);
       builder.CreateBr(run);
     } else {
-      BranchInst *gone_test = builder.CreateCondBr(builder.CreateLoad(i1, some_gone), ask, run);
-      LaneLoopX x_loop{x.counter, cast<BasicBlock>(y.counter->getParent()), x.latch, gone_test,
-                       {x.counter->getParent(), check, ask, run}};
-      x_loop.blocks.append(copies.begin(), copies.end());
-      x_loops.push_back(std::move(x_loop));
+      builder.CreateCondBr(builder.CreateLoad(i1, some_gone), ask, run);
       builder.SetInsertPoint(ask);
       builder.CreateCondBr(builder.CreateICmpNE(builder.CreateLoad(i8, gone_at), builder.getInt8(0)), x.latch, run);
     }
@@ -679,9 +584,9 @@ std::optional<SmallVector<LaneLoopX, 8>> make_uniform_region_loops(const Clone &
     return inst && !old.contains(inst->getParent());
   };
   for (BasicBlock *block : original) {
-    if (any_of(block->users(), outside)) return std::nullopt;
+    if (any_of(block->users(), outside)) return false;
     for (Instruction &inst : *block)
-      if (any_of(inst.users(), outside)) return std::nullopt;
+      if (any_of(inst.users(), outside)) return false;
   }
   for (BasicBlock *block : original) block->dropAllReferences();
   for (BasicBlock *block : original) block->eraseFromParent();
@@ -689,7 +594,7 @@ std::optional<SmallVector<LaneLoopX, 8>> make_uniform_region_loops(const Clone &
     erase_lifetime_markers(*alloca);
     alloca->eraseFromParent();
   }
-  return x_loops;
+  return true;
 }
 
 }  // namespace gpusym_fast_form

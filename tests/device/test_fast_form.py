@@ -116,6 +116,22 @@ def test_a_loops_values_after_its_barriers_are_its_last_trips(tmp_path, form):
     assert "some_trips_wait: 0 wrong" in result.stdout, describe(result)
 
 
+@pytest.fixture(scope="module")
+def lane_ranges(tmp_path_factory) -> Path:
+    program = tmp_path_factory.mktemp("lane_ranges") / "lane_ranges"
+    built = run_gpusym("build", "-O2", "-v", TEST_PROGRAMS / "lane_ranges.hip", "-o", program, timeout=BUILD_TIMEOUT)
+    assert built.returncode == 0 and "has no fast form" not in built.stderr, describe(built)
+    return program
+
+
+@pytest.mark.parametrize("form", ["fast", "debug"])
+def test_guards_on_a_threads_coordinates_let_in_the_hosts_threads(lane_ranges, form):
+    # The fast form runs the range of threads a guard lets in: each kind of
+    # test, bounds outside the block, empty ranges, coordinates that wrap.
+    result = run([lane_ranges], env={"GPUSYM_FORM": form})
+    assert result.returncode == 0 and "lane ranges: 1685 cases, 0 wrong" in result.stdout, describe(result)
+
+
 def kernel_forms(output: str) -> dict[str, str]:
     """info kernels' Fast form column, by kernel name (without parameters)."""
     rows = [re.split(r"\s{2,}", line) for line in output.splitlines() if re.match(r"^\w+\(", line)]
