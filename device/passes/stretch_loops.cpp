@@ -558,7 +558,12 @@ bool make_uniform_region_loops(const Clone &clone, const Barriers &barriers, con
       }
     }
     ValueToValueMapTy prefix_map;
-    clone_blocks(prefix, prefix_map, ".p" + Twine(r));
+    SmallVector<BasicBlock *, 16> prefix_copies = clone_blocks(prefix, prefix_map, ".p" + Twine(r));
+    // Edges from blocks of other stretches are gone.
+    for (BasicBlock *copy_block : prefix_copies)
+      for (PHINode &phi : copy_block->phis())
+        for (unsigned i = phi.getNumIncomingValues(); i-- > 0;)
+          if (!is_contained(prefix_copies, phi.getIncomingBlock(i))) phi.removeIncomingValue(i, false);
     if (prefix.empty()) {
       BranchInst::Create(lane_loop(r, from, nullptr, prefix_map, selective), starts[r]);
       continue;
