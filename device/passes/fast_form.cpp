@@ -49,6 +49,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
@@ -68,6 +69,7 @@
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 #include "fast_form.h"
@@ -431,6 +433,36 @@ bool live_across_barrier(Instruction &value, const Barriers &barriers) {
   }
   if (uses.empty() && !phi_uses) return false;
   return reaches_through_barrier(value.getParent(), uses, barriers, value.getParent(), phi_uses ? &value : nullptr);
+}
+
+// A value made in a loop without waits (an inner loop's sum between two
+// barriers) and carried across a wait after it reaches its uses from the
+// loop's exits, through phis there (LLVM's loop-closed form): kept in
+// memory from there, not stored at each trip, the loop keeps it in a
+// register.  The phis vary between lanes where the values do.
+SmallVector<PHINode *, 16> leave_loops_without_waits(Function &fast, const Barriers &barriers,
+                                                     ArrayRef<Instruction *> carried, SmallPtrSetImpl<Value *> &varying) {
+  DominatorTree tree(fast);
+  LoopInfo loops(tree);
+  SmallVector<Instruction *, 16> in_loops;
+  for (Instruction *value : carried) {
+    Loop *loop = loops.getLoopFor(value->getParent());
+    if (loop && none_of(loop->blocks(), [&](BasicBlock *block) { return barriers.blocks.contains(block); }))
+      in_loops.push_back(value);
+  }
+  SmallVector<PHINode *, 16> inserted, unused, phis;
+  if (in_loops.empty()) return phis;
+  formLCSSAForInstructions(in_loops, tree, loops, nullptr, &unused, &inserted);
+  for (PHINode *phi : inserted) {
+    if (is_contained(unused, phi) && phi->use_empty()) continue;
+    phis.push_back(phi);
+    if (any_of(phi->incoming_values(), [&](Value *value) { return varying.contains(value); }) ||
+        phi->getNumIncomingValues() > 1)
+      varying.insert(phi);
+  }
+  for (PHINode *phi : unused)
+    if (phi->use_empty()) phi->eraseFromParent();
+  return phis;
 }
 
 // Whether `alloca`'s memory may carry a value across a barrier: it is used
@@ -844,6 +876,7 @@ Function *make_barrier_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loa
                                                  stride_loops, false);
   }
   if (structured) make_direct_shuffles(barriers, entry, uniformity.varying);
+  SmallVector<PHINode *, 16> exits = leave_loops_without_waits(*fast, barriers, carried_values(), uniformity.varying);
   SmallVector<Instruction *, 16> carried = carried_values();
   BasicBlock::iterator allocas_end = entry->getTerminator()->getIterator();
   SmallSetVector<AllocaInst *, 16> scalar;  // carried values' slots, one for the block
@@ -859,7 +892,7 @@ Function *make_barrier_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loa
   SmallVector<Instruction *, 16> values;
   for (Instruction *inst : carried) {
     auto *phi = dyn_cast<PHINode>(inst);
-    if (!phi) {
+    if (!phi || is_contained(exits, phi)) {  // a loop's exit value: stored where it is made, after the loop
       values.push_back(inst);
       continue;
     }
@@ -880,6 +913,7 @@ Function *make_barrier_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loa
         load = cast<LoadInst>(user);
     if (!load || !live_across_barrier(*load, barriers)) continue;
     if (!split) {
+      if (phi_varies) uniformity.varying.insert(load);
       values.push_back(load);
       continue;
     }
@@ -955,7 +989,13 @@ Function *make_barrier_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loa
   IRBuilder<> builder(entry->getTerminator());
   Value *lanes = builder.CreateZExt(builder.CreateMul(builder.CreateMul(dim_x, dim_y), dim_z), i64, "lanes");
   Module &module = *fast->getParent();
-  FunctionCallee lanes_memory = module.getOrInsertFunction(kLanesMemory, PointerType::getUnqual(context), i64);
+  // The memory is the worker's own, which no other pointer of the kernel
+  // reaches (noalias, as malloc's): LLVM may keep a lane's values in
+  // registers across loops that read other memory.
+  AttributeList no_other_pointer =
+      AttributeList::get(context, AttributeList::ReturnIndex, ArrayRef<Attribute::AttrKind>{Attribute::NoAlias});
+  FunctionCallee lanes_memory =
+      module.getOrInsertFunction(kLanesMemory, no_other_pointer, PointerType::getUnqual(context), i64);
   Value *memory = builder.CreateCall(lanes_memory, {builder.CreateMul(lanes, builder.getInt64(bytes + 4))}, "memory");
   Value *states = builder.CreateGEP(i8, memory, builder.CreateMul(lanes, builder.getInt64(bytes)), "states");
   builder.CreateMemSet(states, builder.getInt8(0), builder.CreateMul(lanes, builder.getInt64(4)), Align(4));

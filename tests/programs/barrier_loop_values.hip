@@ -6,6 +6,9 @@
 //   the same for the whole block.  (A fast form that ran the trips without a
 //   wait in one loop over the threads gave each thread the counter of the
 //   trip that loop started at, and never ended.)
+// - tile_sums: a sum each thread adds to in a loop without barriers, over
+//   tiles of `__shared__` values between two barriers (a tiled matrix
+//   product's shape).  The sum leaves the inner loop once, after it.
 #include <hip/hip_runtime.h>
 
 #include <cstdio>
@@ -41,6 +44,34 @@ __global__ void some_trips_wait(int *out, int trips) {
     }
   }
   out[t] = sum;
+}
+
+__global__ void tile_sums(const int *in, int *out, int tiles) {
+  __shared__ int tile[kThreads];
+  int t = threadIdx.x, sum = t;
+  for (int i = 0; i < tiles; i++) {
+    tile[t] = in[(i * kThreads + t) % kThreads] + i;
+    __syncthreads();
+    for (int k = 0; k < kThreads; k++) sum += tile[k] * (t + k);
+    __syncthreads();
+  }
+  out[t] = sum;
+}
+
+static int check_tile_sums(const int *in, const int *in_device, int *out_device) {
+  constexpr int tiles = 5;
+  int out[kThreads];
+  tile_sums<<<1, kThreads>>>(in_device, out_device, tiles);
+  hipMemcpy(out, out_device, sizeof out, hipMemcpyDeviceToHost);
+  int wrong = 0;
+  for (int t = 0; t < kThreads; t++) {
+    int sum = t;
+    for (int i = 0; i < tiles; i++)
+      for (int k = 0; k < kThreads; k++) sum += (in[(i * kThreads + k) % kThreads] + i) * (t + k);
+    wrong += out[t] != sum;
+  }
+  printf("tile_sums: %d wrong\n", wrong);
+  return wrong;
 }
 
 static int check_some_trips_wait(int *out_device) {
@@ -87,5 +118,6 @@ int main() {
   for (int t = 0; t < kThreads; t++) wrong += out[t] != before[t] * 1000000 + previous[t] * 1000 + value[t];
   printf("last_trip: %d wrong\n", wrong);
   wrong += check_some_trips_wait(out_device);
+  wrong += check_tile_sums(in, in_device, out_device);
   return wrong != 0;
 }
