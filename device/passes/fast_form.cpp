@@ -899,7 +899,7 @@ Function *make_barrier_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loa
     BasicBlock *block = phi->getParent();
     bool phi_varies = uniformity.varying.contains(phi);
     bool split = true;
-    for (BasicBlock *from : SmallVector<BasicBlock *, 4>(predecessors(block)))
+    for (BasicBlock *from : SmallSetVector<BasicBlock *, 4>(pred_begin(block), pred_end(block)))
       if (from->getTerminator()->getNumSuccessors() > 1)
         split &= SplitCriticalEdge(from, block, CriticalEdgeSplittingOptions().setMergeIdenticalEdges()) != nullptr;
     AllocaInst *slot = DemotePHIToStack(phi, allocas_end);
@@ -998,11 +998,14 @@ Function *make_barrier_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loa
       module.getOrInsertFunction(kLanesMemory, no_other_pointer, PointerType::getUnqual(context), i64);
   Value *memory = builder.CreateCall(lanes_memory, {builder.CreateMul(lanes, builder.getInt64(bytes + 4))}, "memory");
   Value *states = builder.CreateGEP(i8, memory, builder.CreateMul(lanes, builder.getInt64(bytes)), "states");
-  builder.CreateMemSet(states, builder.getInt8(0), builder.CreateMul(lanes, builder.getInt64(4)), Align(4));
+  CallInst *clear = builder.CreateMemSet(states, builder.getInt8(0), builder.CreateMul(lanes, builder.getInt64(4)),
+                                         Align(4));
   if (structured) {
     Value *calls = builder.CreateGEP(i8, memory, builder.CreateMul(lanes, builder.getInt64(calls_offset)), "calls");
+    bool needs_states = false;
     bool made = make_uniform_region_loops(clone, barriers, PerLane{per_lane, offsets, sizes, memory, lanes},
-                                          scalar.getArrayRef(), kept_at_steps, uniformity, states, calls);
+                                          scalar.getArrayRef(), kept_at_steps, uniformity, states, calls, needs_states);
+    if (made && !needs_states) clear->eraseFromParent();
     if (!made || verifyFunction(*fast)) {
       fast->eraseFromParent();
       return stride_loops && !only_strides ? make_barrier_fast_form(kernel, lane_loads, functions, per_lane_bytes,

@@ -151,10 +151,13 @@ Uniformity analyse_uniformity(const Clone &clone, const Barriers &barriers);
 // stretch_loops.cpp
 // Makes the stretches' loops over the lanes; false for a kernel whose
 // stretches it cannot build (code it leaves behind still uses the kernel's
-// own blocks, which it would erase).
+// own blocks, which it would erase).  `needs_states` is set when the
+// lanes' bytes (`gone` and the steps' after it, all 0 at the start) are
+// written (a lane returned, or waits at a step) or read by the runtime's
+// warp functions; else the form reads none.
 bool make_uniform_region_loops(const Clone &clone, const Barriers &barriers, const PerLane &lane_values,
                                ArrayRef<AllocaInst *> scalars, const DenseMap<AllocaInst *, AllocaInst *> &kept,
-                               const Uniformity &uniformity, Value *gone, Value *calls);
+                               const Uniformity &uniformity, Value *gone, Value *calls, bool &needs_states);
 // Makes the shuffles of a structured form whose operation and width are
 // constants direct ones (DirectShuffle), their results varying values.
 void make_direct_shuffles(Barriers &barriers, BasicBlock *entry, SmallPtrSetImpl<Value *> &varying);

@@ -295,7 +295,7 @@ void read_from_stretch_start(AllocaInst *slot, const SmallPtrSetImpl<BasicBlock 
 // divergent step when it reaches one (its view of them from there on).
 bool make_uniform_region_loops(const Clone &clone, const Barriers &barriers, const PerLane &lane_values,
                                ArrayRef<AllocaInst *> scalars, const DenseMap<AllocaInst *, AllocaInst *> &kept,
-                               const Uniformity &uniformity, Value *gone, Value *calls) {
+                               const Uniformity &uniformity, Value *gone, Value *calls, bool &needs_states) {
   const SmallPtrSetImpl<Value *> &varying = uniformity.varying;
   Function *fast = clone.fast;
   BasicBlock *entry = clone.entry, *body = clone.body;
@@ -491,12 +491,14 @@ bool make_uniform_region_loops(const Clone &clone, const Barriers &barriers, con
         size_t k = find(barriers.waits, block) - barriers.waits.begin();
         if (divergent(k)) {
           builder.CreateStore(builder.getInt8(uint8_t(selective ? (k + 1) | kNextRound : k + 1)), at_lane);
+          needs_states = true;
           builder.CreateStore(builder.CreateAdd(builder.CreateLoad(i32, waiting), builder.getInt32(1)), waiting);
         } else {
           builder.CreateStore(builder.getInt32(uint32_t(k + 1)), next);
         }
       } else if (waits) {
         builder.CreateStore(builder.getInt8(1), gone_at);
+        needs_states = true;
         builder.CreateStore(builder.getTrue(), some_gone);
       }
       builder.CreateBr(x.latch);
@@ -515,6 +517,7 @@ bool make_uniform_region_loops(const Clone &clone, const Barriers &barriers, con
       BasicBlock *to = starts[k];
       if (barriers.kinds[k - 1] == kAtWarpFunction) {
         to = BasicBlock::Create(context, name + ".warp", fast);
+        needs_states = true;  // a meeting reads each source lane's `gone`
         if (k - 1 < barriers.shuffles.size() && barriers.shuffles[k - 1].value) {
           meet_directly(barriers.shuffles[k - 1], lane_values, gone, some_gone, wave, to, starts[k]);
         } else {
