@@ -876,8 +876,9 @@ Function *make_barrier_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loa
                                                  stride_loops, false);
   }
   if (structured) make_direct_shuffles(barriers, entry, uniformity.varying);
-  SmallVector<PHINode *, 16> exits = leave_loops_without_waits(*fast, barriers, carried_values(), uniformity.varying);
   SmallVector<Instruction *, 16> carried = carried_values();
+  SmallVector<PHINode *, 16> exits = leave_loops_without_waits(*fast, barriers, carried, uniformity.varying);
+  if (!exits.empty()) carried = carried_values();
   BasicBlock::iterator allocas_end = entry->getTerminator()->getIterator();
   SmallSetVector<AllocaInst *, 16> scalar;  // carried values' slots, one for the block
 

@@ -22,7 +22,6 @@
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/Constants.h"
-#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/PatternMatch.h"
@@ -159,7 +158,7 @@ class Range {
     ICmpInst::Predicate predicate = test.up ? test.predicate : ICmpInst::getSwappedPredicate(test.predicate);
     Value *offset = test.up ? builder_.CreateSub(bound, start) : builder_.CreateSub(start, bound);
     Value *past = builder_.CreateAdd(offset, ConstantInt::get(wide_, 1));
-    switch (is_signed || !ICmpInst::isUnsigned(predicate) ? predicate : ICmpInst::getSignedPredicate(predicate)) {
+    switch (ICmpInst::isUnsigned(predicate) ? ICmpInst::getSignedPredicate(predicate) : predicate) {
       case ICmpInst::ICMP_SLT: below(offset); break;
       case ICmpInst::ICMP_SLE: below(past); break;
       case ICmpInst::ICMP_SGT: above(past); break;
