@@ -114,6 +114,24 @@ SmallVector<BasicBlock *, 16> clone_blocks(ArrayRef<BasicBlock *> blocks, ValueT
   return copies;
 }
 
+std::optional<SmallVector<BasicBlock *, 16>> copy_loop(Loop &loop, ValueToValueMapTy &map, const Twine &suffix) {
+  BasicBlock *exit = loop.getExitBlock();
+  if (!loop.getLoopPreheader() || !exit || !loop.hasDedicatedExits()) return std::nullopt;
+  for (BasicBlock *block : loop.blocks())
+    for (Instruction &inst : *block)
+      for (User *user : inst.users())
+        if (auto *at = cast<Instruction>(user); !loop.contains(at) && !(isa<PHINode>(at) && at->getParent() == exit))
+          return std::nullopt;
+  SmallVector<BasicBlock *, 16> copies = clone_blocks(loop.getBlocks(), map, suffix);
+  for (PHINode &phi : exit->phis())
+    for (unsigned i = 0, count = phi.getNumIncomingValues(); i < count; i++)
+      if (Value *block = map.lookup(phi.getIncomingBlock(i))) {
+        Value *value = phi.getIncomingValue(i), *copy = map.lookup(value);
+        phi.addIncoming(copy ? copy : value, cast<BasicBlock>(block));
+      }
+  return copies;
+}
+
 SmallVector<BasicBlock *, 16> region_blocks(BasicBlock *start, const Barriers &barriers) {
   SmallVector<BasicBlock *, 16> blocks{start};
   SmallPtrSet<BasicBlock *, 16> seen{start};

@@ -9,6 +9,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/PassManager.h"
@@ -110,6 +111,12 @@ struct PerLane {
 // other's values and those `map` names (which gets the copies).
 SmallVector<BasicBlock *, 16> clone_blocks(ArrayRef<BasicBlock *> blocks, ValueToValueMapTy &map, const Twine &suffix);
 
+// Copies of `loop`'s blocks, as clone_blocks makes them, beside it: its
+// exit's phis take the copies' values from the copies' edges.  None when
+// the loop has no preheader, no single exit that only it reaches, or a
+// value used outside it but by those phis.
+std::optional<SmallVector<BasicBlock *, 16>> copy_loop(Loop &loop, ValueToValueMapTy &map, const Twine &suffix);
+
 // The blocks a lane runs from `start` to its next wait or return: each
 // wait block is one (its lane stops there), its resume block is not.
 SmallVector<BasicBlock *, 16> region_blocks(BasicBlock *start, const Barriers &barriers);
@@ -172,9 +179,22 @@ unsigned run_stride_loops_by_block(const Clone &clone);
 // lane_ranges.cpp
 // Marks the loop whose latch ends with `latch_branch` as a loop over lanes.
 void mark_lane_loop(BranchInst &latch_branch);
+// Makes that loop one no longer over lanes, its other properties kept.
+void unmark_lane_loop(BranchInst &latch_branch);
+bool is_lane_loop(const Loop &loop);
+// Calls `change` on `function`'s loops over lanes, outer ones first, until
+// it changes none: after each change the analyses are made again (the
+// function's blocks may have changed) and the calls start over.
+bool change_lane_loops(Function &function, FunctionAnalysisManager &analyses, function_ref<bool(Loop &)> change);
 // The passes that run each loop over lanes over the range of lanes its
-// guards let in (then two versions of it: ranged and as before), for a
-// pipeline before the loop vectoriser.
+// guards let in (then two versions of it: ranged and as before) and cut
+// it at the lanes its equality tests single out, for a pipeline before the
+// loop vectoriser.
 void add_lane_range_passes(FunctionPassManager &passes);
+
+// lane_points.cpp
+// The pass that cuts each innermost loop over lanes into pieces at the
+// lanes its equality tests single out (the tests then constants in each).
+void add_lane_point_pass(FunctionPassManager &passes);
 
 }  // namespace gpusym_fast_form

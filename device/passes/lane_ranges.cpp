@@ -9,10 +9,12 @@
 // reduction's tree or a scan's sweep runs the lanes that work.
 //
 // The range is worked out before the loop, in 128 bits (no overflow), and
-// taken only when the coordinate does not wrap over the
-// loop's trips and the range is not empty; else the loop runs as before,
-// its tests in place.  Which of the two runs is a value the same for every
-// trip, on which LLVM's loop unswitching then makes two versions of it.
+// taken only when the coordinate does not wrap over the loop's trips and
+// the range is not empty; else the loop runs as before, its tests in
+// place.  An innermost loop gets a copy for the range, the loop before it
+// choosing which runs; a loop with loops in it chooses its bounds and tests
+// by a value the same for every trip, on which LLVM's loop unswitching may
+// make two versions of it.
 //
 // A trip can be left out when what it does before the test is pure and
 // used in the trip alone, and its way past the code to the loop's latch
@@ -56,17 +58,16 @@ struct Term {
   bool negated;
 };
 
-// Whether the loop metadata `id` marks a loop of make_loop's.
-bool is_lane_loop_id(const MDNode *id) {
-  for (const MDOperand &operand : drop_begin(id->operands()))
-    if (auto *node = dyn_cast<MDNode>(operand.get()); node && node->getNumOperands() == 1)
-      if (auto *name = dyn_cast<MDString>(node->getOperand(0)); name && name->getString() == kLaneLoopMark) return true;
-  return false;
+// Whether `operand` of a loop's metadata is the mark of make_loop's loops.
+bool is_lane_mark(const Metadata *operand) {
+  auto *node = dyn_cast<MDNode>(operand);
+  auto *name = node && node->getNumOperands() == 1 ? dyn_cast<MDString>(node->getOperand(0)) : nullptr;
+  return name && name->getString() == kLaneLoopMark;
 }
 
-bool is_lane_loop(const Loop &loop) {
-  MDNode *id = loop.getLoopID();
-  return id && is_lane_loop_id(id);
+// Whether the loop metadata `id` marks a loop of make_loop's.
+bool is_lane_loop_id(const MDNode *id) {
+  return any_of(drop_begin(id->operands()), [](const MDOperand &operand) { return is_lane_mark(operand.get()); });
 }
 
 // The terms of `value`'s conjunction (of its negation when `negated`).
@@ -302,30 +303,83 @@ bool run_range(Loop &loop, ScalarEvolution &scalars) {
   auto [ranged, first, past] = range.finish(type);
 
   // Ranged, the counter goes from `first` to `past` and each test is the
-  // terms the range does not hold.
-  counter->setIncomingValueForBlock(preheader, builder.CreateSelect(ranged, first, ConstantInt::get(type, 0)));
+  // terms the range does not hold.  An innermost loop gets a copy for
+  // that, which the preheader branches to when ranged, the loop itself no
+  // longer one over lanes (its tests are those of a range that does not
+  // hold); a loop with loops in it chooses its bounds and tests by
+  // `ranged` instead.
+  ValueToValueMapTy map;
+  bool copied = loop.isInnermost() && copy_loop(loop, map, ".ranged");
+  auto in_range = [&](auto *value) {
+    Value *copy = copied ? map.lookup(value) : nullptr;
+    return cast<std::remove_pointer_t<decltype(value)>>(copy ? copy : value);
+  };
+  auto choose = [&](Value *when_ranged, Value *as_before) {
+    return copied ? when_ranged : builder.CreateSelect(ranged, when_ranged, as_before);
+  };
+  in_range(counter)->setIncomingValueForBlock(preheader, choose(first, ConstantInt::get(type, 0)));
   for (auto [phi, steps] : counters) {
     const SCEV *start = scalars.getAddExpr(
         steps->getStart(), scalars.getMulExpr(steps->getStepRecurrence(scalars),
                                               scalars.getTruncateOrZeroExtend(scalars.getSCEV(first), phi->getType())));
     Value *from = expander.expandCodeFor(start, phi->getType(), preheader->getTerminator());
-    phi->setIncomingValueForBlock(preheader, builder.CreateSelect(ranged, from, phi->getIncomingValueForBlock(preheader)));
+    in_range(phi)->setIncomingValueForBlock(preheader, choose(from, phi->getIncomingValueForBlock(preheader)));
   }
-  builder.SetInsertPoint(back);
-  Value *again = back->getSuccessor(0) == header ? builder.CreateICmpNE(next, past) : builder.CreateICmpEQ(next, past);
-  back->setCondition(builder.CreateSelect(ranged, again, back->getCondition()));
+  BranchInst *ranged_back = in_range(back);
+  builder.SetInsertPoint(ranged_back);
+  Value *ranged_next = in_range(next);
+  Value *again = back->getSuccessor(0) == header ? builder.CreateICmpNE(ranged_next, past)
+                                                 : builder.CreateICmpEQ(ranged_next, past);
+  ranged_back->setCondition(choose(again, back->getCondition()));
   for (auto [test, rest] : zip(tests, rests)) {
-    builder.SetInsertPoint(test.branch);
+    BranchInst *branch = in_range(test.branch);
+    builder.SetInsertPoint(branch);
     Value *on = builder.getTrue();
-    for (const Term &term : rest)
-      on = builder.CreateLogicalAnd(on, term.negated ? builder.CreateNot(term.value) : term.value);
+    for (const Term &term : rest) {
+      Value *value = in_range(term.value);
+      on = builder.CreateLogicalAnd(on, term.negated ? builder.CreateNot(value) : value);
+    }
     if (!test.continue_on_true) on = builder.CreateNot(on);
-    test.branch->setCondition(builder.CreateSelect(ranged, on, test.branch->getCondition()));
+    branch->setCondition(choose(on, test.branch->getCondition()));
+  }
+  if (copied) {
+    preheader->getTerminator()->eraseFromParent();
+    BranchInst::Create(cast<BasicBlock>(map[header]), header, ranged, preheader);
+    unmark_lane_loop(*back);
   }
   return true;
 }
 
 }  // namespace
+
+bool is_lane_loop(const Loop &loop) {
+  MDNode *id = loop.getLoopID();
+  return id && is_lane_loop_id(id);
+}
+
+bool change_lane_loops(Function &function, FunctionAnalysisManager &analyses, function_ref<bool(Loop &)> change) {
+  bool changed = false;
+  for (bool again = true; again;) {
+    again = false;
+    for (Loop *loop : analyses.getResult<LoopAnalysis>(function).getLoopsInPreorder())
+      if (is_lane_loop(*loop) && change(*loop)) {
+        changed = again = true;
+        analyses.invalidate(function, PreservedAnalyses::none());
+        break;
+      }
+  }
+  return changed;
+}
+
+void unmark_lane_loop(BranchInst &latch_branch) {
+  auto *id = cast<MDNode>(latch_branch.getMetadata(LLVMContext::MD_loop));
+  SmallVector<Metadata *, 4> operands{nullptr};
+  for (const MDOperand &operand : drop_begin(id->operands()))
+    if (!is_lane_mark(operand.get())) operands.push_back(operand.get());
+  MDNode *unmarked = MDNode::getDistinct(id->getContext(), operands);
+  unmarked->replaceOperandWith(0, unmarked);
+  latch_branch.setMetadata(LLVMContext::MD_loop, unmarked);
+}
 
 void mark_lane_loop(BranchInst &latch_branch) {
   LLVMContext &context = latch_branch.getContext();
@@ -343,24 +397,17 @@ struct NarrowLaneLoops : PassInfoMixin<NarrowLaneLoops> {
 };
 
 PreservedAnalyses NarrowLaneLoops::run(Function &function, FunctionAnalysisManager &analyses) {
-  LoopInfo &loops = analyses.getResult<LoopAnalysis>(function);
-  ScalarEvolution &scalars = analyses.getResult<ScalarEvolutionAnalysis>(function);
-  bool changed = false;
-  for (Loop *loop : loops.getLoopsInPreorder()) {
-    if (!is_lane_loop(*loop)) continue;
-    if (run_range(*loop, scalars)) {
-      changed = true;
-      scalars.forgetAllLoops();
-    }
-  }
-  if (!changed) return PreservedAnalyses::all();
-  PreservedAnalyses kept;
-  kept.preserveSet<CFGAnalyses>();
-  return kept;
+  SmallPtrSet<BasicBlock *, 8> seen;  // each loop is looked at once
+  bool changed = change_lane_loops(function, analyses, [&](Loop &loop) {
+    return seen.insert(loop.getHeader()).second &&
+           run_range(loop, analyses.getResult<ScalarEvolutionAnalysis>(function));
+  });
+  return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
 // For a function with loops over lanes: its code tidied, so that a trip's
-// tests come first; the ranges; then two versions of each ranged loop.
+// tests come first; the ranges; the cuts at points (lane_points.cpp); then
+// versions of the loops that choose by `ranged`.
 struct LaneRanges : PassInfoMixin<LaneRanges> {
   PreservedAnalyses run(Function &function, FunctionAnalysisManager &analyses) {
     bool has_lane_loops = any_of(function, [](BasicBlock &block) {
@@ -373,6 +420,8 @@ struct LaneRanges : PassInfoMixin<LaneRanges> {
     passes.addPass(InstCombinePass());
     passes.addPass(LoopSimplifyPass());
     passes.addPass(NarrowLaneLoops());
+    passes.addPass(LoopSimplifyPass());
+    add_lane_point_pass(passes);
     LoopPassManager versions;
     versions.addPass(LICMPass(LICMOptions()));
     versions.addPass(SimpleLoopUnswitchPass(true));

@@ -13,9 +13,11 @@ first use into the cache against LLVM 19's headers (Debian's llvm-19-dev):
   ``divergence.cpp`` (which values may differ between a block's threads),
   ``stretch_loops.cpp`` (kernels whose threads reach their barriers
   alike), ``stride_loops.cpp`` (grid- and block-stride loops, a trip
-  of the block's threads at a time) and ``lane_ranges.cpp`` (a loop over
-  the threads runs the range of them its guards let in).  It comes before
-  ``access_checks.cpp``, whose calls the fast forms do without;
+  of the block's threads at a time), ``lane_ranges.cpp`` (a loop over
+  the threads runs the range of them its guards let in) and
+  ``lane_points.cpp`` (such a loop cut at the threads its equality tests
+  single out).  It comes before ``access_checks.cpp``, whose calls the
+  fast forms do without;
 - ``rdc_statics.cpp``: in compiles of relocatable device code, references
   to a static device variable that host code names reach its definition,
   which clang renames after some kernels already refer to it;
@@ -36,7 +38,7 @@ RDC_PLUGIN = "rdc_statics"
 #: The plugin of module compiles of CUDA sources, before the others.
 MODULE_PLUGIN = "module_statics"
 #: The sources of a plugin made of more than its own .cpp.
-_MORE_SOURCES = {"fast_form": ("divergence", "stretch_loops", "stride_loops", "lane_ranges")}
+_MORE_SOURCES = {"fast_form": ("divergence", "stretch_loops", "stride_loops", "lane_ranges", "lane_points")}
 
 
 @cache

@@ -137,6 +137,24 @@ def test_guards_on_a_threads_coordinates_let_in_the_hosts_threads(lane_ranges, f
     assert result.returncode == 0 and "lane ranges: 1685 cases, 0 wrong" in result.stdout, describe(result)
 
 
+@pytest.fixture(scope="module")
+def lane_points(tmp_path_factory) -> Path:
+    program = tmp_path_factory.mktemp("lane_points") / "lane_points"
+    built = run_gpusym("build", "-O2", "-v", TEST_PROGRAMS / "lane_points.hip", "-o", program, timeout=BUILD_TIMEOUT)
+    assert built.returncode == 0 and "has no fast form" not in built.stderr, describe(built)
+    return program
+
+
+@pytest.mark.parametrize("form", ["fast", "debug"])
+def test_equality_tests_of_a_threads_coordinate_give_the_hosts_results(lane_points, form):
+    # The fast form cuts its loops over the threads at the threads such
+    # tests single out (a tile's halo): constant points in and out of order,
+    # points not known, switches, 64-bit coordinates, versions on conditions
+    # the same for the block; no thread runs twice or is left out.
+    result = run([lane_points], env={"GPUSYM_FORM": form})
+    assert result.returncode == 0 and "lane points: 1200 cases, 0 wrong" in result.stdout, describe(result)
+
+
 def kernel_forms(output: str) -> dict[str, str]:
     """info kernels' Fast form column, by kernel name (without parameters)."""
     rows = [re.split(r"\s{2,}", line) for line in output.splitlines() if re.match(r"^\w+\(", line)]
