@@ -16,6 +16,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -153,6 +154,60 @@ void settle(const PointTest &test, Instruction *copy, int at, ArrayRef<const SCE
   cases->setCondition(ConstantInt::get(test.value->getType(), other));
 }
 
+// Whether `value` is the same for every trip of `loop`: made outside it,
+// or computed in it from such values by pure instructions.
+bool same_every_trip(Loop &loop, Value *value, unsigned depth = 0) {
+  if (loop.isLoopInvariant(value)) return true;
+  auto *inst = dyn_cast<Instruction>(value);
+  return inst && depth < 8 && !isa<PHINode>(inst) && !inst->mayReadOrWriteMemory() &&
+         isSafeToSpeculativelyExecute(inst) &&
+         all_of(inst->operands(), [&](Value *operand) { return same_every_trip(loop, operand, depth + 1); });
+}
+
+// What `condition` is between the points, if the tests at `points` tell:
+// those tests are false there (`!=` true), whatever else their logic
+// combines them with.
+std::optional<bool> between_points(Value *condition, ArrayRef<const SCEV *> points, ArrayRef<PointTest> tests) {
+  Value *a, *b;
+  if (match(condition, m_Not(m_Value(a)))) {
+    std::optional<bool> value = between_points(a, points, tests);
+    return value ? std::optional<bool>(!*value) : std::nullopt;
+  }
+  bool is_and = match(condition, m_LogicalAnd(m_Value(a), m_Value(b)));
+  if (is_and || match(condition, m_LogicalOr(m_Value(a), m_Value(b)))) {
+    std::optional<bool> left = between_points(a, points, tests), right = between_points(b, points, tests);
+    if (left == !is_and || right == !is_and) return !is_and;  // false for an and, true for an or
+    return left && right ? std::optional<bool>(is_and) : std::nullopt;
+  }
+  for (const PointTest &test : tests)
+    if (test.test == condition && is_contained(points, test.point))
+      return !cast<ICmpInst>(test.test)->isTrueWhenEqual();
+  return std::nullopt;
+}
+
+// Whether the pieces between `points` have straight code: each branch of
+// the loop but its latch's, and each switch, known there from the tests
+// at the points, or the same for every trip (which versions then take
+// away).  Else cutting the loop buys no vector code, only more loops.
+bool straight_between_points(Loop &loop, const Counter &counter, ArrayRef<const SCEV *> points,
+                             ArrayRef<PointTest> tests) {
+  for (BasicBlock *block : loop.blocks()) {
+    Instruction *end = block->getTerminator();
+    if (auto *branch = dyn_cast<BranchInst>(end); branch && branch->isConditional() &&
+                                                 end != counter.test->user_back() &&
+                                                 !same_every_trip(loop, branch->getCondition()) &&
+                                                 !between_points(branch->getCondition(), points, tests))
+      return false;
+    if (auto *cases = dyn_cast<SwitchInst>(end); cases && !same_every_trip(loop, cases->getCondition())) {
+      unsigned known = count_if(tests, [&](const PointTest &test) {
+        return test.test == cases && is_contained(points, test.point);
+      });
+      if (known != cases->getNumCases()) return false;
+    }
+  }
+  return true;
+}
+
 // A piece of the loop: the counter from `low` to `high` (none when low
 // >= high), `point` the index of the point it runs, or -1.
 struct Piece {
@@ -193,7 +248,9 @@ bool cut_at_points(Loop &loop, ScalarEvolution &scalars, SmallPtrSetImpl<BasicBl
   });
   if (points.empty() && !tests.empty()) points.push_back(tests.front().point);
   if (points.size() > kMaxPoints) points.resize(kMaxPoints);
-  if (points.empty() || size * (2 * points.size() + 1) > kMaxInstructions) return false;
+  if (points.empty() || size * (2 * points.size() + 1) > kMaxInstructions ||
+      !straight_between_points(loop, *counter, points, tests))
+    return false;
 
   // The pieces' bounds and the other counters' first values, before the
   // loop: the lanes before the first point, the first point's, those
