@@ -11,7 +11,10 @@
 // b` holds at counter b - d (or d - b).  The points used are the constant
 // ones, in their order, or else a single one; tests at other points stay
 // as they are.  A loop is cut only when nothing it computes is used after
-// it and every value it carries from trip to trip counts its trips.
+// it, every value it carries from trip to trip counts its trips, and the
+// pieces between its points come out straight (their other branches the
+// same for every trip, on which each piece then gets a version for each
+// way): else cutting buys no vector code, only more loops.
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -327,19 +330,19 @@ bool cut_at_points(Loop &loop, ScalarEvolution &scalars, SmallPtrSetImpl<BasicBl
 bool version_on_condition(Loop &loop) {
   SmallSetVector<Value *, 4> conditions;
   size_t size = 0;
+  bool hoisted = false;  // instructions of a condition moved before the loop
   for (BasicBlock *block : loop.blocks()) {
     size += block->size();
     auto *branch = dyn_cast<BranchInst>(block->getTerminator());
-    bool hoisted = false;
     if (branch && branch->isConditional() && !isa<Constant>(branch->getCondition()) &&
         loop.makeLoopInvariant(branch->getCondition(), hoisted))
       conditions.insert(branch->getCondition());
   }
-  if (conditions.empty() || conditions.size() > kMaxConditions || (size << conditions.size()) > kMaxInstructions)
-    return false;
   BasicBlock *preheader = loop.getLoopPreheader(), *header = loop.getHeader();
   ValueToValueMapTy map;
-  if (!copy_loop(loop, map, ".if")) return false;
+  if (conditions.empty() || conditions.size() > kMaxConditions || (size << conditions.size()) > kMaxInstructions ||
+      !copy_loop(loop, map, ".if"))
+    return hoisted;  // changed, when it hoisted
   Value *condition = conditions.front();
   LLVMContext &context = header->getContext();
   for (BasicBlock *block : loop.blocks())

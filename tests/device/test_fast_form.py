@@ -121,12 +121,16 @@ def test_a_loops_values_after_its_barriers_are_its_last_trips(tmp_path, form):
     assert "tile_sums: 0 wrong" in result.stdout, describe(result)
 
 
+def every_kernel_fast(source: str, directory: Path) -> Path:
+    """`source` built with -O2, every kernel of it with a fast form."""
+    program, said = build_verbose(source, directory, "-O2")
+    assert "has no fast form" not in said, said
+    return program
+
+
 @pytest.fixture(scope="module")
 def lane_ranges(tmp_path_factory) -> Path:
-    program = tmp_path_factory.mktemp("lane_ranges") / "lane_ranges"
-    built = run_gpusym("build", "-O2", "-v", TEST_PROGRAMS / "lane_ranges.hip", "-o", program, timeout=BUILD_TIMEOUT)
-    assert built.returncode == 0 and "has no fast form" not in built.stderr, describe(built)
-    return program
+    return every_kernel_fast("lane_ranges.hip", tmp_path_factory.mktemp("lane_ranges"))
 
 
 @pytest.mark.parametrize("form", ["fast", "debug"])
@@ -139,10 +143,7 @@ def test_guards_on_a_threads_coordinates_let_in_the_hosts_threads(lane_ranges, f
 
 @pytest.fixture(scope="module")
 def lane_points(tmp_path_factory) -> Path:
-    program = tmp_path_factory.mktemp("lane_points") / "lane_points"
-    built = run_gpusym("build", "-O2", "-v", TEST_PROGRAMS / "lane_points.hip", "-o", program, timeout=BUILD_TIMEOUT)
-    assert built.returncode == 0 and "has no fast form" not in built.stderr, describe(built)
-    return program
+    return every_kernel_fast("lane_points.hip", tmp_path_factory.mktemp("lane_points"))
 
 
 @pytest.mark.parametrize("form", ["fast", "debug"])
