@@ -5,7 +5,8 @@ first use into the cache against LLVM 19's headers (Debian's llvm-19-dev):
   IR, before any other pass looks at the code, so that their passes see
   its loads, stores and warp functions as ordinary ones;
 - ``wave_lockstep.cpp``: a wavefront's lanes access ``__shared__`` memory in
-  lockstep;
+  lockstep, with ``lane_conflicts.cpp`` (whether one lane may read what
+  another stored, their addresses compared);
 - ``access_checks.cpp``: checks of device memory accesses, which the runtime
   turns on (``gpusym check``);
 - ``fast_form.cpp``: the fast form of kernels, a block's threads as loops
@@ -38,7 +39,10 @@ RDC_PLUGIN = "rdc_statics"
 #: The plugin of module compiles of CUDA sources, before the others.
 MODULE_PLUGIN = "module_statics"
 #: The sources of a plugin made of more than its own .cpp.
-_MORE_SOURCES = {"fast_form": ("divergence", "stretch_loops", "stride_loops", "lane_ranges", "lane_points")}
+_MORE_SOURCES = {
+    "wave_lockstep": ("lane_conflicts",),
+    "fast_form": ("divergence", "stretch_loops", "stride_loops", "lane_ranges", "lane_points"),
+}
 
 
 @cache

@@ -26,11 +26,14 @@
 //  - after optimisation (inlining done), the steps that cannot matter go: a
 //    step is needed before a load only if a store may precede it since the
 //    last barrier, warp function or kept step (the load must see what every
-//    lane stored before it); before a volatile store, if any access may
-//    (every lane must have read what it overwrites).  Kernels start with
-//    nothing before them; other functions and calls of functions not
-//    inlined are assumed to have done both.  The steps kept call
-//    __gpusym_wave_step, the runtime's fast entry.
+//    lane stored before it), unless the two addresses show that no other
+//    lane of the wavefront can have stored where the load reads
+//    (lane_conflicts.h; a store in an earlier trip of a loop always may);
+//    before a volatile store, if any access may (every lane must have read
+//    what it overwrites).  Kernels start with nothing before them; other
+//    functions and calls of functions not inlined are assumed to have done
+//    both.  The steps kept call __gpusym_wave_step, the runtime's fast
+//    entry.
 //
 // A store that is not volatile gets no step of its own: warp-synchronous
 // code overwrites what another lane of the wavefront reads at the same step
@@ -52,11 +55,17 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/CFG.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
+#include "lane_conflicts.h"
 #include "shared_memory.h"
 
 using namespace llvm;
+using gpusym_passes::Access;
 using gpusym_passes::is_kernel;
+using gpusym_passes::other_lane_may_write;
 using gpusym_passes::shared_pointer;
 
 namespace {
@@ -247,6 +256,62 @@ bool opaque_call(const Instruction &inst) {
   return !callee || !callee->isDeclaration();
 }
 
+// The access a step guards, when known: the next instruction that touches
+// memory, if it does so at the step's address.
+std::optional<Access> guarded_access(const CallInst &step) {
+  const Value *pointer = step_pointer(step);
+  if (!pointer) return std::nullopt;
+  for (const Instruction *inst = step.getNextNode(); inst; inst = inst->getNextNode()) {
+    if (!inst->mayReadOrWriteMemory()) continue;
+    Type *type = nullptr;
+    if (const auto *load = dyn_cast<LoadInst>(inst); load && load->getPointerOperand() == pointer)
+      type = load->getType();
+    else if (const auto *store = dyn_cast<StoreInst>(inst); store && store->getPointerOperand() == pointer)
+      type = store->getValueOperand()->getType();
+    else if (const auto *rmw = dyn_cast<AtomicRMWInst>(inst); rmw && rmw->getPointerOperand() == pointer)
+      type = rmw->getValOperand()->getType();
+    if (!type) return std::nullopt;
+    TypeSize size = inst->getModule()->getDataLayout().getTypeStoreSize(type);
+    if (size.isScalable()) return std::nullopt;
+    return Access{pointer, size.getFixedValue(), step.getParent()};
+  }
+  return std::nullopt;
+}
+
+// What may have happened since the lanes last joined: the kinds of access,
+// the steps of the stores among them made in the same trip of every loop
+// around them, and whether there were others (a store in an earlier trip,
+// at an address not known, in a call or in the caller).
+struct Since {
+  static constexpr size_t kMaxStores = 16;
+  unsigned kinds = 0;
+  SmallVector<const CallInst *, 4> stores;  // in address order
+  bool other_stores = false;
+
+  bool operator==(const Since &other) const {
+    return kinds == other.kinds && stores == other.stores && other_stores == other.other_stores;
+  }
+  void add_store(const CallInst &step, bool known) {
+    if (!known) {
+      other_stores = true;
+    } else if (!is_contained(stores, &step)) {
+      stores.insert(llvm::upper_bound(stores, &step), &step);
+    }
+    if (stores.size() > kMaxStores) {
+      stores.clear();
+      other_stores = true;
+    }
+  }
+  // Adds what comes in along an edge, a back edge making its stores an
+  // earlier trip's.
+  void merge(const Since &other, bool back_edge) {
+    kinds |= other.kinds;
+    other_stores |= other.other_stores || (back_edge && !other.stores.empty());
+    if (!back_edge)
+      for (const CallInst *store : other.stores) add_store(*store, true);
+  }
+};
+
 // Phase three: the steps that cannot matter go.
 struct DropNeedlessSteps : PassInfoMixin<DropNeedlessSteps> {
   PreservedAnalyses run(Module &module, ModuleAnalysisManager &) {
@@ -256,25 +321,60 @@ struct DropNeedlessSteps : PassInfoMixin<DropNeedlessSteps> {
     return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
 
-  // The kinds of access that may have happened since the lanes last joined,
-  // after `block`, given those before it and the steps kept.  With `decide`,
-  // a step needed there is kept from then on; `added` says whether one was.
-  static unsigned through(BasicBlock &block, unsigned state, SmallPtrSetImpl<Instruction *> &kept, bool decide,
-                          bool &added) {
+  // A function's loops, and the accesses its steps guard where the
+  // addresses of two lanes' accesses can be compared (lane_conflicts.h):
+  // not in a function with cycles that are no loops.
+  struct Conflicts {
+    DominatorTree tree;
+    LoopInfo loops;
+    DenseMap<const CallInst *, Access> accesses;
+
+    explicit Conflicts(Function &function) : tree(function), loops(tree) {
+      SmallVector<std::pair<const BasicBlock *, const BasicBlock *>, 8> back_edges;
+      FindFunctionBackedges(function, back_edges);
+      for (auto [from, to] : back_edges)
+        if (!tree.dominates(to, from)) return;
+      for (Instruction &inst : instructions(function))
+        if (step_kinds(inst))
+          if (auto access = guarded_access(cast<CallInst>(inst))) accesses[&cast<CallInst>(inst)] = *access;
+    }
+    bool back_edge(const BasicBlock &from, const BasicBlock &to) const { return tree.dominates(&to, &from); }
+    bool known(const CallInst &step) const { return accesses.contains(&step); }
+    // Whether the load `step` guards may read what another lane of the
+    // wavefront stored since they last joined.
+    bool may_read_stored(const CallInst &step, const Since &since) const {
+      if (since.other_stores) return true;
+      if (since.stores.empty()) return false;
+      auto load = accesses.find(&step);
+      if (load == accesses.end()) return true;
+      for (const CallInst *store : since.stores)
+        if (other_lane_may_write(accesses.at(store), load->second, loops)) return true;
+      return false;
+    }
+  };
+
+  // What may have happened since the lanes last joined, after `block`,
+  // given what came before it and the steps kept.  With `decide`, a step
+  // needed there is kept from then on; `added` says whether one was.
+  static Since through(BasicBlock &block, Since since, SmallPtrSetImpl<Instruction *> &kept, bool decide,
+                       bool &added, const Conflicts &conflicts) {
     for (Instruction &inst : block) {
       if (joins(inst)) {
-        state = 0;
+        since = Since();
       } else if (unsigned kinds = step_kinds(inst)) {
-        bool need = (kinds & kLoad) && (state & kStore);
-        if (kinds & kVolatile) need |= (kinds & kStore) && state;
+        auto &step = cast<CallInst>(inst);
+        bool need = (kinds & kLoad) && conflicts.may_read_stored(step, since);
+        if (kinds & kVolatile) need |= (kinds & kStore) && since.kinds;
         if (decide && need && kept.insert(&inst).second) added = true;
-        kinds &= kLoad | kStore;
-        state = kept.contains(&inst) ? kinds : state | kinds;
+        if (kept.contains(&inst)) since = Since();
+        since.kinds |= kinds & (kLoad | kStore);
+        if (kinds & kStore) since.add_store(step, conflicts.known(step));
       } else if (opaque_call(inst)) {
-        state = kLoad | kStore;
+        since.kinds = kLoad | kStore;
+        since.other_stores = true;
       }
     }
-    return state;
+    return since;
   }
 
   // Keeps the steps needed given the states the steps kept so far leave,
@@ -284,13 +384,20 @@ struct DropNeedlessSteps : PassInfoMixin<DropNeedlessSteps> {
     for (Instruction &inst : instructions(function))
       if (step_kinds(inst)) steps.push_back(&inst);
     if (steps.empty()) return false;
-    unsigned at_entry = is_kernel(function) ? 0u : kLoad | kStore;
+    Since at_entry;
+    if (!is_kernel(function)) {
+      at_entry.kinds = kLoad | kStore;
+      at_entry.other_stores = true;
+    }
+    Conflicts conflicts(function);
     SmallPtrSet<Instruction *, 16> kept;
-    DenseMap<BasicBlock *, unsigned> out;
+    DenseMap<BasicBlock *, Since> out;
     auto in = [&](BasicBlock &block) {
-      unsigned state = &block == &function.getEntryBlock() ? at_entry : 0u;
-      for (BasicBlock *before : predecessors(&block)) state |= out.lookup(before);
-      return state;
+      Since since = &block == &function.getEntryBlock() ? at_entry : Since();
+      for (BasicBlock *before : predecessors(&block))
+        if (auto found = out.find(before); found != out.end())
+          since.merge(found->second, conflicts.back_edge(*before, block));
+      return since;
     };
     for (bool added = true; added;) {
       out.clear();  // the states at each block's end, to a fixed point (they only grow)
@@ -298,15 +405,15 @@ struct DropNeedlessSteps : PassInfoMixin<DropNeedlessSteps> {
         moved = false;
         for (BasicBlock &block : function) {
           bool unused = false;
-          unsigned after = through(block, in(block), kept, false, unused);
-          if (after != out.lookup(&block)) {
-            out[&block] = after;
+          Since after = through(block, in(block), kept, false, unused, conflicts);
+          if (auto found = out.find(&block); found == out.end() || !(found->second == after)) {
+            out[&block] = std::move(after);
             moved = true;
           }
         }
       }
       added = false;
-      for (BasicBlock &block : function) through(block, in(block), kept, true, added);
+      for (BasicBlock &block : function) through(block, in(block), kept, true, added, conflicts);
     }
     // Those kept become calls of the runtime's fast entry, which keeps no
     // register (its lanes' contexts are a stack pointer, as at a barrier).

@@ -18,7 +18,19 @@ from gdb_batch import gdb
 
 pytestmark = [pytest.mark.toolchain, pytest.mark.gdb]
 
-CASES = ("max_reduce", "classic_sum", "wave_scan", "half_shift", "row_column", "row_column_calls", "pair_swap")
+CASES = (
+    "max_reduce",
+    "classic_sum",
+    "wave_scan",
+    "half_shift",
+    "row_column",
+    "row_column_calls",
+    "pair_swap",
+    "stride_shift",
+    "stride_swap",
+    "lane_strides",
+    "stride_trips",
+)
 
 
 @pytest.fixture(scope="module", params=[("-g",), ("-O2",)], ids=["O0", "O2"])
@@ -144,9 +156,10 @@ def test_only_warp_synchronous_code_gets_lockstep_steps(tmp_path):
     steps = {
         name: body.count("<__gpusym_wave_step")
         for name, body in functions.items()
-        if name in ("_Z9block_sumPKfPf", "_Z4spinPil", "_Z8warp_sumPKiPi")
+        if name in ("_Z9block_sumPKfPf", "_Z4spinPil", "_Z8warp_sumPKiPi", "_Z10down_sweepPi")
     }
     # The sum's loads after its first step each follow a store: one step in
-    # the loop, whatever the unrolling, and none in the other two.
+    # the loop, whatever the unrolling, and none in the other three.
     assert steps["_Z9block_sumPKfPf"] == 0 and steps["_Z4spinPil"] == 0, steps
+    assert steps["_Z10down_sweepPi"] == 0, steps
     assert steps["_Z8warp_sumPKiPi"] >= 1, steps

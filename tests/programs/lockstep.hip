@@ -115,6 +115,56 @@ __global__ void pair_swap(const int* in, int* out) {
   out[base + tid] = other[0] + other[1] + other[2] + other[3];
 }
 
+// Each lane reads the slot its neighbour wrote, at a stride the caller
+// gives (not 0, or the first lane's slot would be outside the array).
+__global__ void stride_shift(const int* in, int* out, int stride) {
+  __shared__ int slots[kBlock * 4 + 4];
+  int tid = threadIdx.x, base = blockIdx.x * kBlock;
+  slots[stride * (tid + 1) - 1] = in[base + tid];
+  out[base + tid] = slots[stride * (tid + 2) - 1];
+}
+
+// Blelloch's slots at a stride the caller gives, in blocks of one
+// wavefront: each lane stores in its left slot, then reads its right one.
+// When the stride is 0 both are one slot (still inside the array), so every
+// lane reads back what one of the lanes stored.
+__global__ void stride_swap(int* out, int stride) {
+  __shared__ int slots[kBlock * 4 + 8];
+  int tid = threadIdx.x;
+  for (int i = tid; i < kBlock * 4 + 8; i += blockDim.x) slots[i] = 3 * i + 1;
+  __syncthreads();
+  slots[stride * (2 * tid + 1) + 2] = 100 + tid;
+  out[blockIdx.x * blockDim.x + tid] = slots[stride * (2 * tid + 2) + 2];
+}
+
+// Blelloch's slots at strides that differ between lanes (read from memory),
+// in blocks of one wavefront: one lane's load may meet another's store.
+__global__ void lane_strides(const int* strides, int* out) {
+  __shared__ int slots[kBlock * 4 + 8];
+  int tid = threadIdx.x, stride = strides[tid];
+  for (int i = tid; i < kBlock * 4 + 8; i += blockDim.x) slots[i] = 3 * i + 1;
+  __syncthreads();
+  slots[stride * (2 * tid + 1) - 1] = 100 + tid;
+  out[blockIdx.x * blockDim.x + tid] = slots[stride * (2 * tid + 2) - 1];
+}
+
+// Trips with no barrier, each lane storing at an even multiple of a stride
+// and loading at an odd one, the stride doubling from trip to trip (a
+// loop, its end given at run time), in blocks of one wavefront: no lane
+// reads what another stores in the same trip, but the next trip reads what
+// lane 2·tid stored in the one before.
+__global__ void stride_trips(int* out, int end) {
+  __shared__ int slots[kBlock * 4 + 8];
+  int tid = threadIdx.x, sum = 0;
+  for (int i = tid; i < kBlock * 4 + 8; i += blockDim.x) slots[i] = 3 * i + 1;
+  __syncthreads();
+  for (int stride = 1; stride < end; stride *= 2) {
+    slots[stride * (2 * tid + 2) - 1] = 100 * stride + tid;
+    sum = 1000 * sum + slots[stride * (2 * tid + 1) - 1];
+  }
+  out[blockIdx.x * blockDim.x + tid] = sum;
+}
+
 template <typename T>
 static T* managed(size_t count) {
   T* p = nullptr;
@@ -200,6 +250,59 @@ int main() {
   hipDeviceSynchronize();
   for (int i = 0; i < n; i++) wrong += out[i] != in[i ^ 1] * 10;
   std::printf("lockstep: pair_swap: %d wrong\n", wrong);
+  total += wrong;
+
+  wrong = 0;
+  hipLaunchKernelGGL(stride_shift, blocks, kBlock, 0, 0, in, out, 2);
+  hipDeviceSynchronize();
+  for (int i = 0; i < n; i++) wrong += i % wave != wave - 1 && out[i] != in[i + 1];
+  std::printf("lockstep: stride_shift: %d wrong\n", wrong);
+  total += wrong;
+
+  wrong = 0;
+  for (int stride : {0, 1}) {
+    hipLaunchKernelGGL(stride_swap, n / wave, wave, 0, 0, out, stride);
+    hipDeviceSynchronize();
+    // With a stride of 1, slot 2·tid + 4 as it was; with 0, the one value
+    // 100 + some lane that all read back.
+    for (int i = 0; i < n; i++) {
+      int first = out[i - i % wave];
+      wrong += stride ? out[i] != 6 * (i % wave) + 13 : out[i] != first || first < 100 || first >= 100 + wave;
+    }
+  }
+  std::printf("lockstep: stride_swap: %d wrong\n", wrong);
+  total += wrong;
+
+  wrong = 0;
+  int* strides = managed<int>(wave);
+  for (int t = 0; t < wave; t++) strides[t] = t == 0 ? 3 : t == 1 ? 2 : 1;
+  hipLaunchKernelGGL(lane_strides, n / wave, wave, 0, 0, strides, out);
+  hipDeviceSynchronize();
+  {
+    // Every lane's store, then every lane's load, as the wavefront does them.
+    static int slots[kBlock * 4 + 8];
+    for (int i = 0; i < kBlock * 4 + 8; i++) slots[i] = 3 * i + 1;
+    for (int t = 0; t < wave; t++) slots[strides[t] * (2 * t + 1) - 1] = 100 + t;
+    for (int i = 0; i < n; i++) wrong += out[i] != slots[strides[i % wave] * (2 * (i % wave) + 2) - 1];
+  }
+  std::printf("lockstep: lane_strides: %d wrong\n", wrong);
+  total += wrong;
+
+  wrong = 0;
+  hipLaunchKernelGGL(stride_trips, n / wave, wave, 0, 0, out, 4);
+  hipDeviceSynchronize();
+  {
+    // Each trip's stores, then its loads, as the wavefront does them.
+    static int slots[kBlock * 4 + 8];
+    int sums[64] = {};
+    for (int i = 0; i < kBlock * 4 + 8; i++) slots[i] = 3 * i + 1;
+    for (int stride = 1; stride < 4; stride *= 2) {
+      for (int t = 0; t < wave; t++) slots[stride * (2 * t + 2) - 1] = 100 * stride + t;
+      for (int t = 0; t < wave; t++) sums[t] = 1000 * sums[t] + slots[stride * (2 * t + 1) - 1];
+    }
+    for (int i = 0; i < n; i++) wrong += out[i] != sums[i % wave];
+  }
+  std::printf("lockstep: stride_trips: %d wrong\n", wrong);
   total += wrong;
 
   std::printf("lockstep: %d wrong\n", total);

@@ -1,7 +1,7 @@
 // Kernels and the lockstep steps each needs (tests/device/test_lockstep.py reads
 // the simulated device's code): none where barriers order every access to
-// __shared__ memory or a volatile variable is the lane's own, one in the
-// warp-synchronous sum.
+// __shared__ memory, a volatile variable is the lane's own, or no two lanes'
+// accesses between barriers meet; one in the warp-synchronous sum.
 #include <hip/hip_runtime.h>
 
 __global__ void block_sum(const float* in, float* out) {
@@ -29,4 +29,28 @@ __global__ void warp_sum(const int* in, int* out) {
   for (int offset = 32; offset > 0; offset /= 2)
     if (t < offset) s[t] += s[t + offset];
   if (t == 0) out[0] = s[0];
+}
+
+// Blelloch's down-sweep (GPU Gems 3, ch. 39): between two barriers each lane
+// reads its left slot, overwrites it, then reads its right one, at
+// offset·(2t + 1) - 1 and offset·(2t + 2) - 1, which no other lane touches.
+__global__ void down_sweep(int* data) {
+  __shared__ int temp[512];
+  int t = threadIdx.x;
+  temp[t] = data[t];
+  temp[t + 256] = data[t + 256];
+  int offset = 512;
+  for (int d = 1; d < 512; d *= 2) {
+    offset /= 2;
+    __syncthreads();
+    if (t < d) {
+      int left = offset * (2 * t + 1) - 1, right = offset * (2 * t + 2) - 1;
+      int value = temp[left];
+      temp[left] = temp[right];
+      temp[right] += value;
+    }
+  }
+  __syncthreads();
+  data[t] = temp[t];
+  data[t + 256] = temp[t + 256];
 }
