@@ -97,6 +97,13 @@ LaneCounter make_loop(Function &fast, BasicBlock *preheader, BasicBlock *body, V
   return {counter, latch};
 }
 
+Value *flat_index(IRBuilder<> &builder, Value *x, Value *y, Value *z, Value *dim_x, Value *dim_y) {
+  // Each below the block's size (at most 1024 lanes): no wrap.
+  auto add = [&](Value *a, Value *b) { return builder.CreateAdd(a, b, "", true, true); };
+  auto mul = [&](Value *a, Value *b) { return builder.CreateMul(a, b, "", true, true); };
+  return add(x, mul(dim_x, add(y, mul(dim_y, z))));
+}
+
 void erase_lifetime_markers(AllocaInst &alloca) {
   for (User *user : make_early_inc_range(alloca.users()))
     if (auto *marker = dyn_cast<IntrinsicInst>(user); marker && marker->isLifetimeStartOrEnd())
@@ -324,8 +331,7 @@ Function *make_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loads, Func
 
   // Each trip: the thread's coordinates and flat index in the copy.
   builder.SetInsertPoint(cast<BasicBlock>(x.counter->getParent())->getTerminator());
-  Value *flat = builder.CreateAdd(
-      x.counter, builder.CreateMul(dim_x, builder.CreateAdd(y.counter, builder.CreateMul(dim_y, z.counter))));
+  Value *flat = flat_index(builder, x.counter, y.counter, z.counter, dim_x, dim_y);
   std::pair<int64_t, Value *> coordinates[] = {
       {kThreadIdx, x.counter}, {kThreadIdx + 4, y.counter}, {kThreadIdx + 8, z.counter}, {kFlatThread, flat}};
   for (auto [offset, value] : coordinates)
@@ -635,8 +641,7 @@ void make_region_loops(const Clone &clone, const Barriers &barriers, const PerLa
       BasicBlock *header = x.counter->getParent();
       header->getTerminator()->eraseFromParent();
       builder.SetInsertPoint(header);
-      Value *flat = builder.CreateAdd(
-          x.counter, builder.CreateMul(dim_x, builder.CreateAdd(y.counter, builder.CreateMul(dim_y, z.counter))));
+      Value *flat = flat_index(builder, x.counter, y.counter, z.counter, dim_x, dim_y);
       return {header, x.latch, builder.CreateZExt(flat, i64, "flat"), x.counter, y.counter, z.counter};
     }
     BasicBlock *header = BasicBlock::Create(context, name + ".lane", fast, run);

@@ -39,6 +39,8 @@ struct LaneCounter {
 };
 
 LaneCounter make_loop(Function &fast, BasicBlock *preheader, BasicBlock *body, Value *count, const char *name);
+// The flat index of the lane at (x, y, z) in a block of dim_x × dim_y × any.
+Value *flat_index(IRBuilder<> &builder, Value *x, Value *y, Value *z, Value *dim_x, Value *dim_y);
 
 // A kernel's clone for its fast form, before its lanes' loops: a new entry
 // block holds the kernel's allocas and a copy of the lane, which the loads

@@ -32,6 +32,7 @@
 #include "llvm/Transforms/Scalar/LoopPassManager.h"
 #include "llvm/Transforms/Scalar/SimpleLoopUnswitch.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
+#include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 #include "fast_form.h"
@@ -189,17 +190,25 @@ class Range {
   Value *trips_, *low_, *high_, *ok_;
 };
 
-// Runs `loop` over the range its tests let in, when it can; whether it did.
-bool run_range(Loop &loop, ScalarEvolution &scalars) {
-  BasicBlock *preheader = loop.getLoopPreheader(), *header = loop.getHeader(), *latch = loop.getLoopLatch();
-  if (!preheader || !latch || loop.getExitingBlock() != latch) return false;
-  auto *back = dyn_cast<BranchInst>(latch->getTerminator());
-  if (!back || !back->isConditional() || !isa<ICmpInst>(back->getCondition())) return false;
-  auto outside = [&](Value *value) {
-    return any_of(value->users(), [&](User *user) { return !loop.contains(cast<Instruction>(user)); });
-  };
+// Whether `value` is used outside `loop`.
+bool used_outside(Value *value, const Loop &loop) {
+  return any_of(value->users(), [&](User *user) { return !loop.contains(cast<Instruction>(user)); });
+}
 
-  // The counter: from 0 by 1, the latch's only work but its test.
+// A loop over lanes with its counter: from 0 by 1, `taken` trips after the
+// first.
+struct Counted {
+  PHINode *counter;
+  Value *next;
+  BranchInst *back;
+  const SCEV *taken;
+};
+
+std::optional<Counted> counted(Loop &loop, ScalarEvolution &scalars) {
+  BasicBlock *preheader = loop.getLoopPreheader(), *header = loop.getHeader(), *latch = loop.getLoopLatch();
+  if (!preheader || !latch || loop.getExitingBlock() != latch) return std::nullopt;
+  auto *back = dyn_cast<BranchInst>(latch->getTerminator());
+  if (!back || !back->isConditional() || !isa<ICmpInst>(back->getCondition())) return std::nullopt;
   PHINode *counter = nullptr;
   Value *next = nullptr;
   for (PHINode &phi : header->phis()) {
@@ -209,14 +218,34 @@ bool run_range(Loop &loop, ScalarEvolution &scalars) {
       next = incoming;
     }
   }
-  if (!counter || cast<Instruction>(next)->getParent() != latch || outside(counter) || outside(next) ||
-      !back->getCondition()->hasOneUse() || !is_contained(cast<Instruction>(back->getCondition())->operands(), next))
-    return false;
+  if (!counter || cast<Instruction>(next)->getParent() != latch || used_outside(counter, loop) ||
+      used_outside(next, loop) || !back->getCondition()->hasOneUse() ||
+      !is_contained(cast<Instruction>(back->getCondition())->operands(), next))
+    return std::nullopt;
   const SCEV *taken = scalars.getBackedgeTakenCount(&loop);
-  if (isa<SCEVCouldNotCompute>(taken)) return false;
+  if (isa<SCEVCouldNotCompute>(taken)) return std::nullopt;
+  return Counted{counter, next, back, taken};
+}
+
+// The loop's trips, `taken` + 1, in the counter's type, made before it.
+Value *trips_before(Loop &loop, const Counted &counted, ScalarEvolution &scalars, SCEVExpander &expander,
+                    IRBuilder<> &builder) {
+  Type *type = counted.counter->getType();
+  Instruction *at = loop.getLoopPreheader()->getTerminator();
+  return builder.CreateAdd(expander.expandCodeFor(scalars.getTruncateOrZeroExtend(counted.taken, type), type, at),
+                           ConstantInt::get(type, 1), "lanes.trips");
+}
+
+// Runs `loop` over the range its tests let in, when it can; whether it did.
+bool run_range(Loop &loop, ScalarEvolution &scalars) {
+  std::optional<Counted> found = counted(loop, scalars);
+  if (!found) return false;
+  auto [counter, next, back, taken] = *found;
+  BasicBlock *preheader = loop.getLoopPreheader(), *header = loop.getHeader(), *latch = loop.getLoopLatch();
+  auto outside = [&](Value *value) { return used_outside(value, loop); };
+  // The latch's only work is the counter's and its test.
   for (Instruction &inst : *latch)
-    if (!inst.isTerminator() && (inst.mayHaveSideEffects() || (!isa<PHINode>(inst) && outside(&inst))))
-      return false;
+    if (!inst.isTerminator() && (inst.mayHaveSideEffects() || (!isa<PHINode>(inst) && outside(&inst)))) return false;
 
   // The tests: a chain of blocks from the header, each pure, its values
   // used in the trip alone, and each a trip's way on or to the latch.
@@ -294,10 +323,7 @@ bool run_range(Loop &loop, ScalarEvolution &scalars) {
 
   IRBuilder<> builder(preheader->getTerminator());
   Type *type = counter->getType();
-  Value *trips = builder.CreateAdd(
-      expander.expandCodeFor(scalars.getTruncateOrZeroExtend(taken, type), type, preheader->getTerminator()),
-      ConstantInt::get(type, 1), "lanes.trips");
-  Range range(expander, builder, trips);
+  Range range(expander, builder, trips_before(loop, *found, scalars, expander, builder));
   for (const Term &term : invariants) range.hold_while(term);
   for (const LaneTest &test : lane_tests) range.narrow(test);
   auto [ranged, first, past] = range.finish(type);
@@ -347,6 +373,55 @@ bool run_range(Loop &loop, ScalarEvolution &scalars) {
     BranchInst::Create(cast<BasicBlock>(map[header]), header, ranged, preheader);
     unmark_lane_loop(*back);
   }
+  return true;
+}
+
+// Gives an innermost loop over lanes whose trips test the lane's coordinate
+// against a size midway (`a < n ? in[a] : 0`, `if (b < n)` after other
+// work) a copy in which those tests are true, run when they are for every
+// lane (a whole block inside the data): a straight trip that the
+// vectoriser takes.  A size is a bound that is no constant (a test against
+// one, `t < 128`, is the block's shape and often false for some lanes);
+// the loop itself runs otherwise, no longer one over lanes.  Whether it did.
+bool version_on_guards(Loop &loop, ScalarEvolution &scalars) {
+  std::optional<Counted> found = loop.isInnermost() ? counted(loop, scalars) : std::nullopt;
+  if (!found) return false;
+  SCEVExpander expander(scalars, loop.getHeader()->getDataLayout(), "lanes");
+  SmallVector<std::pair<ICmpInst *, LaneTest>, 4> guards;
+  for (BasicBlock *block : loop.blocks())
+    for (Instruction &inst : *block)
+      if (auto *test = dyn_cast<ICmpInst>(&inst);
+          test && !test->use_empty() && test != found->back->getCondition() && guards.size() < kMaxTests)
+        if (std::optional<LaneTest> lane = lane_test({test, false}, loop, scalars, expander);
+            lane && !isa<SCEVConstant>(lane->bound))
+          guards.push_back({test, *lane});
+  if (guards.empty()) return false;
+  ValueToValueMapTy map;
+  BasicBlock *preheader = loop.getLoopPreheader();
+  IRBuilder<> builder(preheader->getTerminator());
+  Type *type = found->counter->getType();
+  Value *trips = trips_before(loop, *found, scalars, expander, builder);
+  Value *every_lane = builder.getTrue();
+  for (auto &[test, lane] : guards) {
+    Range range(expander, builder, trips);
+    range.narrow(lane);
+    auto [ok, first, past] = range.finish(type);
+    every_lane = builder.CreateAnd(every_lane, builder.CreateAnd(ok, builder.CreateAnd(builder.CreateIsNull(first),
+                                                                                        builder.CreateICmpEQ(past, trips))));
+  }
+  every_lane = builder.CreateFreeze(every_lane, "lanes.guarded");
+  if (!copy_loop(loop, map, ".guarded")) {
+    RecursivelyDeleteTriviallyDeadInstructions(every_lane);
+    return false;
+  }
+  for (auto &[test, lane] : guards) {
+    auto *copy = cast<Instruction>(map[test]);
+    copy->replaceAllUsesWith(builder.getTrue());
+    copy->eraseFromParent();
+  }
+  preheader->getTerminator()->eraseFromParent();
+  BranchInst::Create(cast<BasicBlock>(map[loop.getHeader()]), loop.getHeader(), every_lane, preheader);
+  unmark_lane_loop(*found->back);
   return true;
 }
 
@@ -405,9 +480,21 @@ PreservedAnalyses NarrowLaneLoops::run(Function &function, FunctionAnalysisManag
   return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
+// The copies of loops whose guards let every lane in, on a function whose
+// loops are in LLVM's simple form.
+struct GuardLaneLoops : PassInfoMixin<GuardLaneLoops> {
+  PreservedAnalyses run(Function &function, FunctionAnalysisManager &analyses) {
+    bool changed = change_lane_loops(function, analyses, [&](Loop &loop) {
+      return version_on_guards(loop, analyses.getResult<ScalarEvolutionAnalysis>(function));
+    });
+    return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+};
+
 // For a function with loops over lanes: its code tidied, so that a trip's
-// tests come first; the ranges; the cuts at points (lane_points.cpp); then
-// versions of the loops that choose by `ranged`.
+// tests come first; the ranges; the cuts at points (lane_points.cpp); the
+// copies for guards every lane passes; then versions of the loops that
+// choose by `ranged`.
 struct LaneRanges : PassInfoMixin<LaneRanges> {
   PreservedAnalyses run(Function &function, FunctionAnalysisManager &analyses) {
     bool has_lane_loops = any_of(function, [](BasicBlock &block) {
@@ -422,6 +509,8 @@ struct LaneRanges : PassInfoMixin<LaneRanges> {
     passes.addPass(NarrowLaneLoops());
     passes.addPass(LoopSimplifyPass());
     add_lane_point_pass(passes);
+    passes.addPass(LoopSimplifyPass());
+    passes.addPass(GuardLaneLoops());
     LoopPassManager versions;
     versions.addPass(LICMPass(LICMOptions()));
     versions.addPass(SimpleLoopUnswitchPass(true));

@@ -432,8 +432,7 @@ bool make_uniform_region_loops(const Clone &clone, const Barriers &barriers, con
     cast<BranchInst>(y.latch->getTerminator())->setSuccessor(1, z.latch);
     cast<BranchInst>(z.latch->getTerminator())->setSuccessor(1, after);
     builder.SetInsertPoint(check);
-    Value *flat32 = builder.CreateAdd(
-        x.counter, builder.CreateMul(clone.dim_x, builder.CreateAdd(y.counter, builder.CreateMul(clone.dim_y, z.counter))));
+    Value *flat32 = flat_index(builder, x.counter, y.counter, z.counter, clone.dim_x, clone.dim_y);
     Value *lane = builder.CreateZExt(flat32, i64, "flat");
     std::pair<int64_t, Value *> coordinates[] = {
         {kThreadIdx, x.counter}, {kThreadIdx + 4, y.counter}, {kThreadIdx + 8, z.counter}, {kFlatThread, flat32}};

@@ -4,8 +4,10 @@
 // guards here cover each kind of test (signed and unsigned, <, <=, >, >=, ==,
 // a coordinate going down, conjunctions with other terms), bounds outside
 // the block, empty ranges, and coordinates that wrap in 32 and 64 bits,
-// each in a kernel without barriers and in one whose guarded code sits
-// between two barriers.  The host computes each result from the same
+// each in a kernel without barriers, in one whose guarded code sits
+// between two barriers, and in one that tests midway through a thread's
+// work (the fast form's loop then has a copy without the test, for when
+// every thread passes it).  The host computes each result from the same
 // guard, a thread at a time.  Prints "GUARD: N wrong" a guard, then
 // "lane ranges: C cases, W wrong".
 #include <hip/hip_runtime.h>
@@ -85,6 +87,16 @@ constexpr int kMaxBlock = 256;
   }
 GUARDS(DEFINE_BARRIER)
 
+// Midway through a thread's work: it stores, then the guard picks what it
+// stores over that.
+#define DEFINE_MIDWAY(name, test)                                                \
+  __global__ void midway_##name(const int *in, int *out, int a, int b) {        \
+    Place p = place();                                                           \
+    out[p.global] = -2;                                                          \
+    if (name(p, a, b, in)) out[p.global] = p.global * 7 + 1;                     \
+  }
+GUARDS(DEFINE_MIDWAY)
+
 // Threads the guard lets in swap values with a neighbour in their
 // wavefront (a warp function only they reach) and return; the others go on
 // past the next barrier.  A range that left the others out would also leave
@@ -122,14 +134,15 @@ int main() {
   hipMemcpy(in_device, in.data(), kMaxBlock * sizeof(int), hipMemcpyHostToDevice);
 
   int cases = 0, all_wrong = 0;
-  auto check = [&](const char *name, Kernel plain, Kernel barrier, Guard guard) {
+  auto check = [&](const char *name, Kernel plain, Kernel barrier, Kernel midway, Guard guard) {
     int wrong = 0;
     for (const Shape &shape : shapes)
       for (const auto &bound : bounds) {
         int a = bound[0], b = bound[1], threads = shape.x * shape.y, total = shape.blocks * threads;
-        for (int with_barriers = 0; with_barriers < 2; with_barriers++) {
+        for (Kernel kernel : {plain, barrier, midway}) {
+          bool with_barriers = kernel == barrier;
           hipMemset(out_device, 0xff, kMost * sizeof(int));
-          (with_barriers ? barrier : plain)<<<shape.blocks, dim3(shape.x, shape.y)>>>(in_device, out_device, a, b);
+          kernel<<<shape.blocks, dim3(shape.x, shape.y)>>>(in_device, out_device, a, b);
           hipMemcpy(out.data(), out_device, kMost * sizeof(int), hipMemcpyDeviceToHost);
           std::vector<int> slots(kMost, -1);
           for (int bx = 0; bx < shape.blocks; bx++)
@@ -137,7 +150,7 @@ int main() {
               for (int tx = 0; tx < shape.x; tx++) {
                 Place p{tx, ty, bx, shape.x, shape.y, (bx * shape.y + ty) * shape.x + tx};
                 bool in_guard = guard(p, a, b, in.data());
-                expected[p.global] = in_guard ? p.global * 7 + 1 : -1;
+                expected[p.global] = in_guard ? p.global * 7 + 1 : kernel == midway ? -2 : -1;
                 slots[p.global] = expected[p.global];
               }
           if (with_barriers)
@@ -152,7 +165,7 @@ int main() {
     printf("%s: %d wrong\n", name, wrong);
     all_wrong += wrong;
   };
-#define CHECK(name, test) check(#name, plain_##name, barrier_##name, name);
+#define CHECK(name, test) check(#name, plain_##name, barrier_##name, midway_##name, name);
   GUARDS(CHECK)
   int wrong = 0;
   for (int a : {0, 2, 6, 64, 100}) {
