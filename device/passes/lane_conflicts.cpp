@@ -84,21 +84,31 @@ std::optional<Polynomial> product(const Polynomial &left, const Polynomial &righ
 
 Polynomial constant(uint64_t value) { return value ? Polynomial{{Term{}, value}} : Polynomial{}; }
 
+// Whether `pointer` is the running lane's: loaded from the thread-local
+// __gpusym_lane, or a phi of such loads (a loop reloading it).
+bool lane_pointer(const Value *pointer, unsigned depth = 0) {
+  if (const auto *phi = dyn_cast<PHINode>(pointer))
+    return depth < 4 && all_of(phi->incoming_values(), [&](const Value *incoming) {
+             return incoming == phi || lane_pointer(incoming, depth + 1);
+           });
+  const auto *load = dyn_cast<LoadInst>(pointer);
+  if (!load) return false;
+  const Value *slot = load->getPointerOperand();
+  if (const auto *intrinsic = dyn_cast<IntrinsicInst>(slot);
+      intrinsic && intrinsic->getIntrinsicID() == Intrinsic::threadlocal_address)
+    slot = intrinsic->getArgOperand(0);
+  const auto *global = dyn_cast<GlobalVariable>(slot->stripPointerCasts());
+  return global && global->getName() == "__gpusym_lane";
+}
+
 // The field of the running lane that `value` reads, if it is such a read:
-// an i32 loaded from the lane the thread-local __gpusym_lane points to.
+// an i32 loaded from the lane's pointer.
 std::optional<int64_t> lane_field(const Value *value) {
   const auto *load = dyn_cast<LoadInst>(value);
   if (!load || !load->getType()->isIntegerTy(32)) return std::nullopt;
   APInt offset(64, 0);
   const Value *lane = load->getPointerOperand()->stripAndAccumulateConstantOffsets(load->getDataLayout(), offset, true);
-  const auto *pointer = dyn_cast<LoadInst>(lane);
-  if (!pointer) return std::nullopt;
-  const Value *slot = pointer->getPointerOperand();
-  if (const auto *intrinsic = dyn_cast<IntrinsicInst>(slot);
-      intrinsic && intrinsic->getIntrinsicID() == Intrinsic::threadlocal_address)
-    slot = intrinsic->getArgOperand(0);
-  const auto *global = dyn_cast<GlobalVariable>(slot->stripPointerCasts());
-  if (!global || global->getName() != "__gpusym_lane") return std::nullopt;
+  if (!lane_pointer(lane)) return std::nullopt;
   return offset.getSExtValue();
 }
 
@@ -197,34 +207,73 @@ std::optional<Address> address(const Value *pointer, const DataLayout &layout) {
   return result;
 }
 
+// Whether every lane leaves `loop` after the same trip: every trip runs a
+// barrier (its block dominates the loop's latch), which every lane of the
+// block reaches as often.
+bool same_trips(const Loop &loop, const DominatorTree &tree) {
+  const BasicBlock *latch = loop.getLoopLatch();
+  if (!latch) return false;
+  for (const BasicBlock *block : loop.blocks())
+    if (tree.dominates(block, latch) && any_of(*block, [](const Instruction &inst) { return is_barrier(inst); }))
+      return true;
+  return false;
+}
+
 // Whether `value` is the same for every lane of a wavefront wherever it
 // is used in `blocks`: a constant, a kernel's argument, a field the lanes
 // of a block share, or an instruction of such operands that reads no
-// memory, in no loop that leaves out one of `blocks` (whose lanes could
-// leave it at different trips).  A phi may join only one value, or be a
-// loop's counter: one value entering the loop, one coming back.
-bool uniform(const Value *value, ArrayRef<const BasicBlock *> blocks, const LoopInfo &loops,
+// memory.  One in a loop that leaves out one of `blocks` must be in loops
+// every lane leaves after the same trip.  A phi may be a loop's counter
+// (one value entering the loop, one coming back), or join one value for
+// each way of a branch that tests a value every lane shares.
+bool uniform(const Value *value, ArrayRef<const BasicBlock *> blocks, const LaneOrder &order,
              SmallPtrSetImpl<const Value *> &assumed, unsigned depth = 0) {
   if (isa<Constant>(value)) return true;
   if (const auto *argument = dyn_cast<Argument>(value)) return is_kernel(*argument->getParent());
   if (auto field = lane_field(value)) return *field >= kSharedFields && *field < kFlatThread;
   const auto *inst = dyn_cast<Instruction>(value);
   if (!inst || depth == kMaxDepth) return false;
-  if (const Loop *loop = loops.getLoopFor(inst->getParent()))
-    for (const BasicBlock *block : blocks)
-      if (!loop->contains(block)) return false;
+  const LoopInfo &loops = order.loops;
+  for (const Loop *loop = loops.getLoopFor(inst->getParent()); loop; loop = loop->getParentLoop()) {
+    bool around = all_of(blocks, [&](const BasicBlock *block) { return loop->contains(block); });
+    if (around) break;
+    if (!same_trips(*loop, order.tree)) return false;
+  }
   if (!assumed.insert(inst).second) return true;  // a loop's counter, uniform if the rest is
   if (const auto *phi = dyn_cast<PHINode>(inst)) {
-    const Loop *loop = loops.getLoopFor(phi->getParent());
-    bool header = loop && loop->getHeader() == phi->getParent();
-    const Value *entering = nullptr, *returning = nullptr;
+    const BasicBlock *join = phi->getParent();
+    const Loop *loop = loops.getLoopFor(join);
+    // The values that may come in, in two groups: entering a loop and
+    // coming back; else by the way a branch of a value every lane shares
+    // sends lanes to the join, from its immediate dominator.
+    const BasicBlock *top = nullptr;
+    if (!loop || loop->getHeader() != join) {
+      const DomTreeNode *node = order.tree.getNode(join);
+      top = node && node->getIDom() ? node->getIDom()->getBlock() : nullptr;
+      const auto *branch = top ? dyn_cast<BranchInst>(top->getTerminator()) : nullptr;
+      if (!branch || !branch->isConditional() ||
+          !uniform(branch->getCondition(), {top}, order, assumed, depth + 1))
+        top = nullptr;
+    }
+    const Value *groups[2] = {nullptr, nullptr};
     for (unsigned i = 0; i < phi->getNumIncomingValues(); ++i) {
-      const Value *&seen = header && loop->contains(phi->getIncomingBlock(i)) ? returning : entering;
+      const BasicBlock *from = phi->getIncomingBlock(i);
+      int group = 0;
+      if (loop && loop->getHeader() == join) {
+        group = loop->contains(from);
+      } else if (top) {
+        const BasicBlock *ways[] = {top->getTerminator()->getSuccessor(0), top->getTerminator()->getSuccessor(1)};
+        if (ways[0] == ways[1]) return false;
+        auto took = [&](int way) { return from == top ? ways[way] == join : order.tree.dominates(ways[way], from); };
+        if (took(0) == took(1)) return false;
+        group = took(1);
+      }
+      const Value *&seen = groups[group];
       if (seen && seen != phi->getIncomingValue(i)) return false;
       seen = phi->getIncomingValue(i);
     }
-    for (const Value *incoming : {entering, returning})
-      if (incoming && !uniform(incoming, blocks, loops, assumed, depth + 1)) return false;
+    for (const Value *incoming : groups)
+      if (incoming && !uniform(incoming, blocks, order, assumed, depth + 1)) return false;
     return true;
   }
   if (inst->mayReadOrWriteMemory() || inst->mayHaveSideEffects() ||
@@ -232,7 +281,7 @@ bool uniform(const Value *value, ArrayRef<const BasicBlock *> blocks, const Loop
         isa<GetElementPtrInst>(inst)))
     return false;
   for (const Value *operand : inst->operands())
-    if (!uniform(operand, blocks, loops, assumed, depth + 1)) return false;
+    if (!uniform(operand, blocks, order, assumed, depth + 1)) return false;
   return true;
 }
 
@@ -243,7 +292,7 @@ struct Split {
   Polynomial per_x, rest;
 };
 
-std::optional<Split> split(const Polynomial &offset, ArrayRef<const BasicBlock *> blocks, const LoopInfo &loops) {
+std::optional<Split> split(const Polynomial &offset, ArrayRef<const BasicBlock *> blocks, const LaneOrder &order) {
   Split result;
   for (const auto &[term, coefficient] : offset) {
     Term others;
@@ -254,7 +303,7 @@ std::optional<Split> split(const Polynomial &offset, ArrayRef<const BasicBlock *
         continue;
       }
       SmallPtrSet<const Value *, 8> assumed;
-      bool shared = atom.value ? uniform(atom.value, blocks, loops, assumed)
+      bool shared = atom.value ? uniform(atom.value, blocks, order, assumed)
                                : atom.field >= kSharedFields && atom.field < kFlatThread;
       if (!shared) return std::nullopt;
       others.push_back(atom);
@@ -318,7 +367,7 @@ std::optional<Multiples> multiples(const Polynomial &per_x, const Polynomial &di
 
 }  // namespace
 
-bool other_lane_may_write(const Access &store, const Access &load, const LoopInfo &loops) {
+bool other_lane_may_write(const Access &store, const Access &load, const LaneOrder &order) {
   const DataLayout &layout = load.block->getModule()->getDataLayout();
   auto to = address(load.pointer, layout), from = address(store.pointer, layout);
   if (!to || !from) return true;
@@ -328,8 +377,8 @@ bool other_lane_may_write(const Access &store, const Access &load, const LoopInf
   }
   const BasicBlock *blocks[] = {store.block, load.block};
   SmallPtrSet<const Value *, 8> assumed;
-  if (!uniform(to->base, blocks, loops, assumed)) return true;
-  auto loaded = split(to->offset, blocks, loops), stored = split(from->offset, blocks, loops);
+  if (!uniform(to->base, blocks, order, assumed)) return true;
+  auto loaded = split(to->offset, blocks, order), stored = split(from->offset, blocks, order);
   if (!loaded || !stored || loaded->per_x != stored->per_x) return true;
   Polynomial difference = loaded->rest;
   add(difference, stored->rest, ~uint64_t(0));

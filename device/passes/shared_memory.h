@@ -1,6 +1,6 @@
-// What device code's pointers may point to, and which functions are
-// kernels, for the simulated device's pass plugins (wave_lockstep.cpp,
-// access_checks.cpp, fast_form.cpp).
+// What device code's pointers may point to, which functions are kernels
+// and which calls are barriers, for the simulated device's pass plugins
+// (wave_lockstep.cpp, lane_conflicts.cpp, access_checks.cpp, fast_form.cpp).
 #pragma once
 
 #include "llvm/ADT/SmallVector.h"
@@ -14,6 +14,16 @@ using namespace llvm;
 
 // Whether `function` is a kernel (clang marks them so for every target).
 inline bool is_kernel(const Function &function) { return function.hasFnAttribute("uniform-work-group-size"); }
+
+// The runtime's barrier, which __syncthreads() calls.
+constexpr const char *kBarrierName = "__gpusym_barrier";
+
+// Whether `inst` calls the barrier.
+inline bool is_barrier(const Instruction &inst) {
+  const auto *call = dyn_cast<CallBase>(&inst);
+  const Function *callee = call ? call->getCalledFunction() : nullptr;
+  return callee && callee->getName() == kBarrierName;
+}
 
 // Whether `pointer` may point into __shared__ memory: into a thread_local
 // variable of device code (the runtime's own, named __gpusym*, are not), or

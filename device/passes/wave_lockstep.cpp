@@ -72,7 +72,6 @@ namespace {
 
 constexpr uint64_t kWaveStep = 17;  // GPUSYM_WAVE_STEP in gpusym/lane.h
 constexpr const char *kWaveOp = "__gpusym_wave_op";
-constexpr const char *kBarrier = "__gpusym_barrier";
 constexpr const char *kWaveStepEntry = "__gpusym_wave_step";
 constexpr const char *kWaveMeet = "__gpusym_wave_meet";  // a warp function
 
@@ -244,7 +243,7 @@ bool joins(const Instruction &inst) {
   const Function *callee = call ? call->getCalledFunction() : nullptr;
   if (!callee) return false;
   StringRef name = callee->getName();
-  return name == kBarrier || name == kWaveStepEntry || name == kWaveMeet || (name == kWaveOp && !step_kinds(inst));
+  return name == gpusym_passes::kBarrierName || name == kWaveStepEntry || name == kWaveMeet || (name == kWaveOp && !step_kinds(inst));
 }
 
 // Whether `inst` may access __shared__ memory with no step of its own: a
@@ -348,7 +347,7 @@ struct DropNeedlessSteps : PassInfoMixin<DropNeedlessSteps> {
       auto load = accesses.find(&step);
       if (load == accesses.end()) return true;
       for (const CallInst *store : since.stores)
-        if (other_lane_may_write(accesses.at(store), load->second, loops)) return true;
+        if (other_lane_may_write(accesses.at(store), load->second, {tree, loops})) return true;
       return false;
     }
   };

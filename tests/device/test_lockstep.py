@@ -29,6 +29,8 @@ CASES = (
     "stride_shift",
     "stride_swap",
     "lane_strides",
+    "counted_strides",
+    "branch_strides",
     "stride_trips",
 )
 
@@ -156,10 +158,10 @@ def test_only_warp_synchronous_code_gets_lockstep_steps(tmp_path):
     steps = {
         name: body.count("<__gpusym_wave_step")
         for name, body in functions.items()
-        if name in ("_Z9block_sumPKfPf", "_Z4spinPil", "_Z8warp_sumPKiPi", "_Z10down_sweepPi")
+        if name in ("_Z9block_sumPKfPf", "_Z4spinPil", "_Z8warp_sumPKiPi", "_Z9gems_scanPiii")
     }
     # The sum's loads after its first step each follow a store: one step in
     # the loop, whatever the unrolling, and none in the other three.
     assert steps["_Z9block_sumPKfPf"] == 0 and steps["_Z4spinPil"] == 0, steps
-    assert steps["_Z10down_sweepPi"] == 0, steps
+    assert steps["_Z9gems_scanPiii"] == 0, steps
     assert steps["_Z8warp_sumPKiPi"] >= 1, steps

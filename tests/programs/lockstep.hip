@@ -148,6 +148,38 @@ __global__ void lane_strides(const int* strides, int* out) {
   out[blockIdx.x * blockDim.x + tid] = slots[stride * (2 * tid + 2) - 1];
 }
 
+// The same strides, each lane counting its own in a loop with no barrier
+// (to the first mark in its row of a table): the lanes leave the loop
+// after different trips, so the count is not one for the wavefront.
+__global__ void counted_strides(const int* marks, int* out) {
+  __shared__ int slots[kBlock * 4 + 8];
+  int tid = threadIdx.x, stride = 1;
+  for (int i = tid; i < kBlock * 4 + 8; i += blockDim.x) slots[i] = 3 * i + 1;
+  __syncthreads();
+  while (marks[tid * 4 + stride] == 0) stride++;
+  slots[stride * (2 * tid + 1) - 1] = 100 + tid;
+  out[blockIdx.x * blockDim.x + tid] = slots[stride * (2 * tid + 2) - 1];
+}
+
+// Strides chosen by a branch each lane takes its own way (each way also
+// marks a slot of its own, so that it stays a branch): 3 for lane 0, whose
+// load meets lane 1's store, 2 for the others.
+__global__ void branch_strides(int* out, int* marks) {
+  __shared__ int slots[kBlock * 4 + 8];
+  int tid = threadIdx.x, stride;
+  for (int i = tid; i < kBlock * 4 + 8; i += blockDim.x) slots[i] = 3 * i + 1;
+  __syncthreads();
+  if (tid == 0) {
+    stride = 3;
+    marks[tid] = 1;
+  } else {
+    stride = 2;
+    marks[64 + tid] = 2;
+  }
+  slots[stride * (2 * tid + 1) - 1] = 100 + tid;
+  out[blockIdx.x * blockDim.x + tid] = slots[stride * (2 * tid + 2) - 1];
+}
+
 // Trips with no barrier, each lane storing at an even multiple of a stride
 // and loading at an odd one, the stride doubling from trip to trip (a
 // loop, its end given at run time), in blocks of one wavefront: no lane
@@ -286,6 +318,33 @@ int main() {
     for (int i = 0; i < n; i++) wrong += out[i] != slots[strides[i % wave] * (2 * (i % wave) + 2) - 1];
   }
   std::printf("lockstep: lane_strides: %d wrong\n", wrong);
+  total += wrong;
+
+  wrong = 0;
+  int* marks = managed<int>(wave * 4);
+  for (int i = 0; i < wave * 4; i++) marks[i] = i % 4 == strides[i / 4];
+  hipLaunchKernelGGL(counted_strides, n / wave, wave, 0, 0, marks, out);
+  hipDeviceSynchronize();
+  {
+    static int slots[kBlock * 4 + 8];
+    for (int i = 0; i < kBlock * 4 + 8; i++) slots[i] = 3 * i + 1;
+    for (int t = 0; t < wave; t++) slots[strides[t] * (2 * t + 1) - 1] = 100 + t;
+    for (int i = 0; i < n; i++) wrong += out[i] != slots[strides[i % wave] * (2 * (i % wave) + 2) - 1];
+  }
+  std::printf("lockstep: counted_strides: %d wrong\n", wrong);
+  total += wrong;
+
+  wrong = 0;
+  int* scratch = managed<int>(2 * 64);
+  hipLaunchKernelGGL(branch_strides, n / wave, wave, 0, 0, out, scratch);
+  hipDeviceSynchronize();
+  {
+    static int slots[kBlock * 4 + 8];
+    for (int i = 0; i < kBlock * 4 + 8; i++) slots[i] = 3 * i + 1;
+    for (int t = 0; t < wave; t++) slots[(t == 0 ? 3 : 2) * (2 * t + 1) - 1] = 100 + t;
+    for (int i = 0; i < n; i++) wrong += out[i] != slots[(i % wave == 0 ? 3 : 2) * (2 * (i % wave) + 2) - 1];
+  }
+  std::printf("lockstep: branch_strides: %d wrong\n", wrong);
   total += wrong;
 
   wrong = 0;

@@ -31,26 +31,39 @@ __global__ void warp_sum(const int* in, int* out) {
   if (t == 0) out[0] = s[0];
 }
 
-// Blelloch's down-sweep (GPU Gems 3, ch. 39): between two barriers each lane
-// reads its left slot, overwrites it, then reads its right one, at
-// offset·(2t + 1) - 1 and offset·(2t + 2) - 1, which no other lane touches.
-__global__ void down_sweep(int* data) {
-  __shared__ int temp[512];
+// Blelloch's scan as GPU Gems 3 (ch. 39) writes it, n values at run time,
+// in a loop over the blocks' shares.  Between two barriers of the
+// down-sweep each lane reads its left slot, overwrites it, then reads its
+// right one, at offset·(2t + 1) - 1 and offset·(2t + 2) - 1, which no other
+// lane touches; `offset` comes out of the up-sweep, whose trips every lane
+// makes alike (each has a barrier).
+__global__ void gems_scan(int* data, int n, int shares) {
+  __shared__ int temp[1024];
   int t = threadIdx.x;
-  temp[t] = data[t];
-  temp[t + 256] = data[t + 256];
-  int offset = 512;
-  for (int d = 1; d < 512; d *= 2) {
-    offset /= 2;
-    __syncthreads();
-    if (t < d) {
-      int left = offset * (2 * t + 1) - 1, right = offset * (2 * t + 2) - 1;
-      int value = temp[left];
-      temp[left] = temp[right];
-      temp[right] += value;
+  for (int share = blockIdx.x; share < shares; share += gridDim.x) {
+    int* part = data + share * n;
+    temp[2 * t] = part[2 * t];
+    temp[2 * t + 1] = part[2 * t + 1];
+    int offset = 1;
+    for (int d = n >> 1; d > 0; d >>= 1) {
+      __syncthreads();
+      if (t < d) temp[offset * (2 * t + 2) - 1] += temp[offset * (2 * t + 1) - 1];
+      offset *= 2;
     }
+    if (t == 0) temp[n - 1] = 0;
+    for (int d = 1; d < n; d *= 2) {
+      offset >>= 1;
+      __syncthreads();
+      if (t < d) {
+        int left = offset * (2 * t + 1) - 1, right = offset * (2 * t + 2) - 1;
+        int value = temp[left];
+        temp[left] = temp[right];
+        temp[right] += value;
+      }
+    }
+    __syncthreads();
+    part[2 * t] = temp[2 * t];
+    part[2 * t + 1] = temp[2 * t + 1];
+    __syncthreads();
   }
-  __syncthreads();
-  data[t] = temp[t];
-  data[t + 256] = temp[t + 256];
 }
