@@ -787,8 +787,11 @@ class Translator {
     return 1;
   }
 
-  // ld{.sem.scope}{.space}{.cache...}{.vN}.type d, [a]: each element a
-  // plain load (volatile for .volatile, atomic for .relaxed and .acquire).
+  // ld{.sem.scope}{.space}{.cache...}{.vN}.type d, [a]: a plain load
+  // (volatile for .volatile, atomic for .relaxed and .acquire).  A vector
+  // with no ordering is one load of the whole, aligned to its size as PTX
+  // requires: another block's thread never sees half of a vector store
+  // (CUB's tile states pack a status and its value in one).
   bool load(ArrayRef<StringRef> mods, PtxType type, const std::vector<Operand> &ops) {
     if (ops.size() != 2) return fail("inline PTX 'ld' takes 2 operands");
     unsigned elements = vector_size(mods);
@@ -798,6 +801,13 @@ class Translator {
     bool is_volatile = is_contained(mods, "volatile") || is_contained(mods, "mmio");
     Value *pointer = address(ops[1]);
     if (!pointer) return false;
+    if (elements > 1 && order == AtomicOrdering::NotAtomic) {
+      auto *vector = FixedVectorType::get(int_type(type.bits), elements);
+      Value *whole = builder_.CreateAlignedLoad(vector, pointer, Align(elements * type.bits / 8), is_volatile);
+      for (unsigned n = 0; n < elements; n++)
+        if (!write(ops[0].parts[n], builder_.CreateExtractElement(whole, n), type.is_signed())) return false;
+      return true;
+    }
     for (unsigned n = 0; n < elements; n++) {
       Value *at = n ? builder_.CreateGEP(builder_.getInt8Ty(), pointer, builder_.getInt64(n * type.bits / 8)) : pointer;
       LoadInst *loaded = builder_.CreateAlignedLoad(int_type(type.bits), at, Align(type.bits / 8), is_volatile);
@@ -816,6 +826,16 @@ class Translator {
     bool is_volatile = is_contained(mods, "volatile") || is_contained(mods, "mmio");
     Value *pointer = address(ops[0]);
     if (!pointer) return false;
+    if (elements > 1 && order == AtomicOrdering::NotAtomic) {  // one store of the whole, as in load()
+      Value *whole = PoisonValue::get(FixedVectorType::get(int_type(type.bits), elements));
+      for (unsigned n = 0; n < elements; n++) {
+        Value *value = read(ops[1].parts[n], type.bits);
+        if (!value) return false;
+        whole = builder_.CreateInsertElement(whole, value, n);
+      }
+      builder_.CreateAlignedStore(whole, pointer, Align(elements * type.bits / 8), is_volatile);
+      return true;
+    }
     for (unsigned n = 0; n < elements; n++) {
       Value *value = read(elements > 1 ? ops[1].parts[n] : ops[1], type.bits);
       if (!value) return false;

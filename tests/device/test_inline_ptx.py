@@ -4,7 +4,8 @@ partial and divergent warps, special registers, integer and float
 arithmetic, conversions, bit fields, video instructions, vector loads and
 stores, atomics, barriers, exit) against the same computation in plain CUDA
 C++ (tests/programs/inline_ptx.cu), at -O0 and -O2 and with relocatable
-device code, in both kernel forms;
+device code, in both kernel forms; a vector load or store one access of the
+whole, as a GPU makes it;
 PTX's own constraint letters (h, f, l, d), which clang rejects for x86-64
 and AMDGPU until the build rewrites them; and an instruction the simulated
 device does not have (or a rounding mode it cannot honour), reported as one
@@ -17,6 +18,7 @@ import re
 
 import pytest
 from conftest import BUILD_TIMEOUT, GPUSYM, GPUSYM_NVCC, TEST_PROGRAMS, describe, run
+from elf_oracles import unbundle
 
 pytestmark = [pytest.mark.toolchain]
 
@@ -128,3 +130,41 @@ def test_an_unsupported_instruction_is_one_error_at_its_line(tmp_path, statement
     assert result.returncode != 0, describe(result)
     assert errors == [f"{source}:3:{statement.index('(') + 4}: error: {message}"], describe(result)
     assert "Traceback" not in result.stderr, describe(result)
+
+
+VECTORS = """
+__global__ void publish(unsigned* slot, unsigned a, unsigned b) {
+  asm volatile("st.global.cg.v4.u32 [%0], {%1, %2, %3, %4};"
+               :: "l"(slot), "r"(a), "r"(b), "r"(a + 1), "r"(b + 1) : "memory");
+}
+
+__global__ void peek(const unsigned* slot, unsigned* out) {
+  unsigned w, x, y, z;
+  asm volatile("ld.global.cg.v4.u32 {%0, %1, %2, %3}, [%4];"
+               : "=r"(w), "=r"(x), "=r"(y), "=r"(z) : "l"(slot) : "memory");
+  out[0] = w + x + y + z;
+}
+"""
+
+
+@pytest.mark.parametrize("level", ["-O0", "-O2"])
+def test_a_vector_load_or_store_is_one_access_of_the_whole(tmp_path, level):
+    # CUB's decoupled look-back packs a tile's status and value in one
+    # 16-byte word: a reader in another block must never see the status
+    # stored without its value (thrust::reduce_by_key lost a tile's sum).
+    source = tmp_path / "vectors.cu"
+    source.write_text(VECTORS)
+    module = tmp_path / "vectors.cubin"
+    built = run([GPUSYM_NVCC, level, "-cubin", source, "-o", module], timeout=BUILD_TIMEOUT)
+    assert built.returncode == 0, describe(built)
+    image = tmp_path / "sim.so"
+    unpacked = unbundle(module, "hipv4-x86_64-unknown-linux-gnu-gpusym", image)
+    assert unpacked.returncode == 0, unpacked.stderr
+    listing = run(["llvm-objdump-19", "-d", "--no-show-raw-insn", image]).stdout
+    bodies = dict(re.findall(r"^[0-9a-f]+ <(\w+)>:\n(.*?)(?=\n\n|\Z)", listing, re.M | re.S))
+    # The slot's 16 bytes move in one SSE instruction, never 4 bytes at a time.
+    whole = r"\tmov(?:dq[au]|ap[sd]|up[sd])\t"
+    assert re.search(whole + r"%xmm\d+, (?:-?0x[0-9a-f]+)?\(%r", bodies["_Z7publishPjjj"]), bodies["_Z7publishPjjj"]
+    assert re.search(whole + r"(?:-?0x[0-9a-f]+)?\(%r\w+\), %xmm", bodies["_Z4peekPKjPj"]), bodies["_Z4peekPKjPj"]
+    for name in ("_Z7publishPjjj", "_Z4peekPKjPj"):
+        assert not re.search(r"\tmovl\t%\w+, (?:0x[0-9a-f]+)?\(%rdi\)", bodies[name]), bodies[name]
