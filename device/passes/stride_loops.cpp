@@ -28,6 +28,7 @@
 // for ever; the block's loop then stops after its first trip, where j would
 // not grow.
 #include "fast_form.h"
+#include "shared_memory.h"
 
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -39,8 +40,8 @@ namespace gpusym_fast_form {
 
 namespace {
 
-constexpr const char *kBarrier = "__gpusym_barrier";
-constexpr const char *kWaits[] = {"__gpusym_barrier", "__gpusym_wave_step", "__gpusym_wave_meet"};
+constexpr const char *kBarrier = gpusym_passes::kBarrierName;
+constexpr const char *kWaits[] = {kBarrier, "__gpusym_wave_step", "__gpusym_wave_meet"};
 
 // Whether every lane of the block computes `value` alike: constants, the
 // kernel's arguments, the lane's fields that are the block's (blockIdx,

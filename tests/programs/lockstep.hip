@@ -207,6 +207,16 @@ static T* managed(size_t count) {
   return p;
 }
 
+// What each lane of a wavefront reads in the strided-slot kernels, lane t
+// at stride strides[t]: every lane's store, then every lane's load, as the
+// wavefront does them.
+static void strided_reads(const int* strides, int wave, int* reads) {
+  static int slots[kBlock * 4 + 8];
+  for (int i = 0; i < kBlock * 4 + 8; i++) slots[i] = 3 * i + 1;
+  for (int t = 0; t < wave; t++) slots[strides[t] * (2 * t + 1) - 1] = 100 + t;
+  for (int t = 0; t < wave; t++) reads[t] = slots[strides[t] * (2 * t + 2) - 1];
+}
+
 int main() {
   hipDeviceProp_t prop;
   if (hipGetDeviceProperties(&prop, 0) != hipSuccess) return 2;
@@ -308,15 +318,11 @@ int main() {
   wrong = 0;
   int* strides = managed<int>(wave);
   for (int t = 0; t < wave; t++) strides[t] = t == 0 ? 3 : t == 1 ? 2 : 1;
+  int reads[64];
+  strided_reads(strides, wave, reads);
   hipLaunchKernelGGL(lane_strides, n / wave, wave, 0, 0, strides, out);
   hipDeviceSynchronize();
-  {
-    // Every lane's store, then every lane's load, as the wavefront does them.
-    static int slots[kBlock * 4 + 8];
-    for (int i = 0; i < kBlock * 4 + 8; i++) slots[i] = 3 * i + 1;
-    for (int t = 0; t < wave; t++) slots[strides[t] * (2 * t + 1) - 1] = 100 + t;
-    for (int i = 0; i < n; i++) wrong += out[i] != slots[strides[i % wave] * (2 * (i % wave) + 2) - 1];
-  }
+  for (int i = 0; i < n; i++) wrong += out[i] != reads[i % wave];
   std::printf("lockstep: lane_strides: %d wrong\n", wrong);
   total += wrong;
 
@@ -325,25 +331,17 @@ int main() {
   for (int i = 0; i < wave * 4; i++) marks[i] = i % 4 == strides[i / 4];
   hipLaunchKernelGGL(counted_strides, n / wave, wave, 0, 0, marks, out);
   hipDeviceSynchronize();
-  {
-    static int slots[kBlock * 4 + 8];
-    for (int i = 0; i < kBlock * 4 + 8; i++) slots[i] = 3 * i + 1;
-    for (int t = 0; t < wave; t++) slots[strides[t] * (2 * t + 1) - 1] = 100 + t;
-    for (int i = 0; i < n; i++) wrong += out[i] != slots[strides[i % wave] * (2 * (i % wave) + 2) - 1];
-  }
+  for (int i = 0; i < n; i++) wrong += out[i] != reads[i % wave];
   std::printf("lockstep: counted_strides: %d wrong\n", wrong);
   total += wrong;
 
   wrong = 0;
   int* scratch = managed<int>(2 * 64);
+  for (int t = 0; t < wave; t++) strides[t] = t == 0 ? 3 : 2;
+  strided_reads(strides, wave, reads);
   hipLaunchKernelGGL(branch_strides, n / wave, wave, 0, 0, out, scratch);
   hipDeviceSynchronize();
-  {
-    static int slots[kBlock * 4 + 8];
-    for (int i = 0; i < kBlock * 4 + 8; i++) slots[i] = 3 * i + 1;
-    for (int t = 0; t < wave; t++) slots[(t == 0 ? 3 : 2) * (2 * t + 1) - 1] = 100 + t;
-    for (int i = 0; i < n; i++) wrong += out[i] != slots[(i % wave == 0 ? 3 : 2) * (2 * (i % wave) + 2) - 1];
-  }
+  for (int i = 0; i < n; i++) wrong += out[i] != reads[i % wave];
   std::printf("lockstep: branch_strides: %d wrong\n", wrong);
   total += wrong;
 
