@@ -22,17 +22,27 @@ def _object_path(source: Path, options: build_options.BuildOptions, workdir: Pat
     return workdir / f"{index}-{source.stem}.o"
 
 
+def _is_cxx_standard(flag: str) -> bool:
+    """Whether `flag` names a C++ dialect (-std=c++17, -std=gnu++20): one
+    command line's -std= is for its C++ and CUDA sources, and a C source
+    keeps its compiler's own C dialect, as under nvcc and g++."""
+    return flag.startswith("-std=") and "++" in flag
+
+
 def _compile(source: build_options.Source, options: build_options.BuildOptions, output: Path, workdir: Path) -> None:
     if source.language == "hip":
         hip_source.compile_hip(source.path, options, output, workdir)
         return
     compiler = toolchain.tool("clang" if source.language == "c" else "clang++")
+    compile_flags = options.compile_flags
+    if source.language == "c":
+        compile_flags = [flag for flag in compile_flags if not _is_cxx_standard(flag)]
     command = [
         compiler,
         "-x",
         source.language,
         *hip_source.include_flags(options),
-        *options.compile_flags,
+        *compile_flags,
         *options.host_flags,
         *options.dependency_flags,
         "-c",

@@ -255,6 +255,22 @@ def test_cxx17_register_variables_are_a_warning_as_under_gcc(tmp_path):
     assert "'register' storage class specifier" in result.stderr, describe(result)
 
 
+def test_a_c_source_is_c_whatever_cxx_dialect_the_command_line_names(tmp_path):
+    # Makefiles pass one CFLAGS, -std=c++17 among them, to .c and .cu
+    # sources alike; nvcc gives the dialect to C++ compiles only.
+    (tmp_path / "plain.c").write_text("int class_count(int new) { int class = new * 2; return class; }\n")
+    (tmp_path / "main.cu").write_text(
+        '#include <cstdio>\nextern "C" int class_count(int);\n'
+        'int main() { if constexpr (sizeof(int) == 4) printf("%d\\n", class_count(21)); return 0; }\n'
+    )
+    for source in ("plain.c", "main.cu"):
+        built = nvcc("-std=c++17", "-O2", "-c", tmp_path / source, "-o", tmp_path / f"{source}.o")
+        assert built.returncode == 0, describe(built)
+    linked = nvcc(tmp_path / "plain.c.o", tmp_path / "main.cu.o", "-o", tmp_path / "prog")
+    assert linked.returncode == 0, describe(linked)
+    assert run([tmp_path / "prog"]).stdout == "42\n"
+
+
 SPACED_LAUNCHES = r"""
 #include <cstdio>
 template <typename T> struct Box { T value; __host__ __device__ Box(T v) : value(v) {} };
