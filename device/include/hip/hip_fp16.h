@@ -57,6 +57,8 @@ struct alignas(4) __half2_raw {
   __half_raw x, y;
 };
 
+struct __hip_bfloat16;
+
 /* The bits are also an unsigned short: the bit operations (negation,
  * absolute value, bit casts) use it, since a _Float16 moved through the
  * floating-point unit of a CPU without half-precision arithmetic may lose a
@@ -105,6 +107,10 @@ struct __half {
   __HOST_DEVICE__ __GPUSYM_CONSTEXPR14 __half(T value)
       : data(__builtin_bit_cast(_Float16, __gpusym_arithmetic_to16<10, 5>(value))) {}
   __HOST_DEVICE__ constexpr operator float() const { return data; }
+  /* From a bfloat16 (hip_bf16.h, cuda_bf16.h), explicitly, as CUDA's __half
+   * has it: through its float, exact, then rounded once. */
+  template <typename B, typename std::enable_if<std::is_same<B, __hip_bfloat16>::value, int>::type = 0>
+  __HOST_DEVICE__ explicit __half(const B &value) : __half(static_cast<float>(value)) {}
 #endif
 
 #if !defined(__HIP_NO_HALF_OPERATORS__)

@@ -97,15 +97,19 @@ __global__ void numerics(int *out, float x) {
   bzero = {};
   __nv_bfloat162 bzeros = bpair;
   bzeros = {};
+  // Casts between the two halves of precision (a third: bfloat16 0x3eab, as
+  // a half 0x3558, exactly; and back).
+  __half third = static_cast<__half>(__float2bfloat16(x / 1.5f));
   out[kBfloat16] = out[kBfloat16] && __bfloat162float(bzero) == 0.0f && __low2float(bzeros) == 0.0f &&
-                   __high2float(bzeros) == 0.0f;
+                   __high2float(bzeros) == 0.0f && __half_as_ushort(third) == 0x3558 &&
+                   __bfloat16_as_ushort(static_cast<__nv_bfloat16>(third)) == 0x3eab;
 }
 
 int main() {
   static const char *names[kCount] = {"integer intrinsics (__fns, __brev, __byte_perm, funnel shifts)",
                                       "__dp4a and __dp2a", "SIMD and DPX intrinsics (__vmaxs4, __vaddss2, __viaddmax_s32, ...)", "rounded arithmetic and conversions",
                                       "norms, sincospif and fast math", "special functions", "math_constants.h",
-                                      "cuda_fp16.h (with `h = {}`)", "cuda_bf16.h (with `b = {}`)"};
+                                      "cuda_fp16.h (with `h = {}`)", "cuda_bf16.h (with `b = {}`, casts to and from __half)"};
   int *device = nullptr, host[kCount] = {};
   cudaMalloc(&device, sizeof host);
   numerics<<<1, 1>>>(device, 0.5f);
