@@ -1,11 +1,13 @@
 """gpusym's hipSPARSE (device/libraries/hipsparse): SpMV and SpMM of the
 generic API over CSR, CSC and COO matrices, the conversions between sparse
-and dense, Axpby, Gather, Scatter, Rot and SpVV of a sparse and a dense
-vector, and the classic csrmv, csrmm, nnz, dense2csr and csr2dense, each
-checked against dense results the program computes
-(tests/programs/libraries/hipsparse_checks.hip); every function of ROCm 6.2's
-API declared and linked, the ones gpusym does not implement answering
-HIPSPARSE_STATUS_NOT_SUPPORTED."""
+and dense, SpGEMM, SDDMM in strided batches, the triangular solves SpSV and
+SpSM (lower and upper, unit and non-unit, transposed), Axpby, Gather,
+Scatter, Rot and SpVV of a sparse and a dense vector, and the classic
+csrmv, csrmm, nnz, dense2csr, csr2dense, csrilu02 (with its zero pivots),
+csr2cscEx2, csrsort and gthr, each checked against dense results the
+program computes (tests/programs/libraries/hipsparse_checks.hip); every
+function of ROCm 6.2's API declared and linked, the ones gpusym does not
+implement answering HIPSPARSE_STATUS_NOT_SUPPORTED."""
 
 from __future__ import annotations
 
@@ -24,9 +26,18 @@ def checks(build_program):
 def test_every_case_matches_its_reference(checks):
     result = run([checks])
     cases = passed_cases(result, "hipsparse")
-    assert f"hipsparse: {len(cases)} cases" in result.stdout and len(cases) >= 41, describe(result)
+    assert f"hipsparse: {len(cases)} cases" in result.stdout and len(cases) >= 65, describe(result)
     assert "Axpby as spaxpby: 64-bit indices, base 0, float, repeated" in cases, describe(result)
     assert "Axpby with indices outside y: those skipped" in cases, describe(result)
+    for case in (
+        "SpGEMM double, base 1, alpha and beta, N N and T N",
+        "SDDMM double, column order, T N, 3 strided batches",
+        "SpSV double, upper, non-unit and unit, N, base 1",
+        "SpSM double, upper unit and lower non-unit, T T and T N, row order",
+        "csrilu02 zero pivots: structural, numerical, base 0 and 1",
+        "Xcsrsort, CreateIdentityPermutation, Dgthr, base 0 and 1",
+    ):
+        assert case in cases, describe(result)
 
 
 def test_indices_outside_the_dense_vector_are_skipped_and_said_once(checks):

@@ -1,9 +1,12 @@
 // gpusym's hipSPARSE: handles, matrix descriptors, the generic API's matrix
-// and dense vector descriptors, SpMV, SpMM and the conversions between
-// sparse and dense, and the classic csrmv, csrmm, nnz, dense2csr and
-// csr2dense, computed on the CPU in the handle's stream order (sparse
-// vectors: sparse_vectors.cpp).  Values are float, double and their complex
-// forms; indices 32 or 64 bits, based at zero or one.
+// and dense vector descriptors (with their attributes and strided batches),
+// SpMV, SpMM and the conversions between sparse and dense, and the classic
+// csrmv, csrmm, nnz, dense2csr and csr2dense, computed on the CPU in the
+// handle's stream order (sparse vectors: sparse_vectors.cpp; SpGEMM and
+// SDDMM: sparse_products.cpp; SpSV, SpSM and csrilu02: sparse_solvers.cpp;
+// csr2cscEx2 and csrsort: sparse_conversions.cpp).  Values are float,
+// double and their complex forms; indices 32 or 64 bits, based at zero or
+// one.
 #include <hipsparse/hipsparse.h>
 
 #include <algorithm>
@@ -30,70 +33,6 @@ void report_not_supported(const char *name) {
 using namespace gpusym_hipsparse;
 
 namespace {
-
-struct MatDescr {
-  hipsparseMatrixType_t type = HIPSPARSE_MATRIX_TYPE_GENERAL;
-  hipsparseFillMode_t fill = HIPSPARSE_FILL_MODE_LOWER;
-  hipsparseDiagType_t diag = HIPSPARSE_DIAG_TYPE_NON_UNIT;
-  hipsparseIndexBase_t base = HIPSPARSE_INDEX_BASE_ZERO;
-};
-
-// A sparse matrix: CSR (offsets by row), CSC (by column) or COO (row indices
-// in `offsets`, one per nonzero).
-struct SpMat {
-  hipsparseFormat_t format;
-  int64_t rows, cols, nnz;
-  void *offsets, *indices, *values;
-  hipsparseIndexType_t offset_type, index_type;
-  hipsparseIndexBase_t base;
-  hipDataType type;
-};
-
-struct DnMat {
-  int64_t rows, cols, ld;
-  void *values;
-  hipDataType type;
-  hipsparseOrder_t order;
-};
-
-// Calls f(row, column, value) for each nonzero of `a`, indices from zero.
-template <class T, class I, class J, class F> void each_nonzero_typed(const SpMat &a, F f) {
-  const I *offsets = static_cast<const I *>(a.offsets);
-  const J *indices = static_cast<const J *>(a.indices);
-  const T *values = static_cast<const T *>(a.values);
-  int64_t base = a.base;
-  if (a.format == HIPSPARSE_FORMAT_COO) {
-    for (int64_t k = 0; k < a.nnz; k++) f(int64_t(offsets[k]) - base, int64_t(indices[k]) - base, values[k]);
-    return;
-  }
-  int64_t outer = a.format == HIPSPARSE_FORMAT_CSR ? a.rows : a.cols;
-  for (int64_t o = 0; o < outer; o++)
-    for (int64_t k = int64_t(offsets[o]) - base; k < int64_t(offsets[o + 1]) - base; k++) {
-      int64_t inner = int64_t(indices[k]) - base;
-      if (a.format == HIPSPARSE_FORMAT_CSR)
-        f(o, inner, values[k]);
-      else
-        f(inner, o, values[k]);
-    }
-}
-
-template <class T, class F> void each_nonzero(const SpMat &a, F f) {
-  bool wide_offsets = a.offset_type == HIPSPARSE_INDEX_64I, wide_indices = a.index_type == HIPSPARSE_INDEX_64I;
-  if (wide_offsets && wide_indices)
-    each_nonzero_typed<T, int64_t, int64_t>(a, f);
-  else if (wide_offsets)
-    each_nonzero_typed<T, int64_t, int32_t>(a, f);
-  else if (wide_indices)
-    each_nonzero_typed<T, int32_t, int64_t>(a, f);
-  else
-    each_nonzero_typed<T, int32_t, int32_t>(a, f);
-}
-
-// Element (r, c) of a dense matrix.
-template <class T> T &at(const DnMat &m, int64_t r, int64_t c) {
-  T *values = static_cast<T *>(m.values);
-  return m.order == HIPSPARSE_ORDER_ROW ? values[r * m.ld + c] : values[c * m.ld + r];
-}
 
 // y = alpha op(A) x + beta y.
 template <class T>
@@ -147,21 +86,6 @@ hipsparseStatus_t create_sparse(hipsparseSpMatDescr_t *descr, hipsparseFormat_t 
                      base,
                      type};
   return kSuccess;
-}
-
-// The classic API's CSR matrix (32-bit indices) as a descriptor of the generic one.
-SpMat classic_csr(int m, int n, int nnz, const hipsparseMatDescr_t descr, const void *values, const int *row_ptr,
-                  const int *col_ind, hipDataType type) {
-  auto base = descr ? static_cast<const MatDescr *>(descr)->base : HIPSPARSE_INDEX_BASE_ZERO;
-  return SpMat{HIPSPARSE_FORMAT_CSR, m, n, nnz, const_cast<int *>(row_ptr), const_cast<int *>(col_ind),
-               const_cast<void *>(values), HIPSPARSE_INDEX_32I, HIPSPARSE_INDEX_32I, base, type};
-}
-
-template <class T> constexpr hipDataType data_type() {
-  if constexpr (std::is_same_v<T, float>) return HIP_R_32F;
-  if constexpr (std::is_same_v<T, double>) return HIP_R_64F;
-  if constexpr (std::is_same_v<T, std::complex<float>>) return HIP_C_32F;
-  return HIP_C_64F;
 }
 
 template <class T>
@@ -477,6 +401,71 @@ hipsparseStatus_t hipsparseSpMatSetValues(hipsparseSpMatDescr_t descr, void *val
   return kSuccess;
 }
 
+// The fill mode and diagonal type the triangular solves read, each set and
+// got as its enumeration's bytes.
+hipsparseStatus_t hipsparseSpMatSetAttribute(hipsparseSpMatDescr_t descr, hipsparseSpMatAttribute_t attribute,
+                                             const void *data, size_t size) {
+  if (!descr || !data) return kInvalid;
+  SpMat &a = *object<SpMat>(descr);
+  if (attribute == HIPSPARSE_SPMAT_FILL_MODE && size == sizeof(hipsparseFillMode_t)) {
+    hipsparseFillMode_t fill;
+    memcpy(&fill, data, size);
+    if (fill != HIPSPARSE_FILL_MODE_LOWER && fill != HIPSPARSE_FILL_MODE_UPPER) return kInvalid;
+    a.fill = fill;
+    return kSuccess;
+  }
+  if (attribute == HIPSPARSE_SPMAT_DIAG_TYPE && size == sizeof(hipsparseDiagType_t)) {
+    hipsparseDiagType_t diag;
+    memcpy(&diag, data, size);
+    if (diag != HIPSPARSE_DIAG_TYPE_NON_UNIT && diag != HIPSPARSE_DIAG_TYPE_UNIT) return kInvalid;
+    a.diag = diag;
+    return kSuccess;
+  }
+  return kInvalid;
+}
+
+hipsparseStatus_t hipsparseSpMatGetAttribute(hipsparseConstSpMatDescr_t descr, hipsparseSpMatAttribute_t attribute,
+                                             void *data, size_t size) {
+  if (!descr || !data) return kInvalid;
+  const SpMat &a = *object<SpMat>(descr);
+  if (attribute == HIPSPARSE_SPMAT_FILL_MODE && size == sizeof(a.fill)) {
+    memcpy(data, &a.fill, size);
+    return kSuccess;
+  }
+  if (attribute == HIPSPARSE_SPMAT_DIAG_TYPE && size == sizeof(a.diag)) {
+    memcpy(data, &a.diag, size);
+    return kSuccess;
+  }
+  return kInvalid;
+}
+
+// Strided batches: only SDDMM computes with more than one matrix.
+hipsparseStatus_t hipsparseCsrSetStridedBatch(hipsparseSpMatDescr_t descr, int count, int64_t offsets_stride,
+                                              int64_t values_stride) {
+  if (!descr || count < 1 || offsets_stride < 0 || values_stride < 0) return kInvalid;
+  SpMat &a = *object<SpMat>(descr);
+  if (a.format != HIPSPARSE_FORMAT_CSR) return kInvalid;
+  a.batch_count = count;
+  a.offsets_stride = offsets_stride;
+  a.values_stride = values_stride;
+  return kSuccess;
+}
+
+hipsparseStatus_t hipsparseCooSetStridedBatch(hipsparseSpMatDescr_t descr, int count, int64_t stride) {
+  if (!descr || count < 1 || stride < 0) return kInvalid;
+  SpMat &a = *object<SpMat>(descr);
+  if (a.format != HIPSPARSE_FORMAT_COO) return kInvalid;
+  a.batch_count = count;
+  a.offsets_stride = a.values_stride = stride;
+  return kSuccess;
+}
+
+hipsparseStatus_t hipsparseSpMatGetStridedBatch(hipsparseConstSpMatDescr_t descr, int *count) {
+  if (!descr || !count) return kInvalid;
+  *count = object<SpMat>(descr)->batch_count;
+  return kSuccess;
+}
+
 hipsparseStatus_t hipsparseCreateDnVec(hipsparseDnVecDescr_t *descr, int64_t size, void *values, hipDataType type) {
   if (!descr || size < 0) return kInvalid;
   if (!valid_type(type)) return HIPSPARSE_STATUS_NOT_SUPPORTED;
@@ -561,6 +550,22 @@ hipsparseStatus_t hipsparseDnMatSetValues(hipsparseDnMatDescr_t descr, void *val
   return kSuccess;
 }
 
+hipsparseStatus_t hipsparseDnMatSetStridedBatch(hipsparseDnMatDescr_t descr, int count, int64_t stride) {
+  if (!descr || count < 1 || stride < 0) return kInvalid;
+  DnMat &m = *object<DnMat>(descr);
+  m.batch_count = count;
+  m.batch_stride = stride;
+  return kSuccess;
+}
+
+hipsparseStatus_t hipsparseDnMatGetStridedBatch(hipsparseConstDnMatDescr_t descr, int *count, int64_t *stride) {
+  if (!descr || !count || !stride) return kInvalid;
+  const DnMat &m = *object<DnMat>(descr);
+  *count = m.batch_count;
+  *stride = m.batch_stride;
+  return kSuccess;
+}
+
 // ---- generic API: products and conversions ----
 
 hipsparseStatus_t hipsparseSpMV_bufferSize(hipsparseHandle_t handle, hipsparseOperation_t, const void *,
@@ -582,8 +587,8 @@ hipsparseStatus_t hipsparseSpMV(hipsparseHandle_t h, hipsparseOperation_t op, co
   const SpMat &A = *object<SpMat>(a);
   const DnVec &X = *object<DnVec>(x), &Y = *object<DnVec>(y);
   if (A.type != compute || X.type != compute || Y.type != compute || A.format == HIPSPARSE_FORMAT_COO_AOS ||
-      A.format == HIPSPARSE_FORMAT_BLOCKED_ELL) {
-    report_not_supported("hipsparseSpMV with these types or this format");
+      A.format == HIPSPARSE_FORMAT_BLOCKED_ELL || A.batch_count > 1) {
+    report_not_supported("hipsparseSpMV with these types, this format or a batch");
     return HIPSPARSE_STATUS_NOT_SUPPORTED;
   }
   bool plain = op == HIPSPARSE_OPERATION_NON_TRANSPOSE;
@@ -627,8 +632,8 @@ hipsparseStatus_t hipsparseSpMM(hipsparseHandle_t h, hipsparseOperation_t op_a, 
   const SpMat &A = *object<SpMat>(a);
   const DnMat &B = *object<DnMat>(b), &Cm = *object<DnMat>(c);
   if (A.type != compute || B.type != compute || Cm.type != compute || A.format == HIPSPARSE_FORMAT_COO_AOS ||
-      A.format == HIPSPARSE_FORMAT_BLOCKED_ELL) {
-    report_not_supported("hipsparseSpMM with these types or this format");
+      A.format == HIPSPARSE_FORMAT_BLOCKED_ELL || A.batch_count > 1 || B.batch_count > 1 || Cm.batch_count > 1) {
+    report_not_supported("hipsparseSpMM with these types, this format or batches");
     return HIPSPARSE_STATUS_NOT_SUPPORTED;
   }
   bool plain_a = op_a == HIPSPARSE_OPERATION_NON_TRANSPOSE, plain_b = op_b == HIPSPARSE_OPERATION_NON_TRANSPOSE;
@@ -749,10 +754,6 @@ hipsparseStatus_t hipsparseDenseToSparse_convert(hipsparseHandle_t h, hipsparseC
 }
 
 // ---- classic API ----
-
-#define GPUSYM_SDCZ(M, op)                                                                           \
-  M(hipsparseS##op, float, float) M(hipsparseD##op, double, double)                                  \
-  M(hipsparseC##op, hipComplex, std::complex<float>) M(hipsparseZ##op, hipDoubleComplex, std::complex<double>)
 
 #define CSRMV(name, T, V)                                                                                      \
   hipsparseStatus_t name(hipsparseHandle_t h, hipsparseOperation_t op, int m, int n, int nnz, const T *alpha,  \

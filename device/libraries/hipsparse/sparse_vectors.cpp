@@ -1,8 +1,8 @@
 // gpusym's hipSPARSE: the generic API's sparse vectors and what it does with
 // one and a dense vector (Axpby, Gather, Scatter, Rot and the dot product
-// SpVV), computed on the CPU in the handle's stream order.  Values are float,
-// double and their complex forms; indices 32 or 64 bits, based at zero or
-// one.
+// SpVV), and the classic API's gather (gthr), computed on the CPU in the
+// handle's stream order.  Values are float, double and their complex forms;
+// indices 32 or 64 bits, based at zero or one.
 #include <hipsparse/hipsparse.h>
 
 #include <atomic>
@@ -245,5 +245,23 @@ hipsparseStatus_t hipsparseSpVV(hipsparseHandle_t h, hipsparseOperation_t op, hi
   });
   return status == kSuccess && handle->pointer_mode == HIPSPARSE_POINTER_MODE_HOST ? wait(handle) : status;
 }
+
+// ---- the classic API ----
+
+// x_values[k] = y[x_indices[k] - base], the classic Gather.
+#define GTHR(name, T, V)                                                                                       \
+  hipsparseStatus_t name(hipsparseHandle_t h, int nnz, const T *y, T *x_values, const int *x_indices,           \
+                         hipsparseIndexBase_t base) {                                                          \
+    if (!h) return HIPSPARSE_STATUS_NOT_INITIALIZED;                                                           \
+    if (nnz < 0 || (nnz > 0 && (!y || !x_values || !x_indices))) return kInvalid;                              \
+    if (base != HIPSPARSE_INDEX_BASE_ZERO && base != HIPSPARSE_INDEX_BASE_ONE) return kInvalid;                \
+    if (nnz == 0) return kSuccess;                                                                             \
+    const V *from = reinterpret_cast<const V *>(y);                                                            \
+    V *to = reinterpret_cast<V *>(x_values);                                                                   \
+    return enqueue(handle_of(h), [=] {                                                                         \
+      for (int k = 0; k < nnz; k++) to[k] = from[x_indices[k] - base];                                         \
+    });                                                                                                        \
+  }
+GPUSYM_SDCZ(GTHR, gthr)
 
 }  // extern "C"
