@@ -3,9 +3,13 @@
  * CUDA's types and values, and the functions gpusym's libcusparse provides,
  * each a layer over gpusym's hipSPARSE (device/libraries/cusparse): the
  * handle, its stream and pointer mode, matrix descriptions, and the generic
- * API's CSR, CSC and COO matrices, sparse and dense vectors, dense matrices,
- * SpMV, SpMM, SparseToDense and DenseToSparse, and Axpby, Gather, Scatter,
- * Rot and SpVV of a sparse and a dense vector, as hipSPARSE computes them.  Functions
+ * API's CSR, CSC and COO matrices (with the fill mode and diagonal type
+ * attributes and strided batches), sparse and dense vectors, dense matrices
+ * (strided batches too), SpMV, SpMM, SparseToDense and DenseToSparse, SpGEMM,
+ * SDDMM, the triangular solves SpSV and SpSM, and Axpby, Gather, Scatter, Rot
+ * and SpVV of a sparse and a dense vector; of the legacy API csrilu02 (with
+ * its info and zero pivot), nnz, Csr2cscEx2, Xcsrsort with
+ * CreateIdentityPermutation, and gthr; as hipSPARSE computes them.  Functions
  * cuSPARSE has and gpusym does not are not declared: a program calling one
  * fails to compile, naming it.
  */
@@ -59,6 +63,8 @@ typedef enum {
   CUSPARSE_OPERATION_CONJUGATE_TRANSPOSE = 2
 } cusparseOperation_t;
 typedef enum { CUSPARSE_DIRECTION_ROW = 0, CUSPARSE_DIRECTION_COLUMN = 1 } cusparseDirection_t;
+typedef enum { CUSPARSE_SOLVE_POLICY_NO_LEVEL = 0, CUSPARSE_SOLVE_POLICY_USE_LEVEL = 1 } cusparseSolvePolicy_t;
+typedef enum { CUSPARSE_CSR2CSC_ALG_DEFAULT = 1, CUSPARSE_CSR2CSC_ALG1 = 1 } cusparseCsr2CscAlg_t;
 
 /* The generic API's formats, orders, index types and algorithms (hints). */
 typedef enum {
@@ -92,6 +98,19 @@ typedef enum {
 } cusparseSpMMAlg_t;
 typedef enum { CUSPARSE_SPARSETODENSE_ALG_DEFAULT = 0 } cusparseSparseToDenseAlg_t;
 typedef enum { CUSPARSE_DENSETOSPARSE_ALG_DEFAULT = 0 } cusparseDenseToSparseAlg_t;
+typedef enum { CUSPARSE_SDDMM_ALG_DEFAULT = 0 } cusparseSDDMMAlg_t;
+typedef enum { CUSPARSE_SPSV_ALG_DEFAULT = 0 } cusparseSpSVAlg_t;
+typedef enum { CUSPARSE_SPSM_ALG_DEFAULT = 0 } cusparseSpSMAlg_t;
+typedef enum {
+  CUSPARSE_SPGEMM_DEFAULT = 0,
+  CUSPARSE_SPGEMM_CSR_ALG_DETERMINITIC = 1,
+  CUSPARSE_SPGEMM_CSR_ALG_NONDETERMINITIC = 2,
+  CUSPARSE_SPGEMM_ALG1 = 3,
+  CUSPARSE_SPGEMM_ALG2 = 4,
+  CUSPARSE_SPGEMM_ALG3 = 5
+} cusparseSpGEMMAlg_t;
+/* What the triangular solves read of a sparse matrix (cusparseSpMatSetAttribute). */
+typedef enum { CUSPARSE_SPMAT_FILL_MODE = 0, CUSPARSE_SPMAT_DIAG_TYPE = 1 } cusparseSpMatAttribute_t;
 
 /* Opaque objects: the library context, a matrix description, and the
  * generic API's descriptors (the Const ones for data only read). */
@@ -111,6 +130,16 @@ typedef struct cusparseSpVecDescr const *cusparseConstSpVecDescr_t;
 typedef struct cusparseSpMatDescr const *cusparseConstSpMatDescr_t;
 typedef struct cusparseDnVecDescr const *cusparseConstDnVecDescr_t;
 typedef struct cusparseDnMatDescr const *cusparseConstDnMatDescr_t;
+/* The state SpGEMM, SpSV and SpSM keep between their stages, and the
+ * legacy csrilu02's. */
+struct cusparseSpGEMMDescr;
+struct cusparseSpSVDescr;
+struct cusparseSpSMDescr;
+typedef struct cusparseSpGEMMDescr *cusparseSpGEMMDescr_t;
+typedef struct cusparseSpSVDescr *cusparseSpSVDescr_t;
+typedef struct cusparseSpSMDescr *cusparseSpSMDescr_t;
+struct csrilu02Info;
+typedef struct csrilu02Info *csrilu02Info_t;
 
 #ifdef __cplusplus
 extern "C" {

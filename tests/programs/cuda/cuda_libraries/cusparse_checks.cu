@@ -1,9 +1,12 @@
 // cuSPARSE's generic API on the simulated device: CSR SpMV and SpMM, a COO
-// SpMV, CSC to dense and dense to CSR, each against the dense matrix it
-// stands for, and a sparse vector's Axpby, SpVV, Gather, Rot and Scatter.
-// Prints "NAME: ok" or "NAME: FAILED ...".
+// SpMV, CSC to dense and dense to CSR, SpGEMM, batched SDDMM and the
+// triangular solves SpSV and SpSM, each against the dense matrices they
+// stand for, and a sparse vector's Axpby, SpVV, Gather, Rot and Scatter; of
+// the legacy API csrilu02, Csr2cscEx2, Snnz, Xcsrsort and Sgthr.  Prints
+// "NAME: ok" or "NAME: FAILED ...".
 #include <cusparse.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -196,6 +199,330 @@ int main() {
                                                  close(to_host(d_vy, 8), want_rot));
   CHECK(cusparseDestroySpVec(sx));
   CHECK(cusparseDestroyDnVec(dy));
+
+  // SpGEMM: C = 2 A B + 0.5 C for A above and a 5x3 B, C's values set to 1
+  // between the stages; its pattern is every product of stored entries.
+  {
+    const int n = 3;
+    const float b_dense[cols][n] = {{1, 0, 2}, {0, 3, 0}, {0, 0, 0}, {4, 0, 5}, {0, 6, 0}};
+    std::vector<int> b_offsets = {0}, b_columns, want_offsets = {0}, want_columns;
+    std::vector<float> b_values, want_values;
+    for (int r = 0; r < cols; r++) {
+      for (int c = 0; c < n; c++)
+        if (b_dense[r][c] != 0) b_columns.push_back(c), b_values.push_back(b_dense[r][c]);
+      b_offsets.push_back(int(b_columns.size()));
+    }
+    for (int r = 0; r < rows; r++) {
+      for (int c = 0; c < n; c++) {
+        float sum = 0;
+        bool stored = false;
+        for (int l = 0; l < cols; l++)
+          if (dense[r][l] != 0 && b_dense[l][c] != 0) sum += dense[r][l] * b_dense[l][c], stored = true;
+        if (stored) want_columns.push_back(c), want_values.push_back(2 * sum + 0.5f);
+      }
+      want_offsets.push_back(int(want_columns.size()));
+    }
+    int *d_b_offsets = to_device(b_offsets), *d_b_columns = to_device(b_columns), *d_c_offsets, *d_c_columns;
+    float *d_b_values = to_device(b_values), *d_c_values, two = 2;
+    cudaMalloc(&d_c_offsets, (rows + 1) * sizeof(int));
+    cusparseSpMatDescr_t mat_b, mat_c;
+    CHECK(cusparseCreateCsr(&mat_b, cols, n, int64_t(b_values.size()), d_b_offsets, d_b_columns, d_b_values,
+                            CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+    CHECK(cusparseCreateCsr(&mat_c, rows, n, 0, nullptr, nullptr, nullptr, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                            CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+    cusparseSpGEMMDescr_t spgemm;
+    CHECK(cusparseSpGEMM_createDescr(&spgemm));
+    const cusparseOperation_t N = CUSPARSE_OPERATION_NON_TRANSPOSE;
+    size_t size1 = 0, size2 = 0;
+    void *buffer1, *buffer2;
+    CHECK(cusparseSpGEMM_workEstimation(handle, N, N, &two, csr, mat_b, &half, mat_c, CUDA_R_32F,
+                                        CUSPARSE_SPGEMM_DEFAULT, spgemm, &size1, nullptr));
+    cudaMalloc(&buffer1, size1);
+    CHECK(cusparseSpGEMM_workEstimation(handle, N, N, &two, csr, mat_b, &half, mat_c, CUDA_R_32F,
+                                        CUSPARSE_SPGEMM_DEFAULT, spgemm, &size1, buffer1));
+    CHECK(cusparseSpGEMM_compute(handle, N, N, &two, csr, mat_b, &half, mat_c, CUDA_R_32F, CUSPARSE_SPGEMM_DEFAULT,
+                                 spgemm, &size2, nullptr));
+    cudaMalloc(&buffer2, size2);
+    CHECK(cusparseSpGEMM_compute(handle, N, N, &two, csr, mat_b, &half, mat_c, CUDA_R_32F, CUSPARSE_SPGEMM_DEFAULT,
+                                 spgemm, &size2, buffer2));
+    int64_t c_rows, c_cols, c_nnz;
+    CHECK(cusparseSpMatGetSize(mat_c, &c_rows, &c_cols, &c_nnz));
+    cudaMalloc(&d_c_columns, c_nnz * sizeof(int));
+    d_c_values = to_device(std::vector<float>(c_nnz, 1.0f));
+    CHECK(cusparseCsrSetPointers(mat_c, d_c_offsets, d_c_columns, d_c_values));
+    CHECK(cusparseSpGEMM_copy(handle, N, N, &two, csr, mat_b, &half, mat_c, CUDA_R_32F, CUSPARSE_SPGEMM_DEFAULT,
+                              spgemm));
+    CHECK(cusparseSpGEMM_destroyDescr(spgemm));
+    cudaStreamSynchronize(stream);
+    report("SpGEMM", size1 > 0 && size2 > 0 && c_nnz == int64_t(want_columns.size()) &&
+                         to_host(d_c_offsets, rows + 1) == want_offsets &&
+                         to_host(d_c_columns, c_nnz) == want_columns && close(to_host(d_c_values, c_nnz), want_values));
+    CHECK(cusparseDestroySpMat(mat_b));
+    CHECK(cusparseDestroySpMat(mat_c));
+  }
+
+  // Csr2cscEx2 of A, against the CSC form read off the dense matrix.
+  {
+    std::vector<int> want_offsets = {0}, want_rows;
+    std::vector<float> want_values;
+    for (int c = 0; c < cols; c++) {
+      for (int r = 0; r < rows; r++)
+        if (dense[r][c] != 0) want_rows.push_back(r), want_values.push_back(dense[r][c]);
+      want_offsets.push_back(int(want_rows.size()));
+    }
+    int *d_csc_offsets, *d_csc_rows;
+    float *d_csc_values;
+    cudaMalloc(&d_csc_offsets, (cols + 1) * sizeof(int));
+    cudaMalloc(&d_csc_rows, nnz * sizeof(int));
+    cudaMalloc(&d_csc_values, nnz * sizeof(float));
+    CHECK(cusparseCsr2cscEx2_bufferSize(handle, rows, cols, nnz, d_values, d_offsets, d_columns, d_csc_values,
+                                        d_csc_offsets, d_csc_rows, CUDA_R_32F, CUSPARSE_ACTION_NUMERIC,
+                                        CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, &size));
+    CHECK(cusparseCsr2cscEx2(handle, rows, cols, nnz, d_values, d_offsets, d_columns, d_csc_values, d_csc_offsets,
+                             d_csc_rows, CUDA_R_32F, CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO,
+                             CUSPARSE_CSR2CSC_ALG_DEFAULT, buffer));
+    cudaStreamSynchronize(stream);
+    report("Csr2cscEx2", to_host(d_csc_offsets, cols + 1) == want_offsets && to_host(d_csc_rows, nnz) == want_rows &&
+                             close(to_host(d_csc_values, nnz), want_values));
+  }
+
+  // Snnz of A (column-major) by row and by column.
+  {
+    std::vector<float> column_major(rows * cols);
+    std::vector<int> want_rows(rows, 0), want_cols(cols, 0);
+    for (int r = 0; r < rows; r++)
+      for (int c = 0; c < cols; c++) {
+        column_major[r + c * rows] = dense[r][c];
+        want_rows[r] += dense[r][c] != 0, want_cols[c] += dense[r][c] != 0;
+      }
+    float *d_dense_a = to_device(column_major);
+    int *d_per, by_row = 0, by_col = 0;
+    cudaMalloc(&d_per, cols * sizeof(int));
+    cusparseMatDescr_t general;
+    CHECK(cusparseCreateMatDescr(&general));
+    CHECK(cusparseSnnz(handle, CUSPARSE_DIRECTION_ROW, rows, cols, general, d_dense_a, rows, d_per, &by_row));
+    bool ok = by_row == nnz && to_host(d_per, rows) == want_rows;
+    CHECK(cusparseSnnz(handle, CUSPARSE_DIRECTION_COLUMN, rows, cols, general, d_dense_a, rows, d_per, &by_col));
+    report("Snnz by row and by column", ok && by_col == nnz && to_host(d_per, cols) == want_cols);
+    CHECK(cusparseDestroyMatDescr(general));
+  }
+
+  // Xcsrsort of A's rows with their entries reversed, composing an identity
+  // permutation; Sgthr gathers the values into the sorted order.
+  {
+    std::vector<int> reversed = columns;
+    std::vector<float> reversed_values = values;
+    for (int r = 0; r < rows; r++) {
+      std::reverse(reversed.begin() + offsets[r], reversed.begin() + offsets[r + 1]);
+      std::reverse(reversed_values.begin() + offsets[r], reversed_values.begin() + offsets[r + 1]);
+    }
+    int *d_sorted_columns = to_device(reversed), *d_p;
+    float *d_unsorted = to_device(reversed_values), *d_sorted;
+    cudaMalloc(&d_p, nnz * sizeof(int));
+    cudaMalloc(&d_sorted, nnz * sizeof(float));
+    cusparseMatDescr_t general;
+    CHECK(cusparseCreateMatDescr(&general));
+    CHECK(cusparseXcsrsort_bufferSizeExt(handle, rows, cols, nnz, d_offsets, d_sorted_columns, &size));
+    CHECK(cusparseCreateIdentityPermutation(handle, nnz, d_p));
+    CHECK(cusparseXcsrsort(handle, rows, cols, nnz, general, d_offsets, d_sorted_columns, d_p, buffer));
+    CHECK(cusparseSgthr(handle, nnz, d_unsorted, d_sorted, d_p, CUSPARSE_INDEX_BASE_ZERO));
+    cudaStreamSynchronize(stream);
+    report("Xcsrsort, CreateIdentityPermutation, Sgthr",
+           to_host(d_sorted_columns, nnz) == columns && to_host(d_sorted, nnz) == values);
+    CHECK(cusparseDestroyMatDescr(general));
+  }
+
+  // A 4x4 matrix with both triangles stored: csrilu02 against the dense
+  // elimination on its pattern, then SpSV with the factors (L unit lower,
+  // U upper) and SpSM with U^T on two right-hand sides.
+  {
+    const int n = 4;
+    const double m4[n][n] = {{4, 1, 0, 2}, {1, 5, 1, 0}, {0, 2, 6, 1}, {3, 0, 1, 7}};
+    std::vector<int> m_offsets = {0}, m_columns;
+    std::vector<double> m_values;
+    for (int r = 0; r < n; r++) {
+      for (int c = 0; c < n; c++)
+        if (m4[r][c] != 0) m_columns.push_back(c), m_values.push_back(m4[r][c]);
+      m_offsets.push_back(int(m_columns.size()));
+    }
+    double lu[n][n];
+    for (int r = 0; r < n; r++)
+      for (int c = 0; c < n; c++) lu[r][c] = m4[r][c];
+    for (int i = 0; i < n; i++)
+      for (int k = 0; k < i; k++)
+        if (m4[i][k] != 0) {
+          lu[i][k] /= lu[k][k];
+          for (int j = k + 1; j < n; j++)
+            if (m4[i][j] != 0) lu[i][j] -= lu[i][k] * lu[k][j];
+        }
+    std::vector<double> want_lu;
+    for (int r = 0; r < n; r++)
+      for (int c = 0; c < n; c++)
+        if (m4[r][c] != 0) want_lu.push_back(lu[r][c]);
+    int *d_m_offsets = to_device(m_offsets), *d_m_columns = to_device(m_columns), m_nnz = int(m_values.size());
+    double *d_m_values = to_device(m_values);
+    cusparseMatDescr_t general;
+    CHECK(cusparseCreateMatDescr(&general));
+    csrilu02Info_t info;
+    CHECK(cusparseCreateCsrilu02Info(&info));
+    int ilu_size = 0, structural = 9, numerical = 9;
+    CHECK(cusparseDcsrilu02_bufferSize(handle, n, m_nnz, general, d_m_values, d_m_offsets, d_m_columns, info,
+                                       &ilu_size));
+    void *ilu_buffer;
+    cudaMalloc(&ilu_buffer, ilu_size);
+    CHECK(cusparseDcsrilu02_analysis(handle, n, m_nnz, general, d_m_values, d_m_offsets, d_m_columns, info,
+                                     CUSPARSE_SOLVE_POLICY_USE_LEVEL, ilu_buffer));
+    CHECK(cusparseXcsrilu02_zeroPivot(handle, info, &structural));
+    CHECK(cusparseDcsrilu02(handle, n, m_nnz, general, d_m_values, d_m_offsets, d_m_columns, info,
+                            CUSPARSE_SOLVE_POLICY_USE_LEVEL, ilu_buffer));
+    CHECK(cusparseXcsrilu02_zeroPivot(handle, info, &numerical));
+    cudaStreamSynchronize(stream);
+    std::vector<double> got_lu = to_host(d_m_values, m_nnz);
+    bool lu_ok = structural == -1 && numerical == -1;
+    for (int k = 0; k < m_nnz; k++) lu_ok = lu_ok && std::fabs(got_lu[k] - want_lu[k]) < 1e-12;
+    report("Dcsrilu02, Xcsrilu02_zeroPivot", lu_ok);
+    CHECK(cusparseDestroyCsrilu02Info(info));
+    CHECK(cusparseDestroyMatDescr(general));
+
+    // x = U^-1 (L^-1 (3 r)), L and U read from the one factored matrix.
+    const double r4[n] = {1, -2, 3, 0.5}, three = 3;
+    double t[n], x[n];
+    for (int i = 0; i < n; i++) {
+      t[i] = three * r4[i];
+      for (int j = 0; j < i; j++) t[i] -= lu[i][j] * t[j];
+    }
+    for (int i = n - 1; i >= 0; i--) {
+      x[i] = t[i];
+      for (int j = i + 1; j < n; j++) x[i] -= lu[i][j] * x[j];
+      x[i] /= lu[i][i];
+    }
+    double *d_r = to_device(std::vector<double>(r4, r4 + n)), *d_t, *d_x;
+    cudaMalloc(&d_t, n * sizeof(double));
+    cudaMalloc(&d_x, n * sizeof(double));
+    cusparseSpMatDescr_t lower, upper;
+    CHECK(cusparseCreateCsr(&lower, n, n, m_nnz, d_m_offsets, d_m_columns, d_m_values, CUSPARSE_INDEX_32I,
+                            CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+    CHECK(cusparseCreateCsr(&upper, n, n, m_nnz, d_m_offsets, d_m_columns, d_m_values, CUSPARSE_INDEX_32I,
+                            CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+    cusparseFillMode_t fill_lower = CUSPARSE_FILL_MODE_LOWER, fill_upper = CUSPARSE_FILL_MODE_UPPER;
+    cusparseDiagType_t unit = CUSPARSE_DIAG_TYPE_UNIT, non_unit = CUSPARSE_DIAG_TYPE_NON_UNIT;
+    CHECK(cusparseSpMatSetAttribute(lower, CUSPARSE_SPMAT_FILL_MODE, &fill_lower, sizeof(fill_lower)));
+    CHECK(cusparseSpMatSetAttribute(lower, CUSPARSE_SPMAT_DIAG_TYPE, &unit, sizeof(unit)));
+    CHECK(cusparseSpMatSetAttribute(upper, CUSPARSE_SPMAT_FILL_MODE, &fill_upper, sizeof(fill_upper)));
+    CHECK(cusparseSpMatSetAttribute(upper, CUSPARSE_SPMAT_DIAG_TYPE, &non_unit, sizeof(non_unit)));
+    cusparseFillMode_t got_fill;
+    CHECK(cusparseSpMatGetAttribute(upper, CUSPARSE_SPMAT_FILL_MODE, &got_fill, sizeof(got_fill)));
+    cusparseDnVecDescr_t vr, vt, vx2;
+    CHECK(cusparseCreateDnVec(&vr, n, d_r, CUDA_R_64F));
+    CHECK(cusparseCreateDnVec(&vt, n, d_t, CUDA_R_64F));
+    CHECK(cusparseCreateDnVec(&vx2, n, d_x, CUDA_R_64F));
+    cusparseSpSVDescr_t spsv_l, spsv_u;
+    CHECK(cusparseSpSV_createDescr(&spsv_l));
+    CHECK(cusparseSpSV_createDescr(&spsv_u));
+    const cusparseOperation_t N = CUSPARSE_OPERATION_NON_TRANSPOSE;
+    double one_d = 1;
+    CHECK(cusparseSpSV_bufferSize(handle, N, &three, lower, vr, vt, CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, spsv_l,
+                                  &size));
+    CHECK(cusparseSpSV_analysis(handle, N, &three, lower, vr, vt, CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, spsv_l,
+                                buffer));
+    CHECK(cusparseSpSV_bufferSize(handle, N, &one_d, upper, vt, vx2, CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, spsv_u,
+                                  &size));
+    CHECK(cusparseSpSV_analysis(handle, N, &one_d, upper, vt, vx2, CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, spsv_u,
+                                buffer));
+    CHECK(cusparseSpSV_solve(handle, N, &three, lower, vr, vt, CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, spsv_l));
+    CHECK(cusparseSpSV_solve(handle, N, &one_d, upper, vt, vx2, CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, spsv_u));
+    cudaStreamSynchronize(stream);
+    std::vector<double> got_x = to_host(d_x, n);
+    bool sv_ok = got_fill == CUSPARSE_FILL_MODE_UPPER;
+    for (int i = 0; i < n; i++) sv_ok = sv_ok && std::fabs(got_x[i] - x[i]) < 1e-12;
+    report("SpSV lower unit, upper non-unit", sv_ok);
+    CHECK(cusparseSpSV_destroyDescr(spsv_l));
+    CHECK(cusparseSpSV_destroyDescr(spsv_u));
+
+    // SpSM: U^T X = B, B and X 4x2 in row order.
+    const int k2 = 2;
+    std::vector<double> rhs = {1, 2, -1, 0, 3, 1, 0.5, -2}, want_x(n * k2);
+    for (int j = 0; j < k2; j++)
+      for (int i = 0; i < n; i++) {
+        double s = rhs[i * k2 + j];
+        for (int l = 0; l < i; l++) s -= lu[l][i] * want_x[l * k2 + j];
+        want_x[i * k2 + j] = s / lu[i][i];
+      }
+    double *d_rhs = to_device(rhs), *d_sol = to_device(std::vector<double>(n * k2, 0.0));
+    cusparseDnMatDescr_t mat_rhs, mat_sol;
+    CHECK(cusparseCreateDnMat(&mat_rhs, n, k2, k2, d_rhs, CUDA_R_64F, CUSPARSE_ORDER_ROW));
+    CHECK(cusparseCreateDnMat(&mat_sol, n, k2, k2, d_sol, CUDA_R_64F, CUSPARSE_ORDER_ROW));
+    cusparseSpSMDescr_t spsm;
+    CHECK(cusparseSpSM_createDescr(&spsm));
+    const cusparseOperation_t T = CUSPARSE_OPERATION_TRANSPOSE;
+    CHECK(cusparseSpSM_bufferSize(handle, T, N, &one_d, upper, mat_rhs, mat_sol, CUDA_R_64F, CUSPARSE_SPSM_ALG_DEFAULT,
+                                  spsm, &size));
+    CHECK(cusparseSpSM_analysis(handle, T, N, &one_d, upper, mat_rhs, mat_sol, CUDA_R_64F, CUSPARSE_SPSM_ALG_DEFAULT,
+                                spsm, buffer));
+    CHECK(cusparseSpSM_solve(handle, T, N, &one_d, upper, mat_rhs, mat_sol, CUDA_R_64F, CUSPARSE_SPSM_ALG_DEFAULT,
+                             spsm));
+    cudaStreamSynchronize(stream);
+    std::vector<double> got_sol = to_host(d_sol, n * k2);
+    bool sm_ok = true;
+    for (int i = 0; i < n * k2; i++) sm_ok = sm_ok && std::fabs(got_sol[i] - want_x[i]) < 1e-12;
+    report("SpSM upper non-unit, transposed", sm_ok);
+    CHECK(cusparseSpSM_destroyDescr(spsm));
+    CHECK(cusparseDestroyDnMat(mat_rhs));
+    CHECK(cusparseDestroyDnMat(mat_sol));
+    CHECK(cusparseDestroyDnVec(vr));
+    CHECK(cusparseDestroyDnVec(vt));
+    CHECK(cusparseDestroyDnVec(vx2));
+    CHECK(cusparseDestroySpMat(lower));
+    CHECK(cusparseDestroySpMat(upper));
+  }
+
+  // SDDMM in 2 strided batches: C = 2 (A B) at C's nonzeros + 0.5 C, A 2x3
+  // and B 3x4 row-major, C 2x4 CSR with 3 nonzeros a batch.
+  {
+    const int bm = 2, bk = 3, bn = 4, batches = 2, c_nnz = 3;
+    std::vector<float> a_batches(batches * bm * bk), b_batches(batches * bk * bn);
+    for (size_t i = 0; i < a_batches.size(); i++) a_batches[i] = float(i % 5) - 1;
+    for (size_t i = 0; i < b_batches.size(); i++) b_batches[i] = float(i % 7) * 0.5f - 1;
+    std::vector<int> c_offsets = {0, 2, 3, 0, 1, 3}, c_columns = {0, 3, 2, 1, 0, 2};
+    std::vector<float> c_values = {1, 2, 3, -1, -2, -3}, want = c_values;
+    for (int b = 0; b < batches; b++)
+      for (int r = 0; r < bm; r++)
+        for (int p = c_offsets[b * (bm + 1) + r]; p < c_offsets[b * (bm + 1) + r + 1]; p++) {
+          int c = c_columns[b * c_nnz + p];
+          float sum = 0;
+          for (int l = 0; l < bk; l++) sum += a_batches[b * bm * bk + r * bk + l] * b_batches[b * bk * bn + l * bn + c];
+          want[b * c_nnz + p] = 2 * sum + 0.5f * c_values[b * c_nnz + p];
+        }
+    float *d_a = to_device(a_batches), *d_b = to_device(b_batches), *d_cv = to_device(c_values), two = 2;
+    int *d_co = to_device(c_offsets), *d_cc = to_device(c_columns);
+    cusparseDnMatDescr_t mat_a, mat_b;
+    cusparseSpMatDescr_t mat_c;
+    CHECK(cusparseCreateDnMat(&mat_a, bm, bk, bk, d_a, CUDA_R_32F, CUSPARSE_ORDER_ROW));
+    CHECK(cusparseDnMatSetStridedBatch(mat_a, batches, bm * bk));
+    CHECK(cusparseCreateDnMat(&mat_b, bk, bn, bn, d_b, CUDA_R_32F, CUSPARSE_ORDER_ROW));
+    CHECK(cusparseDnMatSetStridedBatch(mat_b, batches, bk * bn));
+    CHECK(cusparseCreateCsr(&mat_c, bm, bn, c_nnz, d_co, d_cc, d_cv, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                            CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+    CHECK(cusparseCsrSetStridedBatch(mat_c, batches, bm + 1, c_nnz));
+    int count = 0;
+    int64_t stride = 0;
+    CHECK(cusparseDnMatGetStridedBatch(mat_b, &count, &stride));
+    bool ok = count == batches && stride == bk * bn;
+    CHECK(cusparseSpMatGetStridedBatch(mat_c, &count));
+    ok = ok && count == batches;
+    const cusparseOperation_t N = CUSPARSE_OPERATION_NON_TRANSPOSE;
+    CHECK(cusparseSDDMM_bufferSize(handle, N, N, &two, mat_a, mat_b, &half, mat_c, CUDA_R_32F,
+                                   CUSPARSE_SDDMM_ALG_DEFAULT, &size));
+    CHECK(cusparseSDDMM_preprocess(handle, N, N, &two, mat_a, mat_b, &half, mat_c, CUDA_R_32F,
+                                   CUSPARSE_SDDMM_ALG_DEFAULT, buffer));
+    CHECK(cusparseSDDMM(handle, N, N, &two, mat_a, mat_b, &half, mat_c, CUDA_R_32F, CUSPARSE_SDDMM_ALG_DEFAULT,
+                        buffer));
+    cudaStreamSynchronize(stream);
+    report("SDDMM, 2 strided batches", ok && close(to_host(d_cv, batches * c_nnz), want));
+    CHECK(cusparseDestroyDnMat(mat_a));
+    CHECK(cusparseDestroyDnMat(mat_b));
+    CHECK(cusparseDestroySpMat(mat_c));
+  }
 
   // A legacy matrix description, and bad calls.
   cusparseMatDescr_t descr;
