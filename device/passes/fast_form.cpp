@@ -77,6 +77,8 @@
 
 using namespace llvm;
 using gpusym_passes::is_kernel;
+using gpusym_passes::kLaneVariableName;
+using gpusym_passes::lane_variable_address;
 
 namespace gpusym_fast_form {
 
@@ -156,7 +158,6 @@ namespace {
 
 using namespace gpusym_fast_form;
 
-constexpr const char *kLaneVariable = "__gpusym_lane";
 constexpr const char *kSection = "gpusym_fast_forms";
 constexpr const char *kTable = "__gpusym_fast_forms";
 constexpr const char *kReasons = "gpusym_fast_form_reasons";
@@ -191,12 +192,7 @@ SmallVector<LoadInst *, 8> lane_pointer_loads(Function &function) {
   SmallVector<LoadInst *, 8> loads;
   for (Instruction &inst : instructions(function)) {
     auto *load = dyn_cast<LoadInst>(&inst);
-    if (!load) continue;
-    Value *address = load->getPointerOperand();
-    if (auto *tls = dyn_cast<IntrinsicInst>(address); tls && tls->getIntrinsicID() == Intrinsic::threadlocal_address)
-      address = tls->getArgOperand(0);
-    if (auto *variable = dyn_cast<GlobalVariable>(address); variable && variable->getName() == kLaneVariable)
-      loads.push_back(load);
+    if (load && lane_variable_address(load->getPointerOperand())) loads.push_back(load);
   }
   return loads;
 }
@@ -289,7 +285,7 @@ Clone start_clone(Function &kernel, ArrayRef<LoadInst *> lane_loads) {
   builder.SetInsertPoint(into);
   Module &module = *fast->getParent();
   Value *lane = builder.CreateLoad(PointerType::getUnqual(context),
-                                   builder.CreateThreadLocalAddress(module.getNamedGlobal(kLaneVariable)), "lane");
+                                   builder.CreateThreadLocalAddress(module.getNamedGlobal(kLaneVariableName)), "lane");
   AllocaInst *copy = builder.CreateAlloca(ArrayType::get(builder.getInt8Ty(), kLaneSize), nullptr, "lane.copy");
   copy->setAlignment(Align(8));
   builder.CreateMemCpy(copy, Align(8), lane, Align(8), kLaneSize);
@@ -1145,7 +1141,7 @@ void explain_made(const Function &kernel, uint64_t per_lane_bytes, bool structur
 // MakeBarrierFastForms.
 struct MakeFastForms : PassInfoMixin<MakeFastForms> {
   PreservedAnalyses run(Module &module, ModuleAnalysisManager &analyses) {
-    if (!module.getNamedGlobal(kLaneVariable)) return PreservedAnalyses::all();
+    if (!module.getNamedGlobal(kLaneVariableName)) return PreservedAnalyses::all();
     auto &functions = analyses.getResult<FunctionAnalysisManagerModuleProxy>(module).getManager();
     SmallVector<std::pair<Function *, SmallVector<LoadInst *, 8>>, 8> suitable;
     for (Function &function : module) {

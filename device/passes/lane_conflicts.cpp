@@ -92,13 +92,7 @@ bool lane_pointer(const Value *pointer, unsigned depth = 0) {
              return incoming == phi || lane_pointer(incoming, depth + 1);
            });
   const auto *load = dyn_cast<LoadInst>(pointer);
-  if (!load) return false;
-  const Value *slot = load->getPointerOperand();
-  if (const auto *intrinsic = dyn_cast<IntrinsicInst>(slot);
-      intrinsic && intrinsic->getIntrinsicID() == Intrinsic::threadlocal_address)
-    slot = intrinsic->getArgOperand(0);
-  const auto *global = dyn_cast<GlobalVariable>(slot->stripPointerCasts());
-  return global && global->getName() == "__gpusym_lane";
+  return load && lane_variable_address(load->getPointerOperand());
 }
 
 // The field of the running lane that `value` reads, if it is such a read:

@@ -94,6 +94,8 @@ PROGRAMS = {
             "thrust transform, inclusive_scan",
             "thrust sort greater",
             "thrust copy_if",
+            "thrust min_element, max_element, minmax_element",
+            "thrust reduce of (value, index) pairs",
         ],
     ),
 }

@@ -5,7 +5,11 @@
 #include <cub/cub.cuh>
 #include <thrust/copy.h>
 #include <thrust/device_vector.h>
+#include <thrust/execution_policy.h>
+#include <thrust/extrema.h>
 #include <thrust/functional.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/zip_iterator.h>
 #include <thrust/host_vector.h>
 #include <thrust/reduce.h>
 #include <thrust/scan.h>
@@ -174,6 +178,51 @@ static void thrust_checks(const std::vector<int> &values) {
   report("thrust copy_if", kept == std::count_if(values.begin(), values.end(), [](int x) { return x % 2 != 0; }));
 }
 
+// A point compared by its distance from the origin, as a program's own
+// comparator over its own type.
+struct Point {
+  float x, y;
+};
+struct Nearer {
+  __host__ __device__ bool operator()(const Point &a, const Point &b) const {
+    return a.x * a.x + a.y * a.y < b.x * b.x + b.y * b.y;
+  }
+};
+// (value, index) pairs, the smaller value winning, then the smaller index.
+typedef thrust::tuple<float, long> Ranked;
+struct Lowest {
+  __host__ __device__ Ranked operator()(const Ranked &a, const Ranked &b) const {
+    if (thrust::get<0>(a) != thrust::get<0>(b)) return thrust::get<0>(a) < thrust::get<0>(b) ? a : b;
+    return thrust::get<1>(a) < thrust::get<1>(b) ? a : b;
+  }
+};
+
+// thrust's extrema: a reduction of (value, index) pairs whose result only
+// the block's first thread stores, over one partial tile (10 and 1,000
+// points) or several tiles (5,000).  Distinct values: the first extreme is
+// the only one.
+static void extrema_checks() {
+  bool elements = true, pairs = true;
+  for (int n : {10, 1000, 5000}) {
+    std::vector<Point> points(n);
+    for (int i = 0; i < n; i++) points[i] = Point{float((i * 7919L + 3) % n), 0.5f};
+    thrust::device_vector<Point> device(points.begin(), points.end());
+    long lowest = std::min_element(points.begin(), points.end(), Nearer()) - points.begin();
+    long highest = std::max_element(points.begin(), points.end(), Nearer()) - points.begin();
+    auto both = thrust::minmax_element(thrust::device, device.begin(), device.end(), Nearer());
+    elements &= thrust::min_element(thrust::device, device.begin(), device.end(), Nearer()) - device.begin() == lowest &&
+                thrust::max_element(thrust::device, device.begin(), device.end(), Nearer()) - device.begin() == highest &&
+                both.first - device.begin() == lowest && both.second - device.begin() == highest;
+    thrust::device_vector<float> xs(n);
+    for (int i = 0; i < n; i++) xs[i] = points[i].x;
+    auto ranked = thrust::make_zip_iterator(thrust::make_tuple(xs.begin(), thrust::counting_iterator<long>(0)));
+    Ranked found = thrust::reduce(thrust::device, ranked, ranked + n, Ranked(1e30f, -1), Lowest());
+    pairs &= thrust::get<1>(found) == lowest && thrust::get<0>(found) == points[lowest].x;
+  }
+  report("thrust min_element, max_element, minmax_element", elements);
+  report("thrust reduce of (value, index) pairs", pairs);
+}
+
 int main() {
   std::vector<int> values(N);
   for (int i = 0; i < N; i++) values[i] = (i * 7919 + 13) % 1000 - 300;
@@ -182,6 +231,7 @@ int main() {
   for (size_t i = 0; i < many.size(); i++) many[i] = int((i * 2654435761u) % 100003) - 50000;
   device_checks(many);
   thrust_checks(many);
+  extrema_checks();
   printf("thrust and cub: %d failed\n", failures);
   return failures != 0;
 }
