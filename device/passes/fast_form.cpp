@@ -45,6 +45,7 @@
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallVector.h"
@@ -197,12 +198,52 @@ SmallVector<LoadInst *, 8> lane_pointer_loads(Function &function) {
   return loads;
 }
 
+// Whether a call of `callee` may stay as it is in a fast form: a function
+// of this module that, with whatever it calls, never names the runtime
+// (its lane, its waits, its records: __gpusym*) and calls no function but
+// its like, intrinsics and the library's pure math; a device function the
+// inliner left out of line (a half-precision fma, called twice).  Its
+// answer is kept in `known`, and a function is taken for such while its
+// own calls are looked at (recursion).
+bool lane_free(Function &callee, const TargetLibraryInfo &library, DenseMap<Function *, bool> &known) {
+  if (callee.isDeclaration() || callee.getName().starts_with("__gpusym")) return false;
+  if (auto found = known.find(&callee); found != known.end()) return found->second;
+  known[&callee] = true;
+  auto names_runtime = [](const Value *operand) {
+    const auto *global = dyn_cast<GlobalValue>(operand->stripPointerCasts());
+    return global && global->getName().starts_with("__gpusym");
+  };
+  bool free = true;
+  for (Instruction &inst : instructions(callee)) {
+    if (any_of(inst.operands(), names_runtime)) free = false;
+    auto *call = dyn_cast<CallBase>(&inst);
+    if (!free || !call || isa<DbgInfoIntrinsic>(call)) {
+      if (!free) break;
+      continue;
+    }
+    Function *called = call->getCalledFunction();
+    LibFunc function;
+    if (!called) {
+      free = false;
+    } else if (Intrinsic::ID id = called->getIntrinsicID()) {
+      free = id != Intrinsic::trap && id != Intrinsic::debugtrap && id != Intrinsic::ubsantrap;
+    } else if (!(library.getLibFunc(*called, function) && call->doesNotAccessMemory()) &&
+               !(called->getName().starts_with("__ocml_") &&
+                 none_of(call->args(), [](const Use &argument) { return argument->getType()->isPointerTy(); }))) {
+      free = lane_free(*called, library, known);
+    }
+    if (!free) break;
+  }
+  return known[&callee] = free;
+}
+
 // Why `function` has no fast form, or "" when it can have one;
 // `lane_loads` gets its loads of its lane's pointer.
 std::string unsuitable(Function &function, const TargetLibraryInfo &library, SmallVectorImpl<LoadInst *> &lane_loads,
                        bool barriers_allowed) {
   std::string call_reason;
   bool waits = false;  // at a barrier or a lockstep step
+  DenseMap<Function *, bool> lane_free_functions;
   for (Instruction &inst : instructions(function)) {
     auto *call = dyn_cast<CallBase>(&inst);
     if (!call || isa<DbgInfoIntrinsic>(call)) continue;
@@ -237,7 +278,7 @@ std::string unsuitable(Function &function, const TargetLibraryInfo &library, Sma
     // An extern __shared__ array's thread-local initialisation routine
     // (_ZTH..., which no source defines): a worker thread's own, in either form.
     if (name.starts_with("_ZTH")) continue;
-    if (!call_reason.empty()) continue;
+    if (!call_reason.empty() || lane_free(*callee, library, lane_free_functions)) continue;
     if (name == kWaveOp)
       call_reason = kWaveMeets;
     else

@@ -79,11 +79,23 @@ __global__ void rotate_in_wavefront(const int *in, int *out) {
   out[i] = __shfl(in[i], (__lane_id() + 1) % warpSize);
 }
 
-// A call of a function not inlined: the debuggable form only.
+// A call of a function not inlined that computes from its arguments alone,
+// around a barrier: the call stays in the fast form.
 __device__ __attribute__((noinline)) int twice(int value) { return 2 * value; }
 __global__ void call_twice(const int *in, int *out) {
+  __shared__ int doubled[64];
+  int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+  doubled[t] = twice(in[i]);
+  __syncthreads();
+  out[i] = twice(doubled[63 - t]);
+}
+
+// A call of a function not inlined that reads its thread: the debuggable
+// form only.
+__device__ __attribute__((noinline)) int plus_thread(int value) { return value + threadIdx.x; }
+__global__ void call_plus_thread(const int *in, int *out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  out[i] = twice(in[i]);
+  out[i] = plus_thread(in[i]);
 }
 
 template <typename T>
@@ -205,10 +217,13 @@ int main() {
   {
     const int n = 192;
     std::vector<int> in(n), expected(n);
-    for (int i = 0; i < n; i++) in[i] = i - 50, expected[i] = 2 * (i - 50);
+    for (int i = 0; i < n; i++) in[i] = i - 50, expected[i] = 4 * (i / 64 * 64 + 63 - i % 64 - 50);
     int *din = to_device(in), *dout = to_device(std::vector<int>(n));
     call_twice<<<3, 64>>>(din, dout);
     report("call_twice", to_host(dout, n), expected);
+    for (int i = 0; i < n; i++) expected[i] = i - 50 + i % 64;
+    call_plus_thread<<<3, 64>>>(din, dout);
+    report("call_plus_thread", to_host(dout, n), expected);
   }
   printf("fast form: %d wrong\n", total_wrong);
   return total_wrong != 0;
