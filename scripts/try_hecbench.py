@@ -18,9 +18,11 @@ sizes its runs for a GPU).
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -40,10 +42,19 @@ _CHECKED = re.compile(r"\b(PASS(ED)?|all results match|error\b.*:\s*0(\.0+)?\b)"
 
 
 def _run(command: list[str], cwd: Path, limit: int) -> subprocess.CompletedProcess:
-    try:
-        return subprocess.run(command, cwd=cwd, capture_output=True, text=True, errors="replace", timeout=limit)
-    except subprocess.TimeoutExpired:
-        return subprocess.CompletedProcess(command, 124, "", f"timed out after {limit} s")
+    """`command` in a session of its own, which is killed whole when it
+    runs past `limit` seconds (make's program with it)."""
+    with subprocess.Popen(
+        command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace",
+        start_new_session=True,
+    ) as process:  # fmt: skip
+        try:
+            out, err = process.communicate(timeout=limit)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+            return subprocess.CompletedProcess(command, 124, "", f"timed out after {limit} s")
+    return subprocess.CompletedProcess(command, process.returncode, out, err)
 
 
 def _arguments() -> dict[str, list[str]]:
