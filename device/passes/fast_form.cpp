@@ -198,13 +198,26 @@ SmallVector<LoadInst *, 8> lane_pointer_loads(Function &function) {
   return loads;
 }
 
+// Whether `call` of `callee` computes from its arguments alone: an
+// intrinsic but a trap, the library's math (whose only side effect may be
+// errno), or the device library's (__ocml_*, which the runtime computes
+// over libm) unless it writes through a pointer (sincos, frexp).
+bool pure_math(const CallBase &call, const Function &callee, const TargetLibraryInfo &library) {
+  if (Intrinsic::ID id = callee.getIntrinsicID())
+    return id != Intrinsic::trap && id != Intrinsic::debugtrap && id != Intrinsic::ubsantrap;
+  LibFunc known;
+  if (library.getLibFunc(callee, known) && (call.doesNotAccessMemory() || call.onlyAccessesInaccessibleMemory()))
+    return true;
+  return callee.getName().starts_with("__ocml_") &&
+         none_of(call.args(), [](const Use &argument) { return argument->getType()->isPointerTy(); });
+}
+
 // Whether a call of `callee` may stay as it is in a fast form: a function
 // of this module that, with whatever it calls, never names the runtime
-// (its lane, its waits, its records: __gpusym*) and calls no function but
-// its like, intrinsics and the library's pure math; a device function the
-// inliner left out of line (a half-precision fma, called twice).  Its
-// answer is kept in `known`, and a function is taken for such while its
-// own calls are looked at (recursion).
+// (its lane, its waits, its records: __gpusym*) and calls nothing but its
+// like and pure math; a device function the inliner left out of line (a
+// half-precision fma, called twice).  Its answer is kept in `known`, and a
+// function is taken for such while its own calls are looked at (recursion).
 bool lane_free(Function &callee, const TargetLibraryInfo &library, DenseMap<Function *, bool> &known) {
   if (callee.isDeclaration() || callee.getName().starts_with("__gpusym")) return false;
   if (auto found = known.find(&callee); found != known.end()) return found->second;
@@ -215,22 +228,11 @@ bool lane_free(Function &callee, const TargetLibraryInfo &library, DenseMap<Func
   };
   bool free = true;
   for (Instruction &inst : instructions(callee)) {
-    if (any_of(inst.operands(), names_runtime)) free = false;
-    auto *call = dyn_cast<CallBase>(&inst);
-    if (!free || !call || isa<DbgInfoIntrinsic>(call)) {
-      if (!free) break;
-      continue;
-    }
-    Function *called = call->getCalledFunction();
-    LibFunc function;
-    if (!called) {
+    if (any_of(inst.operands(), names_runtime)) {
       free = false;
-    } else if (Intrinsic::ID id = called->getIntrinsicID()) {
-      free = id != Intrinsic::trap && id != Intrinsic::debugtrap && id != Intrinsic::ubsantrap;
-    } else if (!(library.getLibFunc(*called, function) && call->doesNotAccessMemory()) &&
-               !(called->getName().starts_with("__ocml_") &&
-                 none_of(call->args(), [](const Use &argument) { return argument->getType()->isPointerTy(); }))) {
-      free = lane_free(*called, library, known);
+    } else if (auto *call = dyn_cast<CallBase>(&inst); call && !isa<DbgInfoIntrinsic>(call)) {
+      Function *called = call->getCalledFunction();
+      free = called && (pure_math(*call, *called, library) || lane_free(*called, library, known));
     }
     if (!free) break;
   }
@@ -249,21 +251,9 @@ std::string unsuitable(Function &function, const TargetLibraryInfo &library, Sma
     if (!call || isa<DbgInfoIntrinsic>(call)) continue;
     Function *callee = call->getCalledFunction();
     if (!callee) return "it calls through a pointer";
-    if (Intrinsic::ID id = callee->getIntrinsicID()) {
-      if (id == Intrinsic::trap || id == Intrinsic::debugtrap || id == Intrinsic::ubsantrap) return "it traps";
-      continue;
-    }
-    // A library function's only side effect may be errno (math functions).
-    LibFunc known;
-    if (library.getLibFunc(*callee, known) && (call->doesNotAccessMemory() || call->onlyAccessesInaccessibleMemory()))
-      continue;
+    if (pure_math(*call, *callee, library)) continue;
+    if (callee->isIntrinsic()) return "it traps";
     StringRef name = callee->getName();
-    // The device library's math (__ocml_*, which the runtime computes over
-    // libm): a function of its arguments alone, unless it writes through a
-    // pointer (sincos, frexp).
-    if (name.starts_with("__ocml_") &&
-        none_of(call->args(), [](const Use &argument) { return argument->getType()->isPointerTy(); }))
-      continue;
     auto *op = name == kWaveOp ? dyn_cast<ConstantInt>(call->getArgOperand(0)) : nullptr;
     if (name == kBarrier || name == kWaveStep || name == kWaveMeet || (op && op->getZExtValue() == kWaveStepOp)) {
       waits |= !barriers_allowed;

@@ -1,7 +1,7 @@
 // What device code's pointers may point to, where it finds its lane, which
-// functions are kernels and which calls are barriers, for the simulated device's pass plugins
-// (wave_lockstep.cpp, lane_conflicts.cpp, access_checks.cpp, fast_form.cpp,
-// stride_loops.cpp).
+// functions are kernels and which calls are barriers, for the simulated
+// device's pass plugins (wave_lockstep.cpp, lane_conflicts.cpp,
+// access_checks.cpp, fast_form.cpp, stride_loops.cpp).
 #pragma once
 
 #include "llvm/ADT/STLExtras.h"
