@@ -163,7 +163,6 @@ constexpr const char *kSection = "gpusym_fast_forms";
 constexpr const char *kTable = "__gpusym_fast_forms";
 constexpr const char *kReasons = "gpusym_fast_form_reasons";
 constexpr const char *kAtO0 = "-O0: every kernel has its debuggable form only";
-constexpr const char *kFastAttribute = "gpusym-fast-form";
 constexpr const char *kLaterAttribute = "gpusym-fast-form-later";  // barriers: made after optimisation
 constexpr const char *kBarrier = gpusym_passes::kBarrierName;
 constexpr const char *kAssertFail = "__gpusym_assert_fail";
@@ -185,7 +184,6 @@ constexpr const char *kFastMeet = "__gpusym_fast_meet";
 // A lane's call of a warp function, as the runtime's WaveCall lays it out.
 constexpr int64_t kCallOp = 0, kCallWidth = 4, kCallValue = 8, kCallArg = 16, kCallResult = 32, kCallSize = 40;
 constexpr const char *kNotMade = "its fast form came out invalid (a bug of gpusym's compiler pass)";
-constexpr const char *kLanesMemory = "__gpusym_fast_lanes_memory";  // (bytes): the block's per-lane memory
 
 
 // The loads of the lane pointer (__gpusym_lane) in `function`.

@@ -23,6 +23,9 @@ using namespace llvm;
 constexpr int64_t kThreadIdx = 0, kFlatThread = 56, kLaneSize = 72;
 // (calls, gone, lanes): every lane of the block at one warp function, in
 // the structured fast form.
+// The attribute of a kernel's fast form.
+constexpr const char *kFastAttribute = "gpusym-fast-form";
+constexpr const char *kLanesMemory = "__gpusym_fast_lanes_memory";  // (bytes): the block's per-lane memory
 constexpr const char *kFastWarp = "__gpusym_fast_warp";
 constexpr const char *kWaveSize = "__gpusym_fast_wave_size";  // (): the running kernel's lanes a wavefront
 // A lane waiting at a divergent step keeps the step's number in a byte,
@@ -193,6 +196,13 @@ bool change_lane_loops(Function &function, FunctionAnalysisManager &analyses, fu
 // it at the lanes its equality tests single out, for a pipeline before the
 // loop vectoriser.
 void add_lane_range_passes(FunctionPassManager &passes);
+
+// memory_spaces.cpp
+// Marks a fast form's loads and stores with the memory they reach (shared,
+// a kernel's argument, the per-lane arrays), which cannot overlap.
+struct MarkMemorySpaces : PassInfoMixin<MarkMemorySpaces> {
+  PreservedAnalyses run(Function &function, FunctionAnalysisManager &analyses);
+};
 
 // lane_points.cpp
 // The pass that cuts each innermost loop over lanes into pieces at the

@@ -523,6 +523,9 @@ struct LaneRanges : PassInfoMixin<LaneRanges> {
 
 }  // namespace
 
-void add_lane_range_passes(FunctionPassManager &passes) { passes.addPass(LaneRanges()); }
+void add_lane_range_passes(FunctionPassManager &passes) {
+  passes.addPass(MarkMemorySpaces());
+  passes.addPass(LaneRanges());
+}
 
 }  // namespace gpusym_fast_form

@@ -15,10 +15,11 @@ first use into the cache against LLVM 19's headers (Debian's llvm-19-dev):
   ``stretch_loops.cpp`` (kernels whose threads reach their barriers
   alike), ``stride_loops.cpp`` (grid- and block-stride loops, a trip
   of the block's threads at a time), ``lane_ranges.cpp`` (a loop over
-  the threads runs the range of them its guards let in) and
+  the threads runs the range of them its guards let in),
   ``lane_points.cpp`` (such a loop cut at the threads its equality tests
-  single out).  It comes before ``access_checks.cpp``, whose calls the
-  fast forms do without;
+  single out) and ``memory_spaces.cpp`` (its accesses marked with the
+  memory they reach, which cannot overlap).  It comes before
+  ``access_checks.cpp``, whose calls the fast forms do without;
 - ``rdc_statics.cpp``: in compiles of relocatable device code, references
   to a static device variable that host code names reach its definition,
   which clang renames after some kernels already refer to it;
@@ -41,7 +42,7 @@ MODULE_PLUGIN = "module_statics"
 #: The sources of a plugin made of more than its own .cpp.
 _MORE_SOURCES = {
     "wave_lockstep": ("lane_conflicts",),
-    "fast_form": ("divergence", "stretch_loops", "stride_loops", "lane_ranges", "lane_points"),
+    "fast_form": ("divergence", "stretch_loops", "stride_loops", "lane_ranges", "lane_points", "memory_spaces"),
 }
 
 
