@@ -189,24 +189,37 @@ std::optional<bool> between_points(Value *condition, ArrayRef<const SCEV *> poin
 }
 
 // Whether the pieces between `points` have straight code: each branch of
-// the loop but its latch's, and each switch, known there from the tests
-// at the points, or the same for every trip (which versions then take
-// away).  Else cutting the loop buys no vector code, only more loops.
+// the loop but its latch's, and each switch, that the lanes between the
+// points reach, known there from the tests at the points, or the same for
+// every trip (which versions then take away).  Code only a point's lane
+// reaches (a halo's `if (tx == 0) tile[0] = x > 0 ? in[x - 1] : 0`) may
+// branch as it likes.  Else cutting the loop buys no vector code, only
+// more loops.
 bool straight_between_points(Loop &loop, const Counter &counter, ArrayRef<const SCEV *> points,
                              ArrayRef<PointTest> tests) {
-  for (BasicBlock *block : loop.blocks()) {
+  SmallPtrSet<BasicBlock *, 16> reached;
+  SmallVector<BasicBlock *, 16> work{loop.getHeader()};
+  while (!work.empty()) {
+    BasicBlock *block = work.pop_back_val();
+    if (!loop.contains(block) || !reached.insert(block).second) continue;
     Instruction *end = block->getTerminator();
     if (auto *branch = dyn_cast<BranchInst>(end); branch && branch->isConditional() &&
                                                  end != counter.test->user_back() &&
-                                                 !same_every_trip(loop, branch->getCondition()) &&
-                                                 !between_points(branch->getCondition(), points, tests))
-      return false;
+                                                 !same_every_trip(loop, branch->getCondition())) {
+      std::optional<bool> known = between_points(branch->getCondition(), points, tests);
+      if (!known) return false;
+      work.push_back(branch->getSuccessor(*known ? 0 : 1));
+      continue;
+    }
     if (auto *cases = dyn_cast<SwitchInst>(end); cases && !same_every_trip(loop, cases->getCondition())) {
       unsigned known = count_if(tests, [&](const PointTest &test) {
         return test.test == cases && is_contained(points, test.point);
       });
       if (known != cases->getNumCases()) return false;
+      work.push_back(cases->getDefaultDest());  // between the points, no case holds
+      continue;
     }
+    append_range(work, successors(block));
   }
   return true;
 }

@@ -8,6 +8,7 @@ random kernels (fuzz/random_kernels.py) agree with the host in both forms."""
 from __future__ import annotations
 
 import re
+import shlex
 import signal
 from pathlib import Path
 
@@ -31,6 +32,23 @@ def build_verbose(source: str, directory: Path, level: str) -> tuple[Path, str]:
     built = run_gpusym("build", level, "-g", "-v", TEST_PROGRAMS / source, "-o", program, timeout=BUILD_TIMEOUT)
     assert built.returncode == 0, describe(built)
     return program, built.stderr
+
+
+def device_ir(source: Path, directory: Path) -> str:
+    """The simulated device's IR of `source` after gpusym's passes: the
+    device compile that ``gpusym build -O2 -v`` shows, run again to print
+    IR with its value names."""
+    built = run_gpusym("build", "-O2", "-v", "-c", source, "-o", directory / "object.o", timeout=BUILD_TIMEOUT)
+    assert built.returncode == 0, describe(built)
+    [command] = [
+        line for line in built.stderr.splitlines() if "-fcuda-is-device" in line and "libgpusym_fast_form" in line
+    ]
+    words = [word for word in shlex.split(command) if word != "-discard-value-names"]
+    words[words.index("-S")] = "-emit-llvm"
+    words[words.index("-o") + 1] = str(directory / "device.ll")
+    compiled = run(words, timeout=BUILD_TIMEOUT)
+    assert compiled.returncode == 0, describe(compiled)
+    return (directory / "device.ll").read_text()
 
 
 @pytest.fixture(scope="module")
@@ -155,7 +173,32 @@ def test_equality_tests_of_a_threads_coordinate_give_the_hosts_results(lane_poin
     # points not known, switches, 64-bit coordinates, versions on conditions
     # the same for the block; no thread runs twice or is left out.
     result = run([lane_points], env={"GPUSYM_FORM": form})
-    assert result.returncode == 0 and "lane points: 1200 cases, 0 wrong" in result.stdout, describe(result)
+    assert result.returncode == 0 and "lane points: 1280 cases, 0 wrong" in result.stdout, describe(result)
+
+
+def test_a_loop_is_cut_at_a_point_whose_thread_alone_branches_further(tmp_path):
+    # plain_nested: `if (tx == 3 && a != 0 && global / a > b)` branches
+    # past its point's test; between the points the loop is straight.
+    ir = device_ir(TEST_PROGRAMS / "lane_points.hip", tmp_path)
+    [fast] = re.findall(r"^define [^\n]*@_Z12plain_nestedPiii\.gpusym_fast\(.*?^}$", ir, re.M | re.S)
+    assert re.search(r"^lanes\.piece\d*:", fast, re.M) and re.search(r"^vector\.body\d*:", fast, re.M), fast
+
+
+def test_the_fast_forms_loops_need_no_checks_that_shared_and_device_memory_are_apart(tmp_path):
+    # A tile copied from device memory to shared memory and back: each
+    # stretch's loop reads one and writes the other, which LLVM is told
+    # cannot overlap, so its vector loops need no run-time check.
+    source = TEST_PROGRAMS / "memory_spaces.hip"
+    ir = device_ir(source, tmp_path)
+    [fast] = re.findall(r"^define [^\n]*@_Z6smoothPKfPfii\.gpusym_fast\(.*?^}$", ir, re.M | re.S)
+    vector_loops = len(re.findall(r"^vector\.body\d*:", fast, re.M))
+    checks = len(re.findall(r"^vector\.memcheck\d*:", fast, re.M))
+    assert vector_loops >= 2 and checks == 0, (vector_loops, checks)
+    program = tmp_path / "memory_spaces"
+    assert run_gpusym("build", "-O2", source, "-o", program, timeout=BUILD_TIMEOUT).returncode == 0
+    for form in ("fast", "debug"):
+        result = run([program], env={"GPUSYM_FORM": form})
+        assert result.returncode == 0 and "memory spaces: 3840 points, 0 wrong" in result.stdout, describe(result)
 
 
 def kernel_forms(output: str) -> dict[str, str]:

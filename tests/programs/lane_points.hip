@@ -6,8 +6,9 @@
 // same for the block but not known, a coordinate going down or offset by
 // the block's place, points twice, `!=`, 64-bit coordinates that must not
 // be cut at their low bits, conditions the same for every thread (on
-// which the pieces get versions) and tests behind a guard, each in a
-// kernel without barriers and in one whose code sits between two barriers.
+// which the pieces get versions), tests behind a guard and a point whose
+// thread alone branches further (on a division that cannot run for every
+// thread), each in a kernel without barriers and in one whose code sits between two barriers.
 // The host computes each result a thread at a time.  Prints "CASE: N
 // wrong" a case, then "lane points: C cases, W wrong".
 #include <hip/hip_runtime.h>
@@ -42,7 +43,8 @@ struct Place {
   X(rows, p.ty == 0 && p.tx == 1, p.ty == p.dy - 1)                                           \
   X(uniform, a > 3 && p.tx == 0, b > 3)                                                       \
   X(guarded, p.tx < a && p.tx == 3, p.tx < b && p.tx == 9)                                    \
-  X(many, p.tx == 1 || p.tx == 6, p.tx == 9 || p.tx == 12)
+  X(many, p.tx == 1 || p.tx == 6, p.tx == 9 || p.tx == 12)                                   \
+  X(nested, p.tx == 3 && a != 0 && p.global / a > b, p.tx == 9)
 
 #define DEFINE_TESTS(name, first, second)                                                      \
   __host__ __device__ inline bool name##_first(const Place &p, int a, int b) { return first; }  \
