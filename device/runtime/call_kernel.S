@@ -20,33 +20,14 @@
  */
 #include "lane_switch.h"
 
-        .text
-        .p2align 4
-        .globl  gpusym_run_lanes
-        .hidden gpusym_run_lanes
-        .type   gpusym_run_lanes, @function
-gpusym_run_lanes:
-        .cfi_startproc
-        pushq   %rbp
-        .cfi_def_cfa_offset 16
-        .cfi_offset %rbp, -16
-        movq    %rsp, %rbp
-        .cfi_def_cfa_register %rbp
-        pushq   %r12
-        .cfi_offset %r12, -24
-        pushq   %r13
-        .cfi_offset %r13, -32
-        pushq   %r14
-        .cfi_offset %r14, -40
-        pushq   %r15
-        .cfi_offset %r15, -48
-        movq    %rdi, %r14              /* the image */
-        movq    %rsi, %r15              /* the function */
-        movq    %rdx, %r12              /* the lane */
-        movq    gpusym_executor@GOTTPOFF(%rip), %rax
-        movq    %fs:(%rax), %rax
-        movq    EXECUTOR_RECORD(%rax), %r13
-1:      movq    0(%r14), %rcx           /* call area words: 6 registers, then the stack */
+/*
+ * The arguments of a call of a kernel, from the call image at %r14: its
+ * call area copied below a 64-byte aligned stack pointer, the relative
+ * words made addresses, xmm0-xmm7 loaded when the image says they carry
+ * arguments and rdi..r9 popped from the stack.  The call comes next.
+ */
+.macro LOAD_ARGUMENTS
+        movq    0(%r14), %rcx           /* call area words: 6 registers, then the stack */
         andq    $-64, %rsp              /* arguments aligned to up to 64 bytes */
         leaq    (,%rcx,8), %rdx
         subq    %rdx, %rsp
@@ -81,6 +62,35 @@ gpusym_run_lanes:
         popq    %rcx
         popq    %r8
         popq    %r9
+.endm
+
+        .text
+        .p2align 4
+        .globl  gpusym_run_lanes
+        .hidden gpusym_run_lanes
+        .type   gpusym_run_lanes, @function
+gpusym_run_lanes:
+        .cfi_startproc
+        pushq   %rbp
+        .cfi_def_cfa_offset 16
+        .cfi_offset %rbp, -16
+        movq    %rsp, %rbp
+        .cfi_def_cfa_register %rbp
+        pushq   %r12
+        .cfi_offset %r12, -24
+        pushq   %r13
+        .cfi_offset %r13, -32
+        pushq   %r14
+        .cfi_offset %r14, -40
+        pushq   %r15
+        .cfi_offset %r15, -48
+        movq    %rdi, %r14              /* the image */
+        movq    %rsi, %r15              /* the function */
+        movq    %rdx, %r12              /* the lane */
+        movq    gpusym_executor@GOTTPOFF(%rip), %rax
+        movq    %fs:(%rax), %rax
+        movq    EXECUTOR_RECORD(%rax), %r13
+1:      LOAD_ARGUMENTS
 7:      callq   *%r15
         .globl  gpusym_lane_returned
         .hidden gpusym_lane_returned
@@ -115,5 +125,39 @@ gpusym_lane_resume:
         RESUME_LANE %rax, %r13, %rdx
         .cfi_endproc
         .size   gpusym_lane_resume, .-gpusym_lane_resume
+
+/*
+ * gpusym_call_kernel(const uint64_t *image, void *kernel) calls kernel once
+ * with the arguments of its call image, on the stack it is called on, and
+ * returns: a block in its kernel's fast form, one lane looping over the
+ * block's threads, which never waits for another lane.
+ */
+        .p2align 4
+        .globl  gpusym_call_kernel
+        .hidden gpusym_call_kernel
+        .type   gpusym_call_kernel, @function
+gpusym_call_kernel:
+        .cfi_startproc
+        pushq   %rbp
+        .cfi_def_cfa_offset 16
+        .cfi_offset %rbp, -16
+        movq    %rsp, %rbp
+        .cfi_def_cfa_register %rbp
+        pushq   %r14
+        .cfi_offset %r14, -24
+        pushq   %r15
+        .cfi_offset %r15, -32
+        movq    %rdi, %r14              /* the image */
+        movq    %rsi, %r15              /* the function */
+        LOAD_ARGUMENTS
+        callq   *%r15
+        leaq    -16(%rbp), %rsp
+        popq    %r15
+        popq    %r14
+        popq    %rbp
+        .cfi_def_cfa %rsp, 8
+        retq
+        .cfi_endproc
+        .size   gpusym_call_kernel, .-gpusym_call_kernel
 
         .section .note.GNU-stack, "", @progbits

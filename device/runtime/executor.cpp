@@ -98,6 +98,7 @@ gpusym::Executor *gpusym_executor = nullptr;
 
 void gpusym_fiber_switch(void **save_sp, void *load_sp);
 void gpusym_fiber_entry(void);
+void gpusym_call_kernel(const uint64_t *image, void *kernel);  // call_kernel.S
 }
 
 // What the assembly reads.
@@ -485,11 +486,10 @@ gpusym_dim3 block_index(const LaunchConfig &config, uint64_t block) {
 // The lanes of `block`: their coordinates are written for each new dispatch,
 // then only the block's index and the states of the lanes that run (all,
 // or the first alone in the fast form).
-void prepare_lanes(Executor &executor, const Op &dispatch, uint64_t block) {
+void prepare_lanes(Executor &executor, const Op &dispatch, const gpusym_dim3 &block_idx) {
   const LaunchConfig &config = dispatch.config;
   gpusym_dim3 grid{config.grid.x, config.grid.y, config.grid.z};
   gpusym_dim3 dim{config.block.x, config.block.y, config.block.z};
-  gpusym_dim3 block_idx = block_index(config, block);
   uint32_t count = dim.x * dim.y * dim.z;
   uint32_t running = executor.fast ? 1 : count;  // the fast form loops over the block in one lane
   if (executor.lanes_dispatch != dispatch.id) {
@@ -522,7 +522,9 @@ void prepare_lanes(Executor &executor, const Op &dispatch, uint64_t block) {
 // waits at a barrier switches to the next lane in order that has not started
 // or waits at the barrier too (see __gpusym_barrier), so every lane runs
 // up to the barrier before any of them goes past it; the last lane to exit
-// switches back here.
+// switches back here.  In the fast form, one lane that loops over the
+// block's threads and never waits for another runs on this stack, called
+// directly.
 void run_block(Executor &executor, Op &dispatch, uint64_t block);
 
 // Runs `block` of a fast dispatch in the debuggable form, counted in
@@ -538,20 +540,26 @@ void run_debuggable(Executor &executor, Op &dispatch, uint64_t block, uint64_t &
 }
 
 void run_block(Executor &executor, Op &dispatch, uint64_t block) {
+  const gpusym_dim3 block_idx = block_index(dispatch.config, block);
   if (executor.fast) {
     // A debugger's breakpoints stop lanes of the debuggable form only.
     if (debugger_wants_every_lane() || debugger_wants_kernel(dispatch.kernel->entry) ||
-        watch_names_block(dispatch.kernel->entry, block_index(dispatch.config, block)))
+        watch_names_block(dispatch.kernel->entry, block_idx))
       return run_debuggable(executor, dispatch, block, dispatch.record->blocks_debuggable);
     if (sigsetjmp(executor.replay, 0))  // a thread faulted: the debuggable form names it
       return run_debuggable(executor, dispatch, block, dispatch.record->blocks_replayed);
     executor.replay_armed = true;
   }
-  prepare_lanes(executor, dispatch, block);
+  prepare_lanes(executor, dispatch, block_idx);
   executor.record->block = block;
-  const gpusym_dim3 block_idx = executor.lanes[0].block_idx;
   watch_block_started(block_idx);
-  gpusym_fiber_switch(&executor.scheduler_sp, start(executor, executor.lanes[0]));
+  if (executor.fast) {  // one lane loops over the block's threads: no stack of its own
+    enter(executor, executor.lanes[0]);
+    gpusym_call_kernel(executor.call_image, executor.kernel_entry);
+    executor.lanes[0].state = GPUSYM_LANE_EXITED;
+  } else {
+    gpusym_fiber_switch(&executor.scheduler_sp, start(executor, executor.lanes[0]));
+  }
   watch_block_finished(block_idx);
   executor.replay_armed = false;
   __gpusym_lane = nullptr;
