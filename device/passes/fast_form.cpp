@@ -902,7 +902,7 @@ Function *make_barrier_fast_form(Function &kernel, ArrayRef<LoadInst *> lane_loa
     return carried;
   };
   for (Instruction *inst : carried_values()) {
-    unsigned budget = 8;
+    unsigned budget = 16;
     if (isa<PHINode>(inst) || !recomputable(inst, clone, budget)) continue;
     for (Use &use : make_early_inc_range(inst->uses())) {
       auto *user = cast<Instruction>(use.getUser());

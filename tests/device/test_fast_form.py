@@ -61,11 +61,13 @@ def test_only_the_kernel_calling_what_reads_its_thread_has_no_fast_form(optimise
     _, said = optimised
     assert NO_FAST_FORM.findall(said) == [("call_plus_thread(int const*, int*)", NOT_INLINED)], said
     # The kernels with barriers keep what their threads carry across them,
-    # grid_stride across its stride loop's trips.
+    # grid_stride across its stride loop's trips; swap_halves works its
+    # guards out again from its thread's coordinates.
     assert re.findall(r"^gpusym: kernel (\w+)\(.*\) keeps (\d+) bytes a thread across its barriers", said, re.M) == [
         ("grid_stride", "0"),
         ("reverse_in_block", "0"),
         ("scan_in_block", "16"),
+        ("swap_halves", "0"),
         ("rotate_in_wavefront", "16"),  # its shuffle's value (4), result (4) and source lane (8)
         ("call_twice", "0"),
     ], said
@@ -75,7 +77,7 @@ def test_only_the_kernel_calling_what_reads_its_thread_has_no_fast_form(optimise
 def test_both_forms_give_the_hosts_results(optimised, form):
     result = run([optimised[0]], env={"GPUSYM_FORM": form})
     assert result.returncode == 0 and "fast form: 0 wrong" in result.stdout, describe(result)
-    assert result.stdout.count(": ok\n") == 11, describe(result)
+    assert result.stdout.count(": ok\n") == 12, describe(result)
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
@@ -211,10 +213,10 @@ def kernel_forms(output: str) -> dict[str, str]:
 def test_info_kernels_gives_each_kernels_form_and_why_from_the_binary(optimised, tmp_path):
     forms = kernel_forms(gdb(optimised[0], "info kernels"))
     assert forms.pop("call_plus_thread") == f"no: {NOT_INLINED}", forms
-    assert set(forms.values()) == {"yes"} and len(forms) == 10, forms
+    assert set(forms.values()) == {"yes"} and len(forms) == 11, forms
     unoptimised, _ = build_verbose("fast_form.hip", tmp_path, "-O0")
     forms = kernel_forms(gdb(unoptimised, "info kernels"))
-    assert set(forms.values()) == {"no: -O0: every kernel has its debuggable form only"} and len(forms) == 11, forms
+    assert set(forms.values()) == {"no: -O0: every kernel has its debuggable form only"} and len(forms) == 12, forms
 
 
 @pytest.mark.gdb
@@ -232,16 +234,16 @@ def test_info_dispatches_and_info_lanes_say_which_form_ran(optimised):
         "run",
         "info dispatches all",
         "info lanes 1",
-        "info lanes 11",
+        "info lanes 12",
     )
     forms = re.findall(r"^\s+\d+\s+complete\s+(\w+)\(.*\s(fast|debug)$", output, re.M)
     fast = "saxpy coordinates rows histogram wavefronts grid_stride reverse_in_block scan_in_block".split()
-    fast += ["rotate_in_wavefront", "call_twice"]
+    fast += ["swap_halves", "rotate_in_wavefront", "call_twice"]
     assert forms == [(name, "fast") for name in fast] + [("call_plus_thread", "debug")], output
     assert re.search(
         r"^Dispatch 1: saxpy\(.*>>>, in the fast form: each block runs its threads as one loop", output, re.M
     ), output
-    assert re.search(r"^Dispatch 11: call_plus_thread\(.*>>>, in the debuggable form$", output, re.M), output
+    assert re.search(r"^Dispatch 12: call_plus_thread\(.*>>>, in the debuggable form$", output, re.M), output
 
 
 @pytest.mark.gdb

@@ -1,9 +1,10 @@
 // Kernels with and without a fast form (a block's threads as one loop), each
 // checked against the host: 1D, 2D and 3D blocks, a guard and early
 // returns, a loop per thread, atomics, a lane's wavefront index, a grid
-// stride, barriers in straight code and in a loop, a warp function, and
-// one kernel calling a function not inlined (no fast form).  Prints one line a
-// kernel, "NAME: ok" or "NAME: N wrong", then "fast form: N wrong".
+// stride, barriers in straight code and in a loop, guards worked out again
+// after a barrier, a warp function, and one kernel calling a function not
+// inlined (no fast form).  Prints one line a kernel, "NAME: ok" or "NAME:
+// N wrong", then "fast form: N wrong".
 #include <hip/hip_runtime.h>
 
 #include <cstdio>
@@ -71,6 +72,20 @@ __global__ void scan_in_block(const int *in, int *out) {
     __syncthreads();
   }
   out[base + t] = values[current][t];
+}
+
+// Two values a thread, each guarded by its 64-bit place against n, around
+// a barrier: after it the guards are worked out again from the thread's
+// coordinates, not kept a thread.
+__global__ void swap_halves(const int *in, int *out, long n) {
+  __shared__ int tile[128];
+  int t = threadIdx.x;
+  long a = blockIdx.x * 128L + t, b = a + 64;
+  tile[t] = a < n ? in[a] : -1;
+  tile[t + 64] = b < n ? in[b] : -1;
+  __syncthreads();
+  if (a < n) out[a] = tile[t + 64];
+  if (b < n) out[b] = tile[t];
 }
 
 // A warp function: each wavefront's threads run up to it, then meet.
@@ -203,6 +218,18 @@ int main() {
     int *din = to_device(in), *dout = to_device(std::vector<int>(blocks * threads));
     scan_in_block<<<blocks, dim3(16, 6)>>>(din, dout);
     report("scan_in_block", to_host(dout, expected.size()), expected);
+  }
+  {
+    const long n = 300;  // the last block's second half partly past it
+    std::vector<int> in(n), expected(n);
+    for (long i = 0; i < n; i++) in[i] = static_cast<int>(i * 5 - 7);
+    for (long i = 0; i < n; i++) {
+      long partner = i % 128 < 64 ? i + 64 : i - 64;
+      expected[i] = partner < n ? in[partner] : -1;
+    }
+    int *din = to_device(in), *dout = to_device(std::vector<int>(n));
+    swap_halves<<<3, 64>>>(din, dout, n);
+    report("swap_halves", to_host(dout, n), expected);
   }
   {
     const int blocks = 2, threads = 128;
