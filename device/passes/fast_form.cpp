@@ -1251,7 +1251,11 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
             builder.registerVectorizerStartEPCallback(
                 [](FunctionPassManager &passes, OptimizationLevel) { add_lane_range_passes(passes); });
             builder.registerOptimizerLastEPCallback([](ModulePassManager &passes, OptimizationLevel level) {
-              if (level != OptimizationLevel::O0) passes.addPass(MakeBarrierFastForms());
+              if (level == OptimizationLevel::O0) return;
+              passes.addPass(MakeBarrierFastForms());
+              FunctionPassManager streams;
+              add_lane_stream_pass(streams);
+              passes.addPass(createModuleToFunctionPassAdaptor(std::move(streams)));
             });
             builder.registerOptimizerEarlyEPCallback(
                 [](ModulePassManager &passes, OptimizationLevel level) {

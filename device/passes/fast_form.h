@@ -203,6 +203,15 @@ void add_lane_range_passes(FunctionPassManager &passes);
 struct MarkMemorySpaces : PassInfoMixin<MarkMemorySpaces> {
   PreservedAnalyses run(Function &function, FunctionAnalysisManager &analyses);
 };
+// Whether `pointer` points into device memory on every path: a kernel's
+// argument or a __device__ variable.
+bool global_pointer(const Value *pointer);
+
+// lane_streams.cpp
+// The pass that splits a fast form's straight loop over lanes going
+// through device memory in several streams into one loop per stream, for
+// a pipeline after the loop vectoriser.
+void add_lane_stream_pass(FunctionPassManager &passes);
 
 // lane_points.cpp
 // The pass that cuts each innermost loop over lanes into pieces at the

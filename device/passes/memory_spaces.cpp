@@ -65,6 +65,8 @@ Space space_of_pointer(const Value *pointer) {
 
 }  // namespace
 
+bool global_pointer(const Value *pointer) { return pointer && space_of_pointer(pointer) == kGlobal; }
+
 PreservedAnalyses MarkMemorySpaces::run(Function &function, FunctionAnalysisManager &) {
   if (!function.hasFnAttribute(kFastAttribute)) return PreservedAnalyses::all();
   LLVMContext &context = function.getContext();

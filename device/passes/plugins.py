@@ -42,7 +42,15 @@ MODULE_PLUGIN = "module_statics"
 #: The sources of a plugin made of more than its own .cpp.
 _MORE_SOURCES = {
     "wave_lockstep": ("lane_conflicts",),
-    "fast_form": ("divergence", "stretch_loops", "stride_loops", "lane_ranges", "lane_points", "memory_spaces"),
+    "fast_form": (
+        "divergence",
+        "stretch_loops",
+        "stride_loops",
+        "lane_ranges",
+        "lane_points",
+        "lane_streams",
+        "memory_spaces",
+    ),
 }
 
 

@@ -203,6 +203,25 @@ def test_the_fast_forms_loops_need_no_checks_that_shared_and_device_memory_are_a
         assert result.returncode == 0 and "memory spaces: 3840 points, 0 wrong" in result.stdout, describe(result)
 
 
+def test_a_loop_over_threads_going_through_memory_in_two_streams_runs_as_two_loops(tmp_path):
+    # add_two, copy_three and reverse_two: each thread's elements a block's
+    # width apart;
+    # read_back's last store reads what its thread stored to the other
+    # stream, so splitting it would read before the write (512 wrong).
+    source = TEST_PROGRAMS / "lane_streams.hip"
+    ir = device_ir(source, tmp_path)
+    split = {
+        name: len(re.findall(r"^lanes\.stream\d*:", body, re.M))
+        for name, body in re.findall(r"^define [^\n]*@_Z\d+(\w+?)P\w*\.gpusym_fast\((.*?^})$", ir, re.M | re.S)
+    }
+    assert split == {"add_two": 1, "copy_three": 2, "reverse_two": 2, "read_back": 0}, split
+    program = tmp_path / "lane_streams"
+    assert run_gpusym("build", "-O2", source, "-o", program, timeout=BUILD_TIMEOUT).returncode == 0
+    for form in ("fast", "debug"):
+        result = run([program], env={"GPUSYM_FORM": form})
+        assert result.returncode == 0 and "lane streams: 0 wrong" in result.stdout, describe(result)
+
+
 def kernel_forms(output: str) -> dict[str, str]:
     """info kernels' Fast form column, by kernel name (without parameters)."""
     rows = [re.split(r"\s{2,}", line) for line in output.splitlines() if re.match(r"^\w+\(", line)]
