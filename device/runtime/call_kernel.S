@@ -20,6 +20,28 @@
  */
 #include "lane_switch.h"
 
+/* The start of a function that calls kernels: a frame-pointer frame,
+ * through which debuggers unwind, r12-r15 saved, the call image (the first
+ * argument) in %r14 and the function (the second) in %r15. */
+.macro CALL_FRAME
+        .cfi_startproc
+        pushq   %rbp
+        .cfi_def_cfa_offset 16
+        .cfi_offset %rbp, -16
+        movq    %rsp, %rbp
+        .cfi_def_cfa_register %rbp
+        pushq   %r12
+        .cfi_offset %r12, -24
+        pushq   %r13
+        .cfi_offset %r13, -32
+        pushq   %r14
+        .cfi_offset %r14, -40
+        pushq   %r15
+        .cfi_offset %r15, -48
+        movq    %rdi, %r14
+        movq    %rsi, %r15
+.endm
+
 /*
  * The arguments of a call of a kernel, from the call image at %r14: its
  * call area copied below a 64-byte aligned stack pointer, the relative
@@ -70,22 +92,7 @@
         .hidden gpusym_run_lanes
         .type   gpusym_run_lanes, @function
 gpusym_run_lanes:
-        .cfi_startproc
-        pushq   %rbp
-        .cfi_def_cfa_offset 16
-        .cfi_offset %rbp, -16
-        movq    %rsp, %rbp
-        .cfi_def_cfa_register %rbp
-        pushq   %r12
-        .cfi_offset %r12, -24
-        pushq   %r13
-        .cfi_offset %r13, -32
-        pushq   %r14
-        .cfi_offset %r14, -40
-        pushq   %r15
-        .cfi_offset %r15, -48
-        movq    %rdi, %r14              /* the image */
-        movq    %rsi, %r15              /* the function */
+        CALL_FRAME
         movq    %rdx, %r12              /* the lane */
         movq    gpusym_executor@GOTTPOFF(%rip), %rax
         movq    %fs:(%rax), %rax
@@ -137,23 +144,14 @@ gpusym_lane_resume:
         .hidden gpusym_call_kernel
         .type   gpusym_call_kernel, @function
 gpusym_call_kernel:
-        .cfi_startproc
-        pushq   %rbp
-        .cfi_def_cfa_offset 16
-        .cfi_offset %rbp, -16
-        movq    %rsp, %rbp
-        .cfi_def_cfa_register %rbp
-        pushq   %r14
-        .cfi_offset %r14, -24
-        pushq   %r15
-        .cfi_offset %r15, -32
-        movq    %rdi, %r14              /* the image */
-        movq    %rsi, %r15              /* the function */
+        CALL_FRAME
         LOAD_ARGUMENTS
         callq   *%r15
-        leaq    -16(%rbp), %rsp
+        leaq    -32(%rbp), %rsp
         popq    %r15
         popq    %r14
+        popq    %r13
+        popq    %r12
         popq    %rbp
         .cfi_def_cfa %rsp, 8
         retq
