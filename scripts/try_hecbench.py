@@ -12,7 +12,8 @@ of its CUDA programs at random (the seed makes the pick again) among those
 whose Makefile names no MPI and no library outside the simulated device.
 A program runs with its Makefile's `run` target, or with the arguments
 hecbench_arguments.txt gives it (smaller sizes, fewer repeats: HeCBench
-sizes its runs for a GPU).
+sizes its runs for a GPU).  Exit status: 0, or 2 when CHECKOUT has no src
+folder, or 3 when a NAME is not a program there (the others still run).
 """
 
 from __future__ import annotations
@@ -116,7 +117,7 @@ def _outcome(name: str, source: Path, arguments: dict[str, list[str]]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("checkout", type=Path, help="HeCBench's repository")
-    parser.add_argument("names", nargs="*", help="program folders under src (default: --sample's)")
+    parser.add_argument("names", nargs="*", help="program folders under src, such as scan-cuda (default: --sample's)")
     parser.add_argument("--sample", type=int, default=0, help="how many programs to pick at random")
     parser.add_argument("--seed", type=int, default=0, help="the random pick's seed")
     options = parser.parse_args()
@@ -130,12 +131,14 @@ def main() -> int:
         random.Random(options.seed).shuffle(eligible)
         names = names + eligible[: options.sample]
     arguments = _arguments()
+    missing = 0
     for name in names:
         if not (source / name / "Makefile").is_file():
-            print(f"{name}: no such program (src/{name}/Makefile)")
+            print(f"try_hecbench: {name}: no such program (no src/{name}/Makefile)", file=sys.stderr, flush=True)
+            missing += 1
             continue
         print(f"{name}: {_outcome(name, source, arguments)}", flush=True)
-    return 0
+    return 3 if missing else 0
 
 
 if __name__ == "__main__":
