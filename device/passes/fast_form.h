@@ -21,11 +21,11 @@ using namespace llvm;
 
 // Byte offsets of a lane's fields (gpusym/lane.h, checked by the runtime).
 constexpr int64_t kThreadIdx = 0, kFlatThread = 56, kLaneSize = 72;
-// (calls, gone, lanes): every lane of the block at one warp function, in
-// the structured fast form.
 // The attribute of a kernel's fast form.
 constexpr const char *kFastAttribute = "gpusym-fast-form";
 constexpr const char *kLanesMemory = "__gpusym_fast_lanes_memory";  // (bytes): the block's per-lane memory
+// (calls, gone, lanes): every lane of the block at one warp function, in
+// the structured fast form.
 constexpr const char *kFastWarp = "__gpusym_fast_warp";
 constexpr const char *kWaveSize = "__gpusym_fast_wave_size";  // (): the running kernel's lanes a wavefront
 // A lane waiting at a divergent step keeps the step's number in a byte,

@@ -14,10 +14,10 @@
 // store of another loop must not overlap it (LLVM's alias analysis says
 // so), for the same lane.  Other lanes' order may change, as it may on a
 // GPU, where the threads of a block run in any order between barriers.
-// Only straight loops are split (one block, which the guards' versions
-// make of a tile's or a stride's code), without calls, atomics or
-// volatile accesses, and whose values carried from trip to trip count
-// the trips.
+// It runs after the vectoriser, on its vector loops and the loops it
+// left, and splits only straight loops (one block), without calls,
+// atomics or volatile accesses, and whose values carried from trip to trip
+// count the trips.
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Analysis/AliasAnalysis.h"

@@ -25,6 +25,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/MDBuilder.h"
 #include "fast_form.h"
+#include "shared_memory.h"
 
 namespace gpusym_fast_form {
 
@@ -33,17 +34,17 @@ namespace {
 enum Space { kShared, kGlobal, kLanes, kSpaces };
 
 // The space `object` (an underlying object of a pointer) is in, or kSpaces
-// when none or unknown.  A thread_local of device code is shared memory
-// (the runtime's own, named __gpusym*, are not); any other global variable
-// is in device memory, as the kernel's arguments are.
+// when none or unknown.  A global variable not __shared__ and not the
+// runtime's own (__gpusym*) is in device memory, as the kernel's arguments
+// are.
 Space space_of(const Value *object) {
   if (isa<Argument>(object)) return kGlobal;
   if (const auto *intrinsic = dyn_cast<IntrinsicInst>(object);
       intrinsic && intrinsic->getIntrinsicID() == Intrinsic::threadlocal_address)
     object = intrinsic->getArgOperand(0)->stripPointerCasts();
   if (const auto *global = dyn_cast<GlobalVariable>(object)) {
-    if (global->getName().starts_with("__gpusym")) return kSpaces;
-    return global->isThreadLocal() ? kShared : kGlobal;
+    if (gpusym_passes::shared_variable(*global)) return kShared;
+    return global->getName().starts_with("__gpusym") ? kSpaces : kGlobal;
   }
   const auto *call = dyn_cast<CallBase>(object);
   const Function *callee = call ? call->getCalledFunction() : nullptr;

@@ -49,9 +49,15 @@ inline bool lane_variable_address(const Value *address, unsigned depth = 0) {
   return global && global->getName() == kLaneVariableName;
 }
 
-// Whether `pointer` may point into __shared__ memory: into a thread_local
-// variable of device code (the runtime's own, named __gpusym*, are not), or
-// what a thread_local wrapper (_ZTW*, for extern __shared__) returns.
+// Whether `global` is a __shared__ variable: a thread_local variable of
+// device code (the runtime's own, named __gpusym*, are not).
+inline bool shared_variable(const GlobalVariable &global) {
+  return global.isThreadLocal() && !global.getName().starts_with("__gpusym");
+}
+
+// Whether `pointer` may point into __shared__ memory: into a __shared__
+// variable, or what a thread_local wrapper (_ZTW*, for extern __shared__)
+// returns.
 inline bool shared_pointer(const Value *pointer) {
   SmallVector<const Value *, 4> objects;
   getUnderlyingObjects(pointer, objects, nullptr, 0);
@@ -64,9 +70,7 @@ inline bool shared_pointer(const Value *pointer) {
                callee && callee->getName().starts_with("_ZTW"))
         return true;
     }
-    if (const auto *global = dyn_cast<GlobalVariable>(object);
-        global && global->isThreadLocal() && !global->getName().starts_with("__gpusym"))
-      return true;
+    if (const auto *global = dyn_cast<GlobalVariable>(object); global && shared_variable(*global)) return true;
   }
   return false;
 }
