@@ -471,8 +471,9 @@ _named: list[gdb.InferiorThread] = []
 
 def name_workers(event=None) -> None:
     """At a stop: each worker thread's name says the lane it runs
-    (``gpusym-w0 block (1,0,0) thread (4,0,0)``), in ``info threads`` and
-    in MI's thread lists alike."""
+    (``gpusym-w0 block (1,0,0) thread (4,0,0)``), or the block it runs in
+    its kernel's fast form (``gpusym-w0 block (1,0,0) in its fast form``),
+    in ``info threads`` and in MI's thread lists alike."""
     if not isinstance(event, gdb.StopEvent) or (debug := runtime_state.debug_state()) is None:
         return
     threads = {t.ptid[1]: t for t in gdb.selected_inferior().threads()}
@@ -483,8 +484,13 @@ def name_workers(event=None) -> None:
             if thread is None or not int(executor["lane"]):
                 continue
             running = executor["lane"].dereference()
+            place = (
+                f"block {runtime_state.dim3(running['block_idx'])} in its fast form"
+                if runtime_state.in_fast_block(executor)
+                else runtime_state.lane_place(running)
+            )
             thread.name = None  # the name the program gave it
-            thread.name = f"{thread.name} {runtime_state.lane_place(running)}"
+            thread.name = f"{thread.name} {place}"
             _named.append(thread)
     except gdb.error:
         pass  # a runtime mid-update: names stay as they are

@@ -95,13 +95,14 @@ def executor_record() -> gdb.Value | None:
     return None
 
 
-def in_fast_block() -> bool:
-    """Whether the selected thread runs a block in its kernel's fast form
-    (its block's threads as one loop, where no thread can be named)."""
+def in_fast_block(record: gdb.Value | None = None) -> bool:
+    """Whether the selected thread (or the executor of `record`) runs a
+    block in its kernel's fast form (its block's threads as one loop, where
+    no thread can be named)."""
     debug = debug_state()
     if debug is None or not supports(debug, Version.INTEREST):
         return False
-    record = executor_record()
+    record = executor_record() if record is None else record
     return record is not None and int(record["lane_count"]) != 0 and int(record["fast"]) != 0
 
 
@@ -395,6 +396,17 @@ def announce_lane(event) -> None:
         tell_lane(quietly=any(getattr(stop, "says_its_lane", False) for stop in getattr(event, "breakpoints", ())))
 
 
+def tell_fast_block(current: gdb.Value) -> None:
+    """Say that the selected thread runs `current`'s block in its kernel's
+    fast form, where no one thread runs, and clear the lane variables."""
+    print(
+        f"[gpusym: block {dim3(current['block_idx'])} of dispatch {int(current['dispatch_id'])} runs in its "
+        "kernel's fast form: its threads run as one loop, and none of them can be named]"
+    )
+    clear_lane_variables()
+    shown(gdb.selected_thread(), current)
+
+
 def tell_lane(quietly: bool = False) -> None:
     """Say which block and thread the selected thread runs, as at a stop
     (not `quietly`: a breakpoint of the stop says it), and set the
@@ -404,11 +416,7 @@ def tell_lane(quietly: bool = False) -> None:
         clear_lane_variables()
         return
     if in_fast_block():
-        print(
-            f"[gpusym: block {dim3(current['block_idx'])} of dispatch {int(current['dispatch_id'])} runs in its "
-            "kernel's fast form: its threads run as one loop, and none of them can be named]"
-        )
-        clear_lane_variables()
+        tell_fast_block(current)
         return
     wavefront = int(current["flat_thread"]) // wave_size(current)
     if not quietly:
@@ -438,6 +446,9 @@ def _follow_selection() -> None:
     shown(thread, current)
     if current is None:
         clear_lane_variables()
+        return
+    if in_fast_block():
+        tell_fast_block(current)
         return
     print(f"[gpusym: thread {thread.num} runs {lane_place(current)} of dispatch {int(current['dispatch_id'])}]")
     set_lane_variables(current)

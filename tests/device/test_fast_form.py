@@ -17,6 +17,7 @@ from capture_runs import source_line
 from conftest import BUILD_TIMEOUT, GPUSYM, GPUSYM_NVCC, TEST_PROGRAMS, describe, run, run_gpusym
 from fault_runs import report
 from gdb_batch import gdb
+from gdb_terminal import GdbTerminal
 
 from fuzz import random_kernels
 
@@ -340,6 +341,27 @@ def test_under_gdb_a_breakpoint_set_while_a_dispatch_runs_reaches_its_blocks_not
     assert "$1 = {x = 65000, y = 0, z = 0}" in output and "$2 = {x = 0, y = 0, z = 0}" in output, output
     debuggable = re.search(r"^\*\s+1\s+running\s+sums\(.*\s+fast, (\d+) debuggable$", output, re.M)
     assert debuggable and 1 < int(debuggable[1]) < 1 << 16, output
+
+
+@pytest.mark.gdb
+def test_selecting_a_thread_in_a_fast_block_names_no_thread_of_it(tmp_path):
+    # Stopped in a fast block, gdb names its block and no thread of it, once
+    # at the stop, in the worker's name and when the worker is selected
+    # again: its one lane's coordinates are not a thread of the kernel.
+    program, _ = build_verbose("fault.hip", tmp_path, "-O2")
+    fast = "[gpusym: block (1,0,0) of dispatch 1 runs in its kernel's fast form"
+    with GdbTerminal(program, "past-end") as session:
+        session.command("set environment GPUSYM_WORKERS 1")
+        assert session.command("run").count(fast) == 1, session.transcript
+        threads = session.command("info threads")
+        assert fast not in threads and "thread (0,0,0)" not in threads, session.transcript
+        worker = re.search(r'^\* (\d+)\s+Thread .*"gpusym-w0 block \(1,0,0\) in its fast form"', threads, re.M)
+        assert worker, session.transcript
+        session.command("thread 1")
+        back = session.command(f"thread {worker[1]}")
+        assert fast in back, session.transcript
+        assert "thread (0,0,0)" not in back, session.transcript
+        assert session.command("print $_block").strip().endswith("= void"), session.transcript
 
 
 @pytest.mark.gdb
