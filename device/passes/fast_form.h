@@ -186,6 +186,10 @@ unsigned run_stride_loops_by_block(const Clone &clone);
 void mark_lane_loop(BranchInst &latch_branch);
 // Makes that loop one no longer over lanes, its other properties kept.
 void unmark_lane_loop(BranchInst &latch_branch);
+// Makes it a loop running one lane, a point's (lane_points.cpp), no longer
+// one over lanes.
+void mark_point_piece(BranchInst &latch_branch);
+bool is_point_piece(const Loop &loop);
 bool is_lane_loop(const Loop &loop);
 // Calls `change` on `function`'s loops over lanes, outer ones first, until
 // it changes none: after each change the analyses are made again (the

@@ -224,6 +224,22 @@ bool straight_between_points(Loop &loop, const Counter &counter, ArrayRef<const 
   return true;
 }
 
+// Gives the loop whose latch ends with `latch_branch` a loop ID of its own
+// that asks the vectoriser for one vector a trip: a piece between points
+// has few trips (a tile's row less its ends, 14 of 16), which two vectors
+// a trip would leave mostly to the scalar loop after it.
+void interleave_once(BranchInst &latch_branch) {
+  auto *id = cast<MDNode>(latch_branch.getMetadata(LLVMContext::MD_loop));
+  LLVMContext &context = id->getContext();
+  SmallVector<Metadata *, 4> operands{nullptr};
+  append_range(operands, drop_begin(id->operands()));
+  operands.push_back(MDNode::get(context, {MDString::get(context, "llvm.loop.interleave.count"),
+                                           ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(context), 1))}));
+  MDNode *own = MDNode::getDistinct(context, operands);
+  own->replaceOperandWith(0, own);
+  latch_branch.setMetadata(LLVMContext::MD_loop, own);
+}
+
 // A piece of the loop: the counter from `low` to `high` (none when low
 // >= high), `point` the index of the point it runs, or -1.
 struct Piece {
@@ -316,7 +332,8 @@ bool cut_at_points(Loop &loop, ScalarEvolution &scalars, SmallPtrSetImpl<BasicBl
     made.insert(copy_header);
     auto *copy_test = cast<ICmpInst>(map[counter->test]);
     auto *copy_back = cast<BranchInst>(*copy_test->user_begin());
-    if (piece.point >= 0) unmark_lane_loop(*copy_back);  // one lane: nothing more to do
+    if (piece.point >= 0) mark_point_piece(*copy_back);  // one lane: nothing more to do
+    else interleave_once(*copy_back);
     BasicBlock *enter = BasicBlock::Create(context, "lanes.piece.run", function, copy_header);
     BranchInst::Create(copy_header, enter);
     builder.SetInsertPoint(checks[i]);

@@ -44,6 +44,7 @@ namespace {
 using namespace PatternMatch;
 
 constexpr const char *kLaneLoopMark = "gpusym.lanes";
+constexpr const char *kPointPieceMark = "gpusym.lanes.point";
 constexpr unsigned kMaxTests = 8;  // the tests looked at, from a trip's start
 
 // A branch at a trip's start to the trip's code or to the loop's latch: to
@@ -59,16 +60,17 @@ struct Term {
   bool negated;
 };
 
-// Whether `operand` of a loop's metadata is the mark of make_loop's loops.
-bool is_lane_mark(const Metadata *operand) {
+// Whether `operand` of a loop's metadata is the mark `mark`.
+bool is_mark(const Metadata *operand, StringRef mark = kLaneLoopMark) {
   auto *node = dyn_cast<MDNode>(operand);
   auto *name = node && node->getNumOperands() == 1 ? dyn_cast<MDString>(node->getOperand(0)) : nullptr;
-  return name && name->getString() == kLaneLoopMark;
+  return name && name->getString() == mark;
 }
 
-// Whether the loop metadata `id` marks a loop of make_loop's.
-bool is_lane_loop_id(const MDNode *id) {
-  return any_of(drop_begin(id->operands()), [](const MDOperand &operand) { return is_lane_mark(operand.get()); });
+// Whether the loop metadata `id` has the mark `mark` (by default that of
+// make_loop's loops).
+bool is_lane_loop_id(const MDNode *id, StringRef mark = kLaneLoopMark) {
+  return any_of(drop_begin(id->operands()), [&](const MDOperand &operand) { return is_mark(operand.get(), mark); });
 }
 
 // The terms of `value`'s conjunction (of its negation when `negated`).
@@ -446,14 +448,27 @@ bool change_lane_loops(Function &function, FunctionAnalysisManager &analyses, fu
   return changed;
 }
 
-void unmark_lane_loop(BranchInst &latch_branch) {
+// The loop whose latch ends with `latch_branch` without the mark of loops
+// over lanes, and with `mark` when there is one.
+void remark_lane_loop(BranchInst &latch_branch, const char *mark) {
   auto *id = cast<MDNode>(latch_branch.getMetadata(LLVMContext::MD_loop));
+  LLVMContext &context = id->getContext();
   SmallVector<Metadata *, 4> operands{nullptr};
   for (const MDOperand &operand : drop_begin(id->operands()))
-    if (!is_lane_mark(operand.get())) operands.push_back(operand.get());
-  MDNode *unmarked = MDNode::getDistinct(id->getContext(), operands);
+    if (!is_mark(operand.get())) operands.push_back(operand.get());
+  if (mark) operands.push_back(MDNode::get(context, MDString::get(context, mark)));
+  MDNode *unmarked = MDNode::getDistinct(context, operands);
   unmarked->replaceOperandWith(0, unmarked);
   latch_branch.setMetadata(LLVMContext::MD_loop, unmarked);
+}
+
+void unmark_lane_loop(BranchInst &latch_branch) { remark_lane_loop(latch_branch, nullptr); }
+
+void mark_point_piece(BranchInst &latch_branch) { remark_lane_loop(latch_branch, kPointPieceMark); }
+
+bool is_point_piece(const Loop &loop) {
+  MDNode *id = loop.getLoopID();
+  return id && is_lane_loop_id(id, kPointPieceMark);
 }
 
 void mark_lane_loop(BranchInst &latch_branch) {
