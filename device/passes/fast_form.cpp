@@ -1255,6 +1255,7 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
               passes.addPass(MakeBarrierFastForms());
               FunctionPassManager streams;
               add_lane_stream_pass(streams);
+              add_next_block_prefetch_pass(streams);
               passes.addPass(createModuleToFunctionPassAdaptor(std::move(streams)));
             });
             builder.registerOptimizerEarlyEPCallback(

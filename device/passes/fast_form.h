@@ -217,6 +217,12 @@ bool global_pointer(const Value *pointer);
 // a pipeline after the loop vectoriser.
 void add_lane_stream_pass(FunctionPassManager &passes);
 
+// next_block_prefetch.cpp
+// The pass that makes a fast form's loads of device memory whose address
+// moves with blockIdx.x prefetch the next block's, for a pipeline after
+// the loop vectoriser.
+void add_next_block_prefetch_pass(FunctionPassManager &passes);
+
 // lane_points.cpp
 // The pass that cuts each innermost loop over lanes into pieces at the
 // lanes its equality tests single out (the tests then constants in each).

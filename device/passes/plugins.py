@@ -17,8 +17,11 @@ first use into the cache against LLVM 19's headers (Debian's llvm-19-dev):
   of the block's threads at a time), ``lane_ranges.cpp`` (a loop over
   the threads runs the range of them its guards let in),
   ``lane_points.cpp`` (such a loop cut at the threads its equality tests
-  single out) and ``memory_spaces.cpp`` (its accesses marked with the
-  memory they reach, which cannot overlap).  It comes before
+  single out), ``memory_spaces.cpp`` (its accesses marked with the
+  memory they reach, which cannot overlap), ``lane_streams.cpp`` (a loop
+  over the threads going through memory in several streams split, one
+  loop a stream) and ``next_block_prefetch.cpp`` (its loads fetch early
+  what the next block reads).  It comes before
   ``access_checks.cpp``, whose calls the fast forms do without;
 - ``rdc_statics.cpp``: in compiles of relocatable device code, references
   to a static device variable that host code names reach its definition,
@@ -49,6 +52,7 @@ _MORE_SOURCES = {
         "lane_ranges",
         "lane_points",
         "lane_streams",
+        "next_block_prefetch",
         "memory_spaces",
     ),
 }

@@ -579,3 +579,27 @@ def test_a_uniform_loop_whose_trips_skip_its_barrier_finishes_in_its_fast_form(t
     assert "random kernels: 8 cases, 0 wrong" in run([program], env={"GPUSYM_FORM": "debug"}).stdout
     result = run([program], env={"GPUSYM_FORM": "fast"}, timeout=20)
     assert result.returncode == 0 and "random kernels: 8 cases, 0 wrong" in result.stdout, describe(result)
+
+
+def test_a_fast_form_prefetches_the_next_blocks_halo_and_no_stream(tmp_path):
+    # halo_step's right halo, read by a row's last thread, is a new line
+    # each block: it gets a prefetch.  Its loop over that thread has 3 more
+    # copies for the grid's right edge, which read no halo: there the
+    # thread's own element is the new line.  In the copy with the halo, the
+    # next block's element is on the halo's line: no prefetch.  add streams
+    # along its loop over threads, column's first thread of a row reads
+    # within that loop, gather's addresses come from memory: none.
+    source = TEST_PROGRAMS / "next_block_prefetch.hip"
+    ir = device_ir(source, tmp_path)
+    prefetches = {
+        name: body.count("call void @llvm.prefetch")
+        for name, body in re.findall(r"^define [^\n]*@_Z\d+(\w+?)P\w*\.gpusym_fast\((.*?^})$", ir, re.M | re.S)
+    }
+    assert prefetches == {"halo_step": 4, "add": 0, "column": 0, "gather": 0}, prefetches
+    program = tmp_path / "next_block_prefetch"
+    assert run_gpusym("build", "-O2", source, "-o", program, timeout=BUILD_TIMEOUT).returncode == 0
+    for form in ("fast", "debug"):
+        result = run([program], env={"GPUSYM_FORM": form})
+        assert result.returncode == 0 and "next block prefetch: 21504 values, 0 wrong" in result.stdout, describe(
+            result
+        )
