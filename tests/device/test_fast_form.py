@@ -52,6 +52,22 @@ def device_ir(source: Path, directory: Path) -> str:
     return (directory / "device.ll").read_text()
 
 
+def fast_forms(ir: str) -> dict[str, str]:
+    """Each fast form's body in `ir`, by its kernel's name (of kernels whose
+    first parameter is a pointer)."""
+    return dict(re.findall(r"^define [^\n]*@_Z\d+(\w+?)P\w*\.gpusym_fast\((.*?^})$", ir, re.M | re.S))
+
+
+def assert_prints_in_both_forms(source: Path, directory: Path, expected: str) -> None:
+    """Builds `source` with -O2 and runs it in each form: it must exit 0
+    and print `expected`."""
+    program = directory / source.stem
+    assert run_gpusym("build", "-O2", source, "-o", program, timeout=BUILD_TIMEOUT).returncode == 0
+    for form in ("fast", "debug"):
+        result = run([program], env={"GPUSYM_FORM": form})
+        assert result.returncode == 0 and expected in result.stdout, describe(result)
+
+
 @pytest.fixture(scope="module")
 def optimised(tmp_path_factory) -> tuple[Path, str]:
     return build_verbose("fast_form.hip", tmp_path_factory.mktemp("fast_form"), "-O2")
@@ -197,11 +213,7 @@ def test_the_fast_forms_loops_need_no_checks_that_shared_and_device_memory_are_a
     vector_loops = len(re.findall(r"^vector\.body\d*:", fast, re.M))
     checks = len(re.findall(r"^vector\.memcheck\d*:", fast, re.M))
     assert vector_loops >= 2 and checks == 0, (vector_loops, checks)
-    program = tmp_path / "memory_spaces"
-    assert run_gpusym("build", "-O2", source, "-o", program, timeout=BUILD_TIMEOUT).returncode == 0
-    for form in ("fast", "debug"):
-        result = run([program], env={"GPUSYM_FORM": form})
-        assert result.returncode == 0 and "memory spaces: 3840 points, 0 wrong" in result.stdout, describe(result)
+    assert_prints_in_both_forms(source, tmp_path, "memory spaces: 3840 points, 0 wrong")
 
 
 def test_a_loop_over_threads_going_through_memory_in_two_streams_runs_as_two_loops(tmp_path):
@@ -211,16 +223,9 @@ def test_a_loop_over_threads_going_through_memory_in_two_streams_runs_as_two_loo
     # stream, so splitting it would read before the write (512 wrong).
     source = TEST_PROGRAMS / "lane_streams.hip"
     ir = device_ir(source, tmp_path)
-    split = {
-        name: len(re.findall(r"^lanes\.stream\d*:", body, re.M))
-        for name, body in re.findall(r"^define [^\n]*@_Z\d+(\w+?)P\w*\.gpusym_fast\((.*?^})$", ir, re.M | re.S)
-    }
+    split = {name: len(re.findall(r"^lanes\.stream\d*:", body, re.M)) for name, body in fast_forms(ir).items()}
     assert split == {"add_two": 1, "copy_three": 2, "reverse_two": 2, "read_back": 0}, split
-    program = tmp_path / "lane_streams"
-    assert run_gpusym("build", "-O2", source, "-o", program, timeout=BUILD_TIMEOUT).returncode == 0
-    for form in ("fast", "debug"):
-        result = run([program], env={"GPUSYM_FORM": form})
-        assert result.returncode == 0 and "lane streams: 0 wrong" in result.stdout, describe(result)
+    assert_prints_in_both_forms(source, tmp_path, "lane streams: 0 wrong")
 
 
 def kernel_forms(output: str) -> dict[str, str]:
@@ -591,15 +596,6 @@ def test_a_fast_form_prefetches_the_next_blocks_halo_and_no_stream(tmp_path):
     # within that loop, gather's addresses come from memory: none.
     source = TEST_PROGRAMS / "next_block_prefetch.hip"
     ir = device_ir(source, tmp_path)
-    prefetches = {
-        name: body.count("call void @llvm.prefetch")
-        for name, body in re.findall(r"^define [^\n]*@_Z\d+(\w+?)P\w*\.gpusym_fast\((.*?^})$", ir, re.M | re.S)
-    }
+    prefetches = {name: body.count("call void @llvm.prefetch") for name, body in fast_forms(ir).items()}
     assert prefetches == {"halo_step": 4, "add": 0, "column": 0, "gather": 0}, prefetches
-    program = tmp_path / "next_block_prefetch"
-    assert run_gpusym("build", "-O2", source, "-o", program, timeout=BUILD_TIMEOUT).returncode == 0
-    for form in ("fast", "debug"):
-        result = run([program], env={"GPUSYM_FORM": form})
-        assert result.returncode == 0 and "next block prefetch: 21504 values, 0 wrong" in result.stdout, describe(
-            result
-        )
+    assert_prints_in_both_forms(source, tmp_path, "next block prefetch: 21504 values, 0 wrong")
