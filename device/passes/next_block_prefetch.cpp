@@ -21,6 +21,9 @@
 // for the next block is not known).  A prefetch never faults: an address
 // past the grid's edge, or past the buffer's end, costs nothing more.  It
 // runs last, on the loops the vectoriser made.
+#include <cstddef>
+
+#include "lane.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -36,8 +39,7 @@ namespace gpusym_fast_form {
 
 namespace {
 
-// Bytes: gpusym_lane's block_idx.x (after thread_idx, three uint32_t).
-constexpr int64_t kBlockXOffset = 12;
+constexpr int64_t kBlockXOffset = offsetof(gpusym_lane, block_idx.x);
 constexpr int64_t kCacheLine = 64;
 constexpr unsigned kMaxDepth = 12;  // instructions from blockIdx.x to an address
 
