@@ -20,7 +20,7 @@ namespace gpusym_fast_form {
 using namespace llvm;
 
 // Byte offsets of a lane's fields (gpusym/lane.h, checked by the runtime).
-constexpr int64_t kThreadIdx = 0, kFlatThread = 56, kLaneSize = 72;
+constexpr int64_t kThreadIdx = 0, kBlockIdx = 12, kFlatThread = 56, kLaneSize = 72;
 // The attribute of a kernel's fast form.
 constexpr const char *kFastAttribute = "gpusym-fast-form";
 constexpr const char *kLanesMemory = "__gpusym_fast_lanes_memory";  // (bytes): the block's per-lane memory
@@ -190,6 +190,8 @@ void unmark_lane_loop(BranchInst &latch_branch);
 // one over lanes.
 void mark_point_piece(BranchInst &latch_branch);
 bool is_point_piece(const Loop &loop);
+// Gives that loop a loop ID of its own with `property` (llvm.loop.*) added.
+void add_loop_property(BranchInst &latch_branch, Metadata *property);
 bool is_lane_loop(const Loop &loop);
 // Calls `change` on `function`'s loops over lanes, outer ones first, until
 // it changes none: after each change the analyses are made again (the

@@ -224,20 +224,14 @@ bool straight_between_points(Loop &loop, const Counter &counter, ArrayRef<const 
   return true;
 }
 
-// Gives the loop whose latch ends with `latch_branch` a loop ID of its own
-// that asks the vectoriser for one vector a trip: a piece between points
-// has few trips (a tile's row less its ends, 14 of 16), which two vectors
-// a trip would leave mostly to the scalar loop after it.
+// Asks the vectoriser for one vector a trip of the loop whose latch ends
+// with `latch_branch`: a piece between points has few trips (a tile's row
+// less its ends, 14 of 16), which two vectors a trip would leave mostly to
+// the scalar loop after it.
 void interleave_once(BranchInst &latch_branch) {
-  auto *id = cast<MDNode>(latch_branch.getMetadata(LLVMContext::MD_loop));
-  LLVMContext &context = id->getContext();
-  SmallVector<Metadata *, 4> operands{nullptr};
-  append_range(operands, drop_begin(id->operands()));
-  operands.push_back(MDNode::get(context, {MDString::get(context, "llvm.loop.interleave.count"),
-                                           ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(context), 1))}));
-  MDNode *own = MDNode::getDistinct(context, operands);
-  own->replaceOperandWith(0, own);
-  latch_branch.setMetadata(LLVMContext::MD_loop, own);
+  LLVMContext &context = latch_branch.getContext();
+  Metadata *once = ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(context), 1));
+  add_loop_property(latch_branch, MDNode::get(context, {MDString::get(context, "llvm.loop.interleave.count"), once}));
 }
 
 // A piece of the loop: the counter from `low` to `high` (none when low

@@ -69,7 +69,7 @@ bool is_mark(const Metadata *operand, StringRef mark = kLaneLoopMark) {
 
 // Whether the loop metadata `id` has the mark `mark` (by default that of
 // make_loop's loops).
-bool is_lane_loop_id(const MDNode *id, StringRef mark = kLaneLoopMark) {
+bool has_mark(const MDNode *id, StringRef mark = kLaneLoopMark) {
   return any_of(drop_begin(id->operands()), [&](const MDOperand &operand) { return is_mark(operand.get(), mark); });
 }
 
@@ -431,7 +431,7 @@ bool version_on_guards(Loop &loop, ScalarEvolution &scalars) {
 
 bool is_lane_loop(const Loop &loop) {
   MDNode *id = loop.getLoopID();
-  return id && is_lane_loop_id(id);
+  return id && has_mark(id);
 }
 
 bool change_lane_loops(Function &function, FunctionAnalysisManager &analyses, function_ref<bool(Loop &)> change) {
@@ -448,27 +448,34 @@ bool change_lane_loops(Function &function, FunctionAnalysisManager &analyses, fu
   return changed;
 }
 
-// The loop whose latch ends with `latch_branch` without the mark of loops
-// over lanes, and with `mark` when there is one.
-void remark_lane_loop(BranchInst &latch_branch, const char *mark) {
+// Gives the loop whose latch ends with `latch_branch` a loop ID of its
+// own: the properties of the one it has, without the mark of loops over
+// lanes unless `over_lanes`, and `added` when there is one.
+void remake_loop_id(BranchInst &latch_branch, bool over_lanes, Metadata *added) {
   auto *id = cast<MDNode>(latch_branch.getMetadata(LLVMContext::MD_loop));
-  LLVMContext &context = id->getContext();
   SmallVector<Metadata *, 4> operands{nullptr};
   for (const MDOperand &operand : drop_begin(id->operands()))
-    if (!is_mark(operand.get())) operands.push_back(operand.get());
-  if (mark) operands.push_back(MDNode::get(context, MDString::get(context, mark)));
-  MDNode *unmarked = MDNode::getDistinct(context, operands);
-  unmarked->replaceOperandWith(0, unmarked);
-  latch_branch.setMetadata(LLVMContext::MD_loop, unmarked);
+    if (over_lanes || !is_mark(operand.get())) operands.push_back(operand.get());
+  if (added) operands.push_back(added);
+  MDNode *remade = MDNode::getDistinct(id->getContext(), operands);
+  remade->replaceOperandWith(0, remade);
+  latch_branch.setMetadata(LLVMContext::MD_loop, remade);
 }
 
-void unmark_lane_loop(BranchInst &latch_branch) { remark_lane_loop(latch_branch, nullptr); }
+void unmark_lane_loop(BranchInst &latch_branch) { remake_loop_id(latch_branch, false, nullptr); }
 
-void mark_point_piece(BranchInst &latch_branch) { remark_lane_loop(latch_branch, kPointPieceMark); }
+void mark_point_piece(BranchInst &latch_branch) {
+  LLVMContext &context = latch_branch.getContext();
+  remake_loop_id(latch_branch, false, MDNode::get(context, MDString::get(context, kPointPieceMark)));
+}
+
+void add_loop_property(BranchInst &latch_branch, Metadata *property) {
+  remake_loop_id(latch_branch, true, property);
+}
 
 bool is_point_piece(const Loop &loop) {
   MDNode *id = loop.getLoopID();
-  return id && is_lane_loop_id(id, kPointPieceMark);
+  return id && has_mark(id, kPointPieceMark);
 }
 
 void mark_lane_loop(BranchInst &latch_branch) {
@@ -514,7 +521,7 @@ struct LaneRanges : PassInfoMixin<LaneRanges> {
   PreservedAnalyses run(Function &function, FunctionAnalysisManager &analyses) {
     bool has_lane_loops = any_of(function, [](BasicBlock &block) {
       MDNode *id = block.getTerminator() ? block.getTerminator()->getMetadata(LLVMContext::MD_loop) : nullptr;
-      return id && is_lane_loop_id(id);
+      return id && has_mark(id);
     });
     if (!has_lane_loops) return PreservedAnalyses::all();
     FunctionPassManager passes;

@@ -21,9 +21,6 @@
 // for the next block is not known).  A prefetch never faults: an address
 // past the grid's edge, or past the buffer's end, costs nothing more.  It
 // runs last, on the loops the vectoriser made.
-#include <cstddef>
-
-#include "lane.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -39,18 +36,17 @@ namespace gpusym_fast_form {
 
 namespace {
 
-constexpr int64_t kBlockXOffset = offsetof(gpusym_lane, block_idx.x);
 constexpr int64_t kCacheLine = 64;
 constexpr unsigned kMaxDepth = 12;  // instructions from blockIdx.x to an address
 
 // Whether `load` reads the running lane's blockIdx.x: an i32 at
-// kBlockXOffset of the lane the lane variable points to.
+// kBlockIdx of the lane the lane variable points to.
 bool loads_block_x(const LoadInst &load) {
   if (!load.getType()->isIntegerTy(32)) return false;
   int64_t offset = 0;
   const Value *base = GetPointerBaseWithConstantOffset(load.getPointerOperand(), offset, load.getDataLayout());
   const auto *lane = dyn_cast<LoadInst>(base);
-  return offset == kBlockXOffset && lane && gpusym_passes::lane_variable_address(lane->getPointerOperand());
+  return offset == kBlockIdx && lane && gpusym_passes::lane_variable_address(lane->getPointerOperand());
 }
 
 // `value` as it is in the next block: a copy of the pure instructions

@@ -57,9 +57,6 @@ _MORE_SOURCES = {
     ),
 }
 
-#: The runtime's headers the passes read layouts from (lane.h's gpusym_lane).
-_RUNTIME_HEADERS = Path(__file__).resolve().parent.parent / "include" / "gpusym"
-
 
 @cache
 def plugin_path(name: str, verbose: bool = False) -> Path:
@@ -70,6 +67,4 @@ def plugin_path(name: str, verbose: bool = False) -> Path:
         raise native_build.BuildError(f"llvm-config-19 --cxxflags failed: {config.stderr.strip()}")
     flags = [*shlex.split(config.stdout), "-O2", "-Wall"]
     sources = [Path(__file__).with_name(f"{part}.cpp") for part in (name, *_MORE_SOURCES.get(name, ()))]
-    return native_build.shared_library(
-        f"gpusym_{name}", sources, flags=flags, include_dirs=[_RUNTIME_HEADERS], verbose=verbose
-    )
+    return native_build.shared_library(f"gpusym_{name}", sources, flags=flags, verbose=verbose)

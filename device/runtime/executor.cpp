@@ -120,6 +120,9 @@ static_assert(offsetof(gpusym::Executor, calls) == 82272 && sizeof(gpusym::WaveC
 static_assert(sizeof(gpusym_lane) == 72 && offsetof(gpusym_lane, state) == 60 &&
                   offsetof(gpusym_lane, saved_sp) == 64 && offsetof(gpusym_debug_executor, lane) == 8,
               "lane_switch.h reads lanes and executor records at these offsets");
+static_assert(offsetof(gpusym_lane, thread_idx) == 0 && offsetof(gpusym_lane, block_idx) == 12 &&
+                  offsetof(gpusym_lane, flat_thread) == 56 && sizeof(gpusym_lane) == 72,
+              "the passes read lanes at these offsets (kThreadIdx, kBlockIdx, kFlatThread, kLaneSize in fast_form.h)");
 static_assert(offsetof(struct gpusym_debug, watch_count) == 152, "lane_switch.h reads gpusym_debug.watch_count there");
 static_assert(GPUSYM_LANE_UNSTARTED == 0 && GPUSYM_LANE_RUNNING == 1 && GPUSYM_LANE_AT_BARRIER == 2 &&
                   GPUSYM_LANE_EXITED == 3 && GPUSYM_MAX_WAVE_SIZE <= 64,
