@@ -28,6 +28,7 @@ class Version(IntEnum):
     INTEREST = 10  # the debugger's interest in every lane, blocks a debugger wanted debuggable
     KERNEL_INTEREST = 11  # the kernels a debugger may stop any lane of
     WATCH_KERNEL = 12  # the kernel whose code holds a watch's addresses
+    LAUNCHED_BY_DEVICE = 13  # the dispatch whose thread launched each dispatch
 
 
 #: GPUSYM_RUNTIME_LIBRARY: the runtime's file name (and soname) starts so.

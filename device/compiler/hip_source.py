@@ -20,6 +20,7 @@ from device import runtime_library
 from device.compiler import (
     amdgpu_code,
     breakpoint_sites,
+    device_launches,
     foreign_headers,
     nvcc_options,
     openmp,
@@ -147,7 +148,7 @@ def _amdgpu_object(source: Path, arch: str, cuid: str, options: BuildOptions, ou
         str(out),
     ]
     result = toolchain.run(command, verbose=options.verbose, capture=True)
-    if result.returncode == 0 or not _portable_would_help(result.stderr, source):
+    if result.returncode == 0 or not _portable_would_help(result.stderr, source, options):
         return result
     # Preprocessed for host and device, as a text bundle: a device-only
     # compile of preprocessed input takes its device part from a bundle (of
@@ -159,12 +160,14 @@ def _amdgpu_object(source: Path, arch: str, cuid: str, options: BuildOptions, ou
     return _compile_portable(command, preprocess, source, out.with_suffix(".cui"), options, "hip-cpp-output")
 
 
-def _portable_would_help(stderr: str, source: Path) -> bool:
-    """Whether a compile of `source` failed on what _compile_portable rewrites."""
+def _portable_would_help(stderr: str, source: Path, options: BuildOptions) -> bool:
+    """Whether a compile of `source` failed on what _compile_portable
+    rewrites (a launch in device code: in CUDA, which has them)."""
     return (
         ptx_constraints.failed_on_constraints(stderr)
         or shared_alignment.failed_on_shared_alignment(stderr)
         or spaced_launches.failed_on_spaced_launch(stderr, source)
+        or bool(options.cuda_arch and device_launches.failed_on_device_launch(stderr))
     )
 
 
@@ -180,13 +183,14 @@ def _compile_portable(
     """`command` run again on `source` preprocessed by `preprocess` into
     `preprocessed`, its PTX asm statements' constraints made acceptable to
     the target (ptx_constraints.py), its alignas after __shared__ moved
-    (shared_alignment.py) and its launches' brackets unbroken
-    (spaced_launches.py).  `kind` is the preprocessed language."""
+    (shared_alignment.py), its launches' brackets unbroken
+    (spaced_launches.py) and its launches in device code made calls
+    (device_launches.py).  `kind` is the preprocessed language."""
     result = toolchain.run(preprocess, verbose=options.verbose, capture=True)
     if result.returncode != 0:
         return result
     text = preprocessed.read_text("latin-1")
-    text = spaced_launches.portable(shared_alignment.portable(text))
+    text = device_launches.portable(spaced_launches.portable(shared_alignment.portable(text)))
     preprocessed.write_text(ptx_constraints.portable(text), "latin-1")
     compile_command, skip = [], False
     for arg in command:
@@ -320,7 +324,7 @@ def _sim_assembly(source: Path, cuid: str, options: BuildOptions, workdir: Path)
     # Under -v, the fast-form pass says which kernels have no fast form, and why.
     explain = {"GPUSYM_EXPLAIN_FAST_FORMS": "1"} if options.verbose else None
     result = toolchain.run(command, verbose=options.verbose, capture=True, environment=explain)
-    if result.returncode != 0 and _portable_would_help(result.stderr, source):
+    if result.returncode != 0 and _portable_would_help(result.stderr, source, options):
         preprocessed = workdir / "sim.cui"
         output = command.index("-o") + 1
         preprocess = ["-E" if arg == "-S" else arg for arg in command]
@@ -446,7 +450,7 @@ def _compile_rdc(source: Path, options: BuildOptions, output: Path, workdir: Pat
     dependencies = _dependency_flags(options, output)
     command = [*compile_flags, *dependencies, "-c", str(source), "-o", str(plain)]
     result = toolchain.run(command, verbose=options.verbose, capture=True)
-    if result.returncode != 0 and _portable_would_help(result.stderr, source):
+    if result.returncode != 0 and _portable_would_help(result.stderr, source, options):
         # Host and AMDGPU preprocessed as one text bundle (which also writes
         # the dependencies, of the real source), then compiled again.
         preprocessed = workdir / "rdc.cui"
@@ -510,6 +514,7 @@ def compile_hip(source: Path, options: BuildOptions, output: Path, workdir: Path
     if result.returncode != 0 and (
         shared_alignment.failed_on_shared_alignment(result.stderr)
         or spaced_launches.failed_on_spaced_launch(result.stderr, source)
+        or bool(options.cuda_arch and device_launches.failed_on_device_launch(result.stderr))
     ):
         # The host side preprocessed (writing the dependencies, of the real
         # source), then compiled again as HIP: clang's driver compiles

@@ -603,10 +603,38 @@ void count_fast_blocks(const Executor &executor, Op &dispatch, uint64_t ran) {
   if (executor.fast) dispatch.record->blocks_fast += ran - executor.not_fast;
 }
 
+// Under the scheduler's mutex: `dispatch` has run every block and every
+// child launched before now.  Its next child goes to the workers; without
+// one, it completes: in its stream, or as its parent's child.
+void settle(Op *dispatch) {
+  Scheduler &s = scheduler();
+  for (;;) {
+    if (dispatch->children_started < dispatch->children.size()) {
+      Op *child = dispatch->children[dispatch->children_started++];
+      child->started = true;
+      child->in_runnable = true;
+      s.runnable.push_back(child);
+      s.posted++;
+      if (!s.worker_spins) s.work.notify_one();
+      return;
+    }
+    Op *parent = dispatch->parent;
+    if (!parent) {
+      complete(dispatch);
+      return;
+    }
+    // Workers that claim blocks without the lock leave a dispatch whose
+    // blocks they took all of in the queue.
+    if (dispatch->in_runnable) s.runnable.erase(std::find(s.runnable.begin(), s.runnable.end(), dispatch));
+    delete dispatch;
+    dispatch = parent;
+  }
+}
+
 // Under the scheduler's mutex: every block of the dispatch has run.
 void complete_dispatch(Op *dispatch) {
   set_state(*dispatch, GPUSYM_DISPATCH_COMPLETE, GPUSYM_EVENT_DISPATCH_COMPLETED);
-  complete(dispatch);
+  settle(dispatch);
 }
 
 // Under the scheduler's mutex, released meanwhile: one block of a cooperative
@@ -700,7 +728,10 @@ void worker_main(uint32_t index) {
       lock.unlock();
       run_operation(*op);
       lock.lock();
-      complete(op);
+      if (op->parent)
+        settle(op);
+      else
+        complete(op);
       continue;
     }
     // Blocks are claimed in runs of consecutive ones, so that each worker
@@ -752,14 +783,11 @@ __attribute__((noinline)) void capture_host_stack(gpusym_debug_dispatch &record)
     record.host_frames[record.host_frame_count++] = reinterpret_cast<uint64_t>(frames[i]);
 }
 
-// Under the scheduler's mutex: shows the debugger a dispatch just queued on
-// `stream`, in its record (the slot dispatch.record) and in gpusym_debug.
-void publish_dispatch(const Op &dispatch, const ihipStream_t *stream) {
+// The record of a dispatch queued on `stream`, its host frames not captured.
+gpusym_debug_dispatch describe_dispatch(const Op &dispatch, const ihipStream_t *stream) {
   const LaunchConfig &config = dispatch.config;
   const Kernel &kernel = *dispatch.kernel;
-  gpusym_debug_dispatch &record = *dispatch.record;
-  std::lock_guard<std::mutex> lock(registry_mutex());
-  record = gpusym_debug_dispatch{
+  return gpusym_debug_dispatch{
       .id = dispatch.id,
       .state = GPUSYM_DISPATCH_QUEUED,
       .kernel_index = kernel.index,
@@ -769,7 +797,7 @@ void publish_dispatch(const Op &dispatch, const ihipStream_t *stream) {
       .stream = config.stream,
       .host_thread = current_os_thread(),
       .device = static_cast<uint32_t>(stream_device(stream)),
-      .host_frame_count = 0,  // the host frames are filled below, if captured
+      .host_frame_count = 0,  // publish_dispatch fills the host frames, if captured
       .host_frames = {},
       .stream_id = stream_id(stream),
       .blocks_claimed = 0,
@@ -780,11 +808,22 @@ void publish_dispatch(const Op &dispatch, const ihipStream_t *stream) {
       .blocks_fast = 0,
       .blocks_replayed = 0,
       .blocks_debuggable = 0,
+      .parent_id = dispatch.parent ? dispatch.parent->id : 0,
   };
-  if (gpusym_debug.flags & GPUSYM_DEBUG_CAPTURE_HOST_STACKS) capture_host_stack(record);
+}
+
+// Under the scheduler's mutex: shows the debugger a dispatch just queued on
+// `stream`, in its record (the slot dispatch.record) and in gpusym_debug,
+// with its launching thread's frames when a debugger asks for them (a
+// lane's, of a launch by device code, are not taken).
+void publish_dispatch(const Op &dispatch, const ihipStream_t *stream, bool host_frames = true) {
+  gpusym_debug_dispatch &record = *dispatch.record;
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  record = describe_dispatch(dispatch, stream);
+  if (host_frames && (gpusym_debug.flags & GPUSYM_DEBUG_CAPTURE_HOST_STACKS)) capture_host_stack(record);
   gpusym_debug.dispatches = dispatch_records;
   gpusym_debug.dispatch_count = dispatch.id;
-  gpusym_debug.kernels[kernel.index].launch_count++;
+  gpusym_debug.kernels[dispatch.kernel->index].launch_count++;
   gpusym_launch_state.dispatch_id = dispatch.id;
   notify(GPUSYM_EVENT_DISPATCH_QUEUED, &record - dispatch_records);
 }
@@ -976,6 +1015,52 @@ hipError_t queue_dispatch(std::unique_ptr<Op> dispatch) {
   count_fast_blocks(executor, *op, op->total_blocks);
   complete_dispatch(op);
   return hipSuccess;
+}
+
+bool in_device_code() { return __gpusym_lane && gpusym_executor && gpusym_executor->dispatch; }
+
+// A child (see Op::parent) of the running block's dispatch: a kernel gets
+// its id and record, shown to a debugger unless the ring is full.
+void adopt(std::unique_ptr<Op> child) {
+  Op *parent = gpusym_executor->dispatch;
+  child->parent = parent;
+  child->stream = parent->stream;
+  Scheduler &s = scheduler();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  start_workers();  // the launching block may run on the thread that launched its dispatch
+  if (child->kind == Op::kKernel) {
+    child->config.stream = parent->config.stream;  // a stream of the device's own is its parent's
+    child->id = ++launches;
+    gpusym_debug_dispatch &slot = dispatch_records[(child->id - 1) % GPUSYM_DEBUG_DISPATCH_SLOTS];
+    if (slot.state == GPUSYM_DISPATCH_FREE || slot.state == GPUSYM_DISPATCH_COMPLETE) {
+      child->record = &slot;
+      publish_dispatch(*child, child->stream, false);
+    } else {  // the ring is full of dispatches not done, which may wait for this one
+      child->own_record = std::make_unique<gpusym_debug_dispatch>(describe_dispatch(*child, child->stream));
+      child->record = child->own_record.get();
+    }
+    observe(*child, GPUSYM_DISPATCH_QUEUED);
+  }
+  parent->children.push_back(child.release());
+}
+
+hipError_t launch_child(Kernel &kernel, const LaunchConfig &config, void **args) {
+  const Signature &signature = kernel_signature(kernel);
+  if (!signature.error.empty()) return hipErrorInvalidDeviceFunction;
+  if (!args && !signature.params.empty()) return hipErrorInvalidValue;
+  auto child = std::make_unique<Op>(Op::kKernel);
+  child->kernel = &kernel;
+  child->config = config;
+  child->total_blocks = uint64_t{config.grid.x} * config.grid.y * config.grid.z;
+  child->call = call_image(signature, args);
+  adopt(std::move(child));
+  return hipSuccess;
+}
+
+void transfer_child(const Transfer &transfer) {
+  auto child = std::make_unique<Op>(Op::kTransfer);
+  child->transfer = transfer;
+  adopt(std::move(child));
 }
 
 }  // namespace gpusym

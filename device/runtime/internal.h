@@ -230,6 +230,8 @@ std::pair<const uint8_t *, size_t> sim_code_object(const uint8_t *image, size_t 
 
 // Looks a kernel up by its host handle; null when none is registered.
 Kernel *find_kernel(const void *handle);
+// Looks a kernel up by its debuggable form's address; null when none is registered.
+Kernel *find_kernel_by_entry(const void *entry);
 // Looks a device variable up by its host shadow; null when none is registered.
 Variable *find_variable(const void *host_shadow);
 // The kernel's signature, prepared on first use.
@@ -249,6 +251,9 @@ hipError_t checked_launch(const void *handle, const LaunchConfig &config, void *
 // The same with the arguments in one buffer, as hipModuleLaunchKernel's
 // `extra` gives them (modules.cpp).
 hipError_t checked_launch_from_buffer(const void *handle, const LaunchConfig &config, void **extra);
+// Checks a launch by device code of the kernel whose debuggable form is at
+// `entry`, and queues it as a child of the running block's dispatch.
+hipError_t checked_launch_from_device(const void *entry, const LaunchConfig &config, void **args);
 
 // ---- devices (devices.cpp) ----
 // GPUSYM_DEVICES (default 2), read once.
@@ -452,6 +457,15 @@ struct Op {
   std::atomic<uint64_t> grid_arrived{0};
   std::atomic<uint64_t> grid_generation{0};
   gpusym_debug_dispatch *record = nullptr;
+  // Dynamic parallelism: a kernel (or copy) launched by a thread of
+  // `parent` runs once the parent's blocks are done, after the launches
+  // made before it, and the parent completes after all of them (the children are under the
+  // scheduler's mutex).  One launched while the ring of dispatch records
+  // was full keeps its record here, out of a debugger's sight.
+  Op *parent = nullptr;
+  std::vector<Op *> children;
+  size_t children_started = 0;
+  std::unique_ptr<gpusym_debug_dispatch> own_record;
 
   // kTransfer
   Transfer transfer;
@@ -564,6 +578,13 @@ hipError_t launch(Kernel &kernel, const LaunchConfig &config, void **args);
 // Queues (or runs) a dispatch `launch` prepared: its kernel, configuration,
 // blocks and call image set.
 hipError_t queue_dispatch(std::unique_ptr<Op> dispatch);
+// A launch by a thread of the running block (dynamic parallelism): the
+// dispatch becomes a child of the block's (see Op::parent).
+hipError_t launch_child(Kernel &kernel, const LaunchConfig &config, void **args);
+// A copy or set by a thread of the running block, in order with its launches.
+void transfer_child(const Transfer &transfer);
+// Whether this thread runs a block's threads now.
+bool in_device_code();
 // GPUSYM_LAUNCH_BLOCKING=1: kernels and copies run inside the call that queues them.
 bool launch_blocking();
 // Starts the worker threads, the first time (with scheduler().mutex held).

@@ -49,6 +49,13 @@ hipError_t checked_launch(const void *handle, const LaunchConfig &config, void *
   return launch(*kernel, config, args);
 }
 
+hipError_t checked_launch_from_device(const void *entry, const LaunchConfig &config, void **args) {
+  Kernel *kernel = find_kernel_by_entry(entry);
+  if (!kernel) return hipErrorInvalidDeviceFunction;
+  if (hipError_t error = check_configuration(config.grid, config.block, config.shared_mem)) return error;
+  return launch_child(*kernel, config, args);
+}
+
 }  // namespace gpusym
 
 using namespace gpusym;

@@ -479,6 +479,21 @@ Kernel *find_kernel(const void *handle) {
   return found == registry().kernels_by_handle.end() ? nullptr : found->second;
 }
 
+// A kernel launched only by device code may have no host stub, so none
+// registered: it is registered under its code object's symbol.
+Kernel *find_kernel_by_entry(const void *entry) {
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  Registry &r = registry();
+  for (Kernel &kernel : r.kernels)
+    if (kernel.entry == entry && kernel.module->loaded) return &kernel;
+  Dl_info symbol;
+  if (!dladdr(entry, &symbol) || !symbol.dli_sname || symbol.dli_saddr != entry) return nullptr;
+  for (Module &module : r.modules)
+    if (module.loaded && module.library && dlsym(module.library, symbol.dli_sname) == entry)
+      return &register_kernel(module, nullptr, symbol.dli_sname);
+  return nullptr;
+}
+
 Variable *find_variable(const void *host_shadow) {
   std::lock_guard<std::mutex> lock(registry_mutex());
   auto found = registry().variables_by_shadow.find(host_shadow);

@@ -29,6 +29,7 @@ from device.debug_interface import (
     FAT_BINARY_CODE_OBJECT_MARK,
     MODULE_CODE_OBJECT_MARK,
     RUNTIME_LIBRARY,
+    Version,
 )
 from gdbext.runtime_view import runtime_state
 from gdbext.runtime_view.kernel_symbols import function_at
@@ -134,6 +135,7 @@ class LaunchStack:
     kernel_level: int
     pcs: tuple[int, ...]  # empty when the launch was not recorded (queued before recording was asked for)
     truncated: bool  # the record ends before the stack did (it holds a bounded number of frames, or none)
+    parent: int = 0  # the dispatch a thread of which launched it (dynamic parallelism), else 0
     levels: dict[int, int] = field(default_factory=dict, compare=False)
 
     def sp(self, index: int) -> int:
@@ -293,6 +295,7 @@ class LaunchStackUnwinder(Unwinder):
             kernel_level=pending.level(),
             pcs=pcs,
             truncated=not pcs or (function_at(pcs[-1] - 1) or "") not in OUTERMOST_FUNCTIONS,
+            parent=int(record["parent_id"]) if runtime_state.supports(debug, Version.LAUNCHED_BY_DEVICE) else 0,
         )
 
     def _caller(self, pending, stack: LaunchStack, index: int):

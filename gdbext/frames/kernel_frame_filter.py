@@ -136,6 +136,15 @@ class _Check(_Recorded):
     as the check of the access in the frame under it, without them."""
 
 
+def _dispatch_named(number: int) -> str:
+    """'dispatch N (kernel)', without the kernel once its record is gone."""
+    debug = runtime_state.debug_state()
+    record = runtime_state.dispatch_record(debug, number) if debug is not None else None
+    if record is None:
+        return f"dispatch {number}"
+    return f"dispatch {number} ({runtime_state.kernel_name(debug, int(record['kernel_index']))})"
+
+
 def decorate(frame_decorator):
     try:
         return _decorate(frame_decorator)
@@ -155,11 +164,12 @@ def _decorate(frame_decorator):
     if device_frames.is_device(frame):
         return _Named(frame_decorator, device_frames.lane_note())
     if (cut := device_frames.UNWINDER.ends_record(frame)) is not None:
-        note = (
-            f"the host stack recorded at the launch ends here: its first {len(cut.pcs)} frames"
-            if cut.pcs
-            else f"dispatch {cut.dispatch} was launched before gdb asked the runtime to record launches' host stacks"
-        )
+        if cut.pcs:
+            note = f"the host stack recorded at the launch ends here: its first {len(cut.pcs)} frames"
+        elif cut.parent:
+            note = f"dispatch {cut.dispatch} was launched by device code: a thread of {_dispatch_named(cut.parent)}"
+        else:
+            note = f"dispatch {cut.dispatch} was launched before gdb asked the runtime to record launches' host stacks"
         return _Recorded(frame_decorator, note)
     if (recorded := device_frames.UNWINDER.stack_of(frame)) is not None:
         stack, index = recorded

@@ -36,7 +36,7 @@
 extern "C" {
 #endif
 
-#define GPUSYM_DEBUG_VERSION 12
+#define GPUSYM_DEBUG_VERSION 13
 /* Kernels a debugger can name in gpusym_debug.kernel_interest (version 11). */
 #define GPUSYM_DEBUG_INTEREST_SLOTS 32
 
@@ -156,6 +156,8 @@ struct gpusym_debug_dispatch {
   uint64_t blocks_replayed;     /* fast blocks that faulted and ran again in the debuggable form (version 9) */
   uint64_t blocks_debuggable;   /* blocks of a fast dispatch run in the debuggable form as a debugger wanted
                                    (GPUSYM_DEBUG_DEBUGGER_INTEREST, a watch naming the block; version 10) */
+  uint64_t parent_id;           /* the dispatch a thread of which launched this one (dynamic parallelism),
+                                   0 for a launch by host code (version 13) */
 };
 
 /* One simulated device (GPUSYM_DEVICES of them, ordinals 0, 1, ...). */

@@ -1,0 +1,82 @@
+"""Kernels that launch kernels (CUDA's dynamic parallelism): a program's
+launches from device code, copies and device memory in every schedule the
+runtime has, and the rewrite gpusym-nvcc compiles such a source with
+(device/compiler/device_launches.py)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import describe, run
+from gdb_batch import gdb
+
+from device.compiler import device_launches
+
+CHECKS = 10
+
+
+@pytest.mark.toolchain
+@pytest.mark.parametrize("flags", [("-G",), ("-O2",)], ids=["G", "O2"])
+@pytest.mark.parametrize(
+    "env",
+    [{}, {"GPUSYM_FORM": "debug"}, {"GPUSYM_WORKERS": "1"}, {"GPUSYM_LAUNCH_BLOCKING": "1"}],
+    ids=["fast", "debug", "one_worker", "launch_blocking"],
+)
+def test_every_check_of_the_program_passes(build_program, flags, env):
+    result = run([build_program("cuda/device_launches.cu", flags=flags)], env=env)
+    lines = re.findall(r"^(.+): (ok|FAIL.*)$", result.stdout, re.M)
+    failing = [name for name, verdict in lines if verdict != "ok"]
+    assert len(lines) == CHECKS and not failing, (failing, describe(result))
+    assert result.returncode == 0, describe(result)
+
+
+@pytest.mark.toolchain
+def test_gdb_stops_in_a_kernel_only_device_code_launches_and_names_its_launcher(build_program):
+    """The template kernel has no host stub; its backtrace ends at the
+    dispatch whose thread launched it, and its line is the source's."""
+    output = gdb(build_program("cuda/device_launches.cu", flags=("-G",)), "kbreak scale", "run", "bt", "info lanes")
+    assert re.search(r"hit Breakpoint 1, scale<int, 3> \(values=0x[0-9a-f]+\) at .*device_launches.cu:42\n", output)
+    assert re.search(
+        r"#1 .*\[dispatch \d+ was launched by device code: "
+        r"a thread of dispatch \d+ \(void scale_all<int>\(int\*\)\)\]",
+        output,
+    ), output
+    assert re.search(r"Dispatch \d+: void scale<int, 3>\(int\*\) <<<grid \(2,1,1\), block \(64,1,1\)", output), output
+
+
+def test_launches_in_device_code_become_calls_and_host_launches_stay():
+    source = (
+        '# 1 "a.cu"\n'
+        "__attribute__((global)) void leaf(int *p);\n"
+        "template <int N> __attribute__((global)) void tree(int *p) {\n"
+        "  const char *s = \"x<<<1, 1>>>(p)\"; char c = '{';\n"
+        "  if (N) { ns::leaf<N, 2>\n"
+        "      <<<N, 32, 0, s>>>(p); }\n"
+        "}\n"
+        "struct S { __attribute__((host)) __attribute__((device)) void f(int *p) { leaf<<<1, 1>>>(p); } };\n"
+        "int main() { int *p; leaf<<<1, 2>>>(p); tree<3><<<1, 1>>>(p); }\n"
+    )
+    rewritten = device_launches.portable(source)
+    assert rewritten == (
+        '# 1 "a.cu"\n'
+        "__attribute__((global)) void leaf(int *p);\n"
+        "template <int N> __attribute__((global)) void tree(int *p) {\n"
+        "  const char *s = \"x<<<1, 1>>>(p)\"; char c = '{';\n"
+        "  if (N) { __gpusym_cdp::configure<&ns::leaf<N, 2>>\n"
+        "      (N, 32, 0, s)(p); }\n"
+        "}\n"
+        "struct S { __attribute__((host)) __attribute__((device)) void f(int *p) "
+        "{ __gpusym_cdp::configure<&leaf>(1, 1)(p); } };\n"
+        "int main() { int *p; leaf<<<1, 2>>>(p); tree<3><<<1, 1>>>(p); }\n"
+    )
+
+
+def test_the_errors_of_a_launch_in_device_code_are_recognised():
+    assert device_launches.failed_on_device_launch(
+        "a.cu:6:3: error: reference to __global__ function 'leaf' in __global__ function"
+    )
+    assert device_launches.failed_on_device_launch(
+        "a.cu:2:1: note: candidate function not viable: call to __global__ function from __device__ function"
+    )
+    assert not device_launches.failed_on_device_launch("a.cu:2:1: error: use of undeclared identifier 'leaf'")
