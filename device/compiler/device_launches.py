@@ -39,6 +39,17 @@ def failed_on_device_launch(stderr: str) -> bool:
     return bool(_ERROR.search(stderr))
 
 
+def explained(stderr: str) -> str:
+    """`stderr` of the compile again, with a line on what it says of a
+    launch made a call (an overloaded kernel, which ``&k`` cannot name)."""
+    if "__gpusym_cdp::configure" not in stderr:
+        return stderr
+    return (
+        f"{stderr.rstrip()}\ngpusym: note: a launch in device code is compiled as "
+        "__gpusym_cdp::configure<&kernel>(configuration)(arguments), which cannot name an overloaded kernel\n"
+    )
+
+
 def _device_launches(text: str) -> list[int]:
     """Where each ``<<<`` inside a __global__ or __device__ function starts."""
     device = [False]  # for each open brace: whether its code is device code

@@ -202,7 +202,10 @@ def _compile_portable(
             compile_command += ["-x", kind, str(preprocessed)]
         else:
             compile_command.append(arg)
-    return toolchain.run(compile_command, verbose=options.verbose, capture=True, environment=environment)
+    result = toolchain.run(compile_command, verbose=options.verbose, capture=True, environment=environment)
+    if result.returncode != 0:
+        result.stderr = device_launches.explained(result.stderr)
+    return result
 
 
 def amdgpu_ir(source: Path, options: BuildOptions) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import describe, run
+from conftest import GPUSYM_NVCC, describe, run
 from gdb_batch import gdb
 
 from device.compiler import device_launches
@@ -80,3 +80,17 @@ def test_the_errors_of_a_launch_in_device_code_are_recognised():
         "a.cu:2:1: note: candidate function not viable: call to __global__ function from __device__ function"
     )
     assert not device_launches.failed_on_device_launch("a.cu:2:1: error: use of undeclared identifier 'leaf'")
+
+
+@pytest.mark.toolchain
+def test_a_launch_of_an_overloaded_kernel_in_device_code_fails_with_a_note(tmp_path):
+    source = tmp_path / "overloaded.cu"
+    source.write_text(
+        "__global__ void work(int *p);\n"
+        "__global__ void work(int *p, int depth) { if (depth) work<<<1, 1>>>(p, depth - 1); }\n"
+        "int main() { work<<<1, 1>>>(nullptr, 2); return cudaDeviceSynchronize(); }\n"
+    )
+    result = run([GPUSYM_NVCC, str(source), "-o", str(tmp_path / "overloaded")])
+    assert result.returncode != 0, describe(result)
+    assert "overloaded.cu:2:" in result.stderr and "Traceback" not in result.stderr, describe(result)
+    assert "gpusym: note: a launch in device code is compiled as" in result.stderr, describe(result)
