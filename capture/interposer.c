@@ -15,7 +15,8 @@
  * (the module map, before the first launch and after each change), THREAD
  * (a thread's name, at its first launch), FUNCTION (a module function's
  * name, from hipKernelNameRef, and its module's file when the runtime says
- * it, before its first launch through hipModuleLaunchKernel), KERNEL (the
+ * it, before its first launch through hipModuleLaunchKernel; a kernel's
+ * symbol and file before its first launch by device code), KERNEL (the
  * host function a CUDA kernel object stands for, when __cudaGetKernel made
  * it: nvcc's <<<>>> launches the object).
  *
@@ -84,6 +85,7 @@ enum {
   CUDA_LAUNCH_KERNEL = 4,
   CUDA_KERNEL_LAUNCH = 5,  // __cudaLaunchKernel, of a kernel object
   CUDA_LAUNCH_KERNEL_EX = 6,
+  DEVICE_LAUNCH = 7,  // __gpusym_device_launch: a kernel's thread launches (dynamic parallelism)
 };
 /* The calls a CALL record names (launches.py CALLS, in this order). */
 enum {
@@ -436,6 +438,20 @@ static void describe_function(const void *entry) {
   emit(&record, (uint32_t)(offsetof(struct function_record, text) + at), KIND_FUNCTION);
 }
 
+/* Names the function at `entry` by its symbol, before its first launch by
+ * device code: the kernel's code in the simulated code object (or, from the
+ * host side of a __host__ __device__ function, its host stub). */
+static void describe_symbol(const void *entry) {
+  Dl_info symbol;
+  int found = dladdr(entry, &symbol);
+  struct function_record record = {.entry = (uintptr_t)entry};
+  record.name_length = append_text(record.text, 1024, found ? symbol.dli_sname : NULL);
+  uint32_t at = (record.name_length + 7) & ~7u;
+  record.module_length = append_text(record.text + at, 1024, found ? symbol.dli_fname : NULL);
+  at += (record.module_length + 7) & ~7u;
+  emit(&record, (uint32_t)(offsetof(struct function_record, text) + at), KIND_FUNCTION);
+}
+
 /* The runtime's own calls a record uses, HIP's or CUDA's. */
 struct runtime {
   const char *get_device, *error_name;
@@ -530,6 +546,7 @@ static __attribute__((noinline)) int64_t begin_launch(const void *entry, dim3 gr
   record.seq = atomic_fetch_add_explicit(&next_seq, 1, memory_order_relaxed);
   record.index = launch_index(entry);
   if (entry_point == MODULE_LAUNCH_KERNEL && record.index == 0) describe_function(entry);
+  if (entry_point == DEVICE_LAUNCH && record.index == 0) describe_symbol(entry);
   record.detailed = backtraces && record.index % every == 0 && record.index / every < detail_limit;
   record.frame_count = 0;
   if (record.detailed) {
@@ -650,6 +667,20 @@ EXPORT hipError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block,
   int64_t seq =
       begin_launch(kernel, grid, block, shmem, stream, CUDA_KERNEL_LAUNCH, &cuda, __builtin_return_address(0));
   return end_launch(seq, real(kernel, grid, block, args, shmem, stream), &cuda);
+}
+
+typedef hipError_t device_launch_fn(const void *, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, size_t,
+                                    hipStream_t, void **);
+
+/* A launch by a kernel's thread (gpusym-nvcc's rewrite of a <<<>>> in device code). */
+EXPORT hipError_t __gpusym_device_launch(const void *kernel, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t bx,
+                                         uint32_t by, uint32_t bz, size_t shmem, hipStream_t stream, void **args) {
+  static _Atomic(void *) next;
+  device_launch_fn *real = (device_launch_fn *)next_symbol(&next, "__gpusym_device_launch");
+  if (!real) return errorNotSupported;
+  int64_t seq = begin_launch(kernel, (dim3){gx, gy, gz}, (dim3){bx, by, bz}, shmem, stream, DEVICE_LAUNCH, &cuda,
+                             __builtin_return_address(0));
+  return end_launch(seq, real(kernel, gx, gy, gz, bx, by, bz, shmem, stream, args), &cuda);
 }
 
 typedef hipError_t get_kernel_fn(cudaKernel_t *, const void *);

@@ -54,6 +54,7 @@ ENTRY_POINTS = (
     "cudaLaunchKernel",
     "__cudaLaunchKernel",
     "cudaLaunchKernelExC",
+    "__gpusym_device_launch",
 )
 #: The copies and synchronisations the interposer records (its CALL_* order).
 CALLS = (
@@ -76,6 +77,7 @@ CALLS = (
 DEVICE_SYNCHRONIZE = {"hipDeviceSynchronize", "cudaDeviceSynchronize"}
 MODULE_LAUNCH = 3  # hipModuleLaunchKernel: the entry is a hipFunction_t, not a host handle
 KERNEL_OBJECT_LAUNCH = 5  # __cudaLaunchKernel: the entry is a cudaKernel_t
+DEVICE_LAUNCH = 7  # __gpusym_device_launch: a kernel's thread launched; the entry is the kernel's code
 LogEvent = LaunchEvent | ErrorEvent | CallEvent | DispatchEvent
 #: A launch's form by the simulated runtime's enum gpusym_dispatch_form: its
 #: kernel has no fast form, the debuggable form was asked for, the fast form.
@@ -188,14 +190,26 @@ class LaunchLog:
             self.symbolizers[pid] = Symbolizer()
         return self.symbolizers[pid]
 
+    def _function(self, launch: Launch) -> Function | None:
+        """What names the function a module launch or a launch by device
+        code starts: a kernel's code, not a host stub (the host side of a
+        __host__ __device__ function launches through its stub)."""
+        function = self.functions.get((launch.pid, launch.entry))
+        if function is None or not function.name or parse_stub(function.name) is not None:
+            return None
+        return function
+
     def _kernel(self, launch: Launch, frames: list[HostFrame]) -> KernelName | None:
         """The launched kernel; None when nothing names it."""
-        if launch.entry_point == MODULE_LAUNCH:
-            function = self.functions.get((launch.pid, launch.entry))
-            if function is None or not function.name:
+        if launch.entry_point in (MODULE_LAUNCH, DEVICE_LAUNCH):
+            function = self._function(launch)
+            if function is not None:
+                demangled = demangle(function.name) or function.name
+                return KernelName(function.name, demangled, function.module)
+            if launch.entry_point == MODULE_LAUNCH:
                 return None
-            demangled = demangle(function.name) or function.name
-            return KernelName(function.name, demangled, function.module)
+            # A __host__ __device__ function's launch from host code: the
+            # entry is the kernel's host stub, named as a handle is.
         entry = launch.entry
         if launch.entry_point == KERNEL_OBJECT_LAUNCH:
             entry = self.kernel_objects.get((launch.pid, entry), 0)
@@ -316,10 +330,11 @@ class LaunchLog:
             out.append(self._failure(event, result))
         return out
 
-    @staticmethod
-    def _via(launch: Launch, frames: list[HostFrame]) -> str:
+    def _via(self, launch: Launch, frames: list[HostFrame]) -> str:
         if launch.entry_point == MODULE_LAUNCH:
             return "module"
+        if launch.entry_point == DEVICE_LAUNCH and self._function(launch) is not None:
+            return "device"
         if launch.entry_point == KERNEL_OBJECT_LAUNCH:
             return "<<<>>>"  # nvcc's launch code alone calls __cudaLaunchKernel
         return "<<<>>>" if _stub(frames) is not None else "handle"

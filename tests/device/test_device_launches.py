@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from capture_runs import capture, of_kind
 from conftest import GPUSYM_NVCC, describe, run
 from gdb_batch import gdb
 
@@ -43,6 +44,22 @@ def test_gdb_stops_in_a_kernel_only_device_code_launches_and_names_its_launcher(
         output,
     ), output
     assert re.search(r"Dispatch \d+: void scale<int, 3>\(int\*\) <<<grid \(2,1,1\), block \(64,1,1\)", output), output
+
+
+@pytest.mark.toolchain
+@pytest.mark.gdb
+def test_capture_records_launches_by_device_code_and_the_one_refused(build_program):
+    result, events = capture("--", build_program("cuda/device_launches.cu", flags=("-O2",)))
+    by_device = [launch for launch in of_kind(events, "launch") if launch["via"] == "device"]
+    kernels = [launch["kernel"]["demangled"] for launch in by_device]
+    assert kernels.count("tree_sum(Results*, int, int)") == 30, describe(result)  # all but the host's
+    assert kernels.count("count_threads(Results*)") == 256 and "void scale<int, 3>(int*)" in kernels, kernels
+    assert all(launch["api"] == "__gpusym_device_launch" for launch in by_device), by_device[0]
+    (refused,) = [launch for launch in by_device if launch["error"]]
+    assert refused["kernel"]["demangled"] == "add_one(int*)" and refused["block"] == [2048, 1, 1], refused
+    assert refused["error"]["name"] == "cudaErrorInvalidConfiguration", refused
+    (end,) = of_kind(events, "exit")
+    assert end["status"] == 0 and end["refused_launches"] == 1, end
 
 
 def test_launches_in_device_code_become_calls_and_host_launches_stay():
