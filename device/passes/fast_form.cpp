@@ -1089,11 +1089,19 @@ void record_reason(Module &module, const Function &kernel, StringRef why) {
 
 // At -O0: every kernel's reason.
 // Before optimisation: a device function that waits (at a barrier, a
-// lockstep step or a warp function, however deep in its calls) is inlined
-// into its callers, as the inliner would not always do for a large one (a
-// block reduction of CUB's in a helper of the program's), so that its
-// kernels can have a fast form.  What the program marked noinline stays so.
+// lockstep step or a warp function, however deep in its calls) and that a
+// kernel of the module calls (however deep) is inlined into its callers, as
+// the inliner would not always do for a large one (a block reduction of
+// CUB's in a helper of the program's), so that its kernels can have a fast
+// form.  What the program marked noinline stays so, and so does a function
+// that would grow past kMaxInlinedSize instructions with the waiting
+// functions it calls inlined in turn: the lockstep pass makes every access
+// through a pointer parameter wait until optimisation shows where it goes,
+// so a deep tree of small functions (a field's arithmetic on references)
+// would grow exponentially.
 struct InlineWaitingFunctions : PassInfoMixin<InlineWaitingFunctions> {
+  static constexpr uint64_t kMaxInlinedSize = 20000;
+
   PreservedAnalyses run(Module &module, ModuleAnalysisManager &) {
     SmallPtrSet<Function *, 16> waiting;
     SmallVector<Function *, 16> work;
@@ -1105,15 +1113,44 @@ struct InlineWaitingFunctions : PassInfoMixin<InlineWaitingFunctions> {
         if (auto *call = dyn_cast<CallBase>(user); call && call->getCalledFunction() == callee)
           if (Function *caller = call->getFunction(); waiting.insert(caller).second) work.push_back(caller);
     }
+    SmallPtrSet<Function *, 16> reached;  // what the module's kernels call, transitively
+    for (Function &function : module)
+      if (is_kernel(function) && reached.insert(&function).second) work.push_back(&function);
+    while (!work.empty())
+      for (Instruction &instruction : instructions(*work.pop_back_val()))
+        if (auto *call = dyn_cast<CallBase>(&instruction))
+          if (Function *callee = call->getCalledFunction(); callee && reached.insert(callee).second)
+            work.push_back(callee);
+    DenseMap<Function *, uint64_t> sizes;
     bool changed = false;
     for (Function *function : waiting) {
       if (function->isDeclaration() || is_kernel(*function) || function->hasFnAttribute(Attribute::NoInline) ||
-          function->hasFnAttribute(Attribute::AlwaysInline))
+          function->hasFnAttribute(Attribute::AlwaysInline) || !reached.contains(function) ||
+          inlined_size(*function, waiting, sizes) > kMaxInlinedSize)
         continue;
       function->addFnAttr(Attribute::AlwaysInline);
       changed = true;
     }
     return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+
+  // The instructions of `function` with the waiting functions it calls
+  // inlined, theirs in turn (memoized in `sizes`; a call back into a
+  // function being counted counts as one instruction).
+  static uint64_t inlined_size(Function &function, const SmallPtrSetImpl<Function *> &waiting,
+                               DenseMap<Function *, uint64_t> &sizes) {
+    if (auto found = sizes.find(&function); found != sizes.end()) return found->second;
+    sizes[&function] = 1;
+    uint64_t size = 0;
+    for (Instruction &instruction : instructions(function)) {
+      size++;
+      if (auto *call = dyn_cast<CallBase>(&instruction))
+        if (Function *callee = call->getCalledFunction(); callee && !callee->isDeclaration() && waiting.contains(callee))
+          size += inlined_size(*callee, waiting, sizes);
+      if (size > kMaxInlinedSize) break;
+    }
+    sizes[&function] = size;
+    return size;
   }
 };
 

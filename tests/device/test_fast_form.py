@@ -599,3 +599,43 @@ def test_a_fast_form_prefetches_the_next_blocks_halo_and_no_stream(tmp_path):
     prefetches = {name: body.count("call void @llvm.prefetch") for name, body in fast_forms(ir).items()}
     assert prefetches == {"halo_step": 4, "add": 0, "column": 0, "gather": 0}, prefetches
     assert_prints_in_both_forms(source, tmp_path, "next block prefetch: 21504 values, 0 wrong")
+
+
+def test_a_deep_tree_of_functions_on_references_builds_in_seconds(tmp_path):
+    """Every access through a reference parameter waits until optimisation
+    shows where it goes, so each function of the tree (level N calls level
+    N-1 twice) waits: forced inline, the kernel would hold 2^22 copies of
+    level 0 and the build would not end.  The tree is left to the inliner
+    past a size; the program gives the host's answer in both forms."""
+    depth = 22
+    levels = "\n".join(
+        f"__device__ void level{i}(unsigned long &x) {{ level{i - 1}(x); level{i - 1}(x); }}"
+        for i in range(1, depth + 1)
+    )
+    source = tmp_path / "deep_calls.hip"
+    source.write_text(
+        "#include <hip/hip_runtime.h>\n#include <cstdio>\n"
+        "__device__ void level0(unsigned long &x) { x = x * 6364136223846793005ul + 1442695040888963407ul; }\n"
+        f"{levels}\n"
+        f"__global__ void hash(unsigned long *out) {{ unsigned long x = threadIdx.x; level{depth}(x); "
+        "out[threadIdx.x] = x; }\n"
+        "int main() {\n"
+        "  unsigned long *out;\n"
+        "  hipMallocManaged(&out, 32 * sizeof(unsigned long));\n"
+        "  hash<<<1, 32>>>(out);\n"
+        "  hipDeviceSynchronize();\n"
+        "  int wrong = 0;\n"
+        "  for (unsigned long t = 0; t < 32; t++) {\n"
+        "    unsigned long x = t;\n"
+        f"    for (long i = 0; i < (1l << {depth}); i++) x = x * 6364136223846793005ul + 1442695040888963407ul;\n"
+        "    wrong += x != out[t];\n"
+        "  }\n"
+        '  printf("%d wrong\\n", wrong);\n'
+        "}\n"
+    )
+    program = tmp_path / "deep_calls"
+    built = run_gpusym("build", "-O2", source, "-o", program, timeout=300)
+    assert built.returncode == 0, describe(built)
+    for form in ("fast", "debug"):
+        result = run([program], env={"GPUSYM_FORM": form})
+        assert result.returncode == 0 and result.stdout == "0 wrong\n", describe(result)
