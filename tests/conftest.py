@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import pty
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -80,6 +81,14 @@ def describe(result: subprocess.CompletedProcess) -> str:
     """A failed process's command, status and output, for assertion messages."""
     command = result.args if isinstance(result.args, str) else " ".join(map(str, result.args))
     return f"$ {command}\nexit status {result.returncode}\n--- stdout\n{result.stdout}--- stderr\n{result.stderr}"
+
+
+def assert_checks_pass(result: subprocess.CompletedProcess, count: int) -> None:
+    """`result` printed `count` lines "NAME: ok" (none "NAME: FAIL ...") and exited 0."""
+    lines = re.findall(r"^(.+): (ok|FAIL.*)$", result.stdout, re.M)
+    failing = [name for name, verdict in lines if verdict != "ok"]
+    assert len(lines) == count and not failing, (failing, describe(result))
+    assert result.returncode == 0, describe(result)
 
 
 class SampleBuilds:

@@ -952,20 +952,34 @@ void start_workers() {
   workers_started = true;
 }
 
-hipError_t launch(Kernel &kernel, const LaunchConfig &config, void **args) {
-  const Signature &signature = kernel_signature(kernel);
-  if (!signature.error.empty()) return hipErrorInvalidDeviceFunction;
-  if (!args && !signature.params.empty()) return hipErrorInvalidValue;
+namespace {
 
+// The dispatch of `kernel` with `config` and its arguments' call image, or
+// null with `error` set when the kernel or its arguments cannot be launched.
+std::unique_ptr<Op> new_dispatch(Kernel &kernel, const LaunchConfig &config, void **args, hipError_t &error) {
+  const Signature &signature = kernel_signature(kernel);
+  error = !signature.error.empty()                  ? hipErrorInvalidDeviceFunction
+          : !args && !signature.params.empty() ? hipErrorInvalidValue
+                                               : hipSuccess;
+  if (error != hipSuccess) return nullptr;
   auto dispatch = std::make_unique<Op>(Op::kKernel);
   dispatch->kernel = &kernel;
   dispatch->config = config;
   dispatch->total_blocks = uint64_t{config.grid.x} * config.grid.y * config.grid.z;
+  dispatch->call = call_image(signature, args);
+  return dispatch;
+}
+
+}  // namespace
+
+hipError_t launch(Kernel &kernel, const LaunchConfig &config, void **args) {
+  hipError_t error;
+  std::unique_ptr<Op> dispatch = new_dispatch(kernel, config, args, error);
+  if (!dispatch) return error;
   if (config.cooperative) {  // a grid barrier waits for every block: each needs a thread
     start_workers();
     if (dispatch->total_blocks > std::max(worker_count, kMaxCooperativeBlocks)) return hipErrorCooperativeLaunchTooLarge;
   }
-  dispatch->call = call_image(signature, args);
   if (captured(dispatch.get(), config.stream)) {  // recorded into the graph the stream captures
     dispatch.release();
     return hipSuccess;
@@ -1019,6 +1033,8 @@ hipError_t queue_dispatch(std::unique_ptr<Op> dispatch) {
 
 bool in_device_code() { return __gpusym_lane && gpusym_executor && gpusym_executor->dispatch; }
 
+namespace {
+
 // A child (see Op::parent) of the running block's dispatch: a kernel gets
 // its id and record, shown to a debugger unless the ring is full.
 void adopt(std::unique_ptr<Op> child) {
@@ -1044,17 +1060,13 @@ void adopt(std::unique_ptr<Op> child) {
   parent->children.push_back(child.release());
 }
 
+}  // namespace
+
 hipError_t launch_child(Kernel &kernel, const LaunchConfig &config, void **args) {
-  const Signature &signature = kernel_signature(kernel);
-  if (!signature.error.empty()) return hipErrorInvalidDeviceFunction;
-  if (!args && !signature.params.empty()) return hipErrorInvalidValue;
-  auto child = std::make_unique<Op>(Op::kKernel);
-  child->kernel = &kernel;
-  child->config = config;
-  child->total_blocks = uint64_t{config.grid.x} * config.grid.y * config.grid.z;
-  child->call = call_image(signature, args);
-  adopt(std::move(child));
-  return hipSuccess;
+  hipError_t error;
+  std::unique_ptr<Op> child = new_dispatch(kernel, config, args, error);
+  if (child) adopt(std::move(child));
+  return error;
 }
 
 void transfer_child(const Transfer &transfer) {

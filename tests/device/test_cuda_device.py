@@ -13,10 +13,9 @@ definitions (curand_sequences.cu)."""
 from __future__ import annotations
 
 import math
-import re
 
 import pytest
-from conftest import GPUSYM_NVCC, describe, run
+from conftest import GPUSYM_NVCC, assert_checks_pass, describe, run
 from random_references import (
     M1,
     UNIT32,
@@ -47,18 +46,14 @@ CHECKS = {
 @pytest.mark.parametrize("source", sorted(CHECKS))
 def test_every_check_of_the_program_passes(build_program, source, flags):
     result = run([build_program(f"cuda/{source}", flags=flags)])
-    lines = re.findall(r"^(.+): (ok|FAIL.*)$", result.stdout, re.M)
-    failing = [name for name, verdict in lines if verdict != "ok"]
-    assert len(lines) == CHECKS[source] and not failing, (failing, describe(result))
-    assert result.returncode == 0, describe(result)
+    assert_checks_pass(result, CHECKS[source])
 
 
 @pytest.mark.parametrize("form", ["fast", "debug"])
 def test_warp_matrix_multiplies_in_either_form(build_program, form):
     """A multiply is one meeting of the warp in both forms of its kernels."""
     result = run([build_program("cuda/device_wmma.cu", flags=("-O2",))], env={"GPUSYM_FORM": form})
-    lines = re.findall(r"^(.+): (ok|FAIL.*)$", result.stdout, re.M)
-    assert len(lines) == CHECKS["device_wmma.cu"] and all(verdict == "ok" for _, verdict in lines), describe(result)
+    assert_checks_pass(result, CHECKS["device_wmma.cu"])
 
 
 @pytest.mark.parametrize(("arch", "device"), [("sm_75", "1 70 7"), ("sm_80", "1 80 87"), ("sm_90", "1 90 7")])

@@ -9,7 +9,7 @@ import re
 
 import pytest
 from capture_runs import capture, of_kind
-from conftest import GPUSYM_NVCC, describe, run
+from conftest import GPUSYM_NVCC, assert_checks_pass, describe, run
 from gdb_batch import gdb
 
 from device.compiler import device_launches
@@ -26,10 +26,7 @@ CHECKS = 10
 )
 def test_every_check_of_the_program_passes(build_program, flags, env):
     result = run([build_program("cuda/device_launches.cu", flags=flags)], env=env)
-    lines = re.findall(r"^(.+): (ok|FAIL.*)$", result.stdout, re.M)
-    failing = [name for name, verdict in lines if verdict != "ok"]
-    assert len(lines) == CHECKS and not failing, (failing, describe(result))
-    assert result.returncode == 0, describe(result)
+    assert_checks_pass(result, CHECKS)
 
 
 @pytest.mark.toolchain

@@ -11,10 +11,8 @@ racecheck, which takes atomic loads and stores for atomics."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
-from conftest import describe, run, run_gpusym
+from conftest import assert_checks_pass, describe, run, run_gpusym
 
 from device.compiler import shared_alignment
 
@@ -32,10 +30,7 @@ def program(build_program, request):
 @pytest.mark.parametrize("form", ["fast", "debug"])
 def test_every_check_of_the_program_passes(program, form):
     result = run([program], env={"GPUSYM_FORM": form})
-    lines = re.findall(r"^(.+): (ok|FAIL.*)$", result.stdout, re.M)
-    failing = [name for name, verdict in lines if verdict != "ok"]
-    assert len(lines) == CHECKS and not failing, (failing, describe(result))
-    assert result.returncode == 0, describe(result)
+    assert_checks_pass(result, CHECKS)
 
 
 @pytest.mark.toolchain
