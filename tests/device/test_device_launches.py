@@ -14,6 +14,8 @@ from gdb_batch import gdb
 
 from device.compiler import device_launches
 
+pytestmark = []  # the program's tests are marked toolchain (and gdb) one by one
+
 CHECKS = 10
 
 
@@ -30,6 +32,7 @@ def test_every_check_of_the_program_passes(build_program, flags, env):
 
 
 @pytest.mark.toolchain
+@pytest.mark.gdb
 def test_gdb_stops_in_a_kernel_only_device_code_launches_and_names_its_launcher(build_program):
     """The template kernel has no host stub; its backtrace ends at the
     dispatch whose thread launched it, and its line is the source's."""
