@@ -424,18 +424,24 @@ static uint32_t append_text(char *to, uint32_t room, const char *text) {
   return length;
 }
 
+/* A FUNCTION record: the function at `entry` is `name`, of the file `module`
+ * (either may be unknown: null). */
+static void emit_function(const void *entry, const char *name, const char *module) {
+  struct function_record record = {.entry = (uintptr_t)entry};
+  record.name_length = append_text(record.text, 1024, name);
+  uint32_t at = (record.name_length + 7) & ~7u;
+  record.module_length = append_text(record.text + at, 1024, module);
+  at += (record.module_length + 7) & ~7u;
+  emit(&record, (uint32_t)(offsetof(struct function_record, text) + at), KIND_FUNCTION);
+}
+
 /* Names a module's function for the records, before its first launch. */
 static void describe_function(const void *entry) {
   static _Atomic(void *) name_ref, module_path;
   const char *(*name_of)(const void *) = (const char *(*)(const void *))next_symbol(&name_ref, "hipKernelNameRef");
   const char *(*module_of)(const void *) =
       (const char *(*)(const void *))next_symbol(&module_path, "gpusym_function_module");
-  struct function_record record = {.entry = (uintptr_t)entry};
-  record.name_length = append_text(record.text, 1024, name_of ? name_of(entry) : NULL);
-  uint32_t at = (record.name_length + 7) & ~7u;
-  record.module_length = append_text(record.text + at, 1024, module_of ? module_of(entry) : NULL);
-  at += (record.module_length + 7) & ~7u;
-  emit(&record, (uint32_t)(offsetof(struct function_record, text) + at), KIND_FUNCTION);
+  emit_function(entry, name_of ? name_of(entry) : NULL, module_of ? module_of(entry) : NULL);
 }
 
 /* Names the function at `entry` by its symbol, before its first launch by
@@ -444,12 +450,7 @@ static void describe_function(const void *entry) {
 static void describe_symbol(const void *entry) {
   Dl_info symbol;
   int found = dladdr(entry, &symbol);
-  struct function_record record = {.entry = (uintptr_t)entry};
-  record.name_length = append_text(record.text, 1024, found ? symbol.dli_sname : NULL);
-  uint32_t at = (record.name_length + 7) & ~7u;
-  record.module_length = append_text(record.text + at, 1024, found ? symbol.dli_fname : NULL);
-  at += (record.module_length + 7) & ~7u;
-  emit(&record, (uint32_t)(offsetof(struct function_record, text) + at), KIND_FUNCTION);
+  emit_function(entry, found ? symbol.dli_sname : NULL, found ? symbol.dli_fname : NULL);
 }
 
 /* The runtime's own calls a record uses, HIP's or CUDA's. */
